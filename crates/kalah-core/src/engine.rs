@@ -1,0 +1,503 @@
+//! The rules engine: one move of Kalah(h, ·) under any [`Rules`].
+//!
+//! The engine works on [`Board`]s seen from the player to move. Sowing runs
+//! along a *cycle* of `2h + 1` cells, the mover's houses, the mover's store
+//! and the opponent's houses, in the order of the sowing direction (the
+//! opponent's store is never sown into, so it is not on the cycle):
+//!
+//! ```text
+//!   ccw:  own 1, own 2, .., own h, STORE, opp 1, opp 2, .., opp h
+//!   cw:   own h, own h-1, .., own 1, opp h, opp h-1, .., opp 1, STORE
+//! ```
+//!
+//! Sowing `k` seeds from cycle position `p` puts `k / L` seeds in every cell
+//! of the cycle (`L = 2h + 1`, full laps, the emptied house included) and one
+//! more in the `k % L` cells after `p`. Both parts are precomputed masks, so a
+//! sowing is two additions whatever the number of seeds.
+
+use crate::board::{ones, Board, MAX_HOUSES};
+use crate::rules::{Capture, End, Leftovers, Relay, Rules, Sowing};
+
+/// Cycle entry that stands for the mover's store.
+const STORE: u8 = u8::MAX;
+/// Longest cycle: 2 * MAX_HOUSES + 1.
+const MAX_CYCLE: usize = 2 * MAX_HOUSES + 1;
+
+/// Who moves after a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Next {
+    /// The same player again: the last seed fell into their store.
+    Mover,
+    /// The other player.
+    Opponent,
+    /// Nobody: the game is over and the leftovers have been scored.
+    Over,
+}
+
+/// The result of one move (a whole move: relay chains and captures included).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The houses afterwards, seen from the player who moves next: the
+    /// mover's view for [`Next::Mover`] and [`Next::Over`], the opponent's
+    /// view for [`Next::Opponent`]. After [`Next::Over`] it holds only the
+    /// seeds that nobody scores (unscored leftovers).
+    pub board: Board,
+    /// Who moves next.
+    pub next: Next,
+    /// Seeds the mover put into their store, the end-of-game sweep included.
+    pub mover_gain: u32,
+    /// Seeds the opponent received (only ever from the end-of-game sweep).
+    pub opponent_gain: u32,
+    /// Seeds taken by a capture (the capturing seed included), 0 if none.
+    pub captured: u32,
+}
+
+impl Outcome {
+    /// The store difference this move makes for the mover.
+    #[inline]
+    pub fn gain(&self) -> i32 {
+        self.mover_gain as i32 - self.opponent_gain as i32
+    }
+
+    /// The mover's value of the move, given the value of the resulting board
+    /// for the player who moves next (ignored when the game is over).
+    #[inline]
+    pub fn value_with(&self, next_value: i32) -> i32 {
+        match self.next {
+            Next::Mover => self.gain() + next_value,
+            Next::Opponent => self.gain() - next_value,
+            Next::Over => self.gain(),
+        }
+    }
+}
+
+/// Precomputed effect of sowing `r < L` seeds from one cycle position.
+#[derive(Clone, Copy, Debug, Default)]
+struct Run {
+    /// One seed in each house cell that the run covers.
+    mask: u128,
+    /// 1 if the run passes the mover's store.
+    store: u8,
+    /// The cycle position of the last seed.
+    last: u8,
+}
+
+/// Plays moves of Kalah with `h` houses a side under one rule set.
+#[derive(Clone, Debug)]
+pub struct Engine {
+    h: usize,
+    rules: Rules,
+    /// Cycle position to cell index, or [`STORE`].
+    cycle: [u8; MAX_CYCLE],
+    /// Cell index to cycle position.
+    position_of: [u8; 2 * MAX_HOUSES],
+    /// `runs[p][r]`: sowing `r` seeds after cycle position `p`.
+    runs: [[Run; MAX_CYCLE]; MAX_CYCLE],
+    /// One seed in every house: what a full lap adds.
+    lap: u128,
+    /// `k / L` and `k % L` for every `k` a cell can hold.
+    laps: [(u8, u8); 256],
+}
+
+impl Engine {
+    /// An engine for `h` houses a side (`1..=8`).
+    ///
+    /// # Panics
+    /// If `h` is 0 or more than [`MAX_HOUSES`]; callers validate user input first.
+    pub fn new(h: usize, rules: Rules) -> Engine {
+        assert!((1..=MAX_HOUSES).contains(&h), "1 to {MAX_HOUSES} houses");
+        let len = 2 * h + 1;
+        let mut cycle = [STORE; MAX_CYCLE];
+        for (p, slot) in cycle.iter_mut().enumerate().take(len) {
+            *slot = match rules.sowing {
+                Sowing::Ccw if p < h => p as u8,
+                Sowing::Ccw if p == h => STORE,
+                Sowing::Ccw => (p - 1) as u8,
+                Sowing::Cw if p < h => (h - 1 - p) as u8,
+                Sowing::Cw if p < 2 * h => (3 * h - 1 - p) as u8,
+                Sowing::Cw => STORE,
+            };
+        }
+        let mut position_of = [0u8; 2 * MAX_HOUSES];
+        for (p, &c) in cycle.iter().enumerate().take(len) {
+            if c != STORE {
+                position_of[c as usize] = p as u8;
+            }
+        }
+        let mut runs = [[Run::default(); MAX_CYCLE]; MAX_CYCLE];
+        for (p, row) in runs.iter_mut().enumerate().take(len) {
+            for (r, run) in row.iter_mut().enumerate().take(len) {
+                for t in 1..=r {
+                    match cycle[(p + t) % len] {
+                        STORE => run.store += 1,
+                        c => run.mask += 1u128 << (8 * c as usize),
+                    }
+                }
+                run.last = ((p + r) % len) as u8;
+            }
+        }
+        let mut laps = [(0u8, 0u8); 256];
+        for (k, slot) in laps.iter_mut().enumerate() {
+            *slot = ((k / len) as u8, (k % len) as u8);
+        }
+        Engine {
+            h,
+            rules,
+            cycle,
+            position_of,
+            runs,
+            lap: ones(2 * h),
+            laps,
+        }
+    }
+
+    /// Houses a side.
+    #[inline]
+    pub fn houses(&self) -> usize {
+        self.h
+    }
+
+    /// The rules this engine plays by.
+    #[inline]
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The mover's non-empty houses (0-based), left to right.
+    #[inline]
+    pub fn moves(&self, board: Board) -> impl Iterator<Item = usize> {
+        (0..self.h).filter(move |&i| board.get(i) != 0)
+    }
+
+    /// Sows `seeds` seeds after cycle position `from`; returns the store
+    /// gain and the cycle position of the last seed.
+    #[inline]
+    fn sow(&self, board: &mut Board, from: u8, seeds: u8) -> (u32, u8) {
+        let (laps, rest) = self.laps[seeds as usize];
+        let run = &self.runs[from as usize][rest as usize];
+        board.add(self.lap * laps as u128 + run.mask);
+        (laps as u32 + run.store as u32, run.last)
+    }
+
+    /// Plays the mover's house `house` (0-based, must be non-empty).
+    #[inline]
+    pub fn play(&self, mut board: Board, house: usize) -> Outcome {
+        let h = self.h;
+        let mut seeds = board.get(house);
+        debug_assert!(house < h && seeds > 0, "move from an empty or foreign house");
+        board.set(house, 0);
+        let mut from = self.position_of[house];
+        let mut gain = 0u32;
+        let mut captured = 0u32;
+        let extra = loop {
+            let (g, last) = self.sow(&mut board, from, seeds);
+            gain += g;
+            let cell = self.cycle[last as usize];
+            if cell == STORE {
+                break true;
+            }
+            let cell = cell as usize;
+            let now = board.get(cell);
+            if self.rules.relay == Relay::On {
+                // Relay: a last seed in a non-empty house takes it up and sows on.
+                if now > 1 {
+                    board.set(cell, 0);
+                    seeds = now;
+                    from = last;
+                    continue;
+                }
+                break false;
+            }
+            if cell < h && now == 1 {
+                let opposite = 2 * h - 1 - cell;
+                let taken = board.get(opposite) as u32;
+                if taken > 0 || self.rules.capture == Capture::Empty {
+                    captured = taken + 1;
+                    gain += captured;
+                    board.set(cell, 0);
+                    board.set(opposite, 0);
+                }
+            }
+            break false;
+        };
+        self.finish(board, extra, gain, captured)
+    }
+
+    /// Applies the end-of-game rule after a move.
+    #[inline]
+    fn finish(&self, board: Board, extra: bool, gain: u32, captured: u32) -> Outcome {
+        let h = self.h;
+        let mover_empty = board.mover_empty(h);
+        let opponent_empty = board.opponent_empty(h);
+        let over = match self.rules.end {
+            End::Instant => mover_empty || opponent_empty,
+            // Turn-based: over only when the player to move next has no seed.
+            End::Turn if extra => mover_empty,
+            End::Turn => opponent_empty,
+        };
+        if !over {
+            let (board, next) = if extra {
+                (board, Next::Mover)
+            } else {
+                (board.flip(h), Next::Opponent)
+            };
+            return Outcome {
+                board,
+                next,
+                mover_gain: gain,
+                opponent_gain: 0,
+                captured,
+            };
+        }
+        let (mover_left, opponent_left) = self.leftovers(board, mover_empty);
+        let board = match self.rules.leftovers {
+            Leftovers::Unscored => board,
+            Leftovers::Owner | Leftovers::Emptier => Board::EMPTY,
+        };
+        Outcome {
+            board,
+            next: Next::Over,
+            mover_gain: gain + mover_left,
+            opponent_gain: opponent_left,
+            captured,
+        }
+    }
+
+    /// Who scores the seeds left in the houses of a finished game:
+    /// `(mover's share, opponent's share)`.
+    #[inline]
+    fn leftovers(&self, board: Board, mover_empty: bool) -> (u32, u32) {
+        let h = self.h;
+        match self.rules.leftovers {
+            Leftovers::Owner => (board.mover_seeds(h), board.opponent_seeds(h)),
+            Leftovers::Unscored => (0, 0),
+            // The player whose houses are empty takes the rest. When the
+            // mover's side is not empty the game ended on the opponent's.
+            Leftovers::Emptier if mover_empty => (board.opponent_seeds(h), 0),
+            Leftovers::Emptier => (0, board.mover_seeds(h)),
+        }
+    }
+
+    /// Whether the game is over in this position (the mover to play): a side
+    /// is empty with the instant end, the mover's side with the turn-based end.
+    #[inline]
+    pub fn is_over(&self, board: Board) -> bool {
+        let h = self.h;
+        match self.rules.end {
+            End::Instant => board.mover_empty(h) || board.opponent_empty(h),
+            End::Turn => board.mover_empty(h),
+        }
+    }
+
+    /// The value for the mover of a finished game: the leftovers' score
+    /// difference. `None` if the game is not over.
+    #[inline]
+    pub fn terminal_value(&self, board: Board) -> Option<i32> {
+        if !self.is_over(board) {
+            return None;
+        }
+        let (mine, theirs) = self.leftovers(board, board.mover_empty(self.h));
+        Some(mine as i32 - theirs as i32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Capture, End, Leftovers, Relay, Rules, Sowing};
+
+    fn engine(h: usize, f: impl FnOnce(&mut Rules)) -> Engine {
+        let mut rules = Rules::default();
+        f(&mut rules);
+        Engine::new(h, rules)
+    }
+
+    fn b(mover: &[u8], opponent: &[u8]) -> Board {
+        Board::from_sides(mover, opponent)
+    }
+
+    #[test]
+    fn sowing_passes_the_own_store_and_hands_over() {
+        // Kalah(6,4): house 3 (index 2) has 4 seeds: houses 4,5,6 and the store.
+        let e = engine(6, |_| {});
+        let o = e.play(b(&[4; 6], &[4; 6]), 2);
+        assert_eq!(o.next, Next::Mover, "last seed in the store: extra move");
+        assert_eq!(o.mover_gain, 1);
+        assert_eq!(o.board, b(&[4, 4, 0, 5, 5, 5], &[4; 6]));
+        // House 6 with 4 seeds: store, then opponent's houses 1..3.
+        let o = e.play(b(&[4; 6], &[4; 6]), 5);
+        assert_eq!(o.next, Next::Opponent);
+        assert_eq!(o.mover_gain, 1);
+        // Seen from North now: North's houses first.
+        assert_eq!(o.board, b(&[5, 5, 5, 4, 4, 4], &[4, 4, 4, 4, 4, 0]));
+    }
+
+    #[test]
+    fn sowing_skips_the_opponent_store_and_laps_into_the_emptied_house() {
+        // h = 2: cycle own1 own2 STORE opp1 opp2 (5 cells). 7 seeds from own1:
+        // own2 store opp1 opp2 | own1 own2 store -> last in the store.
+        let e = engine(2, |_| {});
+        let o = e.play(b(&[7, 0], &[0, 1]), 0);
+        assert_eq!(o.mover_gain, 2, "two passes of the own store, none of the opponent's");
+        assert_eq!(o.board, b(&[1, 2], &[1, 2]));
+        assert_eq!(o.next, Next::Mover);
+        // 5 seeds from own1 on h = 2 is exactly one lap: the last seed lands in
+        // the emptied house, which was empty before it: a capture.
+        let o = e.play(b(&[5, 0], &[0, 3]), 0);
+        assert_eq!(o.captured, 1 + 4, "opposite house had 3 + 1 from the lap");
+        assert_eq!(o.mover_gain, 1 + 5);
+    }
+
+    #[test]
+    fn multi_lap_sowing_on_a_six_house_board() {
+        // 27 seeds from house 1: two laps of 13 (every cell +2, store +2) and one more seed into house 2.
+        let e = engine(6, |_| {});
+        let o = e.play(b(&[27, 0, 0, 0, 0, 0], &[1, 1, 1, 1, 1, 1]), 0);
+        assert_eq!(o.mover_gain, 2);
+        assert_eq!(o.next, Next::Opponent);
+        assert_eq!(o.board.flip(6), b(&[2, 3, 2, 2, 2, 2], &[3, 3, 3, 3, 3, 3]));
+    }
+
+    #[test]
+    fn capture_standard_needs_an_opposite_seed() {
+        // Own house 1 has 1 seed and lands in empty house 2; opposite of house 2 is opponent's house 5.
+        let e = engine(6, |_| {});
+        let with = e.play(b(&[1, 0, 0, 0, 0, 1], &[1, 1, 1, 1, 7, 1]), 0);
+        assert_eq!(with.captured, 8);
+        assert_eq!(with.mover_gain, 8);
+        assert_eq!(with.next, Next::Opponent);
+        assert_eq!(with.board.flip(6), b(&[0, 0, 0, 0, 0, 1], &[1, 1, 1, 1, 0, 1]));
+        let without = e.play(b(&[1, 0, 0, 0, 0, 1], &[1, 1, 1, 1, 0, 1]), 0);
+        assert_eq!(without.captured, 0);
+        assert_eq!(without.mover_gain, 0);
+        assert_eq!(without.board.flip(6), b(&[0, 1, 0, 0, 0, 1], &[1, 1, 1, 1, 0, 1]));
+    }
+
+    #[test]
+    fn capture_empty_takes_the_lone_seed() {
+        let e = engine(6, |r| r.capture = Capture::Empty);
+        let o = e.play(b(&[1, 0, 0, 0, 0, 1], &[1, 1, 1, 1, 0, 1]), 0);
+        assert_eq!(o.captured, 1);
+        assert_eq!(o.mover_gain, 1);
+        assert_eq!(o.board.flip(6), b(&[0, 0, 0, 0, 0, 1], &[1, 1, 1, 1, 0, 1]));
+    }
+
+    #[test]
+    fn no_capture_on_the_opponent_side_or_in_a_full_house() {
+        let e = engine(3, |r| r.capture = Capture::Empty);
+        // 2 seeds from house 3: store, opponent house 1 (empty before): no capture.
+        let o = e.play(b(&[0, 0, 2], &[0, 5, 5]), 2);
+        assert_eq!((o.captured, o.mover_gain), (0, 1));
+        // Last seed into an own house that already held a seed.
+        let o = e.play(b(&[1, 1, 0], &[5, 5, 5]), 0);
+        assert_eq!((o.captured, o.mover_gain), (0, 0));
+    }
+
+    #[test]
+    fn instant_end_sweeps_for_each_leftovers_rule() {
+        // h = 2, mover plays house 2 (1 seed) into the store and has no seeds left.
+        let board = b(&[0, 1], &[3, 2]);
+        let owner = engine(2, |_| {}).play(board, 1);
+        assert_eq!(owner.next, Next::Over);
+        assert_eq!((owner.mover_gain, owner.opponent_gain), (1, 5));
+        assert_eq!(owner.board, Board::EMPTY);
+        let unscored = engine(2, |r| r.leftovers = Leftovers::Unscored).play(board, 1);
+        assert_eq!((unscored.mover_gain, unscored.opponent_gain), (1, 0));
+        assert_eq!(unscored.board, b(&[0, 0], &[3, 2]), "unscored seeds stay");
+        let emptier = engine(2, |r| r.leftovers = Leftovers::Emptier).play(board, 1);
+        assert_eq!((emptier.mover_gain, emptier.opponent_gain), (6, 0));
+        assert_eq!(emptier.gain(), 6);
+    }
+
+    #[test]
+    fn instant_end_when_the_opponent_side_empties() {
+        // Capture empties the opponent's only house... h = 2: mover 1 seed in
+        // house 1 lands in empty house 2 opposite the opponent's house 1.
+        let board = b(&[1, 0], &[4, 0]);
+        let o = engine(2, |_| {}).play(board, 0);
+        assert_eq!(o.next, Next::Over);
+        assert_eq!((o.mover_gain, o.opponent_gain), (5, 0));
+        // With the emptier rule the emptied opponent would take the mover's leftovers.
+        let board = b(&[1, 0, 2], &[0, 4, 0]);
+        let o = engine(3, |r| r.leftovers = Leftovers::Emptier).play(board, 0);
+        assert_eq!(o.next, Next::Over);
+        assert_eq!((o.mover_gain, o.opponent_gain), (5, 2));
+    }
+
+    #[test]
+    fn turn_end_lets_the_game_go_on_until_the_player_to_move_is_empty() {
+        let board = b(&[0, 1], &[3, 2]);
+        let turn = engine(2, |r| r.end = End::Turn);
+        // Extra move with an empty side: the mover is to play and cannot.
+        let o = turn.play(board, 1);
+        assert_eq!(o.next, Next::Over);
+        assert_eq!((o.mover_gain, o.opponent_gain), (1, 5));
+        // The opponent's side empties but the mover is not to play: go on.
+        let o = turn.play(b(&[1, 0], &[4, 0]), 0);
+        assert_eq!(o.next, Next::Over, "capture passes the turn to an empty side");
+        let o = turn.play(b(&[0, 2], &[1, 0]), 1);
+        // 2 seeds from house 2: store, opponent's house 1 -> opponent to move with 2 seeds.
+        assert_eq!(o.next, Next::Opponent);
+        let o = turn.play(b(&[2, 1], &[0, 0]), 1);
+        // Extra move; the opponent has nothing but the mover still has seeds: play on.
+        assert_eq!(o.next, Next::Mover);
+        assert_eq!(o.board, b(&[2, 0], &[0, 0]));
+        let instant = engine(2, |_| {});
+        assert_eq!(instant.play(b(&[2, 1], &[0, 0]), 1).next, Next::Over);
+    }
+
+    #[test]
+    fn clockwise_sowing_goes_through_the_opponent_row_before_the_store() {
+        // h = 3, cw cycle: own3 own2 own1 opp3 opp2 opp1 STORE.
+        let e = engine(3, |r| r.sowing = Sowing::Cw);
+        // House 2 with 3 seeds: own1, opp3, opp2.
+        let o = e.play(b(&[0, 3, 0], &[1, 1, 1]), 1);
+        assert_eq!(o.next, Next::Opponent);
+        assert_eq!(o.mover_gain, 0);
+        assert_eq!(o.board.flip(3), b(&[1, 0, 0], &[1, 2, 2]));
+        // House 1 with 4 seeds: opp3 opp2 opp1 STORE: extra move.
+        let o = e.play(b(&[4, 0, 1], &[0, 0, 0]), 0);
+        assert_eq!(o.next, Next::Mover);
+        assert_eq!(o.mover_gain, 1);
+        assert_eq!(o.board, b(&[0, 0, 1], &[1, 1, 1]));
+        // House 3 with 1 seed lands in empty house 2: capture opposite (opp house 2).
+        let o = e.play(b(&[0, 0, 1], &[1, 5, 1]), 2);
+        assert_eq!(o.captured, 6);
+    }
+
+    #[test]
+    fn relay_sows_on_from_a_full_house_on_either_side() {
+        // h = 3, ccw: own1 own2 own3 STORE opp1 opp2 opp3.
+        let e = engine(3, |r| r.relay = Relay::On);
+        // House 1 (2 seeds): own2, own3 (had 1 -> 2): take up 2: STORE, opp1 (had 0): ends.
+        let o = e.play(b(&[2, 0, 1], &[0, 3, 3]), 0);
+        assert_eq!(o.next, Next::Opponent);
+        assert_eq!(o.mover_gain, 1);
+        assert_eq!(o.board.flip(3), b(&[0, 1, 0], &[1, 3, 3]));
+        // Relay through the opponent's row and back into the own store:
+        // house 3 (1 seed) -> STORE: extra move immediately.
+        let o = e.play(b(&[1, 0, 1], &[1, 1, 1]), 2);
+        assert_eq!(o.next, Next::Mover);
+        // House 3 (2 seeds): STORE, opp1 (1 -> 2); take up 2: opp2 (1 -> 2),
+        // opp3 (1 -> 2); take up 2: own1 (0 -> 1), own2 (0 -> 1). own2 was
+        // empty: the move ends there, and relay never captures.
+        let o = e.play(b(&[0, 0, 2], &[1, 1, 1]), 2);
+        assert_eq!(o.next, Next::Opponent);
+        assert_eq!(o.captured, 0);
+        assert_eq!(o.board.flip(3), b(&[1, 1, 0], &[0, 2, 0]));
+        assert_eq!(o.mover_gain, 1);
+    }
+
+    #[test]
+    fn terminal_values_follow_the_end_and_leftovers_rules() {
+        let board = b(&[0, 0], &[2, 1]);
+        assert_eq!(engine(2, |_| {}).terminal_value(board), Some(-3));
+        assert_eq!(engine(2, |r| r.leftovers = Leftovers::Emptier).terminal_value(board), Some(3));
+        assert_eq!(engine(2, |r| r.leftovers = Leftovers::Unscored).terminal_value(board), Some(0));
+        let other = b(&[2, 1], &[0, 0]);
+        assert_eq!(engine(2, |_| {}).terminal_value(other), Some(3));
+        assert_eq!(engine(2, |r| r.leftovers = Leftovers::Emptier).terminal_value(other), Some(-3));
+        assert_eq!(engine(2, |r| r.end = End::Turn).terminal_value(other), None, "the mover can still play");
+        assert_eq!(engine(2, |_| {}).terminal_value(b(&[1, 0], &[0, 1])), None);
+    }
+}

@@ -1,0 +1,69 @@
+//! Error types of the core crate.
+
+use thiserror::Error;
+
+/// An unknown rule option value.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RuleError {
+    /// The value is not one of the option's names.
+    #[error("unknown {option} '{value}' (expected one of: {expected})")]
+    UnknownValue {
+        /// The option, as its command-line flag without dashes.
+        option: &'static str,
+        /// What was given.
+        value: String,
+        /// The accepted names.
+        expected: String,
+    },
+}
+
+/// A board or a position that this crate cannot represent or that breaks the rules.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum PositionError {
+    /// The number of houses per side is outside `1..=8`.
+    #[error("{houses} houses per side is not supported (1 to {max} are)")]
+    Houses {
+        /// What was asked for.
+        houses: usize,
+        /// The largest supported number.
+        max: usize,
+    },
+    /// Seeds per house at the start outside what can be searched.
+    #[error("{seeds} seeds per house is not supported on a {houses}-house board (1 to {max} are: {why})")]
+    Seeds {
+        /// Houses per side.
+        houses: usize,
+        /// What was asked for.
+        seeds: u32,
+        /// The largest supported number.
+        max: u32,
+        /// The limit that applies.
+        why: &'static str,
+    },
+    /// More seeds on the board than a house cell or the position index can hold.
+    #[error("{total} seeds in the houses is too many for a {houses}-house board (at most {max})")]
+    TooManySeeds {
+        /// Houses per side.
+        houses: usize,
+        /// Seeds in all houses.
+        total: u32,
+        /// The largest supported total.
+        max: u32,
+    },
+    /// A token of a position could not be read.
+    #[error("bad position: token {at} '{token}': {why}")]
+    BadToken {
+        /// 1-based index of the token.
+        at: usize,
+        /// The token.
+        token: String,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// The position text as a whole is malformed.
+    #[error("bad position: {0}")]
+    Malformed(String),
+    /// A move that is not legal in the position.
+    #[error("illegal move: {0}")]
+    IllegalMove(String),
+}
