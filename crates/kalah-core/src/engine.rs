@@ -13,9 +13,9 @@
 //! Sowing `k` seeds from cycle position `p` puts `k / L` seeds in every cell
 //! of the cycle (`L = 2h + 1`, full laps, the emptied house included) and one
 //! more in the `k % L` cells after `p`. Both parts are precomputed masks, so a
-//! sowing is two additions whatever the number of seeds.
+//! sowing is an addition to each side's word whatever the number of seeds.
 
-use crate::board::{ones, Board, MAX_HOUSES};
+use crate::board::{ones, Board, MAX_HOUSES, OPPONENT};
 use crate::rules::{Capture, End, Leftovers, Relay, Rules, Sowing};
 
 /// Cycle entry that stands for the mover's store.
@@ -74,8 +74,10 @@ impl Outcome {
 /// Precomputed effect of sowing `r < L` seeds from one cycle position.
 #[derive(Clone, Copy, Debug, Default)]
 struct Run {
-    /// One seed in each house cell that the run covers.
-    mask: u128,
+    /// One seed in each of the mover's houses that the run covers.
+    mover: u64,
+    /// One seed in each of the opponent's houses that the run covers.
+    opponent: u64,
     /// 1 if the run passes the mover's store.
     store: u8,
     /// The cycle position of the last seed.
@@ -89,12 +91,12 @@ pub struct Engine {
     rules: Rules,
     /// Cycle position to cell index, or [`STORE`].
     cycle: [u8; MAX_CYCLE],
-    /// Cell index to cycle position.
-    position_of: [u8; 2 * MAX_HOUSES],
+    /// Cell to cycle position.
+    position_of: [u8; 16],
     /// `runs[p][r]`: sowing `r` seeds after cycle position `p`.
     runs: [[Run; MAX_CYCLE]; MAX_CYCLE],
-    /// One seed in every house: what a full lap adds.
-    lap: u128,
+    /// One seed in every house of a side: what a full lap adds to each side.
+    lap: u64,
     /// `k / L` and `k % L` for every `k` a cell can hold.
     laps: [(u8, u8); 256],
 }
@@ -112,13 +114,13 @@ impl Engine {
             *slot = match rules.sowing {
                 Sowing::Ccw if p < h => p as u8,
                 Sowing::Ccw if p == h => STORE,
-                Sowing::Ccw => (p - 1) as u8,
+                Sowing::Ccw => (OPPONENT + p - h - 1) as u8,
                 Sowing::Cw if p < h => (h - 1 - p) as u8,
-                Sowing::Cw if p < 2 * h => (3 * h - 1 - p) as u8,
+                Sowing::Cw if p < 2 * h => (OPPONENT + 2 * h - 1 - p) as u8,
                 Sowing::Cw => STORE,
             };
         }
-        let mut position_of = [0u8; 2 * MAX_HOUSES];
+        let mut position_of = [0u8; 16];
         for (p, &c) in cycle.iter().enumerate().take(len) {
             if c != STORE {
                 position_of[c as usize] = p as u8;
@@ -130,7 +132,8 @@ impl Engine {
                 for t in 1..=r {
                     match cycle[(p + t) % len] {
                         STORE => run.store += 1,
-                        c => run.mask += 1u128 << (8 * c as usize),
+                        c if (c as usize) < OPPONENT => run.mover += 1 << (8 * c as usize),
+                        c => run.opponent += 1 << (8 * (c as usize - OPPONENT)),
                     }
                 }
                 run.last = ((p + r) % len) as u8;
@@ -146,7 +149,7 @@ impl Engine {
             cycle,
             position_of,
             runs,
-            lap: ones(2 * h),
+            lap: ones(h),
             laps,
         }
     }
@@ -175,7 +178,8 @@ impl Engine {
     fn sow(&self, board: &mut Board, from: u8, seeds: u8) -> (u32, u8) {
         let (laps, rest) = self.laps[seeds as usize];
         let run = &self.runs[from as usize][rest as usize];
-        board.add(self.lap * laps as u128 + run.mask);
+        let lap = self.lap * laps as u64;
+        board.add(lap + run.mover, lap + run.opponent);
         (laps as u32 + run.store as u32, run.last)
     }
 
@@ -209,7 +213,7 @@ impl Engine {
                 break false;
             }
             if cell < h && now == 1 {
-                let opposite = 2 * h - 1 - cell;
+                let opposite = OPPONENT + h - 1 - cell;
                 let taken = board.get(opposite) as u32;
                 if taken > 0 || self.rules.capture == Capture::Empty {
                     captured = taken + 1;
@@ -226,9 +230,8 @@ impl Engine {
     /// Applies the end-of-game rule after a move.
     #[inline]
     fn finish(&self, board: Board, extra: bool, gain: u32, captured: u32) -> Outcome {
-        let h = self.h;
-        let mover_empty = board.mover_empty(h);
-        let opponent_empty = board.opponent_empty(h);
+        let mover_empty = board.mover_empty();
+        let opponent_empty = board.opponent_empty();
         let over = match self.rules.end {
             End::Instant => mover_empty || opponent_empty,
             // Turn-based: over only when the player to move next has no seed.
@@ -239,7 +242,7 @@ impl Engine {
             let (board, next) = if extra {
                 (board, Next::Mover)
             } else {
-                (board.flip(h), Next::Opponent)
+                (board.flip(), Next::Opponent)
             };
             return Outcome {
                 board,
@@ -267,14 +270,13 @@ impl Engine {
     /// `(mover's share, opponent's share)`.
     #[inline]
     fn leftovers(&self, board: Board, mover_empty: bool) -> (u32, u32) {
-        let h = self.h;
         match self.rules.leftovers {
-            Leftovers::Owner => (board.mover_seeds(h), board.opponent_seeds(h)),
+            Leftovers::Owner => (board.mover_seeds(), board.opponent_seeds()),
             Leftovers::Unscored => (0, 0),
             // The player whose houses are empty takes the rest. When the
             // mover's side is not empty the game ended on the opponent's.
-            Leftovers::Emptier if mover_empty => (board.opponent_seeds(h), 0),
-            Leftovers::Emptier => (0, board.mover_seeds(h)),
+            Leftovers::Emptier if mover_empty => (board.opponent_seeds(), 0),
+            Leftovers::Emptier => (0, board.mover_seeds()),
         }
     }
 
@@ -282,10 +284,9 @@ impl Engine {
     /// is empty with the instant end, the mover's side with the turn-based end.
     #[inline]
     pub fn is_over(&self, board: Board) -> bool {
-        let h = self.h;
         match self.rules.end {
-            End::Instant => board.mover_empty(h) || board.opponent_empty(h),
-            End::Turn => board.mover_empty(h),
+            End::Instant => board.mover_empty() || board.opponent_empty(),
+            End::Turn => board.mover_empty(),
         }
     }
 
@@ -296,7 +297,7 @@ impl Engine {
         if !self.is_over(board) {
             return None;
         }
-        let (mine, theirs) = self.leftovers(board, board.mover_empty(self.h));
+        let (mine, theirs) = self.leftovers(board, board.mover_empty());
         Some(mine as i32 - theirs as i32)
     }
 }
@@ -355,7 +356,7 @@ mod tests {
         let o = e.play(b(&[27, 0, 0, 0, 0, 0], &[1, 1, 1, 1, 1, 1]), 0);
         assert_eq!(o.mover_gain, 2);
         assert_eq!(o.next, Next::Opponent);
-        assert_eq!(o.board.flip(6), b(&[2, 3, 2, 2, 2, 2], &[3, 3, 3, 3, 3, 3]));
+        assert_eq!(o.board.flip(), b(&[2, 3, 2, 2, 2, 2], &[3, 3, 3, 3, 3, 3]));
     }
 
     #[test]
@@ -366,11 +367,11 @@ mod tests {
         assert_eq!(with.captured, 8);
         assert_eq!(with.mover_gain, 8);
         assert_eq!(with.next, Next::Opponent);
-        assert_eq!(with.board.flip(6), b(&[0, 0, 0, 0, 0, 1], &[1, 1, 1, 1, 0, 1]));
+        assert_eq!(with.board.flip(), b(&[0, 0, 0, 0, 0, 1], &[1, 1, 1, 1, 0, 1]));
         let without = e.play(b(&[1, 0, 0, 0, 0, 1], &[1, 1, 1, 1, 0, 1]), 0);
         assert_eq!(without.captured, 0);
         assert_eq!(without.mover_gain, 0);
-        assert_eq!(without.board.flip(6), b(&[0, 1, 0, 0, 0, 1], &[1, 1, 1, 1, 0, 1]));
+        assert_eq!(without.board.flip(), b(&[0, 1, 0, 0, 0, 1], &[1, 1, 1, 1, 0, 1]));
     }
 
     #[test]
@@ -379,7 +380,7 @@ mod tests {
         let o = e.play(b(&[1, 0, 0, 0, 0, 1], &[1, 1, 1, 1, 0, 1]), 0);
         assert_eq!(o.captured, 1);
         assert_eq!(o.mover_gain, 1);
-        assert_eq!(o.board.flip(6), b(&[0, 0, 0, 0, 0, 1], &[1, 1, 1, 1, 0, 1]));
+        assert_eq!(o.board.flip(), b(&[0, 0, 0, 0, 0, 1], &[1, 1, 1, 1, 0, 1]));
     }
 
     #[test]
@@ -454,7 +455,7 @@ mod tests {
         let o = e.play(b(&[0, 3, 0], &[1, 1, 1]), 1);
         assert_eq!(o.next, Next::Opponent);
         assert_eq!(o.mover_gain, 0);
-        assert_eq!(o.board.flip(3), b(&[1, 0, 0], &[1, 2, 2]));
+        assert_eq!(o.board.flip(), b(&[1, 0, 0], &[1, 2, 2]));
         // House 1 with 4 seeds: opp3 opp2 opp1 STORE: extra move.
         let o = e.play(b(&[4, 0, 1], &[0, 0, 0]), 0);
         assert_eq!(o.next, Next::Mover);
@@ -473,7 +474,7 @@ mod tests {
         let o = e.play(b(&[2, 0, 1], &[0, 3, 3]), 0);
         assert_eq!(o.next, Next::Opponent);
         assert_eq!(o.mover_gain, 1);
-        assert_eq!(o.board.flip(3), b(&[0, 1, 0], &[1, 3, 3]));
+        assert_eq!(o.board.flip(), b(&[0, 1, 0], &[1, 3, 3]));
         // Relay through the opponent's row and back into the own store:
         // house 3 (1 seed) -> STORE: extra move immediately.
         let o = e.play(b(&[1, 0, 1], &[1, 1, 1]), 2);
@@ -484,7 +485,7 @@ mod tests {
         let o = e.play(b(&[0, 0, 2], &[1, 1, 1]), 2);
         assert_eq!(o.next, Next::Opponent);
         assert_eq!(o.captured, 0);
-        assert_eq!(o.board.flip(3), b(&[1, 1, 0], &[0, 2, 0]));
+        assert_eq!(o.board.flip(), b(&[1, 1, 0], &[0, 2, 0]));
         assert_eq!(o.mover_gain, 1);
     }
 

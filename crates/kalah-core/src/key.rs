@@ -31,7 +31,7 @@
 //! another. A board with a house above the field's limit has no key
 //! ([`KeyPacker::pack`] returns `None`); searches simply do not cache it.
 
-use crate::board::{bytes_mask, Board, MAX_HOUSES};
+use crate::board::{ones, Board, MAX_HOUSES, OPPONENT};
 
 /// Field width of one house in the key of an `h`-house board.
 pub const fn key_width(h: usize) -> u32 {
@@ -53,8 +53,8 @@ pub const fn key_house_limit(h: usize) -> u32 {
 pub struct KeyPacker {
     h: usize,
     width: u32,
-    /// The bits of each used byte that must be clear for the house to fit.
-    overflow: u128,
+    /// The bits of each house byte that must be clear for the house to fit.
+    overflow: u64,
 }
 
 impl KeyPacker {
@@ -62,27 +62,29 @@ impl KeyPacker {
     pub fn new(h: usize) -> KeyPacker {
         assert!((1..=MAX_HOUSES).contains(&h));
         let width = key_width(h);
-        let per_byte_overflow = (0xffu32 << width) as u8 as u128;
+        let per_byte_overflow = (0xffu32 << width) as u8 as u64;
         KeyPacker {
             h,
             width,
-            overflow: bytes_mask(2 * h) / 0xff * per_byte_overflow,
+            overflow: ones(h) * per_byte_overflow,
         }
     }
 
     /// The key of `board`, or `None` if a house holds more than the field allows.
     #[inline]
     pub fn pack(&self, board: Board) -> Option<u64> {
-        let bits = board.bits();
-        if bits & self.overflow != 0 {
+        let (mover, opponent) = (board.mover_word(), board.opponent_word());
+        if (mover | opponent) & self.overflow != 0 {
             return None;
         }
         if self.width == 8 {
-            return Some(bits as u64);
+            return Some(mover | opponent << (8 * self.h));
         }
+        let w = self.width as usize;
         let mut key = 0u64;
-        for i in 0..2 * self.h {
-            key |= (board.get(i) as u64) << (self.width as usize * i);
+        for i in 0..self.h {
+            key |= ((mover >> (8 * i)) & 0xff) << (w * i);
+            key |= ((opponent >> (8 * i)) & 0xff) << (w * (self.h + i));
         }
         Some(key)
     }
@@ -90,9 +92,11 @@ impl KeyPacker {
     /// The board of a key made by [`KeyPacker::pack`].
     pub fn unpack(&self, key: u64) -> Board {
         let mask = (1u64 << self.width) - 1;
+        let w = self.width as usize;
         let mut board = Board::EMPTY;
-        for i in 0..2 * self.h {
-            board.set(i, ((key >> (self.width as usize * i)) & mask) as u8);
+        for i in 0..self.h {
+            board.set(i, ((key >> (w * i)) & mask) as u8);
+            board.set(OPPONENT + i, ((key >> (w * (self.h + i))) & mask) as u8);
         }
         board
     }
@@ -145,7 +149,7 @@ mod tests {
         fn a_board_has_a_key_exactly_when_its_houses_fit(h in 1usize..=8, cells in prop::collection::vec(0u8..=40, 16)) {
             let p = KeyPacker::new(h);
             let b = Board::from_sides(&cells[..h], &cells[8..8 + h]);
-            let fits = (0..2 * h).all(|i| b.get(i) as u32 <= key_house_limit(h));
+            let fits = b.mover_houses(h).chain(b.opponent_houses(h)).all(|s| s as u32 <= key_house_limit(h));
             prop_assert_eq!(p.pack(b).is_some(), fits);
         }
     }

@@ -25,7 +25,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::board::{Board, MAX_HOUSES};
+use crate::board::{Board, MAX_HOUSES, OPPONENT};
 use crate::engine::{Engine, Next, Outcome};
 use crate::error::PositionError;
 
@@ -170,7 +170,7 @@ impl Position {
     pub fn from_mover_board(h: usize, board: Board, to_move: Side, stores: [u32; 2]) -> Position {
         let board = match to_move {
             Side::South => board,
-            Side::North => board.flip(h),
+            Side::North => board.flip(),
         };
         Position {
             houses: h,
@@ -193,7 +193,7 @@ impl Position {
     /// Seeds in `side`'s house `house` (1-based from the owner's left).
     pub fn house(&self, side: Side, house: usize) -> u8 {
         assert!((1..=self.houses).contains(&house));
-        self.board.get(side.index() * self.houses + house - 1)
+        self.board.get(side.index() * OPPONENT + house - 1)
     }
 
     /// Seeds in `side`'s store.
@@ -210,7 +210,7 @@ impl Position {
     pub fn mover_board(&self) -> Board {
         match self.to_move {
             Side::South => self.board,
-            Side::North => self.board.flip(self.houses),
+            Side::North => self.board.flip(),
         }
     }
 
@@ -260,7 +260,7 @@ impl Position {
             Next::Opponent => Position::from_mover_board(h, outcome.board, mover.other(), stores),
             Next::Over => {
                 // The player who would move next is the one whose houses are empty.
-                let to_move = if outcome.board.mover_empty(h) { mover } else { mover.other() };
+                let to_move = if outcome.board.mover_empty() { mover } else { mover.other() };
                 let absolute = Position::from_mover_board(h, outcome.board, mover, stores);
                 Position { to_move, ..absolute }
             }
@@ -274,7 +274,7 @@ impl Position {
     pub fn mirrored(&self) -> Position {
         Position {
             houses: self.houses,
-            board: self.board.flip(self.houses),
+            board: self.board.flip(),
             stores: [self.stores[1], self.stores[0]],
             to_move: self.to_move.other(),
         }
@@ -286,7 +286,7 @@ impl Position {
         let mut cells: Vec<String> = Vec::with_capacity(2 * h + 2);
         cells.extend((0..h).map(|i| self.board.get(i).to_string()));
         cells.push(self.stores[0].to_string());
-        cells.extend((h..2 * h).map(|i| self.board.get(i).to_string()));
+        cells.extend((0..h).map(|j| self.board.opponent(j).to_string()));
         cells.push(self.stores[1].to_string());
         format!("{} {}", cells.join(","), self.to_move.letter())
     }
@@ -301,7 +301,7 @@ impl Position {
             "S:{}:{} N:{}:{} {}",
             side(0..h),
             self.stores[0],
-            side(h..2 * h),
+            side(OPPONENT..OPPONENT + h),
             self.stores[1],
             self.to_move.letter()
         )

@@ -96,15 +96,24 @@ pub const fn boards_with(h: usize, n: u32) -> u64 {
 pub struct Indexer {
     h: usize,
     max_seeds: u32,
-    /// `choose[j][b] = C(b, j)` for `j < h` and every bar position `b`.
+    /// `bar[j][p] = C(p + j, j + 1)`: the half-rank term of bar `j` when the
+    /// first `j + 1` houses hold `p` seeds.
+    bar: Vec<[u64; 256]>,
+    /// `choose[j][b] = C(b, j)` for `j < h` and every bar position `b` (for unranking).
     choose: Vec<Vec<u64>>,
     /// `dist[m]`: distributions of `m` seeds over one side.
-    dist: Vec<u64>,
+    dist: [u64; 256],
     /// `level_start[n]`: boards with fewer than `n` seeds (`n <= max_seeds + 1`).
     level_start: Vec<u64>,
     /// `block_start[n][m]`: boards with `n` seeds whose mover has fewer than `m` (`m <= n + 1`).
     block_start: Vec<Vec<u64>>,
+    /// `base[n * stride + m] = level_start[n] + block_start[n][m]`.
+    base: Vec<u64>,
+    stride: usize,
 }
+
+/// `0x01` in every byte: multiplying by it turns bytes into their prefix sums.
+const PREFIX: u64 = 0x0101_0101_0101_0101;
 
 impl Indexer {
     /// An indexer for `h` houses a side and boards of up to `max_seeds` seeds.
@@ -118,11 +127,14 @@ impl Indexer {
         let choose = (0..h.max(1))
             .map(|j| (0..=bars).map(|b| binomial(b as u64, j as u64)).collect())
             .collect();
-        let dist: Vec<u64> = (0..=max_seeds).map(|m| distributions(h as u64, m as u64)).collect();
-        let level_start = (0..=max_seeds + 1)
+        let bar = (0..h.saturating_sub(1))
+            .map(|j| std::array::from_fn(|p| binomial((p + j) as u64, (j + 1) as u64)))
+            .collect();
+        let dist: [u64; 256] = std::array::from_fn(|m| distributions(h as u64, m as u64));
+        let level_start: Vec<u64> = (0..=max_seeds + 1)
             .map(|n| if n == 0 { 0 } else { boards_up_to(h, n - 1) })
             .collect();
-        let block_start = (0..=max_seeds as usize)
+        let block_start: Vec<Vec<u64>> = (0..=max_seeds as usize)
             .map(|n| {
                 let mut starts = Vec::with_capacity(n + 2);
                 let mut acc = 0u64;
@@ -134,13 +146,23 @@ impl Indexer {
                 starts
             })
             .collect();
+        let stride = max_seeds as usize + 2;
+        let mut base = vec![0u64; (max_seeds as usize + 1) * stride];
+        for (n, blocks) in block_start.iter().enumerate() {
+            for (m, &b) in blocks.iter().enumerate() {
+                base[n * stride + m] = level_start[n] + b;
+            }
+        }
         Indexer {
             h,
             max_seeds,
+            bar,
             choose,
             dist,
             level_start,
             block_start,
+            base,
+            stride,
         }
     }
 
@@ -187,14 +209,13 @@ impl Indexer {
         self.block_start[n as usize][m as usize]
     }
 
-    /// The half rank of the `h` houses starting at cell `first` of `board`.
+    /// The half rank of one side from its prefix sums (byte `j` of `prefix`
+    /// is the number of seeds in houses `0..=j`).
     #[inline]
-    fn half_rank(&self, board: Board, first: usize) -> u64 {
-        let mut prefix = 0usize;
+    fn half_rank(&self, prefix: u64) -> u64 {
         let mut rank = 0u64;
-        for j in 0..self.h - 1 {
-            prefix += board.get(first + j) as usize;
-            rank += self.choose[j + 1][prefix + j];
+        for (j, bar) in self.bar.iter().enumerate() {
+            rank += bar[(prefix >> (8 * j)) as u8 as usize];
         }
         rank
     }
@@ -206,7 +227,7 @@ impl Indexer {
         let mut rank = 0u64;
         for j in 0..self.h - 1 {
             prefix += houses[j] as usize;
-            rank += self.choose[j + 1][prefix + j];
+            rank += self.bar[j][prefix];
         }
         rank
     }
@@ -214,14 +235,14 @@ impl Indexer {
     /// The index of `board` (seen from the mover), which must hold at most `max_seeds` seeds.
     #[inline]
     pub fn index(&self, board: Board) -> u64 {
-        let m = board.mover_seeds(self.h);
-        let o = board.opponent_seeds(self.h);
-        let n = m + o;
-        debug_assert!(n <= self.max_seeds);
-        self.level_start[n as usize]
-            + self.block_start[n as usize][m as usize]
-            + self.half_rank(board, self.h) * self.dist[m as usize]
-            + self.half_rank(board, 0)
+        let h = self.h;
+        // Prefix sums of each side's houses: no byte carries, a board holds at most 255 seeds.
+        let mover = board.mover_word().wrapping_mul(PREFIX);
+        let opponent = board.opponent_word().wrapping_mul(PREFIX);
+        let m = (mover >> (8 * (h - 1))) as u8 as usize;
+        let n = m + (opponent >> (8 * (h - 1))) as u8 as usize;
+        debug_assert!(n <= self.max_seeds as usize);
+        self.base[n * self.stride + m] + self.half_rank(opponent) * self.dist[m] + self.half_rank(mover)
     }
 
     /// The index of `board` within its level (its index minus the level start).

@@ -1,0 +1,126 @@
+//! Errors of the database crate.
+
+use std::path::PathBuf;
+
+use kalah_core::Rules;
+use thiserror::Error;
+
+/// What can go wrong with a database.
+#[derive(Debug, Error)]
+pub enum DbError {
+    /// Reading or writing a file failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The file is not a database of this program (wrong magic).
+    #[error("{path}: not a kalah database (wrong magic bytes)")]
+    NotADatabase {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file was written by another version of the format.
+    #[error("{path}: database format version {found}, this program reads version {expected}")]
+    Version {
+        /// The file.
+        path: PathBuf,
+        /// The version in the file.
+        found: u32,
+        /// The version this program reads.
+        expected: u32,
+    },
+    /// The file is damaged: truncated, a checksum fails, a field is impossible.
+    #[error("{path}: corrupt database: {why}")]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        why: String,
+    },
+    /// The build that writes the file has not finished.
+    #[error("{path}: incomplete database ({levels} of {total} levels written); run the build again to finish it")]
+    Incomplete {
+        /// The file.
+        path: PathBuf,
+        /// Levels complete.
+        levels: u32,
+        /// Levels in all.
+        total: u32,
+    },
+    /// The file is for another board or other rules than asked.
+    #[error("{path}: database is for {found_houses} houses and {found}, not {houses} houses and {wanted}")]
+    WrongRules {
+        /// The file.
+        path: PathBuf,
+        /// Houses of the file.
+        found_houses: usize,
+        /// Rules of the file.
+        found: Rules,
+        /// Houses asked for.
+        houses: usize,
+        /// Rules asked for.
+        wanted: Rules,
+    },
+    /// Not enough memory or disk.
+    #[error("{what}: needs {needed} bytes ({needed_h}), but only {available} bytes ({available_h}) are available")]
+    TooLarge {
+        /// Memory or disk, and for what.
+        what: String,
+        /// Bytes needed.
+        needed: u64,
+        /// The same, readable.
+        needed_h: String,
+        /// Bytes available.
+        available: u64,
+        /// The same, readable.
+        available_h: String,
+    },
+    /// Memory could not be allocated.
+    #[error("cannot allocate {needed} bytes: {why}")]
+    Memory {
+        /// Bytes asked for.
+        needed: u64,
+        /// The reason.
+        why: String,
+    },
+    /// A request this program does not support.
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+}
+
+impl DbError {
+    /// An I/O error on `path`.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> DbError {
+        DbError::Io {
+            path: path.into(),
+            source,
+        }
+    }
+
+    /// A corrupt file.
+    pub fn corrupt(path: impl Into<PathBuf>, why: impl Into<String>) -> DbError {
+        DbError::Corrupt {
+            path: path.into(),
+            why: why.into(),
+        }
+    }
+}
+
+/// Bytes in a readable unit.
+pub fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = bytes as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < UNITS.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
+}

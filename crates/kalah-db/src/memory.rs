@@ -1,0 +1,164 @@
+//! Large zeroed tables in memory, and the project's only `unsafe` code.
+//!
+//! Transposition tables and databases under construction are gigabytes of
+//! small entries looked up at random. With 4 KiB pages nearly every look-up
+//! also misses the TLB, which costs as much as the cache miss itself (and
+//! makes a prefetch stall). [`LargeBuffer`] maps anonymous memory aligned to
+//! 2 MiB and asks the kernel for transparent huge pages, which the Linux
+//! default (`madvise` mode) grants only on request. Pages are zeroed lazily
+//! by the kernel, so a large table costs nothing until it is touched.
+//!
+//! Entries are shared between threads as atomics ([`LargeBuffer::atomic_u8`],
+//! [`LargeBuffer::atomic_u64`]); a plain byte view ([`LargeBuffer::bytes`])
+//! needs `&mut self`, so it can never coexist with atomic access.
+//!
+//! [`MappedFile`] is the read-only memory map of a database file.
+
+use std::fs::File;
+use std::io;
+use std::sync::atomic::{AtomicU64, AtomicU8};
+
+use memmap2::{Mmap, MmapMut, MmapOptions};
+
+/// Alignment of a [`LargeBuffer`]: one transparent huge page.
+const HUGE_PAGE: usize = 2 << 20;
+
+/// Zero-initialised memory, aligned to 2 MiB and backed by huge pages where
+/// the system has them; see the module docs.
+pub struct LargeBuffer {
+    map: MmapMut,
+    offset: usize,
+    len: usize,
+}
+
+impl std::fmt::Debug for LargeBuffer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LargeBuffer").field("len", &self.len).finish()
+    }
+}
+
+impl LargeBuffer {
+    /// `len` zero bytes.
+    pub fn zeroed(len: usize) -> io::Result<LargeBuffer> {
+        let mapped = len.checked_add(HUGE_PAGE).ok_or_else(|| io::Error::other("size overflows"))?;
+        let map = MmapOptions::new().len(mapped).map_anon()?;
+        let offset = map.as_ptr().align_offset(HUGE_PAGE);
+        #[cfg(target_os = "linux")]
+        {
+            // Only a hint: without huge pages everything still works, slower.
+            let _ = map.advise_range(memmap2::Advice::HugePage, offset, len.max(1));
+        }
+        Ok(LargeBuffer { map, offset, len })
+    }
+
+    /// The size in bytes.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the buffer has no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The bytes, for exclusive use (no atomic view can be alive).
+    pub fn bytes(&mut self) -> &mut [u8] {
+        &mut self.map[self.offset..self.offset + self.len]
+    }
+
+    /// The bytes as shared atomics.
+    #[allow(unsafe_code)]
+    pub fn atomic_u8(&self) -> &[AtomicU8] {
+        let bytes = &self.map[self.offset..self.offset + self.len];
+        // SAFETY: `AtomicU8` has the size, alignment and bit validity of
+        // `u8`. The memory lives as long as `&self`, and while this shared
+        // view exists no `&mut [u8]` can exist (`bytes` takes `&mut self`),
+        // so every access goes through the atomics.
+        unsafe { std::slice::from_raw_parts(bytes.as_ptr() as *const AtomicU8, bytes.len()) }
+    }
+
+    /// The bytes as shared 64-bit atomics (the length rounded down to 8).
+    #[allow(unsafe_code)]
+    pub fn atomic_u64(&self) -> &[AtomicU64] {
+        let bytes = &self.map[self.offset..self.offset + self.len];
+        debug_assert_eq!(bytes.as_ptr().align_offset(8), 0);
+        // SAFETY: the start is 2 MiB-aligned (see `zeroed`), hence aligned
+        // for `AtomicU64`, which has the size and bit validity of `u64`
+        // (zero bytes are a valid value); the length is rounded down to
+        // whole words; lifetime and exclusivity as in `atomic_u8`.
+        unsafe { std::slice::from_raw_parts(bytes.as_ptr() as *const AtomicU64, bytes.len() / 8) }
+    }
+}
+
+/// A cache prefetch hint for the line holding `value`.
+#[inline(always)]
+#[allow(unsafe_code)]
+pub fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint: it never faults and never changes
+    // memory, and the address comes from a valid reference anyway. SSE,
+    // which the intrinsic needs, is part of the x86_64 baseline.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(value as *const T as *const i8);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
+
+/// A read-only memory map of a whole file.
+pub struct MappedFile {
+    map: Mmap,
+}
+
+impl std::fmt::Debug for MappedFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MappedFile").field("len", &self.map.len()).finish()
+    }
+}
+
+impl MappedFile {
+    /// Maps `file` for reading.
+    ///
+    /// # Safety argument
+    /// Mapping a file is `unsafe` because another process could truncate or
+    /// rewrite it while it is mapped. The database files this project maps
+    /// are never written in place: a build writes a temporary file and
+    /// renames it over the old one, which leaves an existing mapping of the
+    /// old file intact. A reader also checks every level's checksum before
+    /// trusting it (`kalah db verify`).
+    #[allow(unsafe_code)]
+    pub fn open(file: &File) -> io::Result<MappedFile> {
+        // SAFETY: see the safety argument above; the map is read-only.
+        let map = unsafe { Mmap::map(file)? };
+        #[cfg(unix)]
+        {
+            let _ = map.advise(memmap2::Advice::Random);
+        }
+        Ok(MappedFile { map })
+    }
+
+    /// The file's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.map
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::Ordering::Relaxed;
+
+    #[test]
+    fn buffers_start_zeroed_and_share_atomics() {
+        let mut b = LargeBuffer::zeroed(3 << 20).unwrap();
+        assert_eq!(b.len(), 3 << 20);
+        assert!(b.bytes().iter().all(|&x| x == 0));
+        b.bytes()[5] = 7;
+        assert_eq!(b.atomic_u8()[5].load(Relaxed), 7);
+        b.atomic_u64()[1].store(u64::MAX, Relaxed);
+        assert_eq!(b.atomic_u8()[8].load(Relaxed), 0xff);
+        assert_eq!(b.atomic_u64().len(), (3 << 20) / 8);
+        assert_eq!(b.bytes().as_ptr().align_offset(HUGE_PAGE), 0);
+    }
+}

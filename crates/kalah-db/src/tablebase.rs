@@ -1,0 +1,57 @@
+//! The interface the search uses to ask a database for exact values.
+
+use kalah_core::{Board, Rules};
+
+/// Exact values of every board with up to [`Tablebase::max_seeds`] seeds in its houses.
+///
+/// A value is the future store difference for the player to move under
+/// perfect play (`RULES.md`, "Values"), for boards seen from the mover.
+pub trait Tablebase: Sync {
+    /// Houses a side of the boards covered.
+    fn houses(&self) -> usize;
+    /// The rules the values were computed for.
+    fn rules(&self) -> Rules;
+    /// Boards with at most this many seeds are covered; `None` if none are.
+    fn max_seeds(&self) -> Option<u32>;
+    /// The value of `board`, which must be covered.
+    fn value(&self, board: Board) -> i32;
+}
+
+/// No database: covers nothing.
+#[derive(Clone, Copy, Debug)]
+pub struct NoTablebase {
+    /// Houses a side.
+    pub houses: usize,
+    /// Rules.
+    pub rules: Rules,
+}
+
+impl Tablebase for NoTablebase {
+    fn houses(&self) -> usize {
+        self.houses
+    }
+    fn rules(&self) -> Rules {
+        self.rules
+    }
+    fn max_seeds(&self) -> Option<u32> {
+        None
+    }
+    fn value(&self, _board: Board) -> i32 {
+        unreachable!("NoTablebase covers no board")
+    }
+}
+
+impl<T: Tablebase + ?Sized> Tablebase for &T {
+    fn houses(&self) -> usize {
+        (**self).houses()
+    }
+    fn rules(&self) -> Rules {
+        (**self).rules()
+    }
+    fn max_seeds(&self) -> Option<u32> {
+        (**self).max_seeds()
+    }
+    fn value(&self, board: Board) -> i32 {
+        (**self).value(board)
+    }
+}

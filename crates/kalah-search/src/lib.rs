@@ -1,0 +1,15 @@
+//! Exact search for Kalah: null-window alpha-beta (MTD(f)) with a shared,
+//! lock-free transposition table, enhanced transposition cut-offs, futility
+//! bounds from the seeds left on the board, and lazy SMP over rayon threads.
+//!
+//! * [`solver`]: [`Solver`], values of positions and moves, principal variations.
+//! * [`search`]: the node routine and its contract.
+//! * [`tt`]: the transposition table and its entry layout.
+#![warn(missing_docs)]
+
+pub mod search;
+pub mod solver;
+pub mod tt;
+
+pub use solver::{Analysis, MoveValue, PvMove, SearchError, SearchOptions, Solver};
+pub use tt::TranspositionTable;

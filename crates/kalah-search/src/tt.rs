@@ -1,0 +1,293 @@
+//! A fixed-size, lock-free transposition table shared by all search threads.
+//!
+//! # What an entry means
+//!
+//! An entry holds a *lower* and an *upper* bound on the value of one board
+//! (the future store difference for the player to move, see `kalah-core`).
+//! Every search in this crate is exact, with no depth limit, so a bound is
+//! true forever: entries never go stale, whichever search or thread wrote
+//! them, and two bounds for the same board may always be intersected.
+//!
+//! # Layout: one `u64` per entry, eight to a cache line
+//!
+//! A board's packed key (`kalah_core::key`, `K` bits) is first put through
+//! a bijection of `K`-bit numbers (`mix`). The low `b` bits of the mixed key
+//! choose one of `2^b` buckets of eight entries (64 bytes, one cache line);
+//! the remaining `K - b` bits are stored in the entry. Because `mix` is a
+//! bijection and the bucket plus the stored bits give back the whole mixed
+//! key, **a matching entry is always the same board**: no false hits, ever.
+//! The table needs `K - b <= 40`, so at least `2^(K - 40)` buckets.
+//!
+//! ```text
+//!  63                          24 23    19 18  16 15      8 7       0
+//! +------------------------------+--------+------+---------+---------+
+//! | mixed key >> b  (40 bits)    | work   | move | 127 - U | L + 128 |
+//! +------------------------------+--------+------+---------+---------+
+//! ```
+//!
+//! * `L`, `U`: the bounds. A lower byte of 0 means no lower bound (-inf), an
+//!   upper byte of 0 no upper bound (+inf), so the all-zero word is an empty
+//!   entry that says nothing. Bounds outside the bytes' range are stored
+//!   weakened (a lower bound lowered, an upper bound raised), never strengthened.
+//! * `move`: the house (0-based) that produced the best value, an ordering hint.
+//! * `work`: log2 of the nodes searched to find the bounds; the replacement
+//!   scheme keeps the entries that cost most to compute.
+//!
+//! Each entry is a single atomic word, so concurrent readers and writers
+//! can never see half of one entry and half of another.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use kalah_db::memory::{prefetch, LargeBuffer};
+
+/// Entries per bucket (one 64-byte cache line).
+const WAYS: usize = 8;
+/// Bits of an entry that hold the key.
+const KEY_BITS: u32 = 40;
+/// Bits of an entry that hold the bounds, move and work.
+const DATA_BITS: u32 = 64 - KEY_BITS;
+const DATA_MASK: u64 = (1 << DATA_BITS) - 1;
+
+/// Bounds on a board's value, as the table returns them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    /// A value the board's value is at least (`i32::MIN` if unknown).
+    pub lower: i32,
+    /// A value the board's value is at most (`i32::MAX` if unknown).
+    pub upper: i32,
+    /// The house that produced the best value (0-based), a hint.
+    pub best: u8,
+}
+
+impl Bounds {
+    /// No information.
+    pub const NONE: Bounds = Bounds {
+        lower: i32::MIN,
+        upper: i32::MAX,
+        best: 0,
+    };
+}
+
+/// The transposition table; see the module docs.
+pub struct TranspositionTable {
+    /// `2^bucket_bits` buckets of `WAYS` entries, one cache line each.
+    words: LargeBuffer,
+    bucket_bits: u32,
+    key_bits: u32,
+}
+
+/// Bytes of one bucket.
+const BUCKET_BYTES: usize = WAYS * 8;
+
+impl std::fmt::Debug for TranspositionTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TranspositionTable")
+            .field("bytes", &self.bytes())
+            .field("key_bits", &self.key_bits)
+            .finish()
+    }
+}
+
+/// A bijection of `bits`-bit numbers that spreads the key over the low bits.
+#[inline]
+fn mix(key: u64, bits: u32) -> u64 {
+    let mask = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+    let half = bits.div_ceil(2);
+    // Odd multipliers and right xor-shifts are both invertible modulo 2^bits.
+    let mut x = key.wrapping_mul(0x9E37_79B9_7F4A_7C15) & mask;
+    x ^= x >> half;
+    x = x.wrapping_mul(0xD6E8_FEB8_6659_FD93) & mask;
+    x ^= x >> half;
+    x
+}
+
+impl TranspositionTable {
+    /// The smallest table (in bytes) for keys of `key_bits` bits.
+    pub fn min_bytes(key_bits: u32) -> usize {
+        (1usize << key_bits.saturating_sub(KEY_BITS)) * BUCKET_BYTES
+    }
+
+    /// A table of at most `bytes` bytes (rounded down to a power of two of
+    /// buckets, and up to [`TranspositionTable::min_bytes`]) for keys of
+    /// `key_bits` bits. Fails only if the memory cannot be mapped.
+    pub fn new(bytes: usize, key_bits: u32) -> std::io::Result<TranspositionTable> {
+        assert!((1..=64).contains(&key_bits));
+        let wanted = (bytes / BUCKET_BYTES).max(1);
+        let mut bucket_bits = usize::BITS - 1 - wanted.leading_zeros();
+        bucket_bits = bucket_bits.max(key_bits.saturating_sub(KEY_BITS)).min(key_bits);
+        let words = LargeBuffer::zeroed(BUCKET_BYTES << bucket_bits)?;
+        Ok(TranspositionTable {
+            words,
+            bucket_bits,
+            key_bits,
+        })
+    }
+
+    #[inline]
+    fn bucket(&self, index: usize) -> &[AtomicU64] {
+        &self.words.atomic_u64()[index * WAYS..index * WAYS + WAYS]
+    }
+
+    /// The table's size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.words.len()
+    }
+
+    /// Empties the table.
+    pub fn clear(&self) {
+        for e in self.words.atomic_u64() {
+            e.store(0, Relaxed);
+        }
+    }
+
+    #[inline]
+    fn locate(&self, key: u64) -> (&[AtomicU64], u64) {
+        let mixed = mix(key, self.key_bits);
+        let bucket = self.bucket((mixed & ((1u64 << self.bucket_bits) - 1)) as usize);
+        (bucket, mixed >> self.bucket_bits)
+    }
+
+    /// Asks the processor to start fetching the bucket of `key`, so that a
+    /// later [`TranspositionTable::probe`] finds it in cache.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        let (bucket, _) = self.locate(key);
+        prefetch(&bucket[0]);
+    }
+
+    /// The bounds stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Bounds> {
+        let (bucket, stored) = self.locate(key);
+        for e in bucket {
+            let word = e.load(Relaxed);
+            if word >> DATA_BITS == stored && word != 0 {
+                return Some(decode(word));
+            }
+        }
+        None
+    }
+
+    /// Records `lower <= value <= upper` for `key`, found by searching
+    /// `nodes` nodes, with `best` the house of the best move. The bounds are
+    /// intersected with those already stored for the key.
+    #[inline]
+    pub fn store(&self, key: u64, lower: i32, upper: i32, best: u8, nodes: u64) {
+        let (bucket, stored) = self.locate(key);
+        let work = (64 - nodes.leading_zeros()).min(31) as u64;
+        let mut victim = 0;
+        let mut victim_work = u64::MAX;
+        for (i, e) in bucket.iter().enumerate() {
+            let word = e.load(Relaxed);
+            if word >> DATA_BITS == stored && word != 0 {
+                let old = decode(word);
+                let lower = lower.max(old.lower);
+                let upper = upper.min(old.upper);
+                debug_assert!(lower <= upper, "contradictory bounds {lower} > {upper}");
+                let old_work = (word >> 19) & 31;
+                e.store(encode(stored, lower, upper, best, work.max(old_work)), Relaxed);
+                return;
+            }
+            let w = if word == 0 { 0 } else { ((word >> 19) & 31) + 1 };
+            if w < victim_work {
+                victim = i;
+                victim_work = w;
+            }
+        }
+        bucket[victim].store(encode(stored, lower, upper, best, work), Relaxed);
+    }
+
+    /// The share of entries in use, per mille, from a sample of the table.
+    pub fn fill_permille(&self) -> u32 {
+        let words = self.words.atomic_u64();
+        let sample = words.len().min(8192);
+        let used = words[..sample].iter().filter(|e| e.load(Relaxed) != 0).count();
+        (used * 1000 / sample) as u32
+    }
+}
+
+#[inline]
+fn encode(stored: u64, lower: i32, upper: i32, best: u8, work: u64) -> u64 {
+    // Weakening: a lower bound below -127 becomes "none" (byte 0); an upper
+    // bound above 126 becomes "none" (byte 0).
+    let lo = if lower < -127 { 0 } else { (lower.min(127) + 128) as u64 };
+    let up = if upper > 126 { 0 } else { (127 - upper.max(-127)) as u64 };
+    let data = lo | (up << 8) | (((best & 7) as u64) << 16) | (work << 19);
+    debug_assert_eq!(data & !DATA_MASK, 0);
+    (stored << DATA_BITS) | data
+}
+
+#[inline]
+fn decode(word: u64) -> Bounds {
+    let lo = (word & 0xff) as i32;
+    let up = ((word >> 8) & 0xff) as i32;
+    Bounds {
+        lower: if lo == 0 { i32::MIN } else { lo - 128 },
+        upper: if up == 0 { i32::MAX } else { 127 - up },
+        best: ((word >> 16) & 7) as u8,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn mix_is_a_bijection_on_small_widths() {
+        for bits in [1u32, 4, 8, 12, 16] {
+            let mut seen = vec![false; 1 << bits];
+            for k in 0..1u64 << bits {
+                let m = mix(k, bits) as usize;
+                assert!(!seen[m], "collision at width {bits}");
+                seen[m] = true;
+            }
+        }
+    }
+
+    #[test]
+    fn bounds_are_stored_intersected_and_never_strengthened() {
+        let tt = TranspositionTable::new(1 << 20, 60).unwrap();
+        assert_eq!(tt.probe(42), None);
+        tt.store(42, 3, i32::MAX, 2, 1000);
+        assert_eq!(tt.probe(42), Some(Bounds { lower: 3, upper: i32::MAX, best: 2 }));
+        tt.store(42, -5, 9, 4, 10);
+        assert_eq!(tt.probe(42), Some(Bounds { lower: 3, upper: 9, best: 4 }));
+        tt.store(7, -200, 200, 0, 1);
+        assert_eq!(tt.probe(7), Some(Bounds { lower: i32::MIN, upper: i32::MAX, best: 0 }));
+        tt.store(8, 200, 200, 0, 1);
+        assert_eq!(tt.probe(8).unwrap().lower, 127, "a lower bound may only be weakened");
+        assert_eq!(tt.probe(8).unwrap().upper, i32::MAX);
+        tt.store(9, -126, -126, 0, 1);
+        assert_eq!(tt.probe(9).unwrap().lower, -126);
+        assert_eq!(tt.probe(9).unwrap().upper, -126);
+    }
+
+    #[test]
+    fn small_requests_get_the_minimum_size() {
+        let tt = TranspositionTable::new(0, 60).unwrap();
+        assert_eq!(tt.bytes(), TranspositionTable::min_bytes(60));
+        assert_eq!(tt.bytes(), 64 << 20);
+        assert_eq!(TranspositionTable::new(0, 16).unwrap().bytes(), 64);
+    }
+
+    proptest! {
+        #[test]
+        fn no_key_is_ever_mistaken_for_another(keys in prop::collection::vec(0u64..1 << 20, 1..400)) {
+            // A tiny table with 20-bit keys: 1 bucket bit is the minimum, so
+            // buckets overflow and entries get replaced; a probe must return
+            // only what was stored for that very key.
+            let tt = TranspositionTable::new(128, 20).unwrap();
+            let value = |k: u64| (k % 101) as i32 - 50;
+            for &k in &keys {
+                tt.store(k, value(k), value(k), (k % 8) as u8, k);
+            }
+            for &k in &keys {
+                if let Some(b) = tt.probe(k) {
+                    prop_assert_eq!(b.lower, value(k));
+                    prop_assert_eq!(b.upper, value(k));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+//! The database builder and the alpha-beta search are independent engines:
+//! on random boards they must give the same values.
+
+use kalah_core::{Board, Capture, Position, Rules, Side};
+use kalah_db::{Builder, NoTablebase, Quiet, Tablebase};
+use kalah_search::{SearchOptions, Solver};
+
+/// A small deterministic generator (xorshift), so failures reproduce.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+fn random_board(rng: &mut Rng, h: usize, seeds: u32) -> Board {
+    let mut cells = [0u8; 16];
+    for _ in 0..seeds {
+        cells[rng.below(2 * h as u64) as usize] += 1;
+    }
+    Board::from_sides(&cells[..h], &cells[h..2 * h])
+}
+
+fn options() -> SearchOptions {
+    SearchOptions { threads: 2, tt_bytes: 16 << 20 }
+}
+
+#[test]
+fn kalah_4_3_from_the_database_and_from_search() {
+    let rules = Rules { capture: Capture::Empty, ..Rules::default() };
+    let mut builder = Builder::new(4, rules, 24).unwrap();
+    builder.build_all(&Quiet);
+    let start = Position::start(4, 3).unwrap();
+    assert_eq!(builder.value(start.mover_board()), 8, "published: Kalah(4,3) = +8");
+    let solver = Solver::new(4, rules, NoTablebase { houses: 4, rules }, options()).unwrap();
+    assert_eq!(solver.analyze(&start, false, false).value, 8);
+}
+
+#[test]
+fn random_boards_agree_for_every_counter_clockwise_rule_set() {
+    let mut rng = Rng(0x9e3779b97f4a7c15);
+    for rules in Rules::all().filter(|r| !r.may_cycle()) {
+        for h in [3usize, 5] {
+            let max = if h == 3 { 14 } else { 9 };
+            let mut builder = Builder::new(h, rules, max).unwrap();
+            builder.build_all(&Quiet);
+            let solver = Solver::new(h, rules, NoTablebase { houses: h, rules }, options()).unwrap();
+            for _ in 0..40 {
+                let seeds = 1 + rng.below(max as u64) as u32;
+                let board = random_board(&mut rng, h, seeds);
+                let position = Position::from_mover_board(h, board, Side::South, [0, 0]);
+                let searched = solver.analyze(&position, false, false).value;
+                assert_eq!(builder.value(board), searched, "{rules} h={h} board {board:?}");
+            }
+        }
+    }
+}
