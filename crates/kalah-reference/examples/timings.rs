@@ -21,18 +21,30 @@ fn main() {
     for rules in [ccw, cw] {
         let t = Instant::now();
         let values = board_values(4, &rules, 12);
-        println!("board_values(4, {rules}, 12): {} boards in {:.2?}", values.len(), t.elapsed());
+        println!(
+            "board_values(4, {rules}, 12): {} boards in {:.2?}",
+            values.len(),
+            t.elapsed()
+        );
     }
     if std::env::args().any(|a| a == "--all") {
         for rules in Rules::all() {
             let t = Instant::now();
             let values = board_values(4, &rules, 12);
-            println!("board_values(4, {}, 12): {} boards in {:.2?}", rules.tag(), values.len(), t.elapsed());
+            println!(
+                "board_values(4, {}, 12): {} boards in {:.2?}",
+                rules.tag(),
+                values.len(),
+                t.elapsed()
+            );
         }
     }
     for (rules, h, s) in [(ccw, 4, 3), (cw, 3, 3)] {
         let t = Instant::now();
         let (value, moves) = solve(&rules, &RefPosition::start(h, s));
-        println!("solve Kalah({h},{s}) {rules}: {value} {moves:?} in {:.2?}", t.elapsed());
+        println!(
+            "solve Kalah({h},{s}) {rules}: {value} {moves:?} in {:.2?}",
+            t.elapsed()
+        );
     }
 }

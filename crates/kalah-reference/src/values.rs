@@ -8,7 +8,7 @@
 //! player to move will add to their store, minus what the opponent will add,
 //! from now on under perfect play (`RULES.md`, "Values"). Both players play
 //! by the same rules, so the future gain depends only on the houses seen from
-//! the player to move (a [`Key`]): the mover's houses from the mover's left,
+//! the player to move (a *key*): the mover's houses from the mover's left,
 //! then the opponent's from the opponent's left. A position and its mirror
 //! image with the other side to move share one entry.
 //!
@@ -48,7 +48,7 @@
 //! 3. **Thresholds.** For an integer `t`, let `S_t` be the set of boards
 //!    from which South, to move, can force a payoff `>= t`, and `N_t` those
 //!    from which South can force `>= t` when North is to move (boards seen
-//!    from the player to move, see [`Key`]).
+//!    from the player to move).
 //!    * `t > 0`: endless play (0) is not good enough, so South must reach
 //!      an exit worth `>= t` in finitely many moves. `(S_t, N_t)` is South's
 //!      *attractor* to those exits, the **least** fixed point of
@@ -112,9 +112,14 @@ const IN_PROGRESS: i32 = i32::MIN;
 /// seeds in a house.
 fn key_of(pos: &RefPosition) -> Key {
     let h = pos.houses();
-    assert!(h <= MAX_HOUSES, "at most {MAX_HOUSES} houses a side, not {h}");
+    assert!(
+        h <= MAX_HOUSES,
+        "at most {MAX_HOUSES} houses a side, not {h}"
+    );
     let me = pos.south_to_move;
-    let houses = pos.cells[side_houses(h, me)].iter().chain(&pos.cells[side_houses(h, !me)]);
+    let houses = pos.cells[side_houses(h, me)]
+        .iter()
+        .chain(&pos.cells[side_houses(h, !me)]);
     let mut key = [0; 2 * MAX_HOUSES];
     for (byte, &seeds) in key.iter_mut().zip(houses) {
         *byte = u8::try_from(seeds).expect("at most 255 seeds in a house");
@@ -216,7 +221,10 @@ impl<'r> Solver<'r> {
     }
 
     fn with_method(h: usize, rules: &'r Rules, method: Method) -> Self {
-        assert!((1..=MAX_HOUSES).contains(&h), "1 to {MAX_HOUSES} houses a side, not {h}");
+        assert!(
+            (1..=MAX_HOUSES).contains(&h),
+            "1 to {MAX_HOUSES} houses a side, not {h}"
+        );
         Solver {
             h,
             rules,
@@ -319,8 +327,13 @@ impl<'r> Solver<'r> {
                         next,
                         extra_move,
                     } if level_of(&next) == n => {
-                        assert!(gain == 0 && !extra_move, "a move inside a level gains nothing");
-                        let j = *index.get(&next).expect("the level holds its inner moves' boards");
+                        assert!(
+                            gain == 0 && !extra_move,
+                            "a move inside a level gains nothing"
+                        );
+                        let j = *index
+                            .get(&next)
+                            .expect("the level holds its inner moves' boards");
                         node.inner.push(j);
                     }
                     step => {
@@ -381,7 +394,11 @@ fn threshold_values(nodes: &[Option<Node>]) -> Vec<Option<i32>> {
         }
     }
     for (node, value) in nodes.iter().zip(&values) {
-        assert_eq!(node.is_some(), value.is_some(), "South can always force the lowest threshold");
+        assert_eq!(
+            node.is_some(),
+            value.is_some(),
+            "South can always force the lowest threshold"
+        );
     }
     values
 }
@@ -450,7 +467,11 @@ pub fn solve(rules: &Rules, pos: &RefPosition) -> (i32, Vec<(usize, i32)>) {
             (house, stores + solver.value_of(step))
         })
         .collect();
-    let best = moves.iter().map(|&(_, v)| v).max().expect("a game that is not over has a move");
+    let best = moves
+        .iter()
+        .map(|&(_, v)| v)
+        .max()
+        .expect("a game that is not over has a move");
     (best, moves)
 }
 
@@ -518,7 +539,10 @@ mod tests {
         };
         assert_eq!(key_of(&south), key_of(&north));
         assert_eq!(&key_of(&south)[..5], &[1, 2, 3, 4, 0]);
-        assert_eq!(position_of(2, &key_of(&north)).cells, vec![1, 2, 0, 3, 4, 0]);
+        assert_eq!(
+            position_of(2, &key_of(&north)).cells,
+            vec![1, 2, 0, 3, 4, 0]
+        );
     }
 
     #[test]
@@ -603,7 +627,12 @@ mod tests {
         let mut best = i32::MIN;
         for house in pos.legal_moves(rules) {
             let (mut next, over) = play(rules, pos, house);
-            let gain = next.store_difference() * if next.south_to_move == pos.south_to_move { 1 } else { -1 };
+            let gain = next.store_difference()
+                * if next.south_to_move == pos.south_to_move {
+                    1
+                } else {
+                    -1
+                };
             let value = if over {
                 gain
             } else {
@@ -685,7 +714,13 @@ mod tests {
             let solver = Solver::new(h, &rules);
             for ((mine, theirs), &value) in &values {
                 let key = key_of(&RefPosition {
-                    cells: mine.iter().chain(&[0]).chain(theirs).chain(&[0]).map(|&s| s.into()).collect(),
+                    cells: mine
+                        .iter()
+                        .chain(&[0])
+                        .chain(theirs)
+                        .chain(&[0])
+                        .map(|&s| s.into())
+                        .collect(),
                     south_to_move: true,
                 });
                 let pos = position_of(h, &key);
@@ -726,7 +761,11 @@ mod tests {
                 let (value, moves) = solve(&rules, &start);
                 let table = board_values(h, &rules, 2 * h as u32 * s);
                 let side = vec![s as u8; h];
-                assert_eq!(value, table[&(side.clone(), side)], "{rules}: Kalah({h},{s})");
+                assert_eq!(
+                    value,
+                    table[&(side.clone(), side)],
+                    "{rules}: Kalah({h},{s})"
+                );
                 assert_eq!(value, moves.iter().map(|&(_, v)| v).max().unwrap());
                 assert_eq!(moves.len(), h);
             }

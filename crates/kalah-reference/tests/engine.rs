@@ -29,7 +29,11 @@ fn reference_of(p: &Position) -> RefPosition {
 /// Plays every legal move of the position both ways under every rule set;
 /// returns the number of moves compared.
 fn compare_all(h: usize, cells: &[u32], south_to_move: bool) -> Result<usize, TestCaseError> {
-    let side = if south_to_move { Side::South } else { Side::North };
+    let side = if south_to_move {
+        Side::South
+    } else {
+        Side::North
+    };
     let south = &cells[..h];
     let north = &cells[h + 1..2 * h + 1];
     let p = Position::new(south, north, [cells[h], cells[2 * h + 1]], side).unwrap();
@@ -99,6 +103,13 @@ proptest! {
     fn large_counts(h in 1usize..=6, raw in prop::collection::vec(0u32..=17, 14), south in any::<bool>()) {
         compare_all(h, &ring(h, &raw), south)?;
     }
+
+    /// Many laps on small boards (6 houses of at most 42 seeds stay within
+    /// a `Board`'s 255).
+    #[test]
+    fn many_laps(h in 1usize..=3, raw in prop::collection::vec(0u32..=42, 14), south in any::<bool>()) {
+        compare_all(h, &ring(h, &raw), south)?;
+    }
 }
 
 /// Every position of a small board, exhaustively.
@@ -146,7 +157,11 @@ fn random_games_stay_in_step() {
                         let house = moves[(next() % moves.len() as u64) as usize];
                         let (q, outcome) = p.play(&engine, house).unwrap();
                         let (r2, over) = play(&rules, &r, house);
-                        assert_eq!(cells_of(&q.ring()), cells_of(&r2.to_string()), "{p} {house} {rules}");
+                        assert_eq!(
+                            cells_of(&q.ring()),
+                            cells_of(&r2.to_string()),
+                            "{p} {house} {rules}"
+                        );
                         assert_eq!(outcome.next == Next::Over, over, "{p} {house} {rules}");
                         if over {
                             break;

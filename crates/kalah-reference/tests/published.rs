@@ -32,7 +32,9 @@ impl Published {
 fn published() -> Vec<(usize, u32, Rules, Published)> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/published.csv");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut lines = text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty());
+    let mut lines = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
     let header = lines.next().expect("a header line");
     assert_eq!(header, "houses,seeds,capture,end,leftovers,value,source");
     let mut rows = Vec::new();
@@ -58,22 +60,52 @@ fn published() -> Vec<(usize, u32, Rules, Published)> {
     rows
 }
 
-#[test]
-fn published_values_of_small_boards() {
+/// Checks every published row for which `wanted(h, s)` holds; returns the sizes checked.
+fn check(wanted: impl Fn(usize, u32) -> bool) -> Vec<(usize, u32)> {
     let rows = published();
     assert!(rows.len() >= 36, "{} rows", rows.len());
     let mut checked = Vec::new();
     for (h, s, rules, expected) in rows {
-        // What the reference solves quickly: all of h <= 3, Kalah(4, s <= 3).
-        if !(h <= 3 || (h == 4 && s <= 3)) {
+        if !wanted(h, s) {
             continue;
         }
         let (value, moves) = solve(&rules, &RefPosition::start(h, s));
-        assert!(expected.admits(value), "Kalah({h},{s}) under {rules}: published {expected:?}, reference {value}");
+        assert!(
+            expected.admits(value),
+            "Kalah({h},{s}) under {rules}: published {expected:?}, reference {value}"
+        );
         assert_eq!(moves.iter().map(|&(_, v)| v).max(), Some(value));
         checked.push((h, s));
     }
-    for must in [(1, 1), (2, 3), (3, 3), (4, 1), (4, 2), (4, 3)] {
+    checked
+}
+
+/// What the reference solves in about a second (release mode): all of
+/// h <= 3, Kalah(4, s <= 3), Kalah(5,1), Kalah(6,1).
+#[test]
+fn published_values_of_small_boards() {
+    let checked = check(|h, s| h <= 3 || (h == 4 && s <= 3) || s == 1);
+    for must in [
+        (1, 1),
+        (2, 3),
+        (3, 3),
+        (3, 6),
+        (4, 1),
+        (4, 2),
+        (4, 3),
+        (5, 1),
+        (6, 1),
+    ] {
         assert!(checked.contains(&must), "Kalah{must:?} was not checked");
     }
+}
+
+/// Larger boards, about 12 minutes and 3 GB in release mode (Kalah(4,4)
+/// 11 s, (5,2) 4 s, (4,5) 66 s, (5,3) 4 min, (6,2) 6 min):
+/// `cargo test -p kalah-reference --release -- --ignored`.
+#[test]
+#[ignore = "minutes; run with --ignored"]
+fn published_values_of_medium_boards() {
+    let checked = check(|h, s| matches!((h, s), (4, 4) | (4, 5) | (5, 2) | (5, 3) | (6, 2)));
+    assert_eq!(checked.len(), 5);
 }
