@@ -144,14 +144,18 @@ impl Builder {
         &self.values.bytes()[start..start + len]
     }
 
-    /// Restores level `n` from saved bytes (resuming a build). Levels must
-    /// be restored in order, starting from the first unsolved one.
-    pub fn restore_level(&mut self, n: u32, bytes: &[u8]) {
+    /// The memory of level `n`, the first unsolved level, to restore it
+    /// from saved bytes (resuming a build); then call [`Builder::restored`].
+    pub fn level_buffer(&mut self, n: u32) -> &mut [u8] {
         assert_eq!(n, self.done, "levels are restored in order");
         let start = self.indexer.level_start(n) as usize;
         let len = self.indexer.level_len(n) as usize;
-        assert_eq!(bytes.len(), len);
-        self.values.bytes()[start..start + len].copy_from_slice(bytes);
+        &mut self.values.bytes()[start..start + len]
+    }
+
+    /// Counts level `n`, filled through [`Builder::level_buffer`], as solved.
+    pub fn restored(&mut self, n: u32) {
+        assert_eq!(n, self.done, "levels are restored in order");
         self.done = n + 1;
     }
 

@@ -2,15 +2,25 @@
 //! seeds in its houses, for one board size and rule set.
 //!
 //! * [`builder`]: solving the levels in memory ([`Builder`]).
+//! * [`format`]: the file format, specified at the top of the module.
+//! * [`writer`]: building a file, resumable ([`build_file`]).
+//! * [`reader`]: opening, checking and probing a file ([`Database`]).
+//! * [`pack`]: zstd archives restored byte for byte ([`pack::pack`], [`pack::unpack`]).
 //! * [`memory`]: huge-page tables and the crate's only `unsafe`.
 //! * [`tablebase`]: the interface the search probes ([`Tablebase`]).
 #![warn(missing_docs)]
 
 pub mod builder;
 pub mod error;
+pub mod format;
 pub mod memory;
+pub mod pack;
+pub mod reader;
 pub mod tablebase;
+pub mod writer;
 
 pub use builder::{Builder, Progress, Quiet};
 pub use error::{human_bytes, DbError};
+pub use reader::Database;
 pub use tablebase::{NoTablebase, Tablebase};
+pub use writer::{build_file, check_resources, BuildProgress, BuildReport};

@@ -15,6 +15,11 @@ pub trait Tablebase: Sync {
     fn max_seeds(&self) -> Option<u32>;
     /// The value of `board`, which must be covered.
     fn value(&self, board: Board) -> i32;
+    /// A problem found while answering (a damaged block of a file): every
+    /// value given since may be wrong, and a search must not report its result.
+    fn failure(&self) -> Option<String> {
+        None
+    }
 }
 
 /// No database: covers nothing.
@@ -53,5 +58,8 @@ impl<T: Tablebase + ?Sized> Tablebase for &T {
     }
     fn value(&self, board: Board) -> i32 {
         (**self).value(board)
+    }
+    fn failure(&self) -> Option<String> {
+        (**self).failure()
     }
 }

@@ -46,6 +46,9 @@ pub enum SearchError {
         /// The reason.
         why: String,
     },
+    /// The endgame database reported damage while the search read it.
+    #[error("{0}")]
+    Tablebase(String),
     /// The thread pool could not be made.
     #[error("cannot start {threads} search threads: {why}")]
     Threads {
@@ -223,8 +226,17 @@ impl<T: Tablebase> Solver<T> {
     }
 
     /// Solves `position`: its value, and if asked every move's value and a
-    /// principal variation to the end of the game.
-    pub fn analyze(&self, position: &Position, all_moves: bool, pv: bool) -> Analysis {
+    /// principal variation to the end of the game. Fails only if the
+    /// database turned out to be damaged (no value is reported then).
+    pub fn analyze(&self, position: &Position, all_moves: bool, pv: bool) -> Result<Analysis, SearchError> {
+        let analysis = self.analyze_unchecked(position, all_moves, pv);
+        match self.table.failure() {
+            Some(why) => Err(SearchError::Tablebase(why)),
+            None => Ok(analysis),
+        }
+    }
+
+    fn analyze_unchecked(&self, position: &Position, all_moves: bool, pv: bool) -> Analysis {
         let board = position.mover_board();
         let base = position.store_difference();
         if let Some(v) = self.engine.terminal_value(board) {

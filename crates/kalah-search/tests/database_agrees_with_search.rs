@@ -39,7 +39,7 @@ fn kalah_4_3_from_the_database_and_from_search() {
     let start = Position::start(4, 3).unwrap();
     assert_eq!(builder.value(start.mover_board()), 8, "published: Kalah(4,3) = +8");
     let solver = Solver::new(4, rules, NoTablebase { houses: 4, rules }, options()).unwrap();
-    assert_eq!(solver.analyze(&start, false, false).value, 8);
+    assert_eq!(solver.analyze(&start, false, false).unwrap().value, 8);
 }
 
 #[test]
@@ -55,7 +55,7 @@ fn random_boards_agree_for_every_counter_clockwise_rule_set() {
                 let seeds = 1 + rng.below(max as u64) as u32;
                 let board = random_board(&mut rng, h, seeds);
                 let position = Position::from_mover_board(h, board, Side::South, [0, 0]);
-                let searched = solver.analyze(&position, false, false).value;
+                let searched = solver.analyze(&position, false, false).unwrap().value;
                 assert_eq!(builder.value(board), searched, "{rules} h={h} board {board:?}");
             }
         }

@@ -30,7 +30,7 @@ fn main() {
     let solver = Solver::new(h, rules, NoTablebase { houses: h, rules }, SearchOptions { threads, tt_bytes: mb << 20 }).unwrap();
     let start = Instant::now();
     let p = Position::start(h, s).unwrap();
-    let a = solver.analyze(&p, false, false);
+    let a = solver.analyze(&p, false, false).unwrap();
     let t = start.elapsed().as_secs_f64();
     println!("Kalah({h},{s}) {capture}: value {} in {t:.2}s, {} nodes, {:.1}M nodes/s", a.value, solver.nodes(), solver.nodes() as f64 / t / 1e6);
 }

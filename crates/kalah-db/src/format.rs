@@ -1,0 +1,415 @@
+//! The database file format, version 1.
+//!
+//! A database file holds the value of every board of `h` houses a side
+//! with up to `N` seeds, under one rule set, in the order of
+//! `kalah_core::rank` (levels `n = 0..=N` one after the other). All integers
+//! are little-endian. Every region starts at a multiple of 4096 bytes and
+//! padding is zero, so the bytes of a file depend only on its contents.
+//!
+//! ```text
+//! +----------------------+  0
+//! | header               |  header_bytes (a multiple of 4096)
+//! +----------------------+
+//! | level 0 values       |  one byte per board
+//! | level 0 block sums   |  one u64 per block of the level
+//! +----------------------+
+//! | level 1 values       |
+//! | level 1 block sums   |
+//! | ...                  |
+//! +----------------------+
+//! ```
+//!
+//! # Header
+//!
+//! | offset | size | field |
+//! |---|---|---|
+//! | 0 | 8 | magic `KALAHDB\0` ([`MAGIC`]) |
+//! | 8 | 4 | format version, 1 ([`VERSION`]) |
+//! | 12 | 4 | header_bytes: `64 + 32 (N + 1)` rounded up to 4096 |
+//! | 16 | 1 | houses a side `h`, 1..=8 |
+//! | 17 | 1 | max seeds `N`, 0..=127 |
+//! | 18 | 1 | capture: 0 standard, 1 empty |
+//! | 19 | 1 | end: 0 instant, 1 turn |
+//! | 20 | 1 | leftovers: 0 owner, 1 unscored, 2 emptier |
+//! | 21 | 1 | sowing: 0 ccw, 1 cw |
+//! | 22 | 1 | relay: 0 off, 1 on |
+//! | 23 | 1 | value encoding: 1 = one signed byte ([`ENCODING_I8`]) |
+//! | 24 | 4 | block_bytes: values per checksummed block, 65536 ([`BLOCK_BYTES`]) |
+//! | 28 | 4 | levels_done: levels `0..levels_done` are written and checksummed |
+//! | 32 | 4 | flags: bit 0 [`FLAG_COMPLETE`], set last, once every level is written |
+//! | 36 | 4 | zero |
+//! | 40 | 8 | boards: `C(N + 2h, 2h)` |
+//! | 48 | 8 | header checksum: XXH3-64 of the header_bytes bytes with this field zero |
+//! | 56 | 8 | zero |
+//! | 64 | 32 (N+1) | level table, one entry per level `n` (below) |
+//!
+//! Level table entry `n` (32 bytes), filled in when the level is written:
+//!
+//! | offset | size | field |
+//! |---|---|---|
+//! | 0 | 8 | values offset in the file |
+//! | 8 | 8 | boards in the level (= bytes of values) |
+//! | 16 | 8 | block checksum table offset |
+//! | 24 | 8 | level checksum: XXH3-64 of the block checksum table's bytes |
+//!
+//! The block checksum table of a level holds, for each block of
+//! `block_bytes` values (the last one shorter), the XXH3-64 of its bytes.
+//!
+//! # Values (encoding 1)
+//!
+//! One byte per board, a two's complement `i8`: the board's value for the
+//! player to move, i.e. the future store difference under perfect play
+//! (`RULES.md`, "Values"), in `-n..=n` for a board of `n` seeds.
+//!
+//! # Integrity
+//!
+//! A writer writes a level's values and checksums, flushes them to disk,
+//! then rewrites the header with the level's table entry and a larger
+//! `levels_done`, and flushes again: a crash leaves every level counted in
+//! `levels_done` whole. [`FLAG_COMPLETE`] is set in a last header write, and
+//! the finished file is renamed into place. A reader checks the magic, the
+//! version, the header checksum, the complete flag, every table entry
+//! against the layout the header implies, the file's length, and each
+//! level's block checksum table against its level checksum; each block's
+//! checksum is checked the first time a value is read from it.
+//!
+//! # Version history
+//!
+//! * 1: first version.
+
+use kalah_core::{Capture, End, Indexer, Leftovers, Relay, Rules, Sowing};
+use xxhash_rust::xxh3::xxh3_64;
+
+/// The first eight bytes of every database file.
+pub const MAGIC: [u8; 8] = *b"KALAHDB\0";
+/// The format version this program writes and reads.
+pub const VERSION: u32 = 1;
+/// Value encoding 1: one signed byte per board.
+pub const ENCODING_I8: u8 = 1;
+/// Values per checksummed block.
+pub const BLOCK_BYTES: u32 = 1 << 16;
+/// Header flag: every level is written.
+pub const FLAG_COMPLETE: u32 = 1;
+/// Alignment of the header and of every region.
+pub const ALIGN: u64 = 4096;
+/// Bytes of the fixed part of the header, before the level table.
+const FIXED: usize = 64;
+/// Bytes of one level table entry.
+const ENTRY: usize = 32;
+/// Where the header checksum sits.
+const CHECKSUM_AT: usize = 48;
+
+/// Rounds `x` up to a multiple of [`ALIGN`].
+pub const fn align(x: u64) -> u64 {
+    x.div_ceil(ALIGN) * ALIGN
+}
+
+/// One level's place in the file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LevelEntry {
+    /// Where the values start.
+    pub offset: u64,
+    /// Boards (and bytes of values) in the level.
+    pub boards: u64,
+    /// Where the block checksum table starts.
+    pub sums_offset: u64,
+    /// XXH3-64 of the block checksum table.
+    pub checksum: u64,
+}
+
+/// A decoded header.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// Houses a side.
+    pub houses: usize,
+    /// Largest number of seeds covered.
+    pub max_seeds: u32,
+    /// Rules the values are for.
+    pub rules: Rules,
+    /// Levels written and checksummed.
+    pub levels_done: u32,
+    /// Whether every level is written.
+    pub complete: bool,
+    /// The level table (entries past `levels_done` are zero).
+    pub levels: Vec<LevelEntry>,
+}
+
+/// A header that cannot be read; [`crate::DbError`] adds the file name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HeaderProblem {
+    /// Fewer bytes than a header needs.
+    Truncated(String),
+    /// Not our magic.
+    Magic,
+    /// Another format version.
+    Version(u32),
+    /// Any other inconsistency.
+    Corrupt(String),
+}
+
+impl Header {
+    /// A header for a new, empty database.
+    pub fn new(houses: usize, max_seeds: u32, rules: Rules) -> Header {
+        Header {
+            houses,
+            max_seeds,
+            rules,
+            levels_done: 0,
+            complete: false,
+            levels: vec![LevelEntry::default(); max_seeds as usize + 1],
+        }
+    }
+
+    /// Bytes the header takes.
+    pub fn bytes(&self) -> u64 {
+        header_bytes(self.max_seeds)
+    }
+
+    /// Where level `n` would be, by the layout rules (values offset, boards, sums offset).
+    pub fn layout(&self, indexer: &Indexer, n: u32) -> LevelEntry {
+        let mut offset = self.bytes();
+        for k in 0..n {
+            offset = level_end(offset, indexer.level_len(k));
+        }
+        let boards = indexer.level_len(n);
+        LevelEntry {
+            offset,
+            boards,
+            sums_offset: align(offset + boards),
+            checksum: 0,
+        }
+    }
+
+    /// The size of the whole file once complete.
+    pub fn file_bytes(&self, indexer: &Indexer) -> u64 {
+        (0..=self.max_seeds).fold(self.bytes(), |at, n| level_end(at, indexer.level_len(n)))
+    }
+
+    /// The header as bytes, with its checksum.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut b = vec![0u8; self.bytes() as usize];
+        b[0..8].copy_from_slice(&MAGIC);
+        b[8..12].copy_from_slice(&VERSION.to_le_bytes());
+        b[12..16].copy_from_slice(&(self.bytes() as u32).to_le_bytes());
+        b[16] = self.houses as u8;
+        b[17] = self.max_seeds as u8;
+        b[18] = self.rules.capture.code();
+        b[19] = self.rules.end.code();
+        b[20] = self.rules.leftovers.code();
+        b[21] = self.rules.sowing.code();
+        b[22] = self.rules.relay.code();
+        b[23] = ENCODING_I8;
+        b[24..28].copy_from_slice(&BLOCK_BYTES.to_le_bytes());
+        b[28..32].copy_from_slice(&self.levels_done.to_le_bytes());
+        let flags = if self.complete { FLAG_COMPLETE } else { 0 };
+        b[32..36].copy_from_slice(&flags.to_le_bytes());
+        b[40..48].copy_from_slice(&kalah_core::boards_up_to(self.houses, self.max_seeds).to_le_bytes());
+        for (n, e) in self.levels.iter().enumerate() {
+            let at = FIXED + ENTRY * n;
+            b[at..at + 8].copy_from_slice(&e.offset.to_le_bytes());
+            b[at + 8..at + 16].copy_from_slice(&e.boards.to_le_bytes());
+            b[at + 16..at + 24].copy_from_slice(&e.sums_offset.to_le_bytes());
+            b[at + 24..at + 32].copy_from_slice(&e.checksum.to_le_bytes());
+        }
+        let sum = xxh3_64(&b);
+        b[CHECKSUM_AT..CHECKSUM_AT + 8].copy_from_slice(&sum.to_le_bytes());
+        b
+    }
+
+    /// Reads a header from the start of a file, checking everything the
+    /// header alone can tell (see the module docs).
+    pub fn decode(bytes: &[u8]) -> Result<Header, HeaderProblem> {
+        let short = || HeaderProblem::Truncated(format!("{} bytes, shorter than a header", bytes.len()));
+        if bytes.len() < MAGIC.len() {
+            return Err(short());
+        }
+        if bytes[0..8] != MAGIC {
+            return Err(HeaderProblem::Magic);
+        }
+        if bytes.len() < FIXED {
+            return Err(short());
+        }
+        let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+        let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+        let version = u32_at(8);
+        if version != VERSION {
+            return Err(HeaderProblem::Version(version));
+        }
+        let corrupt = |why: String| HeaderProblem::Corrupt(why);
+        let houses = bytes[16] as usize;
+        let max_seeds = bytes[17] as u32;
+        if !(1..=kalah_core::MAX_HOUSES).contains(&houses) {
+            return Err(corrupt(format!("{houses} houses a side")));
+        }
+        if crate::builder::check_size(houses, max_seeds).is_err() {
+            return Err(corrupt(format!("{max_seeds} seeds for {houses} houses")));
+        }
+        let declared = u32_at(12) as u64;
+        let expected = header_bytes(max_seeds);
+        if declared != expected {
+            return Err(corrupt(format!("header length {declared}, expected {expected}")));
+        }
+        if (bytes.len() as u64) < expected {
+            return Err(HeaderProblem::Truncated(format!(
+                "{} bytes, shorter than its {expected}-byte header",
+                bytes.len()
+            )));
+        }
+        let header = &bytes[..expected as usize];
+        let mut zeroed = header.to_vec();
+        zeroed[CHECKSUM_AT..CHECKSUM_AT + 8].fill(0);
+        if xxh3_64(&zeroed) != u64_at(CHECKSUM_AT) {
+            return Err(corrupt("header checksum does not match".into()));
+        }
+        let unknown = |what: &str, at: usize| corrupt(format!("unknown {what} code {}", bytes[at]));
+        let rules = Rules {
+            capture: Capture::from_code(bytes[18]).ok_or_else(|| unknown("capture", 18))?,
+            end: End::from_code(bytes[19]).ok_or_else(|| unknown("end", 19))?,
+            leftovers: Leftovers::from_code(bytes[20]).ok_or_else(|| unknown("leftovers", 20))?,
+            sowing: Sowing::from_code(bytes[21]).ok_or_else(|| unknown("sowing", 21))?,
+            relay: Relay::from_code(bytes[22]).ok_or_else(|| unknown("relay", 22))?,
+        };
+        if bytes[23] != ENCODING_I8 {
+            return Err(corrupt(format!("unknown value encoding {}", bytes[23])));
+        }
+        if u32_at(24) != BLOCK_BYTES {
+            return Err(corrupt(format!("block size {}, expected {BLOCK_BYTES}", u32_at(24))));
+        }
+        let levels_done = u32_at(28);
+        if levels_done > max_seeds + 1 {
+            return Err(corrupt(format!("{levels_done} levels done of {}", max_seeds + 1)));
+        }
+        let flags = u32_at(32);
+        if flags & !FLAG_COMPLETE != 0 {
+            return Err(corrupt(format!("unknown flags {flags:#x}")));
+        }
+        let complete = flags & FLAG_COMPLETE != 0;
+        if complete && levels_done != max_seeds + 1 {
+            return Err(corrupt("marked complete with levels missing".into()));
+        }
+        if u64_at(40) != kalah_core::boards_up_to(houses, max_seeds) {
+            return Err(corrupt(format!("{} boards, expected {}", u64_at(40), kalah_core::boards_up_to(houses, max_seeds))));
+        }
+        let levels: Vec<LevelEntry> = (0..=max_seeds as usize)
+            .map(|n| {
+                let at = FIXED + ENTRY * n;
+                LevelEntry {
+                    offset: u64_at(at),
+                    boards: u64_at(at + 8),
+                    sums_offset: u64_at(at + 16),
+                    checksum: u64_at(at + 24),
+                }
+            })
+            .collect();
+        let header = Header {
+            houses,
+            max_seeds,
+            rules,
+            levels_done,
+            complete,
+            levels,
+        };
+        // Every written level where the layout puts it; the rest empty.
+        let indexer = Indexer::new(houses, max_seeds);
+        for n in 0..=max_seeds {
+            let e = header.levels[n as usize];
+            if n < levels_done {
+                let want = header.layout(&indexer, n);
+                if (e.offset, e.boards, e.sums_offset) != (want.offset, want.boards, want.sums_offset) {
+                    return Err(corrupt(format!("level {n} table entry does not match the layout")));
+                }
+            } else if e != LevelEntry::default() {
+                return Err(corrupt(format!("level {n} has a table entry but is not done")));
+            }
+        }
+        Ok(header)
+    }
+}
+
+/// Bytes of the header of a database of up to `max_seeds` seeds.
+pub const fn header_bytes(max_seeds: u32) -> u64 {
+    align((FIXED + ENTRY * (max_seeds as usize + 1)) as u64)
+}
+
+/// Blocks in a level of `boards` boards.
+pub const fn blocks(boards: u64) -> u64 {
+    boards.div_ceil(BLOCK_BYTES as u64)
+}
+
+/// Where the next level starts after a level of `boards` boards at `offset`.
+fn level_end(offset: u64, boards: u64) -> u64 {
+    align(align(offset + boards) + 8 * blocks(boards))
+}
+
+/// The block checksum table of a level's values, as bytes.
+pub fn block_sums(values: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(8 * blocks(values.len() as u64) as usize);
+    for block in values.chunks(BLOCK_BYTES as usize) {
+        out.extend_from_slice(&xxh3_64(block).to_le_bytes());
+    }
+    out
+}
+
+/// The block checksum table in parallel (for large levels).
+pub fn block_sums_parallel(values: &[u8]) -> Vec<u8> {
+    use rayon::prelude::*;
+    let sums: Vec<u64> = values.par_chunks(BLOCK_BYTES as usize).map(xxh3_64).collect();
+    sums.iter().flat_map(|s| s.to_le_bytes()).collect()
+}
+
+/// The level checksum of a block checksum table.
+pub fn level_checksum(sums: &[u8]) -> u64 {
+    xxh3_64(sums)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headers_round_trip_and_catch_damage() {
+        let rules = Rules {
+            capture: Capture::Empty,
+            relay: Relay::On,
+            ..Rules::default()
+        };
+        let mut h = Header::new(6, 20, rules);
+        let ix = Indexer::new(6, 20);
+        h.levels[0] = h.layout(&ix, 0);
+        h.levels[0].checksum = 77;
+        h.levels_done = 1;
+        let bytes = h.encode();
+        assert_eq!(bytes.len() as u64 % ALIGN, 0);
+        assert_eq!(Header::decode(&bytes).unwrap(), h);
+
+        let mut flipped = bytes.clone();
+        flipped[20] ^= 1;
+        assert!(matches!(Header::decode(&flipped), Err(HeaderProblem::Corrupt(_))));
+        let mut magic = bytes.clone();
+        magic[0] = b'X';
+        assert_eq!(Header::decode(&magic), Err(HeaderProblem::Magic));
+        let mut version = bytes.clone();
+        version[8] = 9;
+        assert_eq!(Header::decode(&version), Err(HeaderProblem::Version(9)));
+        assert!(matches!(Header::decode(&bytes[..100]), Err(HeaderProblem::Truncated(_))));
+        assert!(matches!(Header::decode(&bytes[..10]), Err(HeaderProblem::Truncated(_))));
+    }
+
+    #[test]
+    fn the_layout_is_aligned_and_sized() {
+        let h = Header::new(6, 20, Rules::default());
+        let ix = Indexer::new(6, 20);
+        let mut end = h.bytes();
+        for n in 0..=20 {
+            let e = h.layout(&ix, n);
+            assert_eq!(e.offset % ALIGN, 0);
+            assert_eq!(e.offset, end);
+            assert_eq!(e.sums_offset % ALIGN, 0);
+            assert!(e.sums_offset >= e.offset + e.boards);
+            end = level_end(e.offset, e.boards);
+        }
+        assert_eq!(h.file_bytes(&ix), end);
+        // 225,792,840 boards plus headers, sums and padding.
+        assert!(end > 225_792_840 && end < 225_792_840 + 4 << 20);
+    }
+}

@@ -1,0 +1,190 @@
+//! Compact archives of database files (zstd), restored byte for byte.
+//!
+//! # Archive format, version 1
+//!
+//! All integers little-endian.
+//!
+//! | offset | size | field |
+//! |---|---|---|
+//! | 0 | 8 | magic `KALAHZS\0` ([`ARCHIVE_MAGIC`]) |
+//! | 8 | 4 | archive version, 1 |
+//! | 12 | 4 | zero |
+//! | 16 | 8 | `H`: bytes of the database header that follows |
+//! | 24 | `H` | the database file's header, verbatim |
+//!
+//! Then, for each level `n = 0..=N`: a `u64` count of frames, and for each
+//! frame a `u64` byte length and one zstd frame holding the next (up to)
+//! 16 MiB of the level's values. Block checksum tables and padding are not
+//! stored: unpacking recomputes the checksums and must find the level
+//! checksums the header holds, so an archive that unpacks is the file that
+//! was packed, byte for byte. Frames are compressed in parallel.
+
+use std::fs::{self, File};
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::Path;
+
+use rayon::prelude::*;
+
+use crate::error::DbError;
+use crate::format::{block_sums_parallel, level_checksum, Header, HeaderProblem};
+use crate::reader::Database;
+use crate::writer::partial_path;
+
+/// The first eight bytes of an archive.
+pub const ARCHIVE_MAGIC: [u8; 8] = *b"KALAHZS\0";
+/// The archive version this program writes and reads.
+pub const ARCHIVE_VERSION: u32 = 1;
+/// Values per zstd frame.
+const FRAME: usize = 16 << 20;
+
+/// Sizes of a pack or unpack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PackReport {
+    /// Bytes of the database file.
+    pub database_bytes: u64,
+    /// Bytes of the archive.
+    pub archive_bytes: u64,
+}
+
+/// Packs the database at `database` into an archive at `archive` (written
+/// to a `.partial` name, then renamed). Every block is verified first.
+pub fn pack(database: &Path, archive: &Path, level: i32, progress: &(dyn Fn(u64) + Sync)) -> Result<PackReport, DbError> {
+    let db = Database::open(database)?;
+    db.verify(&|_| {})?;
+    let partial = partial_path(archive);
+    let file = File::create(&partial).map_err(|e| DbError::io(&partial, e))?;
+    let mut out = BufWriter::new(file);
+    let io = |e| DbError::io(&partial, e);
+    let header = db.header().encode();
+    out.write_all(&ARCHIVE_MAGIC).map_err(io)?;
+    out.write_all(&ARCHIVE_VERSION.to_le_bytes()).map_err(io)?;
+    out.write_all(&0u32.to_le_bytes()).map_err(io)?;
+    out.write_all(&(header.len() as u64).to_le_bytes()).map_err(io)?;
+    out.write_all(&header).map_err(io)?;
+    let bytes = std::fs::read(database).map_err(|e| DbError::io(database, e))?;
+    for e in &db.header().levels {
+        let values = &bytes[e.offset as usize..(e.offset + e.boards) as usize];
+        let frames: Vec<Vec<u8>> = values
+            .par_chunks(FRAME)
+            .map(|chunk| {
+                let f = zstd::bulk::compress(chunk, level);
+                progress(chunk.len() as u64);
+                f
+            })
+            .collect::<Result<_, _>>()
+            .map_err(io)?;
+        out.write_all(&(frames.len() as u64).to_le_bytes()).map_err(io)?;
+        for f in &frames {
+            out.write_all(&(f.len() as u64).to_le_bytes()).map_err(io)?;
+            out.write_all(f).map_err(io)?;
+        }
+    }
+    let file = out.into_inner().map_err(|e| DbError::io(&partial, e.into_error()))?;
+    file.sync_all().map_err(io)?;
+    let archive_bytes = file.metadata().map_err(io)?.len();
+    drop(file);
+    fs::rename(&partial, archive).map_err(|e| DbError::io(archive, e))?;
+    Ok(PackReport {
+        database_bytes: db.file_bytes(),
+        archive_bytes,
+    })
+}
+
+/// Restores the database file packed in `archive` to `database` (written
+/// to a `.partial` name, checked, then renamed).
+pub fn unpack(archive: &Path, database: &Path, progress: &(dyn Fn(u64) + Sync)) -> Result<PackReport, DbError> {
+    let file = File::open(archive).map_err(|e| DbError::io(archive, e))?;
+    let archive_bytes = file.metadata().map_err(|e| DbError::io(archive, e))?.len();
+    let mut input = BufReader::new(file);
+    let bad = |why: &str| DbError::corrupt(archive, why.to_string());
+    let read_u64 = |input: &mut BufReader<File>| -> Result<u64, DbError> {
+        let mut b = [0u8; 8];
+        input.read_exact(&mut b).map_err(|_| bad("truncated archive"))?;
+        Ok(u64::from_le_bytes(b))
+    };
+    let mut start = [0u8; 16];
+    input.read_exact(&mut start).map_err(|_| bad("truncated archive (no archive header)"))?;
+    if start[0..8] != ARCHIVE_MAGIC {
+        return Err(DbError::corrupt(archive, "not a kalah database archive (wrong magic bytes)"));
+    }
+    let version = u32::from_le_bytes(start[8..12].try_into().expect("4 bytes"));
+    if version != ARCHIVE_VERSION {
+        return Err(DbError::Version {
+            path: archive.into(),
+            found: version,
+            expected: ARCHIVE_VERSION,
+        });
+    }
+    let header_len = read_u64(&mut input)?;
+    if header_len > 1 << 20 {
+        return Err(bad("impossible header length"));
+    }
+    let mut head = vec![0u8; header_len as usize];
+    input.read_exact(&mut head).map_err(|_| bad("truncated archive (database header)"))?;
+    let header = Header::decode(&head).map_err(|p| match p {
+        HeaderProblem::Magic => bad("the packed header is not a database header"),
+        HeaderProblem::Version(v) => DbError::Version {
+            path: archive.into(),
+            found: v,
+            expected: crate::format::VERSION,
+        },
+        HeaderProblem::Truncated(why) | HeaderProblem::Corrupt(why) => DbError::corrupt(archive, format!("packed header: {why}")),
+    })?;
+    if !header.complete {
+        return Err(bad("the packed database is not complete"));
+    }
+    let indexer = kalah_core::Indexer::new(header.houses, header.max_seeds);
+    let partial = partial_path(database);
+    if let Some(dir) = database.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fs::create_dir_all(dir).map_err(|e| DbError::io(dir, e))?;
+    }
+    let out = File::create(&partial).map_err(|e| DbError::io(&partial, e))?;
+    let io = |e| DbError::io(&partial, e);
+    out.set_len(header.file_bytes(&indexer)).map_err(io)?;
+    let mut out = out;
+    use std::io::{Seek, SeekFrom};
+    out.write_all(&head).map_err(io)?;
+    for (n, e) in header.levels.iter().enumerate() {
+        let frames = read_u64(&mut input)?;
+        if frames != e.boards.div_ceil(FRAME as u64) {
+            return Err(DbError::corrupt(archive, format!("level {n}: {frames} frames, expected {}", e.boards.div_ceil(FRAME as u64))));
+        }
+        let mut values = Vec::with_capacity(e.boards as usize);
+        for _ in 0..frames {
+            let len = read_u64(&mut input)?;
+            if len > 2 * FRAME as u64 + 4096 {
+                return Err(DbError::corrupt(archive, format!("level {n}: impossible frame length {len}")));
+            }
+            let mut frame = vec![0u8; len as usize];
+            input.read_exact(&mut frame).map_err(|_| bad("truncated archive (level data)"))?;
+            let want = (e.boards as usize - values.len()).min(FRAME);
+            let chunk = zstd::bulk::decompress(&frame, want)
+                .map_err(|err| DbError::corrupt(archive, format!("level {n}: bad zstd frame: {err}")))?;
+            if chunk.len() != want {
+                return Err(DbError::corrupt(archive, format!("level {n}: a frame holds {} values, expected {want}", chunk.len())));
+            }
+            progress(chunk.len() as u64);
+            values.extend_from_slice(&chunk);
+        }
+        let sums = block_sums_parallel(&values);
+        if level_checksum(&sums) != e.checksum {
+            return Err(DbError::corrupt(archive, format!("level {n}: values do not match the level checksum")));
+        }
+        out.seek(SeekFrom::Start(e.offset)).map_err(io)?;
+        out.write_all(&values).map_err(io)?;
+        out.seek(SeekFrom::Start(e.sums_offset)).map_err(io)?;
+        out.write_all(&sums).map_err(io)?;
+    }
+    let mut rest = [0u8; 1];
+    if input.read(&mut rest).map_err(|e| DbError::io(archive, e))? != 0 {
+        return Err(bad("trailing bytes after the last level"));
+    }
+    out.sync_all().map_err(io)?;
+    drop(out);
+    fs::rename(&partial, database).map_err(|e| DbError::io(database, e))?;
+    let db = Database::open(database)?;
+    Ok(PackReport {
+        database_bytes: db.file_bytes(),
+        archive_bytes,
+    })
+}

@@ -1,0 +1,258 @@
+//! Reading a database file: memory-mapped, checked, probed in microseconds.
+//!
+//! [`Database::open`] checks everything but the values themselves (see
+//! [`crate::format`], "Integrity") and maps the file. A value is read from
+//! a block of 65,536 values whose checksum is checked the first time the
+//! block is used; a block that fails is reported, never its values:
+//! [`Database::probe`] returns the error, and the search, which cannot stop
+//! mid-node, finds it through [`Tablebase::failure`] before it answers.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
+
+use kalah_core::{Board, Indexer, Rules};
+use rayon::prelude::*;
+use xxhash_rust::xxh3::xxh3_64;
+
+use crate::error::DbError;
+use crate::format::{blocks, level_checksum, Header, HeaderProblem, BLOCK_BYTES};
+use crate::memory::MappedFile;
+use crate::tablebase::Tablebase;
+
+/// An open database file; see the module docs.
+pub struct Database {
+    path: PathBuf,
+    header: Header,
+    indexer: Indexer,
+    map: MappedFile,
+    /// Global number of the first block of each level.
+    first_block: Vec<u64>,
+    /// One bit per block: its checksum has been checked and holds.
+    verified: Vec<AtomicU64>,
+    failed: AtomicBool,
+    failure: Mutex<Option<String>>,
+}
+
+impl std::fmt::Debug for Database {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Database")
+            .field("path", &self.path)
+            .field("houses", &self.header.houses)
+            .field("max_seeds", &self.header.max_seeds)
+            .field("rules", &self.header.rules)
+            .finish()
+    }
+}
+
+impl Database {
+    /// Opens and checks a database file.
+    pub fn open(path: &Path) -> Result<Database, DbError> {
+        let file = File::open(path).map_err(|e| DbError::io(path, e))?;
+        let meta = file.metadata().map_err(|e| DbError::io(path, e))?;
+        if meta.is_dir() {
+            return Err(DbError::corrupt(path, "is a directory, not a database file"));
+        }
+        if meta.len() == 0 {
+            return Err(DbError::corrupt(path, "empty file (0 bytes)"));
+        }
+        let map = MappedFile::open(&file).map_err(|e| DbError::io(path, e))?;
+        let bytes = map.bytes();
+        let header = Header::decode(bytes).map_err(|p| match p {
+            HeaderProblem::Magic => DbError::NotADatabase { path: path.into() },
+            HeaderProblem::Version(found) => DbError::Version {
+                path: path.into(),
+                found,
+                expected: crate::format::VERSION,
+            },
+            HeaderProblem::Truncated(why) => DbError::corrupt(path, format!("truncated: {why}")),
+            HeaderProblem::Corrupt(why) => DbError::corrupt(path, why),
+        })?;
+        if !header.complete {
+            return Err(DbError::Incomplete {
+                path: path.into(),
+                levels: header.levels_done,
+                total: header.max_seeds + 1,
+            });
+        }
+        let indexer = Indexer::new(header.houses, header.max_seeds);
+        let expected = header.file_bytes(&indexer);
+        if (bytes.len() as u64) != expected {
+            return Err(DbError::corrupt(
+                path,
+                format!(
+                    "{} bytes, but a complete {}-seed database has {expected}{}",
+                    bytes.len(),
+                    header.max_seeds,
+                    if (bytes.len() as u64) < expected { " (truncated)" } else { "" }
+                ),
+            ));
+        }
+        let mut first_block = Vec::with_capacity(header.levels.len());
+        let mut total_blocks = 0u64;
+        for (n, e) in header.levels.iter().enumerate() {
+            let sums = &bytes[e.sums_offset as usize..(e.sums_offset + 8 * blocks(e.boards)) as usize];
+            if level_checksum(sums) != e.checksum {
+                return Err(DbError::corrupt(path, format!("level {n}: block checksum table does not match its checksum")));
+            }
+            first_block.push(total_blocks);
+            total_blocks += blocks(e.boards);
+        }
+        let verified = (0..total_blocks.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
+        Ok(Database {
+            path: path.into(),
+            header,
+            indexer,
+            map,
+            first_block,
+            verified,
+            failed: AtomicBool::new(false),
+            failure: Mutex::new(None),
+        })
+    }
+
+    /// Opens a database and checks that it is for `houses` and `rules`.
+    pub fn open_for(path: &Path, houses: usize, rules: Rules) -> Result<Database, DbError> {
+        let db = Database::open(path)?;
+        if db.header.houses != houses || db.header.rules != rules {
+            return Err(DbError::WrongRules {
+                path: path.into(),
+                found_houses: db.header.houses,
+                found: db.header.rules,
+                houses,
+                wanted: rules,
+            });
+        }
+        Ok(db)
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The decoded header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The index of the boards.
+    pub fn indexer(&self) -> &Indexer {
+        &self.indexer
+    }
+
+    /// The size of the file in bytes.
+    pub fn file_bytes(&self) -> u64 {
+        self.map.bytes().len() as u64
+    }
+
+    /// The values of level `n`.
+    fn level(&self, n: u32) -> &[u8] {
+        let e = &self.header.levels[n as usize];
+        &self.map.bytes()[e.offset as usize..(e.offset + e.boards) as usize]
+    }
+
+    /// The stored checksum of block `b` of level `n`.
+    fn stored_sum(&self, n: u32, b: u64) -> u64 {
+        let at = (self.header.levels[n as usize].sums_offset + 8 * b) as usize;
+        u64::from_le_bytes(self.map.bytes()[at..at + 8].try_into().expect("8 bytes"))
+    }
+
+    /// Checks block `b` of level `n` (once); `false` if it is damaged.
+    fn check_block(&self, n: u32, b: u64) -> bool {
+        let global = self.first_block[n as usize] + b;
+        let word = &self.verified[(global / 64) as usize];
+        let bit = 1u64 << (global % 64);
+        if word.load(Relaxed) & bit != 0 {
+            return true;
+        }
+        let level = self.level(n);
+        let start = (b * BLOCK_BYTES as u64) as usize;
+        let end = (start + BLOCK_BYTES as usize).min(level.len());
+        if xxh3_64(&level[start..end]) == self.stored_sum(n, b) {
+            word.fetch_or(bit, Relaxed);
+            true
+        } else {
+            false
+        }
+    }
+
+    fn damaged(&self, n: u32, b: u64) -> DbError {
+        DbError::corrupt(
+            &self.path,
+            format!("level {n}, block {b}: checksum does not match (the file is damaged; rebuild or unpack it again)"),
+        )
+    }
+
+    /// The value of `board`, or `None` if it has more seeds than the
+    /// database covers; an error if its block is damaged.
+    pub fn probe(&self, board: Board) -> Result<Option<i32>, DbError> {
+        let n = board.total();
+        if n > self.header.max_seeds {
+            return Ok(None);
+        }
+        let i = self.indexer.index(board) - self.indexer.level_start(n);
+        let b = i / BLOCK_BYTES as u64;
+        if !self.check_block(n, b) {
+            return Err(self.damaged(n, b));
+        }
+        Ok(Some(self.level(n)[i as usize] as i8 as i32))
+    }
+
+    /// Checks every block of every level (in parallel); `progress` hears
+    /// the bytes checked.
+    pub fn verify(&self, progress: &(dyn Fn(u64) + Sync)) -> Result<(), DbError> {
+        for n in 0..=self.header.max_seeds {
+            let count = blocks(self.header.levels[n as usize].boards);
+            let bad = (0..count).into_par_iter().find_first(|&b| {
+                let ok = self.check_block(n, b);
+                progress(BLOCK_BYTES as u64);
+                !ok
+            });
+            if let Some(b) = bad {
+                return Err(self.damaged(n, b));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Tablebase for Database {
+    fn houses(&self) -> usize {
+        self.header.houses
+    }
+
+    fn rules(&self) -> Rules {
+        self.header.rules
+    }
+
+    fn max_seeds(&self) -> Option<u32> {
+        Some(self.header.max_seeds)
+    }
+
+    #[inline]
+    fn value(&self, board: Board) -> i32 {
+        let n = board.total();
+        let i = self.indexer.index(board) - self.indexer.level_start(n);
+        let b = i / BLOCK_BYTES as u64;
+        if !self.check_block(n, b) {
+            // No value from a damaged block: remember the damage and answer
+            // 0; the search reports the failure instead of its result.
+            if !self.failed.swap(true, Relaxed) {
+                let why = self.damaged(n, b).to_string();
+                *self.failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(why);
+            }
+            return 0;
+        }
+        self.level(n)[i as usize] as i8 as i32
+    }
+
+    fn failure(&self) -> Option<String> {
+        if self.failed.load(Relaxed) {
+            self.failure.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        } else {
+            None
+        }
+    }
+}

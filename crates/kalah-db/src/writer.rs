@@ -1,0 +1,249 @@
+//! Building a database file: level by level, resumable, renamed into place
+//! only when complete.
+//!
+//! The file under construction is `FILE.partial` next to `FILE`. After each
+//! level its values and block checksums are written and flushed, then the
+//! header is rewritten to count the level and flushed again (see
+//! [`crate::format`]). A build that finds a `.partial` of the same database
+//! checks every level it holds against its checksums, loads them, and goes
+//! on from the first level missing; a killed build therefore loses at most
+//! the level it was working on. The finished file is marked complete and
+//! renamed over `FILE`, so an older `FILE` stays usable until then.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use kalah_core::{Indexer, Rules};
+
+use crate::builder::{check_size, Builder, Progress};
+use crate::error::{human_bytes, DbError};
+use crate::format::{align, block_sums_parallel, level_checksum, Header};
+
+/// Hears about a file build as it goes.
+pub trait BuildProgress: Progress {
+    /// `levels` finished levels were found in the partial file and kept.
+    fn resumed(&self, levels: u32);
+    /// Level `n` with `boards` boards is starting.
+    fn level_started(&self, n: u32, boards: u64);
+    /// Level `n` is solved and written.
+    fn level_finished(&self, n: u32, seconds: f64);
+}
+
+/// What a finished build did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BuildReport {
+    /// The database file.
+    pub path: PathBuf,
+    /// Its size in bytes.
+    pub bytes: u64,
+    /// Levels found already built in the partial file.
+    pub resumed_levels: u32,
+    /// Seconds per level built now (`(level, seconds)`).
+    pub level_seconds: Vec<(u32, f64)>,
+}
+
+/// The name of the file a build of `path` writes until it is complete.
+pub fn partial_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    name.push(".partial");
+    path.with_file_name(name)
+}
+
+/// Memory and disk a build needs: `(memory bytes, file bytes)`.
+pub fn requirements(h: usize, max_seeds: u32) -> (u64, u64) {
+    let indexer = Indexer::new(h, max_seeds);
+    let file = Header::new(h, max_seeds, Rules::default()).file_bytes(&indexer);
+    // One byte per board in memory, plus the largest level's checksum table and slack.
+    let memory = indexer.len() + indexer.len() / 4096 + (64 << 20);
+    (memory, file)
+}
+
+/// Bytes of memory available for new allocations, if the system says.
+pub fn available_memory() -> Option<u64> {
+    let info = fs::read_to_string("/proc/meminfo").ok()?;
+    info.lines()
+        .find_map(|l| l.strip_prefix("MemAvailable:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map(|kb| kb * 1024)
+}
+
+/// Refuses up front a build that cannot fit in memory or on disk.
+pub fn check_resources(path: &Path, h: usize, max_seeds: u32) -> Result<(), DbError> {
+    check_size(h, max_seeds)?;
+    let (memory, file) = requirements(h, max_seeds);
+    if let Some(available) = available_memory() {
+        if memory > available {
+            return Err(DbError::TooLarge {
+                what: format!("memory for a {h}-house, {max_seeds}-seed database"),
+                needed: memory,
+                needed_h: human_bytes(memory),
+                available,
+                available_h: human_bytes(available),
+            });
+        }
+    }
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if let Ok(free) = fs4::available_space(dir) {
+        let partial = fs::metadata(partial_path(path)).map_or(0, |m| m.len());
+        let needed = file.saturating_sub(partial);
+        if needed > free {
+            return Err(DbError::TooLarge {
+                what: format!("disk space in {}", dir.display()),
+                needed,
+                needed_h: human_bytes(needed),
+                available: free,
+                available_h: human_bytes(free),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Builds (or finishes building) the database of `h` houses, `rules` and
+/// up to `max_seeds` seeds into `path`; see the module docs.
+pub fn build_file(
+    path: &Path,
+    h: usize,
+    rules: Rules,
+    max_seeds: u32,
+    progress: &dyn BuildProgress,
+) -> Result<BuildReport, DbError> {
+    check_size(h, max_seeds)?;
+    let partial = partial_path(path);
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fs::create_dir_all(dir).map_err(|e| DbError::io(dir, e))?;
+    }
+    let mut builder = Builder::new(h, rules, max_seeds)?;
+    let mut header = Header::new(h, max_seeds, rules);
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&partial)
+        .map_err(|e| DbError::io(&partial, e))?;
+
+    let resumed = resume(&mut file, &partial, &mut header, &mut builder)?;
+    if resumed > 0 {
+        progress.resumed(resumed);
+    } else {
+        // A fresh start: an empty header.
+        file.set_len(0).map_err(|e| DbError::io(&partial, e))?;
+        write_at(&mut file, &partial, 0, &header.encode())?;
+    }
+
+    let mut level_seconds = Vec::new();
+    while builder.levels_done() <= max_seeds {
+        let n = builder.levels_done();
+        let entry = header.layout(builder.indexer(), n);
+        progress.level_started(n, entry.boards);
+        let start = Instant::now();
+        builder.build_next(progress);
+        let values = builder.level_bytes(n);
+        let sums = block_sums_parallel(values);
+        // Each region with its zero padding, so the bytes never depend on
+        // what a killed build left in the file.
+        write_at(&mut file, &partial, entry.offset, values)?;
+        let gap = entry.sums_offset - entry.offset - entry.boards;
+        write_at(&mut file, &partial, entry.offset + entry.boards, &vec![0u8; gap as usize])?;
+        let mut sums_padded = sums.clone();
+        sums_padded.resize((align(sums.len() as u64)) as usize, 0);
+        write_at(&mut file, &partial, entry.sums_offset, &sums_padded)?;
+        file.sync_data().map_err(|e| DbError::io(&partial, e))?;
+        header.levels[n as usize] = crate::format::LevelEntry {
+            checksum: level_checksum(&sums),
+            ..entry
+        };
+        header.levels_done = n + 1;
+        write_at(&mut file, &partial, 0, &header.encode())?;
+        file.sync_data().map_err(|e| DbError::io(&partial, e))?;
+        let seconds = start.elapsed().as_secs_f64();
+        level_seconds.push((n, seconds));
+        progress.level_finished(n, seconds);
+    }
+
+    header.complete = true;
+    let total = header.file_bytes(builder.indexer());
+    file.set_len(total).map_err(|e| DbError::io(&partial, e))?;
+    write_at(&mut file, &partial, 0, &header.encode())?;
+    file.sync_all().map_err(|e| DbError::io(&partial, e))?;
+    drop(file);
+    fs::rename(&partial, path).map_err(|e| DbError::io(path, e))?;
+    sync_dir(path);
+    Ok(BuildReport {
+        path: path.to_path_buf(),
+        bytes: total,
+        resumed_levels: resumed,
+        level_seconds,
+    })
+}
+
+/// Loads the finished levels of an interrupted build of the same database;
+/// returns how many. A partial file of another database, or one whose
+/// header is damaged, is started over; a level whose checksum fails and
+/// every level after it are built again.
+fn resume(file: &mut File, path: &Path, header: &mut Header, builder: &mut Builder) -> Result<u32, DbError> {
+    let mut head = vec![0u8; header.bytes() as usize];
+    let len = file.metadata().map_err(|e| DbError::io(path, e))?.len();
+    if len < head.len() as u64 {
+        return Ok(0);
+    }
+    read_at(file, path, 0, &mut head)?;
+    let Ok(found) = Header::decode(&head) else {
+        return Ok(0);
+    };
+    if (found.houses, found.max_seeds, found.rules) != (header.houses, header.max_seeds, header.rules) {
+        return Ok(0);
+    }
+    let mut kept = 0;
+    for n in 0..found.levels_done {
+        let e = found.levels[n as usize];
+        if e.sums_offset + 8 * crate::format::blocks(e.boards) > len {
+            break;
+        }
+        let values = builder.level_buffer(n);
+        read_at(file, path, e.offset, values)?;
+        let sums = block_sums_parallel(values);
+        let mut stored = vec![0u8; sums.len()];
+        read_at(file, path, e.sums_offset, &mut stored)?;
+        if sums != stored || level_checksum(&sums) != e.checksum {
+            // Damaged: build it again, from a clean slate.
+            builder.level_buffer(n).fill(crate::builder::UNSOLVED);
+            break;
+        }
+        builder.restored(n);
+        header.levels[n as usize] = e;
+        kept = n + 1;
+    }
+    header.levels_done = kept;
+    // Forget what was not kept, so the header on disk matches.
+    for e in header.levels.iter_mut().skip(kept as usize) {
+        *e = Default::default();
+    }
+    if kept > 0 {
+        write_at(file, path, 0, &header.encode())?;
+        file.sync_data().map_err(|e| DbError::io(path, e))?;
+    }
+    Ok(kept)
+}
+
+fn write_at(file: &mut File, path: &Path, offset: u64, bytes: &[u8]) -> Result<(), DbError> {
+    file.seek(SeekFrom::Start(offset)).map_err(|e| DbError::io(path, e))?;
+    file.write_all(bytes).map_err(|e| DbError::io(path, e))
+}
+
+fn read_at(file: &mut File, path: &Path, offset: u64, bytes: &mut [u8]) -> Result<(), DbError> {
+    file.seek(SeekFrom::Start(offset)).map_err(|e| DbError::io(path, e))?;
+    file.read_exact(bytes).map_err(|e| DbError::io(path, e))
+}
+
+/// Flushes the directory entry of a renamed file (best effort).
+fn sync_dir(path: &Path) {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+}

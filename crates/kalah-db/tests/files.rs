@@ -1,0 +1,245 @@
+//! Database files: written, read back, damaged on purpose, resumed, packed.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use kalah_core::{Board, Capture, Indexer, Rules};
+use kalah_db::format::Header;
+use kalah_db::{build_file, BuildProgress, Builder, Database, DbError, Progress, Quiet, Tablebase};
+use sha2::{Digest, Sha256};
+
+/// Records what a build reports.
+#[derive(Default)]
+struct Log(Mutex<Vec<String>>);
+
+impl Progress for Log {
+    fn advance(&self, _: u32, _: u64) {}
+}
+
+impl BuildProgress for Log {
+    fn resumed(&self, levels: u32) {
+        self.0.lock().unwrap().push(format!("resumed {levels}"));
+    }
+    fn level_started(&self, n: u32, _: u64) {
+        self.0.lock().unwrap().push(format!("start {n}"));
+    }
+    fn level_finished(&self, _: u32, _: f64) {}
+}
+
+fn build(dir: &Path, name: &str, h: usize, rules: Rules, n: u32) -> PathBuf {
+    let path = dir.join(name);
+    build_file(&path, h, rules, n, &Log::default()).unwrap();
+    path
+}
+
+fn sha256(path: &Path) -> String {
+    let digest = Sha256::digest(fs::read(path).unwrap());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[test]
+fn a_built_file_reads_back_every_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = Rules { capture: Capture::Empty, ..Rules::default() };
+    let path = build(dir.path(), "t.kdb", 3, rules, 10);
+    let db = Database::open(&path).unwrap();
+    let mut builder = Builder::new(3, rules, 10).unwrap();
+    builder.build_all(&Quiet);
+    let ix = Indexer::new(3, 10);
+    for i in 0..ix.len() {
+        let board = ix.unrank(i);
+        assert_eq!(db.probe(board).unwrap(), Some(builder.value(board)));
+        assert_eq!(db.value(board), builder.value(board));
+    }
+    assert_eq!(db.probe(Board::from_sides(&[11, 0, 0], &[0, 0, 0])).unwrap(), None, "beyond the database");
+    db.verify(&|_| {}).unwrap();
+    assert!(!fs::exists(kalah_db::writer::partial_path(&path)).unwrap(), "the partial file is renamed");
+}
+
+#[test]
+fn a_tiny_database_has_pinned_bytes() {
+    // Any change to these bytes must be deliberate: bump the format version
+    // and the pinned hash together (issue "Endgame databases").
+    let dir = tempfile::tempdir().unwrap();
+    let path = build(dir.path(), "pinned.kdb", 2, Rules::default(), 8);
+    assert_eq!(fs::metadata(&path).unwrap().len(), 4096 * 19);
+    assert_eq!(sha256(&path), "0558c25ac3951bf530642a0c500ea11179019144cf673b76d8b8c032245658d5");
+}
+
+fn damaged(bytes: &[u8], dir: &Path, name: &str) -> PathBuf {
+    let path = dir.join(name);
+    fs::write(&path, bytes).unwrap();
+    path
+}
+
+fn open_error(path: &Path) -> String {
+    let err = Database::open(path).unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains(&path.display().to_string()), "the error names the file: {text}");
+    text
+}
+
+#[test]
+fn damaged_files_are_refused_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = build(dir.path(), "good.kdb", 3, Rules::default(), 9);
+    let good = fs::read(&path).unwrap();
+    let header = Header::decode(&good).unwrap();
+
+    // Truncation anywhere: in the header, at every level boundary, inside levels.
+    let mut cuts = vec![0usize, 1, 7, 8, 40, 63, 64, 100, 4095];
+    for e in &header.levels {
+        cuts.extend([e.offset as usize, e.offset as usize + 1, e.sums_offset as usize]);
+    }
+    cuts.push(good.len() - 1);
+    for cut in cuts {
+        let p = damaged(&good[..cut], dir.path(), "cut.kdb");
+        let e = open_error(&p);
+        assert!(e.contains("truncated") || e.contains("empty") || e.contains("magic"), "cut at {cut}: {e}");
+    }
+
+    // A flipped bit anywhere in the header.
+    for byte in (0..64).chain([64 + 5, 64 + 32 * 3 + 9]) {
+        for bit in [0, 3, 7] {
+            let mut b = good.clone();
+            b[byte] ^= 1 << bit;
+            let p = damaged(&b, dir.path(), "flip.kdb");
+            let e = Database::open(&p).unwrap_err();
+            assert!(
+                matches!(e, DbError::Corrupt { .. } | DbError::NotADatabase { .. } | DbError::Version { .. }),
+                "header byte {byte} bit {bit}: {e}"
+            );
+        }
+    }
+
+    // A flipped bit in the values: the file opens, the damaged block is refused.
+    let level = header.levels[7];
+    let mut b = good.clone();
+    b[level.offset as usize + 10] ^= 0x10;
+    let p = damaged(&b, dir.path(), "values.kdb");
+    let db = Database::open(&p).unwrap();
+    let board = db.indexer().unrank(db.indexer().level_start(7) + 10);
+    let e = db.probe(board).unwrap_err().to_string();
+    assert!(e.contains("level 7") && e.contains("checksum"), "{e}");
+    assert!(db.verify(&|_| {}).is_err());
+    assert_eq!(db.failure(), None);
+    let _ = db.value(board);
+    assert!(db.failure().unwrap().contains("checksum"), "the search learns of the damage");
+
+    // A flipped bit in a block checksum table.
+    let mut b = good.clone();
+    b[level.sums_offset as usize] ^= 1;
+    let e = open_error(&damaged(&b, dir.path(), "sums.kdb"));
+    assert!(e.contains("level 7"), "{e}");
+
+    // Other files.
+    let e = open_error(&damaged(b"not a database at all, just text\n", dir.path(), "text.kdb"));
+    assert!(e.contains("not a kalah database"), "{e}");
+    let e = open_error(&damaged(b"", dir.path(), "empty.kdb"));
+    assert!(e.contains("empty"), "{e}");
+    let e = open_error(dir.path());
+    assert!(e.contains("directory"), "{e}");
+    let e = open_error(&dir.path().join("missing.kdb"));
+    assert!(e.contains("No such file"), "{e}");
+    let mut b = good.clone();
+    b[8] = 2;
+    let e = open_error(&damaged(&b, dir.path(), "v2.kdb"));
+    assert!(e.contains("version 2"), "{e}");
+}
+
+#[test]
+fn a_database_of_other_rules_or_another_board_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = build(dir.path(), "std.kdb", 3, Rules::default(), 6);
+    let empty = Rules { capture: Capture::Empty, ..Rules::default() };
+    let e = Database::open_for(&path, 3, empty).unwrap_err();
+    assert!(matches!(e, DbError::WrongRules { .. }), "{e}");
+    assert!(e.to_string().contains("capture=empty"), "{e}");
+    assert!(matches!(Database::open_for(&path, 4, Rules::default()), Err(DbError::WrongRules { .. })));
+    assert!(Database::open_for(&path, 3, Rules::default()).is_ok());
+}
+
+#[test]
+fn an_interrupted_build_resumes_and_ends_byte_identical() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = Rules::default();
+    let whole = build(dir.path(), "whole.kdb", 3, rules, 11);
+    let good = fs::read(&whole).unwrap();
+    let header = Header::decode(&good).unwrap();
+
+    for kept in [0u32, 1, 5, 11] {
+        // What a build killed while writing level `kept` leaves behind: the
+        // levels before it, a header counting them, garbage after.
+        let mut h = header.clone();
+        h.complete = false;
+        h.levels_done = kept;
+        for e in h.levels.iter_mut().skip(kept as usize) {
+            *e = Default::default();
+        }
+        let end = if kept == 0 { h.bytes() } else { header.levels[kept as usize].offset } as usize;
+        let mut bytes = good[..end].to_vec();
+        bytes.extend_from_slice(&[0xAB; 5000]);
+        bytes[..h.bytes() as usize].copy_from_slice(&h.encode());
+        let target = dir.path().join(format!("resumed{kept}.kdb"));
+        fs::write(kalah_db::writer::partial_path(&target), &bytes).unwrap();
+        assert!(Database::open(&kalah_db::writer::partial_path(&target)).is_err(), "a partial file is not a database");
+
+        let log = Log::default();
+        build_file(&target, 3, rules, 11, &log).unwrap();
+        let events = log.0.lock().unwrap().clone();
+        if kept > 0 {
+            assert_eq!(events[0], format!("resumed {kept}"));
+            assert_eq!(events[1], format!("start {kept}"), "finished levels are not built again");
+        } else {
+            assert_eq!(events[0], "start 0");
+        }
+        assert!(fs::read(&target).unwrap() == good, "resumed after {kept} levels: bytes differ");
+    }
+}
+
+#[test]
+fn a_damaged_level_in_a_partial_file_is_built_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = build(dir.path(), "whole.kdb", 2, Rules::default(), 9);
+    let good = fs::read(&whole).unwrap();
+    let header = Header::decode(&good).unwrap();
+    let mut h = header.clone();
+    h.complete = false;
+    h.levels_done = 8;
+    for e in h.levels.iter_mut().skip(8) {
+        *e = Default::default();
+    }
+    let mut bytes = good[..header.levels[8].offset as usize].to_vec();
+    bytes[..h.bytes() as usize].copy_from_slice(&h.encode());
+    bytes[header.levels[5].offset as usize] ^= 0xff;
+    let target = dir.path().join("again.kdb");
+    fs::write(kalah_db::writer::partial_path(&target), &bytes).unwrap();
+    let log = Log::default();
+    build_file(&target, 2, Rules::default(), 9, &log).unwrap();
+    assert_eq!(log.0.lock().unwrap()[0], "resumed 5");
+    assert!(fs::read(&target).unwrap() == good, "bytes differ");
+}
+
+#[test]
+fn pack_and_unpack_restore_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = build(dir.path(), "db.kdb", 4, Rules::default(), 12);
+    let archive = dir.path().join("db.kdbz");
+    let packed = kalah_db::pack::pack(&path, &archive, 3, &|_| {}).unwrap();
+    assert!(packed.archive_bytes < packed.database_bytes / 2, "{packed:?}");
+    let restored = dir.path().join("restored.kdb");
+    kalah_db::pack::unpack(&archive, &restored, &|_| {}).unwrap();
+    assert!(fs::read(&restored).unwrap() == fs::read(&path).unwrap(), "bytes differ");
+
+    // A damaged archive is refused and leaves no database behind.
+    let mut bytes = fs::read(&archive).unwrap();
+    let last = bytes.len() - 20;
+    bytes[last] ^= 0x55;
+    fs::write(&archive, &bytes).unwrap();
+    let out = dir.path().join("bad.kdb");
+    assert!(kalah_db::pack::unpack(&archive, &out, &|_| {}).is_err());
+    assert!(!fs::exists(&out).unwrap());
+    fs::write(&archive, &bytes[..100]).unwrap();
+    assert!(kalah_db::pack::unpack(&archive, &out, &|_| {}).unwrap_err().to_string().contains("truncated"));
+}
