@@ -11,5 +11,5 @@ pub mod search;
 pub mod solver;
 pub mod tt;
 
-pub use solver::{Analysis, MoveValue, PvMove, SearchError, SearchOptions, Solver};
+pub use solver::{analyze_from_table, Analysis, MoveValue, PvMove, SearchError, SearchOptions, Solver};
 pub use tt::TranspositionTable;

@@ -104,6 +104,9 @@ pub struct Analysis {
     pub moves: Vec<MoveValue>,
     /// A principal variation to the end of the game (empty if not asked for).
     pub pv: Vec<PvMove>,
+    /// The principal variation stops because best play repeats a position
+    /// and goes on for ever (clockwise sowing); the rest scores nothing.
+    pub endless: bool,
 }
 
 /// Exact alpha-beta solver for one board size and rule set; see the module docs.
@@ -244,6 +247,7 @@ impl<T: Tablebase> Solver<T> {
                 value: base + v,
                 moves: Vec::new(),
                 pv: Vec::new(),
+                endless: false,
             };
         }
         let (value, moves) = if all_moves {
@@ -265,7 +269,12 @@ impl<T: Tablebase> Solver<T> {
         } else {
             Vec::new()
         };
-        Analysis { value, moves, pv }
+        Analysis {
+            value,
+            moves,
+            pv,
+            endless: false,
+        }
     }
 
     /// A line of best play from `position`, whose board value is `value`.
@@ -306,5 +315,70 @@ impl<T: Tablebase> Solver<T> {
             // gain - child >= value  <=>  child <= gain - value  <=>  not (child >= gain - value + 1)
             Next::Opponent => !self.board_at_least(o.board, gain - value + 1),
         }
+    }
+}
+
+/// Solves `position` from a table that covers it and everything it leads
+/// to (a database, or levels built in memory for clockwise sowing): every
+/// move's value, and a principal variation that follows best moves until
+/// the game ends or, with endless play, until a position repeats.
+pub fn analyze_from_table<T: Tablebase>(engine: &Engine, table: &T, position: &Position) -> Result<Analysis, SearchError> {
+    let board = position.mover_board();
+    let base = position.store_difference();
+    let move_value = |board: Board, house: usize| {
+        let o = engine.play(board, house);
+        match o.next {
+            Next::Over => o.gain(),
+            _ => o.value_with(table.value(o.board)),
+        }
+    };
+    let analysis = if let Some(v) = engine.terminal_value(board) {
+        Analysis {
+            value: base + v,
+            moves: Vec::new(),
+            pv: Vec::new(),
+            endless: false,
+        }
+    } else {
+        let moves: Vec<MoveValue> = engine
+            .moves(board)
+            .map(|house| MoveValue {
+                house: house + 1,
+                value: base + move_value(board, house),
+            })
+            .collect();
+        let value = table.value(board) + base;
+        let mut pv = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let (mut b, mut side, mut endless) = (board, position.to_move(), false);
+        while !engine.is_over(b) {
+            if !seen.insert((b, side)) {
+                endless = true;
+                break;
+            }
+            let target = table.value(b);
+            let house = engine
+                .moves(b)
+                .find(|&house| move_value(b, house) == target)
+                .expect("some move reaches the value of the position");
+            pv.push(PvMove { side, house: house + 1 });
+            let o = engine.play(b, house);
+            match o.next {
+                Next::Over => break,
+                Next::Mover => {}
+                Next::Opponent => side = side.other(),
+            }
+            b = o.board;
+        }
+        Analysis {
+            value,
+            moves,
+            pv,
+            endless,
+        }
+    };
+    match table.failure() {
+        Some(why) => Err(SearchError::Tablebase(why)),
+        None => Ok(analysis),
     }
 }

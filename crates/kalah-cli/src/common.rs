@@ -1,0 +1,187 @@
+//! What every command shares: rule flags, positions, databases, errors.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use clap::Args;
+use kalah_core::{Capture, End, Leftovers, Position, Relay, Rules, Side, Sowing};
+use kalah_db::{Database, DbError};
+
+/// A failure the user can fix: bad input or a refused request (exit code 2).
+#[derive(Debug)]
+pub struct UserError(pub String);
+
+impl fmt::Display for UserError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UserError {}
+
+/// A user error with this message.
+pub fn user(message: impl Into<String>) -> anyhow::Error {
+    UserError(message.into()).into()
+}
+
+/// Classifies a database error: the user's file or request (exit 2), or
+/// the machine failing us (exit 1).
+pub fn db_error(e: DbError) -> anyhow::Error {
+    match &e {
+        DbError::Io { source, .. } => match source.kind() {
+            std::io::ErrorKind::NotFound
+            | std::io::ErrorKind::PermissionDenied
+            | std::io::ErrorKind::IsADirectory
+            | std::io::ErrorKind::NotADirectory
+            | std::io::ErrorKind::InvalidInput => user(e.to_string()),
+            _ => anyhow::Error::new(e),
+        },
+        DbError::Memory { .. } => anyhow::Error::new(e),
+        _ => user(e.to_string()),
+    }
+}
+
+/// The rule options of `RULES.md`, as flags.
+#[derive(Args, Clone, Copy, Debug, Default)]
+pub struct RuleArgs {
+    /// Capture rule: `standard` (an opposite seed is needed) or `empty` (the
+    /// rule of Irving et al. and Rawlings: capture even when the opposite
+    /// house is empty).
+    #[arg(long, value_name = "RULE", default_value = "standard")]
+    pub capture: Capture,
+    /// When the game ends: `instant` (as soon as a side is empty) or `turn`
+    /// (when the player to move has no seed).
+    #[arg(long, value_name = "RULE", default_value = "instant")]
+    pub end: End,
+    /// Who scores the seeds left at the end: `owner`, `unscored` or
+    /// `emptier` (the player whose houses are empty).
+    #[arg(long, value_name = "RULE", default_value = "owner")]
+    pub leftovers: Leftovers,
+    /// Sowing direction: `ccw` or `cw` (clockwise: play can be endless and
+    /// is solved by retrograde analysis).
+    #[arg(long, value_name = "DIR", default_value = "ccw")]
+    pub sowing: Sowing,
+    /// Relay sowing ("Seed On"): no captures; a last seed in a non-empty
+    /// house picks it up and sows on. `--relay` alone means `on`.
+    #[arg(long, value_name = "on|off", num_args = 0..=1, default_missing_value = "on", default_value = "off")]
+    pub relay: Relay,
+}
+
+impl RuleArgs {
+    /// The rules these flags select.
+    pub fn rules(&self) -> Rules {
+        Rules {
+            capture: self.capture,
+            end: self.end,
+            leftovers: self.leftovers,
+            sowing: self.sowing,
+            relay: self.relay,
+        }
+    }
+}
+
+/// Reads a position given on the command line.
+pub fn parse_position(text: &str) -> anyhow::Result<Position> {
+    text.parse::<Position>().map_err(|e| user(format!("--position: {e}")))
+}
+
+/// The start of Kalah(h, s), or a clear refusal.
+pub fn start_position(h: usize, s: u32) -> anyhow::Result<Position> {
+    Position::start(h, s).map_err(|e| user(e.to_string()))
+}
+
+/// Where databases live when no path is given: `$KALAH_DB_DIR`, else `data/db`.
+pub fn database_dir() -> PathBuf {
+    std::env::var_os("KALAH_DB_DIR").map_or_else(|| PathBuf::from("data/db"), PathBuf::from)
+}
+
+/// The default file name of a database.
+pub fn default_database_path(h: usize, max_seeds: u32, rules: Rules) -> PathBuf {
+    database_dir().join(format!("kalah-h{h}-n{max_seeds}-{}.kdb", rules.tag()))
+}
+
+/// The largest complete default database for `h` houses and `rules`, if any.
+pub fn find_default_database(h: usize, rules: Rules) -> Option<PathBuf> {
+    let dir = database_dir();
+    let suffix = format!("-{}.kdb", rules.tag());
+    let prefix = format!("kalah-h{h}-n");
+    let mut best: Option<(u32, PathBuf)> = None;
+    for entry in std::fs::read_dir(&dir).ok()?.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(n) = name
+            .strip_prefix(&prefix)
+            .and_then(|rest| rest.strip_suffix(&suffix))
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if best.as_ref().is_none_or(|(m, _)| n > *m) {
+            best = Some((n, entry.path()));
+        }
+    }
+    best.map(|(_, p)| p)
+}
+
+/// How a command picks its database.
+#[derive(Args, Clone, Debug, Default)]
+pub struct DbArgs {
+    /// Endgame database to use. Without it the largest database for the
+    /// board and rules in the database directory (`$KALAH_DB_DIR`, default
+    /// `data/db`) is used, if there is one.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_db")]
+    pub db: Option<PathBuf>,
+    /// Use no endgame database, not even a default one.
+    #[arg(long)]
+    pub no_db: bool,
+}
+
+impl DbArgs {
+    /// Opens the database these flags ask for, checked against the board and rules.
+    pub fn open(&self, h: usize, rules: Rules) -> anyhow::Result<Option<Database>> {
+        if self.no_db {
+            return Ok(None);
+        }
+        let path = match &self.db {
+            Some(p) => p.clone(),
+            None => match find_default_database(h, rules) {
+                Some(p) => p,
+                None => return Ok(None),
+            },
+        };
+        Database::open_for(&path, h, rules).map(Some).map_err(db_error)
+    }
+}
+
+/// "South wins by 10", "North wins by 2", "a draw".
+pub fn verdict(mover: Side, value: i32) -> String {
+    match value {
+        0 => "a draw".to_string(),
+        v if v > 0 => format!("{} wins by {v}", mover.name()),
+        v => format!("{} wins by {}", mover.other().name(), -v),
+    }
+}
+
+/// A signed value: `+10`, `0`, `-4`.
+pub fn signed(v: i32) -> String {
+    if v > 0 {
+        format!("+{v}")
+    } else {
+        v.to_string()
+    }
+}
+
+/// Rules as a JSON object.
+pub fn rules_json(rules: Rules) -> serde_json::Value {
+    serde_json::json!({
+        "capture": rules.capture.name(),
+        "end": rules.end.name(),
+        "leftovers": rules.leftovers.name(),
+        "sowing": rules.sowing.name(),
+        "relay": rules.relay.name(),
+    })
+}
+
+/// Prints one JSON object on stdout.
+pub fn print_json(value: &serde_json::Value) {
+    println!("{value}");
+}

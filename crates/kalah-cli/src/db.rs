@@ -1,0 +1,361 @@
+//! `kalah db ...`: build, info, verify, probe, pack, unpack.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use clap::{Args, Subcommand};
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
+use kalah_db::{human_bytes, BuildProgress, Database, Progress};
+use serde_json::json;
+
+use crate::analysis::{self, group, Report, Request, Source};
+use crate::common::{db_error, default_database_path, parse_position, print_json, rules_json, signed, user, DbArgs, RuleArgs};
+
+#[derive(Subcommand, Debug)]
+pub enum DbCommand {
+    /// Build the database of every board with up to N seeds (resumes an
+    /// interrupted build of the same file).
+    Build(BuildArgs),
+    /// Describe a database file.
+    Info(FileArgs),
+    /// Check every checksum of a database file.
+    Verify(FileArgs),
+    /// The value of a position from a database, and of every move.
+    Probe(ProbeArgs),
+    /// Write a compact zstd archive of a database.
+    Pack(PackArgs),
+    /// Restore a database from its archive, byte for byte.
+    Unpack(UnpackArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct BuildArgs {
+    /// Houses a side, 1 to 8.
+    #[arg(long, value_name = "H", default_value_t = 6)]
+    houses: usize,
+    /// Cover every board with up to this many seeds in its houses.
+    #[arg(long, value_name = "N")]
+    max_seeds: u32,
+    #[command(flatten)]
+    rules: RuleArgs,
+    /// Output file (default: data/db/kalah-hH-nN-RULES.kdb, or under $KALAH_DB_DIR).
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Threads (default: every core).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// Print one JSON object on stdout when done.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct FileArgs {
+    /// The database file.
+    file: PathBuf,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct ProbeArgs {
+    /// The database file.
+    file: PathBuf,
+    /// The position (ring form or side form).
+    #[arg(long, value_name = "P")]
+    position: String,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct PackArgs {
+    /// The database file.
+    file: PathBuf,
+    /// The archive (default: FILE with .kdbz appended... i.e. FILE.zst).
+    #[arg(short, long, value_name = "ARCHIVE")]
+    output: Option<PathBuf>,
+    /// zstd compression level, 1 to 19.
+    #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(i32).range(1..=19))]
+    level: i32,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct UnpackArgs {
+    /// The archive.
+    archive: PathBuf,
+    /// The database file to write (default: the archive's name without .zst).
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(command: DbCommand) -> anyhow::Result<()> {
+    match command {
+        DbCommand::Build(a) => build(a),
+        DbCommand::Info(a) => info(a),
+        DbCommand::Verify(a) => verify(a),
+        DbCommand::Probe(a) => probe(a),
+        DbCommand::Pack(a) => pack(a),
+        DbCommand::Unpack(a) => unpack(a),
+    }
+}
+
+/// One progress bar per level.
+struct Bars {
+    multi: MultiProgress,
+    current: Mutex<Option<ProgressBar>>,
+}
+
+impl Bars {
+    fn new() -> Bars {
+        Bars {
+            multi: MultiProgress::new(),
+            current: Mutex::new(None),
+        }
+    }
+}
+
+impl Progress for Bars {
+    fn advance(&self, _: u32, done: u64) {
+        if let Some(bar) = self.current.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+            bar.inc(done);
+        }
+    }
+}
+
+impl BuildProgress for Bars {
+    fn resumed(&self, levels: u32) {
+        let _ = self.multi.println(format!("resuming: levels 0 to {} are already built and check out", levels - 1));
+    }
+
+    fn level_started(&self, n: u32, boards: u64) {
+        let bar = self.multi.add(ProgressBar::new(boards));
+        bar.set_style(
+            ProgressStyle::with_template("level {prefix:>3} {bar:30} {human_pos}/{human_len} boards  {per_sec}  eta {eta}")
+                .expect("valid template"),
+        );
+        bar.set_prefix(n.to_string());
+        *self.current.lock().unwrap_or_else(|e| e.into_inner()) = Some(bar);
+    }
+
+    fn level_finished(&self, n: u32, seconds: f64) {
+        if let Some(bar) = self.current.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            bar.finish_with_message(format!("{seconds:.1} s"));
+            let _ = n;
+        }
+    }
+}
+
+fn build(a: BuildArgs) -> anyhow::Result<()> {
+    let rules = a.rules.rules();
+    kalah_db::builder::check_size(a.houses, a.max_seeds).map_err(db_error)?;
+    let path = a.output.clone().unwrap_or_else(|| default_database_path(a.houses, a.max_seeds, rules));
+    kalah_db::check_resources(&path, a.houses, a.max_seeds).map_err(db_error)?;
+    let (memory, disk) = kalah_db::writer::requirements(a.houses, a.max_seeds);
+    let threads = match a.threads {
+        Some(0) => return Err(user("--threads must be at least 1")),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    eprintln!(
+        "kalah: building {} boards of {} houses with up to {} seeds ({rules}) into {}: {} of memory, {} of disk, {threads} threads",
+        group(kalah_core::boards_up_to(a.houses, a.max_seeds)),
+        a.houses,
+        a.max_seeds,
+        path.display(),
+        human_bytes(memory),
+        human_bytes(disk),
+    );
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+    let start = Instant::now();
+    let bars = Bars::new();
+    let report = pool.install(|| kalah_db::build_file(&path, a.houses, rules, a.max_seeds, &bars)).map_err(db_error)?;
+    let seconds = start.elapsed().as_secs_f64();
+    if a.json {
+        print_json(&json!({
+            "path": report.path.display().to_string(),
+            "houses": a.houses,
+            "max_seeds": a.max_seeds,
+            "rules": rules_json(rules),
+            "boards": kalah_core::boards_up_to(a.houses, a.max_seeds),
+            "bytes": report.bytes,
+            "resumed_levels": report.resumed_levels,
+            "seconds": seconds,
+            "level_seconds": report.level_seconds.iter().map(|(n, s)| json!({"level": n, "seconds": s})).collect::<Vec<_>>(),
+        }));
+    } else {
+        println!(
+            "Built {} ({}, {} boards) in {:.1} s{}",
+            report.path.display(),
+            human_bytes(report.bytes),
+            group(kalah_core::boards_up_to(a.houses, a.max_seeds)),
+            seconds,
+            if report.resumed_levels > 0 {
+                format!(" (levels 0 to {} were already built)", report.resumed_levels - 1)
+            } else {
+                String::new()
+            }
+        );
+    }
+    Ok(())
+}
+
+fn open(path: &Path) -> anyhow::Result<Database> {
+    Database::open(path).map_err(db_error)
+}
+
+fn info(a: FileArgs) -> anyhow::Result<()> {
+    let db = open(&a.file)?;
+    let h = db.header();
+    if a.json {
+        print_json(&json!({
+            "path": a.file.display().to_string(),
+            "format_version": kalah_db::format::VERSION,
+            "houses": h.houses,
+            "max_seeds": h.max_seeds,
+            "rules": rules_json(h.rules),
+            "boards": db.indexer().len(),
+            "bytes": db.file_bytes(),
+            "levels": h.levels.iter().enumerate().map(|(n, e)| json!({
+                "seeds": n, "boards": e.boards, "offset": e.offset, "checksum": format!("{:016x}", e.checksum)
+            })).collect::<Vec<_>>(),
+        }));
+    } else {
+        println!("{}", a.file.display());
+        println!("  format version {}, one signed byte per board", kalah_db::format::VERSION);
+        println!("  houses a side  {}", h.houses);
+        println!("  seeds          0 to {}", h.max_seeds);
+        println!("  rules          {}", h.rules);
+        println!("  boards         {}", group(db.indexer().len()));
+        println!("  file size      {} ({})", group(db.file_bytes()), human_bytes(db.file_bytes()));
+        println!("  levels         seeds: boards");
+        for (n, e) in h.levels.iter().enumerate() {
+            println!("    {n:>3}: {:>15}  checksum {:016x}", group(e.boards), e.checksum);
+        }
+    }
+    Ok(())
+}
+
+fn verify(a: FileArgs) -> anyhow::Result<()> {
+    let db = open(&a.file)?;
+    let bar = ProgressBar::new(db.indexer().len());
+    bar.set_style(ProgressStyle::with_template("verifying {bar:30} {binary_bytes}/{binary_total_bytes} {binary_bytes_per_sec}").expect("valid template"));
+    let start = Instant::now();
+    let result = db.verify(&|bytes| bar.inc(bytes));
+    bar.finish_and_clear();
+    result.map_err(db_error)?;
+    let seconds = start.elapsed().as_secs_f64();
+    if a.json {
+        print_json(&json!({"path": a.file.display().to_string(), "ok": true, "bytes": db.file_bytes(), "seconds": seconds}));
+    } else {
+        println!("{}: every checksum holds ({} checked in {seconds:.2} s)", a.file.display(), human_bytes(db.file_bytes()));
+    }
+    Ok(())
+}
+
+fn probe(a: ProbeArgs) -> anyhow::Result<()> {
+    let start = Instant::now();
+    let db = open(&a.file)?;
+    let position = parse_position(&a.position)?;
+    let analysis = analysis::probe_database(&db, &position)?;
+    let request = Request {
+        position,
+        rules: db.header().rules,
+        db: DbArgs {
+            db: Some(a.file.clone()),
+            no_db: false,
+        },
+        threads: 1,
+        tt_mb: 1,
+        moves: true,
+        pv: true,
+        announce: false,
+    };
+    let report = Report {
+        analysis,
+        source: Source::Database,
+        nodes: 0,
+        seconds: start.elapsed().as_secs_f64(),
+        database: Some((a.file.display().to_string(), db.header().max_seeds)),
+    };
+    if a.json {
+        print_json(&analysis::to_json(&request, &report));
+    } else {
+        analysis::print_human("Probe", &request, &report);
+        let _ = signed;
+    }
+    Ok(())
+}
+
+fn pack(a: PackArgs) -> anyhow::Result<()> {
+    let out = a.output.clone().unwrap_or_else(|| {
+        let mut name = a.file.as_os_str().to_os_string();
+        name.push(".zst");
+        PathBuf::from(name)
+    });
+    let db = open(&a.file)?;
+    let bar = ProgressBar::new(db.indexer().len());
+    bar.set_style(ProgressStyle::with_template("packing {bar:30} {binary_bytes}/{binary_total_bytes} {binary_bytes_per_sec}").expect("valid template"));
+    drop(db);
+    let start = Instant::now();
+    let report = kalah_db::pack::pack(&a.file, &out, a.level, &|n| bar.inc(n)).map_err(db_error)?;
+    bar.finish_and_clear();
+    let seconds = start.elapsed().as_secs_f64();
+    if a.json {
+        print_json(&json!({
+            "database": a.file.display().to_string(), "archive": out.display().to_string(),
+            "database_bytes": report.database_bytes, "archive_bytes": report.archive_bytes, "seconds": seconds,
+        }));
+    } else {
+        println!(
+            "Packed {} ({}) into {} ({}, {:.1}%) in {seconds:.1} s",
+            a.file.display(),
+            human_bytes(report.database_bytes),
+            out.display(),
+            human_bytes(report.archive_bytes),
+            100.0 * report.archive_bytes as f64 / report.database_bytes as f64
+        );
+    }
+    Ok(())
+}
+
+fn unpack(a: UnpackArgs) -> anyhow::Result<()> {
+    let out = match &a.output {
+        Some(p) => p.clone(),
+        None => {
+            let name = a.archive.to_string_lossy();
+            match name.strip_suffix(".zst") {
+                Some(stem) => PathBuf::from(stem),
+                None => return Err(user("the archive's name does not end in .zst: give the output file with -o")),
+            }
+        }
+    };
+    let bar = ProgressBar::new_spinner();
+    let start = Instant::now();
+    let report = kalah_db::pack::unpack(&a.archive, &out, &|n| bar.inc(n)).map_err(db_error)?;
+    bar.finish_and_clear();
+    let seconds = start.elapsed().as_secs_f64();
+    if a.json {
+        print_json(&json!({
+            "archive": a.archive.display().to_string(), "database": out.display().to_string(),
+            "database_bytes": report.database_bytes, "archive_bytes": report.archive_bytes, "seconds": seconds,
+        }));
+    } else {
+        println!(
+            "Unpacked {} into {} ({}), every checksum verified, in {seconds:.1} s",
+            a.archive.display(),
+            out.display(),
+            human_bytes(report.database_bytes)
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,135 @@
+//! `kalah solve` and `kalah query`.
+
+use clap::Args;
+
+use crate::analysis::{self, Request};
+use crate::common::{parse_position, print_json, start_position, user, DbArgs, RuleArgs};
+
+/// Search resources.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct SearchArgs {
+    /// Search threads (default: every core).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Transposition table size in MiB.
+    #[arg(long, value_name = "MB", default_value_t = 1024)]
+    pub tt_mb: usize,
+}
+
+impl SearchArgs {
+    fn threads(&self) -> anyhow::Result<usize> {
+        match self.threads {
+            Some(0) => Err(user("--threads must be at least 1")),
+            Some(n) if n > 1024 => Err(user(format!("--threads {n} is more than this program supports (1024)"))),
+            Some(n) => Ok(n),
+            None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        }
+    }
+
+    fn tt_mb(&self) -> anyhow::Result<usize> {
+        match self.tt_mb {
+            0 => Err(user("--tt-mb must be at least 1")),
+            mb if mb > 1 << 30 => Err(user(format!("--tt-mb {mb} is absurd"))),
+            mb => Ok(mb),
+        }
+    }
+}
+
+/// Arguments of `kalah solve`.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// Houses a side, 1 to 8 (default 6).
+    #[arg(value_name = "H")]
+    houses: Option<usize>,
+    /// Seeds in each house at the start (default 4).
+    #[arg(value_name = "S")]
+    seeds: Option<u32>,
+    /// Solve this position instead of a start: ring form "S1..Sh,Sstore,N1..Nh,Nstore SIDE",
+    /// e.g. "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S", or side form "S:4-4-4:0 N:4-4-4:0 S".
+    #[arg(long, value_name = "P", conflicts_with_all = ["houses", "seeds"])]
+    position: Option<String>,
+    #[command(flatten)]
+    rules: RuleArgs,
+    #[command(flatten)]
+    db: DbArgs,
+    #[command(flatten)]
+    search: SearchArgs,
+    /// Only the value: skip every move's value and the principal variation.
+    #[arg(long)]
+    value_only: bool,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Arguments of `kalah query`.
+#[derive(Args, Debug)]
+pub struct QueryArgs {
+    /// The position, ring form "S1..Sh,Sstore,N1..Nh,Nstore SIDE" or side form.
+    #[arg(long, value_name = "P")]
+    position: String,
+    #[command(flatten)]
+    rules: RuleArgs,
+    #[command(flatten)]
+    db: DbArgs,
+    #[command(flatten)]
+    search: SearchArgs,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn solve(args: SolveArgs) -> anyhow::Result<()> {
+    let (position, title) = match &args.position {
+        Some(text) => {
+            let p = parse_position(text)?;
+            (p, format!("Position with {} houses a side", p.houses()))
+        }
+        None => {
+            let (h, s) = match (args.houses, args.seeds) {
+                (Some(h), Some(s)) => (h, s),
+                (None, None) => (6, 4),
+                _ => return Err(user("give both H and S (e.g. `kalah solve 6 4`), or neither for Kalah(6,4)")),
+            };
+            (start_position(h, s)?, format!("Kalah({h},{s})"))
+        }
+    };
+    let request = Request {
+        position,
+        rules: args.rules.rules(),
+        db: args.db.clone(),
+        threads: args.search.threads()?,
+        tt_mb: args.search.tt_mb()?,
+        moves: !args.value_only,
+        pv: !args.value_only,
+        announce: !args.json,
+    };
+    let report = analysis::run(&request)?;
+    if args.json {
+        print_json(&analysis::to_json(&request, &report));
+    } else {
+        analysis::print_human(&title, &request, &report);
+    }
+    Ok(())
+}
+
+pub fn query(args: QueryArgs) -> anyhow::Result<()> {
+    let position = parse_position(&args.position)?;
+    let request = Request {
+        position,
+        rules: args.rules.rules(),
+        db: args.db.clone(),
+        threads: args.search.threads()?,
+        tt_mb: args.search.tt_mb()?,
+        moves: true,
+        pv: true,
+        announce: !args.json,
+    };
+    let report = analysis::run(&request)?;
+    if args.json {
+        print_json(&analysis::to_json(&request, &report));
+    } else {
+        analysis::print_human("Query", &request, &report);
+    }
+    Ok(())
+}
