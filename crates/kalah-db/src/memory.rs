@@ -67,6 +67,7 @@ impl LargeBuffer {
     }
 
     /// The bytes as shared atomics.
+    #[inline]
     #[allow(unsafe_code)]
     pub fn atomic_u8(&self) -> &[AtomicU8] {
         let bytes = &self.map[self.offset..self.offset + self.len];
@@ -78,6 +79,7 @@ impl LargeBuffer {
     }
 
     /// The bytes as shared 64-bit atomics (the length rounded down to 8).
+    #[inline]
     #[allow(unsafe_code)]
     pub fn atomic_u64(&self) -> &[AtomicU64] {
         let bytes = &self.map[self.offset..self.offset + self.len];

@@ -7,9 +7,11 @@
 //! * [`tt`]: the transposition table and its entry layout.
 #![warn(missing_docs)]
 
+mod busy;
 pub mod search;
 pub mod solver;
 pub mod tt;
 
 pub use solver::{analyze_from_table, Analysis, MoveValue, PvMove, SearchError, SearchOptions, Solver};
+pub use search::Stats;
 pub use tt::TranspositionTable;

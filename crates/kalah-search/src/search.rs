@@ -10,16 +10,73 @@
 //! of the game or to a board the endgame database covers. This only works
 //! for rules under which play always ends (counter-clockwise sowing); the
 //! clockwise rules are solved by retrograde analysis in `kalah-db`.
+//!
+//! # A node
+//!
+//! 1. Futility: the value lies in `floor(n)..=n` (see [`Searcher::floor`]).
+//! 2. The board's own table entry: a bound that decides the window ends the node.
+//! 3. Every move is played once. A move that ends the game, or leads to a
+//!    board the database covers, has an exact value at once; the others'
+//!    table buckets are prefetched.
+//! 4. Enhanced transposition cut-off: each remaining move's value is
+//!    bounded from its board's entry and seed count; a move whose lower
+//!    bound reaches beta refutes the node without a search, a move whose
+//!    upper bound cannot exceed alpha needs none.
+//! 5. The rest are searched in order: the table's best move, then moves
+//!    that end in the store (the mover plays again), then by seeds won and
+//!    by the children's bounds. With several threads, a move another thread
+//!    is searching is put off to the end (ABDADA).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
-use kalah_core::{Board, Engine, KeyPacker, Next, Outcome};
+use kalah_core::{Board, Capture, Engine, KeyPacker, Next, Outcome, Relay, Sowing};
 use kalah_db::Tablebase;
 
+use crate::busy::BusyTable;
 use crate::tt::TranspositionTable;
 
 /// Counts the stop flag is checked after (a power of two, minus one).
 const STOP_CHECK_MASK: u64 = 0x3ff;
+/// Boards with fewer seeds are searched without the table: their subtrees
+/// cost less than the cache misses. Tuned on Kalah(5,5) and Kalah(6,4).
+const TT_MIN_SEEDS: i32 = 8;
+/// Boards this close to the root are marked while searched (ABDADA).
+const BUSY_PLY: u32 = 14;
+
+/// What the search counts, per thread.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Nodes searched (calls of the node routine).
+    pub nodes: u64,
+    /// Nodes decided by their own table entry.
+    pub table_cuts: u64,
+    /// Nodes refuted by a child's table entry (enhanced transposition cut-off).
+    pub etc_cuts: u64,
+    /// Nodes refuted by a move with an exact value (game over, database).
+    pub exact_cuts: u64,
+    /// Nodes refuted by the first move searched.
+    pub first_move_cuts: u64,
+    /// Nodes refuted by a later move.
+    pub later_cuts: u64,
+    /// Nodes where no move reached beta.
+    pub all_nodes: u64,
+    /// Moves put off because another thread was searching them.
+    pub deferred: u64,
+}
+
+impl Stats {
+    /// Adds another thread's counts.
+    pub fn add(&mut self, o: &Stats) {
+        self.nodes += o.nodes;
+        self.table_cuts += o.table_cuts;
+        self.etc_cuts += o.etc_cuts;
+        self.exact_cuts += o.exact_cuts;
+        self.first_move_cuts += o.first_move_cuts;
+        self.later_cuts += o.later_cuts;
+        self.all_nodes += o.all_nodes;
+        self.deferred += o.deferred;
+    }
+}
 
 /// A move of a node, with what is known of its value before searching it.
 #[derive(Clone, Copy)]
@@ -50,48 +107,43 @@ impl Child {
     };
 }
 
-/// One thread's search state. The table, the database and the stop flag are shared.
+/// What the searchers share.
+pub(crate) struct Shared<'a, T: Tablebase> {
+    pub(crate) engine: &'a Engine,
+    pub(crate) tt: &'a TranspositionTable,
+    pub(crate) busy: &'a BusyTable,
+    pub(crate) table: &'a T,
+    pub(crate) stop: &'a AtomicBool,
+    pub(crate) nodes: &'a AtomicU64,
+    pub(crate) threads: usize,
+}
+
+/// One thread's search state.
 pub(crate) struct Searcher<'a, T: Tablebase> {
+    shared: &'a Shared<'a, T>,
     engine: &'a Engine,
     packer: KeyPacker,
-    tt: &'a TranspositionTable,
-    table: &'a T,
     /// Boards with at most this many seeds are answered by the database (-1: none).
     table_max: i32,
     parity: bool,
-    /// Boards with fewer seeds are searched without the table: their
-    /// subtrees cost less than the cache misses.
-    tt_min_seeds: i32,
-    /// Helper threads (id > 0) vary their move order near the root.
-    id: usize,
-    stop: &'a AtomicBool,
-    shared_nodes: &'a AtomicU64,
-    pub(crate) nodes: u64,
+    /// See [`Searcher::floor`].
+    mover_always_scores: bool,
+    pub(crate) stats: Stats,
     flushed: u64,
     pub(crate) aborted: bool,
 }
 
 impl<'a, T: Tablebase> Searcher<'a, T> {
-    pub(crate) fn new(
-        engine: &'a Engine,
-        tt: &'a TranspositionTable,
-        table: &'a T,
-        id: usize,
-        stop: &'a AtomicBool,
-        shared_nodes: &'a AtomicU64,
-    ) -> Self {
+    pub(crate) fn new(shared: &'a Shared<'a, T>) -> Self {
+        let rules = shared.engine.rules();
         Searcher {
-            engine,
-            packer: KeyPacker::new(engine.houses()),
-            tt,
-            table,
-            table_max: table.max_seeds().map_or(-1, |m| m as i32),
-            parity: engine.rules().values_have_seed_parity(),
-            tt_min_seeds: std::env::var("KALAH_TT_MIN").ok().and_then(|v| v.parse().ok()).unwrap_or(0),
-            id,
-            stop,
-            shared_nodes,
-            nodes: 0,
+            shared,
+            engine: shared.engine,
+            packer: KeyPacker::new(shared.engine.houses()),
+            table_max: shared.table.max_seeds().map_or(-1, |m| m as i32),
+            parity: rules.values_have_seed_parity(),
+            mover_always_scores: rules.capture == Capture::Empty && rules.sowing == Sowing::Ccw && rules.relay == Relay::Off,
+            stats: Stats::default(),
             flushed: 0,
             aborted: false,
         }
@@ -99,8 +151,8 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
 
     /// Adds this thread's uncounted nodes to the shared counter.
     pub(crate) fn flush_nodes(&mut self) {
-        self.shared_nodes.fetch_add(self.nodes - self.flushed, Relaxed);
-        self.flushed = self.nodes;
+        self.shared.nodes.fetch_add(self.stats.nodes - self.flushed, Relaxed);
+        self.flushed = self.stats.nodes;
     }
 
     /// The exact value of a move's result, if it needs no search: the game
@@ -109,8 +161,25 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
     fn known(&self, o: &Outcome, seeds: i32) -> Option<i32> {
         match o.next {
             Next::Over => Some(o.gain()),
-            _ if seeds <= self.table_max => Some(o.value_with(self.table.value(o.board))),
+            _ if seeds <= self.table_max => Some(o.value_with(self.shared.table.value(o.board))),
             _ => None,
+        }
+    }
+
+    /// The least value a board with `seeds` seeds that is not over can have.
+    ///
+    /// Always `-seeds`; but with empty capture, counter-clockwise sowing and
+    /// no relay the mover can always win a seed at once: the rightmost
+    /// non-empty house either reaches the store or ends in an own house
+    /// that was empty (every house to its right is), which captures. The
+    /// opponent can then score at most `seeds - 1`: the value is at least
+    /// `1 - (seeds - 1) = 2 - seeds`.
+    #[inline]
+    fn floor(&self, seeds: i32) -> i32 {
+        if self.mover_always_scores {
+            2 - seeds
+        } else {
+            -seeds
         }
     }
 
@@ -142,10 +211,10 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
     pub(crate) fn search(&mut self, board: Board, seeds: i32, alpha: i32, beta: i32, ply: u32) -> i32 {
         debug_assert!(alpha < beta);
         debug_assert_eq!(board.total() as i32, seeds);
-        self.nodes += 1;
-        if self.nodes & STOP_CHECK_MASK == 0 {
+        self.stats.nodes += 1;
+        if self.stats.nodes & STOP_CHECK_MASK == 0 {
             self.flush_nodes();
-            if self.stop.load(Relaxed) {
+            if self.shared.stop.load(Relaxed) {
                 self.aborted = true;
                 return 0;
             }
@@ -154,22 +223,56 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         if seeds <= alpha {
             return seeds;
         }
-        if -seeds >= beta {
-            return -seeds;
+        let floor = self.floor(seeds);
+        if floor >= beta {
+            return floor;
         }
+        let key = if seeds >= TT_MIN_SEEDS { self.packer.pack(board) } else { None };
+        let mut hint = u8::MAX;
+        if let Some(entry) = key.and_then(|k| self.shared.tt.probe(k)) {
+            if entry.lower >= beta {
+                self.stats.table_cuts += 1;
+                return entry.lower;
+            }
+            if entry.upper <= alpha {
+                self.stats.table_cuts += 1;
+                return entry.upper;
+            }
+            hint = entry.best;
+        }
+        let mark = match key {
+            Some(k) if ply < BUSY_PLY && self.shared.threads > 1 => Some(self.shared.busy.mark(k)),
+            _ => None,
+        };
+        let v = self.expand(board, seeds, alpha, beta, ply, key, hint);
+        if let Some(m) = mark {
+            self.shared.busy.release(m);
+        }
+        v
+    }
 
+    /// Searches one move; `None` if stopped.
+    #[inline]
+    fn search_move(&mut self, child: &Child, alpha: i32, beta: i32, ply: u32) -> Option<i32> {
+        let gain = child.outcome.gain();
+        let v = match child.outcome.next {
+            Next::Mover => gain + self.search(child.outcome.board, child.seeds, alpha - gain, beta - gain, ply + 1),
+            _ => gain - self.search(child.outcome.board, child.seeds, gain - beta, gain - alpha, ply + 1),
+        };
+        (!self.aborted).then_some(v)
+    }
+
+    /// Steps 3 to 5 of a node (see the module docs).
+    #[allow(clippy::too_many_arguments)]
+    fn expand(&mut self, board: Board, seeds: i32, alpha: i32, beta: i32, ply: u32, key: Option<u64>, hint: u8) -> i32 {
+        let start_nodes = self.stats.nodes;
         let h = self.engine.houses();
-        let cached = seeds >= self.tt_min_seeds;
-        let key = if cached { self.packer.pack(board) } else { None };
-
-        // Play every move once. Results that need no search count at once;
-        // the others are kept, and their table buckets fetched in the
-        // background while this node's own entry is looked at.
-        let mut children = [Child::EMPTY; kalah_core::MAX_HOUSES];
-        let mut count = 0;
         // The best value proven so far (exact moves, bounds of pruned moves, searched moves).
         let mut best = i32::MIN;
         let mut best_house = 0u8;
+
+        let mut children = [Child::EMPTY; kalah_core::MAX_HOUSES];
+        let mut count = 0;
         for house in 0..h {
             if board.get(house) == 0 {
                 continue;
@@ -181,14 +284,15 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                     best = v;
                     best_house = house as u8;
                     if best >= beta {
-                        return self.finish(key, best, alpha, beta, best_house, seeds, self.nodes);
+                        self.stats.exact_cuts += 1;
+                        return self.finish(key, best, alpha, beta, best_house, seeds, start_nodes);
                     }
                 }
                 continue;
             }
-            let child_key = if left >= self.tt_min_seeds { self.packer.pack(outcome.board) } else { None };
+            let child_key = if left >= TT_MIN_SEEDS { self.packer.pack(outcome.board) } else { None };
             if let Some(k) = child_key {
-                self.tt.prefetch(k);
+                self.shared.tt.prefetch(k);
             }
             children[count] = Child {
                 house: house as u8,
@@ -200,25 +304,12 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             count += 1;
         }
 
-        let mut hint = u8::MAX;
-        if let Some(entry) = key.and_then(|k| self.tt.probe(k)) {
-            if entry.lower >= beta {
-                return entry.lower;
-            }
-            if entry.upper <= alpha {
-                return entry.upper;
-            }
-            hint = entry.best;
-        }
-        let start_nodes = self.nodes;
-
-        // Bounds on each move from its child's range and table entry:
-        // enhanced transposition cut-offs, pruning, and move ordering.
+        // Bounds on each move from its child's range and table entry.
         let mut kept = 0;
         for i in 0..count {
             let child = children[i];
-            let (mut lo, mut hi) = (-child.seeds, child.seeds);
-            if let Some(e) = child.key.and_then(|k| self.tt.probe(k)) {
+            let (mut lo, mut hi) = (self.floor(child.seeds), child.seeds);
+            if let Some(e) = child.key.and_then(|k| self.shared.tt.probe(k)) {
                 lo = lo.max(e.lower);
                 hi = hi.min(e.upper);
             }
@@ -229,10 +320,11 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             };
             if move_lo >= beta {
                 // Enhanced transposition cut-off: this move alone refutes.
+                self.stats.etc_cuts += 1;
                 return self.finish(key, move_lo, alpha, beta, child.house, seeds, start_nodes);
             }
             if move_hi <= alpha {
-                // Cannot raise the value above alpha: its upper bound is all we need.
+                // It cannot raise the value above alpha: its upper bound is all we need.
                 if move_hi > best {
                     best = move_hi;
                     best_house = child.house;
@@ -250,34 +342,48 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             children[kept] = Child { score, ..child };
             kept += 1;
         }
-        let count = kept;
-
-        let children = &mut children[..count];
+        let children = &mut children[..kept];
         children.sort_unstable_by(|a, b| b.score.cmp(&a.score));
-        if self.id > 0 && ply < 6 && children.len() > 2 {
-            // Lazy SMP: helpers take the later moves in another order near
-            // the root so the threads fill the table with different subtrees.
-            let k = 1 + (self.id + ply as usize) % (children.len() - 1);
-            children[1..].rotate_left(k - 1);
-        }
 
-        for child in children.iter() {
-            let gain = child.outcome.gain();
-            let v = match child.outcome.next {
-                Next::Mover => gain + self.search(child.outcome.board, child.seeds, alpha - gain, beta - gain, ply + 1),
-                _ => gain - self.search(child.outcome.board, child.seeds, gain - beta, gain - alpha, ply + 1),
-            };
-            if self.aborted {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                best_house = child.house;
-                if best >= beta {
-                    break;
+        let mut deferred = [false; kalah_core::MAX_HOUSES];
+        let mut any_deferred = false;
+        for pass in 0..2 {
+            for (i, child) in children.iter().enumerate() {
+                if pass == 1 && !deferred[i] {
+                    continue;
+                }
+                if pass == 0 && i > 0 && ply < BUSY_PLY && self.shared.threads > 1 {
+                    if let Some(k) = child.key {
+                        if self.shared.busy.is_busy(k) {
+                            // Another thread is on it: its result will likely be in the table later.
+                            deferred[i] = true;
+                            any_deferred = true;
+                            self.stats.deferred += 1;
+                            continue;
+                        }
+                    }
+                }
+                let Some(v) = self.search_move(child, alpha, beta, ply) else {
+                    return 0;
+                };
+                if v > best {
+                    best = v;
+                    best_house = child.house;
+                    if best >= beta {
+                        if i == 0 {
+                            self.stats.first_move_cuts += 1;
+                        } else {
+                            self.stats.later_cuts += 1;
+                        }
+                        return self.finish(key, best, alpha, beta, best_house, seeds, start_nodes);
+                    }
                 }
             }
+            if !any_deferred {
+                break;
+            }
         }
+        self.stats.all_nodes += 1;
         self.finish(key, best, alpha, beta, best_house, seeds, start_nodes)
     }
 
@@ -294,7 +400,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         };
         let (lower, upper) = self.round(lower, upper, seeds);
         if let Some(k) = key {
-            self.tt.store(k, lower, upper, house, self.nodes - start_nodes + 1);
+            self.shared.tt.store(k, lower, upper, house, self.stats.nodes - start_nodes + 1);
         }
         if best >= beta {
             lower
@@ -311,19 +417,15 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         }
         let seeds = board.total() as i32;
         if seeds <= self.table_max {
-            return Some(self.table.value(board));
+            return Some(self.shared.table.value(board));
         }
-        let (mut lower, mut upper) = (-seeds, seeds);
+        let (mut lower, mut upper) = (self.floor(seeds), seeds);
         let step = if self.parity { 2 } else { 1 };
         let mut guess = guess.clamp(lower, upper);
         while lower < upper {
             // Test "value >= beta" with beta just above what is known.
             let beta = if guess <= lower { lower + step } else { guess };
-            let before = self.nodes;
             let v = self.search(board, seeds, beta - 1, beta, 0);
-            if std::env::var_os("KALAH_TRACE").is_some() {
-                eprintln!("mtdf pass beta {beta}: {v} ({} nodes)", self.nodes - before);
-            }
             if self.aborted {
                 return None;
             }
@@ -344,7 +446,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         }
         let seeds = board.total() as i32;
         if seeds <= self.table_max {
-            return Some(self.table.value(board) >= beta);
+            return Some(self.shared.table.value(board) >= beta);
         }
         let v = self.search(board, seeds, beta - 1, beta, 0);
         if self.aborted {

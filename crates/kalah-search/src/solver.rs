@@ -3,12 +3,13 @@
 //!
 //! # Parallel search
 //!
-//! Lazy SMP: every thread runs the same MTD(f) on the same position and all
-//! share one transposition table; helper threads take the later moves near
-//! the root in another order, so they solve different subtrees and leave
-//! their results in the table for the others. The first thread to finish
-//! stops the rest. Every bound in the table is exact, so the value cannot
-//! depend on the number of threads, only the time.
+//! Every thread runs the same MTD(f) on the same position and all share one
+//! transposition table. Near the root a thread marks the boards it is
+//! searching, and a thread that meets a marked board among its moves puts
+//! it off to the end (ABDADA), so the threads spread over different
+//! subtrees and find each other's results in the table. The first thread
+//! to finish stops the rest. Every bound in the table is exact, so the
+//! value cannot depend on the number of threads, only the time.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -17,7 +18,8 @@ use kalah_core::{key_width, Board, Engine, Next, Position, Rules, Side};
 use kalah_db::Tablebase;
 use thiserror::Error;
 
-use crate::search::Searcher;
+use crate::busy::BusyTable;
+use crate::search::{Searcher, Shared, Stats};
 use crate::tt::TranspositionTable;
 
 /// Why a search cannot be made.
@@ -113,10 +115,12 @@ pub struct Analysis {
 pub struct Solver<T: Tablebase> {
     engine: Engine,
     tt: TranspositionTable,
+    busy: BusyTable,
     table: T,
     pool: rayon::ThreadPool,
     threads: usize,
     nodes: AtomicU64,
+    stats: Mutex<Stats>,
 }
 
 impl<T: Tablebase> std::fmt::Debug for Solver<T> {
@@ -160,10 +164,12 @@ impl<T: Tablebase> Solver<T> {
                 bytes: options.tt_bytes,
                 why: e.to_string(),
             })?,
+            busy: BusyTable::new(),
             table,
             pool,
             threads,
             nodes: AtomicU64::new(0),
+            stats: Mutex::new(Stats::default()),
         })
     }
 
@@ -187,12 +193,26 @@ impl<T: Tablebase> Solver<T> {
         self.nodes.load(Relaxed)
     }
 
-    /// Runs `job` on every thread (lazy SMP); returns the first result.
+    /// What the threads counted, added up, for finished searches.
+    pub fn stats(&self) -> Stats {
+        *self.stats.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Runs `job` on every thread (shared table, ABDADA); returns the first result.
     fn parallel<R: Send>(&self, job: impl Fn(&mut Searcher<'_, T>) -> Option<R> + Sync) -> R {
         let stop = AtomicBool::new(false);
         let result = Mutex::new(None);
-        self.pool.broadcast(|ctx| {
-            let mut searcher = Searcher::new(&self.engine, &self.tt, &self.table, ctx.index(), &stop, &self.nodes);
+        let shared = Shared {
+            engine: &self.engine,
+            tt: &self.tt,
+            busy: &self.busy,
+            table: &self.table,
+            stop: &stop,
+            nodes: &self.nodes,
+            threads: self.threads,
+        };
+        self.pool.broadcast(|_| {
+            let mut searcher = Searcher::new(&shared);
             if let Some(r) = job(&mut searcher) {
                 let mut slot = result.lock().unwrap_or_else(|e| e.into_inner());
                 if slot.is_none() {
@@ -201,6 +221,7 @@ impl<T: Tablebase> Solver<T> {
                 stop.store(true, Relaxed);
             }
             searcher.flush_nodes();
+            self.stats.lock().unwrap_or_else(|e| e.into_inner()).add(&searcher.stats);
         });
         result
             .into_inner()
@@ -210,8 +231,7 @@ impl<T: Tablebase> Solver<T> {
 
     /// The exact value of `board` (future store difference for the mover).
     pub fn board_value(&self, board: Board) -> i32 {
-        let guess = std::env::var("KALAH_GUESS").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
-        self.parallel(|s| s.mtdf(board, guess))
+        self.parallel(|s| s.mtdf(board, 0))
     }
 
     /// Whether the value of `board` is at least `beta`.

@@ -33,4 +33,5 @@ fn main() {
     let a = solver.analyze(&p, false, false).unwrap();
     let t = start.elapsed().as_secs_f64();
     println!("Kalah({h},{s}) {capture}: value {} in {t:.2}s, {} nodes, {:.1}M nodes/s", a.value, solver.nodes(), solver.nodes() as f64 / t / 1e6);
+    println!("{:?}", solver.stats());
 }
