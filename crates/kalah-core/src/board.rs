@@ -78,15 +78,22 @@ impl Board {
     /// Seeds in cell `cell` (the mover's houses are cells `0..8`, the opponent's `8..16`).
     #[inline]
     pub const fn get(self, cell: usize) -> u8 {
-        (self.0[(cell >> 3) & 1] >> (8 * (cell & 7))) as u8
+        // Select the word with a condition rather than an index: indexing
+        // would spill the board to memory and stall on store forwarding.
+        let word = if cell & 8 == 0 { self.0[0] } else { self.0[1] };
+        (word >> (8 * (cell & 7))) as u8
     }
 
     /// Sets the seeds of cell `cell`.
     #[inline]
     pub fn set(&mut self, cell: usize, seeds: u8) {
         let shift = 8 * (cell & 7);
-        let word = &mut self.0[(cell >> 3) & 1];
-        *word = (*word & !(0xff << shift)) | ((seeds as u64) << shift);
+        let put = |word: u64| (word & !(0xff << shift)) | ((seeds as u64) << shift);
+        if cell & 8 == 0 {
+            self.0[0] = put(self.0[0]);
+        } else {
+            self.0[1] = put(self.0[1]);
+        }
     }
 
     /// Seeds in the opponent's house `j` (0-based).

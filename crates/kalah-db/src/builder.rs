@@ -53,6 +53,9 @@ use crate::error::DbError;
 use crate::memory::LargeBuffer;
 use crate::tablebase::Tablebase;
 
+/// Debug: recursions.
+pub static RECURSIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// The byte of a board whose value is not known yet.
 pub const UNSOLVED: u8 = 0x80;
 
@@ -195,23 +198,97 @@ impl Builder {
     // ----- counter-clockwise -----
 
     fn build_level_sweep(&self, n: u32, progress: &dyn Progress) {
-        let start = self.indexer.level_start(n);
-        let len = self.indexer.level_len(n);
-        let chunks = len.div_ceil(CHUNK);
-        (0..chunks).into_par_iter().for_each(|c| {
-            let lo = c * CHUNK;
-            let hi = (lo + CHUNK).min(len);
-            let mut cursor = Cursor::new(&self.indexer, n, lo);
-            for i in lo..hi {
-                let cell = &self.cells()[(start + i) as usize];
-                if cell.load(Relaxed) == UNSOLVED {
-                    let v = self.solve(cursor.board());
-                    cell.store(v as i8 as u8, Relaxed);
-                }
-                cursor.advance();
+        // Blocks m and n - m only ever need each other (and lower levels):
+        // the pairs are independent, and the threads share them out, the
+        // largest first.
+        let mut pairs: Vec<u32> = (0..=n / 2).collect();
+        pairs.sort_by_key(|&m| std::cmp::Reverse(self.indexer.side_len(m) * self.indexer.side_len(n - m)));
+        pairs.into_par_iter().for_each(|m| {
+            if 2 * m == n {
+                self.sweep_block(n, m, progress);
+            } else {
+                self.sweep_pair(n, m, progress);
             }
-            progress.advance(n, hi - lo);
         });
+    }
+
+    /// Solves blocks `m` and `k = n - m` of level `n` (`m < k`) together,
+    /// in an order where every successor inside the level is solved first.
+    ///
+    /// With `A_a` the distributions of `m` seeds over one side in half-rank
+    /// order and `B_b` those of `k` seeds, the sweep visits the pairs `(a, b)`
+    /// and solves both `P = (mover A_a, opponent B_b)` and
+    /// `Q = (mover B_b, opponent A_a)`. A move of `P` that stays in the
+    /// level leads to `(mover B_b, opponent A_a')` with `a' < a` (half ranks
+    /// drop along such moves, see `kalah_core::rank`), a `Q` of an earlier
+    /// `a`; a move of `Q` leads to a `P` of the same `a` and an earlier `b`.
+    /// So the order "a in tiles, then b, then a within the tile" needs no
+    /// recursion, and within a tile `P` is written in runs and `Q` in a few
+    /// streams, which keeps the writes and most reads in cache.
+    fn sweep_pair(&self, n: u32, m: u32, progress: &dyn Progress) {
+        const TILE: u64 = 256;
+        let h = self.indexer.houses();
+        let k = n - m;
+        let (da, db) = (self.indexer.side_len(m), self.indexer.side_len(k));
+        let start = self.indexer.level_start(n);
+        let (base_p, base_q) = (start + self.indexer.block_start(n, m), start + self.indexer.block_start(n, k));
+        let cells = self.cells();
+        let mut a_side = [0u8; kalah_core::MAX_HOUSES];
+        kalah_core::rank::first_side(&mut a_side[..h], m as u8);
+        let mut tile_words = Vec::with_capacity(TILE as usize);
+        let mut a0 = 0;
+        while a0 < da {
+            let a1 = (a0 + TILE).min(da);
+            tile_words.clear();
+            for _ in a0..a1 {
+                tile_words.push(u64::from_le_bytes(a_side));
+                kalah_core::rank::next_side(&mut a_side[..h]);
+            }
+            let mut b_side = [0u8; kalah_core::MAX_HOUSES];
+            kalah_core::rank::first_side(&mut b_side[..h], k as u8);
+            for b in 0..db {
+                let b_word = u64::from_le_bytes(b_side);
+                for (t, &a_word) in tile_words.iter().enumerate() {
+                    let a = a0 + t as u64;
+                    let p = &cells[(base_p + b * da + a) as usize];
+                    if p.load(Relaxed) == UNSOLVED {
+                        p.store(self.solve(Board::from_words(a_word, b_word)) as i8 as u8, Relaxed);
+                    }
+                    let q = &cells[(base_q + a * db + b) as usize];
+                    if q.load(Relaxed) == UNSOLVED {
+                        q.store(self.solve(Board::from_words(b_word, a_word)) as i8 as u8, Relaxed);
+                    }
+                }
+                kalah_core::rank::next_side(&mut b_side[..h]);
+            }
+            progress.advance(n, 2 * (a1 - a0) * db);
+            a0 = a1;
+        }
+    }
+
+    /// Solves block `m` of level `n = 2m` in index order, solving a
+    /// same-level successor not reached yet on the spot.
+    fn sweep_block(&self, n: u32, m: u32, progress: &dyn Progress) {
+        let h = self.indexer.houses();
+        let d = self.indexer.side_len(m);
+        let base = self.indexer.level_start(n) + self.indexer.block_start(n, m);
+        let cells = self.cells();
+        let mut opponent = [0u8; kalah_core::MAX_HOUSES];
+        kalah_core::rank::first_side(&mut opponent[..h], m as u8);
+        for row in 0..d {
+            let o_word = u64::from_le_bytes(opponent);
+            let mut mover = [0u8; kalah_core::MAX_HOUSES];
+            kalah_core::rank::first_side(&mut mover[..h], m as u8);
+            for column in 0..d {
+                let cell = &cells[(base + row * d + column) as usize];
+                if cell.load(Relaxed) == UNSOLVED {
+                    cell.store(self.solve(Board::from_words(u64::from_le_bytes(mover), o_word)) as i8 as u8, Relaxed);
+                }
+                kalah_core::rank::next_side(&mut mover[..h]);
+            }
+            kalah_core::rank::next_side(&mut opponent[..h]);
+            progress.advance(n, d);
+        }
     }
 
     /// The value of `board`, whose successors in lower levels are solved;
@@ -220,22 +297,36 @@ impl Builder {
         if let Some(v) = self.engine.terminal_value(board) {
             return v;
         }
+        // Play every move and start fetching the successors' values, then
+        // read them: the cache misses of the moves overlap.
         let mut best = i32::MIN;
+        let mut pending = [(0usize, Board::EMPTY, 0i32, false); kalah_core::MAX_HOUSES];
+        let mut count = 0;
         for house in self.engine.moves(board) {
             let o = self.engine.play(board, house);
-            let v = match o.next {
-                Next::Over => o.gain(),
-                _ => o.value_with(self.value_or_solve(o.board)),
-            };
-            best = best.max(v);
+            match o.next {
+                Next::Over => best = best.max(o.gain()),
+                next => {
+                    let i = self.indexer.index(o.board) as usize;
+                    crate::memory::prefetch(&self.cells()[i]);
+                    pending[count] = (i, o.board, o.gain(), next == Next::Mover);
+                    count += 1;
+                }
+            }
+        }
+        for &(i, child, gain, same_mover) in &pending[..count] {
+            let v = self.value_or_solve(i, child);
+            best = best.max(if same_mover { gain + v } else { gain - v });
         }
         best
     }
 
-    fn value_or_solve(&self, board: Board) -> i32 {
-        let cell = &self.cells()[self.indexer.index(board) as usize];
+    /// The value of `board`, whose index is `i`, solving it first if needed.
+    fn value_or_solve(&self, i: usize, board: Board) -> i32 {
+        let cell = &self.cells()[i];
         match cell.load(Relaxed) {
             UNSOLVED => {
+                RECURSIONS.fetch_add(1, Relaxed);
                 let v = self.solve(board);
                 cell.store(v as i8 as u8, Relaxed);
                 v

@@ -18,7 +18,7 @@ fn main() {
             let len = b.indexer().level_len(l);
             println!("level {l}: {len} boards in {:.2}s ({:.1}M/s)", t.elapsed().as_secs_f64(), len as f64 / t.elapsed().as_secs_f64() / 1e6);
         }
-        println!("total {:.2}s", start.elapsed().as_secs_f64());
+        println!("total {:.2}s, recursions {}", start.elapsed().as_secs_f64(), kalah_db::builder::RECURSIONS.load(std::sync::atomic::Ordering::Relaxed));
         return;
     }
     let h: usize = args.get(1).map_or(6, |a| a.parse().unwrap());
