@@ -230,15 +230,7 @@ impl Engine {
     /// Applies the end-of-game rule after a move.
     #[inline]
     fn finish(&self, board: Board, extra: bool, gain: u32, captured: u32) -> Outcome {
-        let mover_empty = board.mover_empty();
-        let opponent_empty = board.opponent_empty();
-        let over = match self.rules.end {
-            End::Instant => mover_empty || opponent_empty,
-            // Turn-based: over only when the player to move next has no seed.
-            End::Turn if extra => mover_empty,
-            End::Turn => opponent_empty,
-        };
-        if !over {
+        if !self.ends(board, extra) {
             let (board, next) = if extra {
                 (board, Next::Mover)
             } else {
@@ -252,7 +244,7 @@ impl Engine {
                 captured,
             };
         }
-        let (mover_left, opponent_left) = self.leftovers(board, mover_empty);
+        let (mover_left, opponent_left) = self.leftovers(board, board.mover_empty());
         let board = match self.rules.leftovers {
             Leftovers::Unscored => board,
             Leftovers::Owner | Leftovers::Emptier => Board::EMPTY,
@@ -264,6 +256,26 @@ impl Engine {
             opponent_gain: opponent_left,
             captured,
         }
+    }
+
+    /// Whether the game is over after a move that left `board` (in the
+    /// mover's view), `extra` telling whether the mover moves again.
+    #[inline]
+    pub fn ends(&self, board: Board, extra: bool) -> bool {
+        match self.rules.end {
+            End::Instant => board.mover_empty() || board.opponent_empty(),
+            // Turn-based: over only when the player to move next has no seed.
+            End::Turn if extra => board.mover_empty(),
+            End::Turn => board.opponent_empty(),
+        }
+    }
+
+    /// The value for the mover of the seeds left on `board` when the game
+    /// ends after the mover's move (the leftovers' score difference).
+    #[inline]
+    pub fn leftover_value(&self, board: Board) -> i32 {
+        let (mine, theirs) = self.leftovers(board, board.mover_empty());
+        mine as i32 - theirs as i32
     }
 
     /// Who scores the seeds left in the houses of a finished game:

@@ -220,6 +220,19 @@ impl Indexer {
         rank
     }
 
+    /// The half rank of one side given as a word (byte `i` is house `i`,
+    /// as in [`Board::mover_word`]).
+    #[inline]
+    pub fn word_rank(&self, side: u64) -> u64 {
+        self.half_rank(side.wrapping_mul(PREFIX))
+    }
+
+    /// The index of the first board with `n` seeds of which the mover has `m`.
+    #[inline]
+    pub fn block_base(&self, n: u32, m: u32) -> u64 {
+        self.base[n as usize * self.stride + m as usize]
+    }
+
     /// The half rank of one side given as a slice of house counts.
     pub fn side_rank(&self, houses: &[u8]) -> u64 {
         debug_assert_eq!(houses.len(), self.h);

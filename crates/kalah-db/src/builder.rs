@@ -50,6 +50,7 @@ use kalah_core::{Board, Engine, Indexer, Next, Rules};
 use rayon::prelude::*;
 
 use crate::error::DbError;
+use crate::kernel;
 use crate::memory::LargeBuffer;
 use crate::tablebase::Tablebase;
 
@@ -84,6 +85,8 @@ impl Progress for Quiet {
 pub struct Builder {
     engine: Engine,
     indexer: Indexer,
+    /// Counter-clockwise without relay: the kernel's fast path applies.
+    fast: bool,
     values: LargeBuffer,
     /// Levels `0..done` are solved.
     done: u32,
@@ -119,6 +122,7 @@ impl Builder {
         Ok(Builder {
             engine: Engine::new(h, rules),
             indexer,
+            fast: rules.sowing == kalah_core::Sowing::Ccw && rules.relay == kalah_core::Relay::Off,
             values,
             done: 0,
         })
@@ -235,28 +239,28 @@ impl Builder {
         let cells = self.cells();
         let mut a_side = [0u8; kalah_core::MAX_HOUSES];
         kalah_core::rank::first_side(&mut a_side[..h], m as u8);
-        let mut tile_words = Vec::with_capacity(TILE as usize);
+        let mut tile: Vec<Side> = Vec::with_capacity(TILE as usize);
         let mut a0 = 0;
         while a0 < da {
             let a1 = (a0 + TILE).min(da);
-            tile_words.clear();
+            tile.clear();
             for _ in a0..a1 {
-                tile_words.push(u64::from_le_bytes(a_side));
+                tile.push(Side::new(&self.indexer, u64::from_le_bytes(a_side)));
                 kalah_core::rank::next_side(&mut a_side[..h]);
             }
             let mut b_side = [0u8; kalah_core::MAX_HOUSES];
             kalah_core::rank::first_side(&mut b_side[..h], k as u8);
             for b in 0..db {
-                let b_word = u64::from_le_bytes(b_side);
-                for (t, &a_word) in tile_words.iter().enumerate() {
+                let b_side_info = Side::new(&self.indexer, u64::from_le_bytes(b_side));
+                for (t, a_side_info) in tile.iter().enumerate() {
                     let a = a0 + t as u64;
                     let p = &cells[(base_p + b * da + a) as usize];
                     if p.load(Relaxed) == UNSOLVED {
-                        p.store(self.solve(Board::from_words(a_word, b_word)) as i8 as u8, Relaxed);
+                        p.store(self.solve_sides(a_side_info, &b_side_info, n) as i8 as u8, Relaxed);
                     }
                     let q = &cells[(base_q + a * db + b) as usize];
                     if q.load(Relaxed) == UNSOLVED {
-                        q.store(self.solve(Board::from_words(b_word, a_word)) as i8 as u8, Relaxed);
+                        q.store(self.solve_sides(&b_side_info, a_side_info, n) as i8 as u8, Relaxed);
                     }
                 }
                 kalah_core::rank::next_side(&mut b_side[..h]);
@@ -269,26 +273,82 @@ impl Builder {
     /// Solves block `m` of level `n = 2m` in index order, solving a
     /// same-level successor not reached yet on the spot.
     fn sweep_block(&self, n: u32, m: u32, progress: &dyn Progress) {
+        const TILE: u64 = 256;
         let h = self.indexer.houses();
         let d = self.indexer.side_len(m);
         let base = self.indexer.level_start(n) + self.indexer.block_start(n, m);
         let cells = self.cells();
-        let mut opponent = [0u8; kalah_core::MAX_HOUSES];
-        kalah_core::rank::first_side(&mut opponent[..h], m as u8);
-        for row in 0..d {
-            let o_word = u64::from_le_bytes(opponent);
-            let mut mover = [0u8; kalah_core::MAX_HOUSES];
-            kalah_core::rank::first_side(&mut mover[..h], m as u8);
-            for column in 0..d {
-                let cell = &cells[(base + row * d + column) as usize];
-                if cell.load(Relaxed) == UNSOLVED {
-                    cell.store(self.solve(Board::from_words(u64::from_le_bytes(mover), o_word)) as i8 as u8, Relaxed);
-                }
+        let mut columns: Vec<Side> = Vec::with_capacity(TILE as usize);
+        let mut mover = [0u8; kalah_core::MAX_HOUSES];
+        kalah_core::rank::first_side(&mut mover[..h], m as u8);
+        let mut c0 = 0;
+        while c0 < d {
+            let c1 = (c0 + TILE).min(d);
+            columns.clear();
+            for _ in c0..c1 {
+                columns.push(Side::new(&self.indexer, u64::from_le_bytes(mover)));
                 kalah_core::rank::next_side(&mut mover[..h]);
             }
-            kalah_core::rank::next_side(&mut opponent[..h]);
-            progress.advance(n, d);
+            let mut opponent = [0u8; kalah_core::MAX_HOUSES];
+            kalah_core::rank::first_side(&mut opponent[..h], m as u8);
+            for row in 0..d {
+                let o_side = Side::new(&self.indexer, u64::from_le_bytes(opponent));
+                for (t, m_side) in columns.iter().enumerate() {
+                    let cell = &cells[(base + row * d + c0 + t as u64) as usize];
+                    if cell.load(Relaxed) == UNSOLVED {
+                        cell.store(self.solve_sides(m_side, &o_side, n) as i8 as u8, Relaxed);
+                    }
+                }
+                kalah_core::rank::next_side(&mut opponent[..h]);
+            }
+            progress.advance(n, (c1 - c0) * d);
+            c0 = c1;
         }
+    }
+
+    /// The value of the board `(mover, opponent)` with `n` seeds, through
+    /// the per-side precomputations of [`crate::kernel`] where the rules
+    /// allow it.
+    #[inline]
+    fn solve_sides(&self, mover: &Side, opponent: &Side, n: u32) -> i32 {
+        let board = Board::from_words(mover.info.word, opponent.info.word);
+        if !self.fast {
+            return self.solve(board);
+        }
+        if let Some(v) = self.engine.terminal_value(board) {
+            return v;
+        }
+        let capture = self.engine.rules().capture;
+        let mut best = i32::MIN;
+        let mut pending = [(0usize, Board::EMPTY, 0i32, false); kalah_core::MAX_HOUSES];
+        let mut count = 0;
+        for mv in &mover.moves[..mover.count] {
+            let (index, child, gain, same_mover) = match kernel::successor(&self.engine, &self.indexer, capture, n, mv, &opponent.info) {
+                kernel::Successor::Value(v) => {
+                    best = best.max(v);
+                    continue;
+                }
+                kernel::Successor::Lookup { index, gain, same_mover, board } => (index, board, gain, same_mover),
+                kernel::Successor::General => {
+                    let o = self.engine.play(board, mv.house as usize);
+                    match o.next {
+                        Next::Over => {
+                            best = best.max(o.gain());
+                            continue;
+                        }
+                        next => (self.indexer.index(o.board), o.board, o.gain(), next == Next::Mover),
+                    }
+                }
+            };
+            crate::memory::prefetch(&self.cells()[index as usize]);
+            pending[count] = (index as usize, child, gain, same_mover);
+            count += 1;
+        }
+        for &(i, child, gain, same_mover) in &pending[..count] {
+            let v = self.value_or_solve(i, child);
+            best = best.max(if same_mover { gain + v } else { gain - v });
+        }
+        best
     }
 
     /// The value of `board`, whose successors in lower levels are solved;
@@ -518,6 +578,33 @@ impl Tablebase for Builder {
     #[inline]
     fn value(&self, board: Board) -> i32 {
         self.cells()[self.indexer.index(board) as usize].load(Relaxed) as i8 as i32
+    }
+}
+
+/// One side's houses with what the kernel precomputes for them, as the
+/// mover's side (its moves) and as the opponent's (its half ranks).
+struct Side {
+    info: kernel::SideInfo,
+    moves: [kernel::SideMove; kalah_core::MAX_HOUSES],
+    count: usize,
+}
+
+impl Side {
+    fn new(indexer: &Indexer, word: u64) -> Side {
+        let mut moves = [kernel::SideMove {
+            house: 0,
+            landing: kernel::Landing::General,
+            after: 0,
+            after_seeds: 0,
+            after_rank: 0,
+            captured_rank: 0,
+        }; kalah_core::MAX_HOUSES];
+        let count = kernel::side_moves(indexer, word, &mut moves);
+        Side {
+            info: kernel::SideInfo::new(indexer, word),
+            moves,
+            count,
+        }
     }
 }
 

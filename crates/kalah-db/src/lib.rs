@@ -13,6 +13,7 @@
 pub mod builder;
 pub mod error;
 pub mod format;
+mod kernel;
 pub mod memory;
 pub mod pack;
 pub mod reader;

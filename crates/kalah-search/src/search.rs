@@ -42,6 +42,9 @@ const STOP_CHECK_MASK: u64 = 0x3ff;
 const TT_MIN_SEEDS: i32 = 8;
 /// Boards this close to the root are marked while searched (ABDADA).
 const BUSY_PLY: u32 = 14;
+/// Iterative deepening before an exact search: depths `ID_STEP, 2 ID_STEP, ..` up to `ID_MAX_DEPTH`.
+const ID_STEP: u32 = 3;
+const ID_MAX_DEPTH: u32 = 24;
 
 /// What the search counts, per thread.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -129,6 +132,10 @@ pub(crate) struct Searcher<'a, T: Tablebase> {
     /// See [`Searcher::floor`].
     mover_always_scores: bool,
     pub(crate) stats: Stats,
+    /// Plies from the root at which a depth-limited search stops ([`u32::MAX`]: exact search).
+    horizon: u32,
+    /// Leaves a depth-limited search guessed; results resting on them are not exact.
+    guessed_leaves: u64,
     flushed: u64,
     pub(crate) aborted: bool,
 }
@@ -144,6 +151,8 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             parity: rules.values_have_seed_parity(),
             mover_always_scores: rules.capture == Capture::Empty && rules.sowing == Sowing::Ccw && rules.relay == Relay::Off,
             stats: Stats::default(),
+            horizon: u32::MAX,
+            guessed_leaves: 0,
             flushed: 0,
             aborted: false,
         }
@@ -240,6 +249,11 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             }
             hint = entry.best;
         }
+        if ply >= self.horizon {
+            // A depth-limited search stops here and guesses no further gain.
+            self.guessed_leaves += 1;
+            return 0.clamp(floor, seeds);
+        }
         let mark = match key {
             Some(k) if ply < BUSY_PLY && self.shared.threads > 1 => Some(self.shared.busy.mark(k)),
             _ => None,
@@ -266,6 +280,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
     #[allow(clippy::too_many_arguments)]
     fn expand(&mut self, board: Board, seeds: i32, alpha: i32, beta: i32, ply: u32, key: Option<u64>, hint: u8) -> i32 {
         let start_nodes = self.stats.nodes;
+        let start_guesses = self.guessed_leaves;
         let h = self.engine.houses();
         // The best value proven so far (exact moves, bounds of pruned moves, searched moves).
         let mut best = i32::MIN;
@@ -285,7 +300,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                     best_house = house as u8;
                     if best >= beta {
                         self.stats.exact_cuts += 1;
-                        return self.finish(key, best, alpha, beta, best_house, seeds, start_nodes);
+                        return self.finish(start_guesses, key, best, alpha, beta, best_house, seeds, start_nodes);
                     }
                 }
                 continue;
@@ -321,7 +336,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             if move_lo >= beta {
                 // Enhanced transposition cut-off: this move alone refutes.
                 self.stats.etc_cuts += 1;
-                return self.finish(key, move_lo, alpha, beta, child.house, seeds, start_nodes);
+                return self.finish(start_guesses, key, move_lo, alpha, beta, child.house, seeds, start_nodes);
             }
             if move_hi <= alpha {
                 // It cannot raise the value above alpha: its upper bound is all we need.
@@ -375,7 +390,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                         } else {
                             self.stats.later_cuts += 1;
                         }
-                        return self.finish(key, best, alpha, beta, best_house, seeds, start_nodes);
+                        return self.finish(start_guesses, key, best, alpha, beta, best_house, seeds, start_nodes);
                     }
                 }
             }
@@ -384,13 +399,21 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             }
         }
         self.stats.all_nodes += 1;
-        self.finish(key, best, alpha, beta, best_house, seeds, start_nodes)
+        self.finish(start_guesses, key, best, alpha, beta, best_house, seeds, start_nodes)
     }
 
-    /// Records the result of a node in the table and returns it.
+    /// Records the result of a node in the table and returns it. A result
+    /// that rests on a guess of a depth-limited search (`guessed_leaves`
+    /// grew since the node began) leaves only its best move as a hint.
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn finish(&mut self, key: Option<u64>, best: i32, alpha: i32, beta: i32, house: u8, seeds: i32, start_nodes: u64) -> i32 {
+    fn finish(&mut self, start_guesses: u64, key: Option<u64>, best: i32, alpha: i32, beta: i32, house: u8, seeds: i32, start_nodes: u64) -> i32 {
+        if self.guessed_leaves != start_guesses {
+            if let Some(k) = key {
+                self.shared.tt.store(k, i32::MIN, i32::MAX, house, 0);
+            }
+            return best;
+        }
         let (lower, upper) = if best >= beta {
             (best, i32::MAX)
         } else if best <= alpha {
@@ -419,6 +442,16 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         if seeds <= self.table_max {
             return Some(self.shared.table.value(board));
         }
+        // Iterative deepening: depth-limited searches fill the table with
+        // best moves (and any exact results they happen to prove) and give
+        // the exact search its first guess.
+        let mut guess = guess;
+        let mut depth = ID_STEP;
+        while depth <= ID_MAX_DEPTH && seeds > self.table_max + ID_STEP as i32 {
+            guess = self.mtdf_limited(board, seeds, guess, depth)?;
+            depth += ID_STEP;
+        }
+        self.horizon = u32::MAX;
         let (mut lower, mut upper) = (self.floor(seeds), seeds);
         let step = if self.parity { 2 } else { 1 };
         let mut guess = guess.clamp(lower, upper);
@@ -437,6 +470,34 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             guess = v;
         }
         Some(lower)
+    }
+
+    /// The depth-limited value of `board` (leaves `depth` plies down guessed
+    /// at no further gain), by MTD(f) from `guess`. `None` if stopped.
+    fn mtdf_limited(&mut self, board: Board, seeds: i32, guess: i32, depth: u32) -> Option<i32> {
+        self.horizon = depth;
+        let (mut lower, mut upper) = (self.floor(seeds), seeds);
+        let mut guess = guess.clamp(lower, upper);
+        // Guessed values need not be consistent between passes: a few passes do.
+        for _ in 0..16 {
+            if lower >= upper {
+                break;
+            }
+            let beta = if guess <= lower { lower + 1 } else { guess };
+            let v = self.search(board, seeds, beta - 1, beta, 0);
+            if self.aborted {
+                self.horizon = u32::MAX;
+                return None;
+            }
+            if v >= beta {
+                lower = v;
+            } else {
+                upper = v;
+            }
+            guess = v;
+        }
+        self.horizon = u32::MAX;
+        Some(guess)
     }
 
     /// Whether the value of `board` is at least `beta` (one null-window test).

@@ -1,0 +1,754 @@
+//! End-to-end tests of the `kalah` command line: the product's contract.
+//!
+//! - Every command that answers with values takes `--json` and then prints
+//!   exactly one JSON object on stdout.
+//! - Exit code 0 on success, 2 for bad input or a refused request, 1 for an
+//!   internal failure. A bad input prints exactly one line on stderr that
+//!   starts with `kalah: ` (clap usage errors print clap's own message),
+//!   and never a panic.
+//!
+//! Every invocation runs with `KALAH_DB_DIR` pointing into a fresh temporary
+//! directory (and with that directory as its working directory), so no
+//! database of the developer's `data/db` is ever picked up. Boards are
+//! small (at most 24 seeds) and searches use a 16 MiB transposition table.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+use tempfile::TempDir;
+
+const BIN: &str = env!("CARGO_BIN_EXE_kalah");
+
+/// Search resources for every `solve` and `query`: small and gentle.
+const SEARCH: [&str; 4] = ["--tt-mb", "16", "--threads", "1"];
+
+/// The outcome of one run of the binary.
+#[derive(Debug)]
+struct Run {
+    cmd: String,
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn describe(&self) -> String {
+        format!(
+            "command: {}\nexit code: {:?}\n--- stdout ---\n{}\n--- stderr ---\n{}",
+            self.cmd, self.code, self.stdout, self.stderr
+        )
+    }
+
+    fn assert_no_panic(&self) {
+        assert!(
+            !self.stderr.contains("panicked") && !self.stdout.contains("panicked"),
+            "the program panicked\n{}",
+            self.describe()
+        );
+    }
+}
+
+/// A scratch area: `root/db` is `$KALAH_DB_DIR`, `root/work` holds files.
+struct Sandbox {
+    root: TempDir,
+}
+
+impl Sandbox {
+    fn new() -> Sandbox {
+        let root = tempfile::Builder::new().prefix("kalah-cli-test").tempdir().expect("temp dir");
+        fs::create_dir_all(root.path().join("db")).expect("db dir");
+        fs::create_dir_all(root.path().join("work")).expect("work dir");
+        Sandbox { root }
+    }
+
+    fn db_dir(&self) -> PathBuf {
+        self.root.path().join("db")
+    }
+
+    /// A path under the work directory, as a string for the command line.
+    fn file(&self, name: &str) -> String {
+        self.root.path().join("work").join(name).to_string_lossy().into_owned()
+    }
+
+    fn run(&self, args: &[&str]) -> Run {
+        let out = Command::new(BIN)
+            .args(args)
+            .env("KALAH_DB_DIR", self.db_dir())
+            .current_dir(self.root.path().join("work"))
+            .output()
+            .expect("run the kalah binary");
+        Run {
+            cmd: format!("kalah {}", args.iter().map(|a| shell_quote(a)).collect::<Vec<_>>().join(" ")),
+            code: out.status.code(),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    }
+
+    /// Runs a command that must succeed.
+    fn ok(&self, args: &[&str]) -> Run {
+        let r = self.run(args);
+        r.assert_no_panic();
+        assert_eq!(r.code, Some(0), "expected success (exit 0)\n{}", r.describe());
+        r
+    }
+
+    /// Runs a `--json` command that must succeed and print one JSON object.
+    fn json(&self, args: &[&str]) -> Value {
+        assert!(args.contains(&"--json"), "json() needs --json in {args:?}");
+        let r = self.ok(args);
+        let value: Value = serde_json::from_str(r.stdout.trim())
+            .unwrap_or_else(|e| panic!("stdout is not exactly one JSON value ({e})\n{}", r.describe()));
+        assert!(value.is_object(), "stdout is JSON but not an object\n{}", r.describe());
+        value
+    }
+
+    /// `solve ... --json` with the small search resources.
+    fn solve(&self, args: &[&str]) -> Value {
+        let mut all = vec!["solve"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&SEARCH);
+        all.push("--json");
+        let v = self.json(&all);
+        check_analysis(&v, &all);
+        v
+    }
+
+    /// `query ... --json` with the small search resources.
+    fn query(&self, args: &[&str]) -> Value {
+        let mut all = vec!["query"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&SEARCH);
+        all.push("--json");
+        let v = self.json(&all);
+        check_analysis(&v, &all);
+        assert!(v["source"].is_string(), "query --json has no \"source\" string: {v}\n{all:?}");
+        v
+    }
+
+    /// A bad input or refused request handled by the program itself: exit 2,
+    /// exactly one line on stderr starting with `kalah: `, no panic; the line
+    /// contains every one of `needles` (case-insensitive).
+    fn user_error(&self, args: &[&str], needles: &[&str]) -> Run {
+        let r = self.run(args);
+        r.assert_no_panic();
+        assert_eq!(r.code, Some(2), "expected exit code 2 (bad input / refused)\n{}", r.describe());
+        let lines: Vec<&str> = r.stderr.lines().collect();
+        assert_eq!(lines.len(), 1, "expected exactly one line on stderr, got {}\n{}", lines.len(), r.describe());
+        assert!(lines[0].starts_with("kalah: "), "the error line must start with \"kalah: \"\n{}", r.describe());
+        assert!(lines[0].len() > "kalah: ".len() + 5, "the error line says nothing useful\n{}", r.describe());
+        let lower = lines[0].to_lowercase();
+        for needle in needles {
+            assert!(
+                lower.contains(&needle.to_lowercase()),
+                "the error line should mention {needle:?}\n{}",
+                r.describe()
+            );
+        }
+        r
+    }
+
+    /// A command-line usage error reported by clap: exit 2, no panic, and
+    /// stderr names every one of `needles` (the offending flag or value).
+    fn usage_error(&self, args: &[&str], needles: &[&str]) -> Run {
+        let r = self.run(args);
+        r.assert_no_panic();
+        assert_eq!(r.code, Some(2), "expected exit code 2 (usage error)\n{}", r.describe());
+        assert!(!r.stderr.trim().is_empty(), "a usage error must say something on stderr\n{}", r.describe());
+        for needle in needles {
+            assert!(r.stderr.contains(needle), "stderr should name {needle:?}\n{}", r.describe());
+        }
+        r
+    }
+
+    /// Builds a database of `houses` houses and up to `max_seeds` seeds at
+    /// `path` (None: the default place under `$KALAH_DB_DIR`).
+    fn build(&self, houses: usize, max_seeds: u32, rules: &[&str], path: Option<&str>) -> Value {
+        let h = houses.to_string();
+        let n = max_seeds.to_string();
+        let mut args = vec!["db", "build", "--houses", &h, "--max-seeds", &n, "--threads", "1"];
+        args.extend_from_slice(rules);
+        if let Some(p) = path {
+            args.push("-o");
+            args.push(p);
+        }
+        args.push("--json");
+        self.json(&args)
+    }
+}
+
+fn shell_quote(a: &str) -> String {
+    if a.is_empty() || a.contains(|c: char| c.is_whitespace() || c == '"' || c == '\'') {
+        format!("\"{a}\"")
+    } else {
+        a.to_string()
+    }
+}
+
+fn value_of(v: &Value) -> i64 {
+    v["value"].as_i64().unwrap_or_else(|| panic!("no integer \"value\" in {v}"))
+}
+
+/// `(house, value)` of every move, in the order given.
+fn moves_of(v: &Value) -> Vec<(i64, i64)> {
+    v["moves"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no \"moves\" array in {v}"))
+        .iter()
+        .map(|m| {
+            (
+                m["house"].as_i64().unwrap_or_else(|| panic!("move without integer house: {m}")),
+                m["value"].as_i64().unwrap_or_else(|| panic!("move without integer value: {m}")),
+            )
+        })
+        .collect()
+}
+
+/// What every `solve`/`query`/`probe` answer must hold: value, moves (each
+/// with house and value; the best equals the value), pv (starting with a
+/// best move of the side to move when there are moves), nodes, seconds.
+fn check_analysis(v: &Value, cmd: &[&str]) {
+    let ctx = format!("{cmd:?}\n{v}");
+    let value = v["value"].as_i64().unwrap_or_else(|| panic!("no integer \"value\": {ctx}"));
+    let moves = moves_of(v);
+    assert!(v["pv"].is_array(), "no \"pv\" array: {ctx}");
+    assert!(v["nodes"].is_u64(), "no integer \"nodes\": {ctx}");
+    assert!(v["seconds"].is_number(), "no number \"seconds\": {ctx}");
+    if let Some(h) = v["houses"].as_i64() {
+        for &(house, _) in &moves {
+            assert!((1..=h).contains(&house), "move house {house} outside 1..={h}: {ctx}");
+        }
+    }
+    if !moves.is_empty() {
+        let best = moves.iter().map(|&(_, mv)| mv).max().unwrap();
+        assert_eq!(best, value, "the best move's value must equal the value: {ctx}");
+        let pv = v["pv"].as_array().unwrap();
+        assert!(!pv.is_empty(), "the principal variation is empty although there are moves: {ctx}");
+        let first = &pv[0];
+        if let (Some(side), Some(to_move)) = (first["side"].as_str(), v["to_move"].as_str()) {
+            assert_eq!(side, to_move, "the pv must start with the side to move: {ctx}");
+        }
+        let house = first["house"].as_i64().unwrap_or_else(|| panic!("pv move without house: {ctx}"));
+        let pv_value = moves.iter().find(|&&(m, _)| m == house).map(|&(_, mv)| mv);
+        assert_eq!(pv_value, Some(value), "the pv's first move must be a best move: {ctx}");
+    }
+}
+
+fn assert_same_moves(a: &Value, b: &Value, what: &str) {
+    let mut ma = moves_of(a);
+    let mut mb = moves_of(b);
+    ma.sort();
+    mb.sort();
+    assert_eq!(ma, mb, "{what}: move values differ\n{a}\n{b}");
+}
+
+// ---------------------------------------------------------------------------
+// 1. solve
+// ---------------------------------------------------------------------------
+
+#[test]
+fn solve_3_3_json() {
+    let sb = Sandbox::new();
+    for rules in [&[][..], &["--capture", "empty"][..]] {
+        let mut args = vec!["3", "3"];
+        args.extend_from_slice(rules);
+        let v = sb.solve(&args);
+        assert_eq!(v["houses"], 3, "{v}");
+        assert_eq!(v["to_move"], "S", "{v}");
+        let moves = moves_of(&v);
+        assert_eq!(moves.iter().map(|m| m.0).collect::<Vec<_>>(), vec![1, 2, 3], "every house is a move at the start: {v}");
+        // Kalah(3,3) has 18 seeds, all scored: the value is even and at most 18.
+        let value = value_of(&v);
+        assert!(value.abs() <= 18 && value % 2 == 0, "implausible value {value}: {v}");
+        if let Some(source) = v.get("source") {
+            assert_eq!(source, "search", "{v}");
+        }
+    }
+}
+
+#[test]
+fn solve_value_only_json() {
+    let sb = Sandbox::new();
+    let full = sb.solve(&["3", "3", "--capture", "empty"]);
+    let only = sb.json(&["solve", "3", "3", "--capture", "empty", "--tt-mb", "16", "--threads", "1", "--value-only", "--json"]);
+    assert_eq!(value_of(&only), value_of(&full), "{only}\n{full}");
+}
+
+#[test]
+fn solve_3_3_human() {
+    let sb = Sandbox::new();
+    for rules in [&[][..], &["--capture", "empty"][..]] {
+        let mut args = vec!["solve", "3", "3", "--tt-mb", "16", "--threads", "1"];
+        args.extend_from_slice(rules);
+        let r = sb.ok(&args);
+        let out = &r.stdout;
+        assert!(out.contains("South wins by") || out.contains("North wins by") || out.contains("draw"), "no verdict\n{}", r.describe());
+        for house in 1..=3 {
+            assert!(out.contains(&format!("house {house}")), "move list lacks house {house}\n{}", r.describe());
+        }
+        assert!(serde_json::from_str::<Value>(out.trim()).is_err(), "human output should not be JSON\n{}", r.describe());
+    }
+    // The published result: Kalah(3,3) with empty capture is a South win.
+    let r = sb.ok(&["solve", "3", "3", "--capture", "empty", "--tt-mb", "16", "--threads", "1"]);
+    assert!(r.stdout.contains("South wins by"), "Kalah(3,3), empty capture, is a South win\n{}", r.describe());
+}
+
+#[test]
+fn solve_clockwise_is_retrograde() {
+    let sb = Sandbox::new();
+    let v = sb.solve(&["3", "2", "--sowing", "cw"]);
+    assert_eq!(v["rules"]["sowing"], "cw", "{v}");
+    if let Some(source) = v.get("source") {
+        assert_eq!(source, "retrograde", "{v}");
+    }
+    let q = sb.query(&["--position", "2,2,2,0,2,2,2,0 S", "--sowing", "cw"]);
+    assert_eq!(q["source"], "retrograde", "{q}");
+    assert_eq!(value_of(&q), value_of(&v), "solve 3 2 --sowing cw and query of its start differ\n{v}\n{q}");
+    assert_same_moves(&q, &v, "cw solve vs query");
+
+    // A clockwise database of the same board agrees.
+    let db = sb.file("cw.kdb");
+    sb.build(3, 12, &["--sowing", "cw"], Some(&db));
+    let p = sb.json(&["db", "probe", &db, "--position", "2,2,2,0,2,2,2,0 S", "--json"]);
+    assert_eq!(value_of(&p), value_of(&v), "cw database probe vs retrograde solve\n{p}\n{v}");
+    assert_same_moves(&p, &v, "cw probe vs solve");
+}
+
+#[test]
+fn solve_custom_positions_ring_and_side_forms() {
+    let sb = Sandbox::new();
+    for side in ["S", "N"] {
+        let ring = format!("2,0,1,3,0,1,2,1 {side}");
+        let sides = format!("S:2-0-1:3 N:0-1-2:1 {side}");
+        let a = sb.solve(&["--position", &ring, "--no-db"]);
+        let b = sb.solve(&["--position", &sides, "--no-db"]);
+        assert_eq!(a["houses"], 3, "{a}");
+        assert_eq!(a["to_move"], side, "{a}");
+        assert_eq!(a["position"], b["position"], "ring and side form should be the same position\n{a}\n{b}");
+        assert_eq!(value_of(&a), value_of(&b), "ring vs side form\n{a}\n{b}");
+        assert_same_moves(&a, &b, "ring vs side form");
+        // Stores never influence play: the value shifts by the store difference.
+        let empty_stores = sb.solve(&["--position", &format!("2,0,1,0,0,1,2,0 {side}"), "--no-db"]);
+        let diff = if side == "S" { 3 - 1 } else { 1 - 3 };
+        assert_eq!(value_of(&a), value_of(&empty_stores) + diff, "stores must add to the value\n{a}\n{empty_stores}");
+    }
+    // Spaces instead of commas, and a 2-house board.
+    let v = sb.solve(&["--position", "1 2 0 2 1 0 N"]);
+    assert_eq!(v["houses"], 2, "{v}");
+    assert_eq!(v["to_move"], "N", "{v}");
+}
+
+#[test]
+fn query_of_a_finished_game_is_not_an_error() {
+    let sb = Sandbox::new();
+    // South's houses are empty: North sweeps its 3 seeds, 5 to 6.
+    let v = sb.query(&["--position", "0,0,0,5,1,2,0,3 S", "--no-db"]);
+    assert_eq!(value_of(&v), -1, "{v}");
+    assert!(moves_of(&v).is_empty(), "a finished game has no moves: {v}");
+    let s = sb.solve(&["--position", "0,0,0,5,1,2,0,3 S"]);
+    assert_eq!(value_of(&s), -1, "{s}");
+}
+
+// ---------------------------------------------------------------------------
+// 2. known values
+// ---------------------------------------------------------------------------
+
+#[test]
+fn kalah_4_3_empty_capture_is_plus_8() {
+    let sb = Sandbox::new();
+    let v = sb.solve(&["4", "3", "--capture", "empty"]);
+    assert_eq!(value_of(&v), 8, "Kalah(4,3), empty capture, is +8 (Irving et al.)\n{v}");
+    // The same with two search threads.
+    let v2 = sb.json(&["solve", "4", "3", "--capture", "empty", "--tt-mb", "16", "--threads", "2", "--json"]);
+    assert_eq!(value_of(&v2), 8, "Kalah(4,3), empty capture, two threads\n{v2}");
+}
+
+#[test]
+fn kalah_3_3_empty_capture_is_a_south_win() {
+    let sb = Sandbox::new();
+    let v = sb.solve(&["3", "3", "--capture", "empty"]);
+    assert!(value_of(&v) > 0, "Kalah(3,3), empty capture, is a South win (W)\n{v}");
+    assert_eq!(v["verdict"].as_str().map(|s| s.starts_with("South wins by")), Some(true), "{v}");
+}
+
+/// Every published value of a board with at most 24 seeds.
+#[test]
+fn small_published_values() {
+    let sb = Sandbox::new();
+    let csv_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/published.csv");
+    let csv = fs::read_to_string(&csv_path).expect("data/published.csv");
+    let mut checked = 0;
+    for line in csv.lines().filter(|l| !l.starts_with('#') && !l.starts_with("houses")) {
+        let f: Vec<&str> = line.split(',').collect();
+        let (h, s): (u32, u32) = (f[0].parse().unwrap(), f[1].parse().unwrap());
+        if 2 * h * s > 24 {
+            continue;
+        }
+        let (hs, ss) = (h.to_string(), s.to_string());
+        let v = sb.solve(&[&hs, &ss, "--capture", f[2], "--end", f[3], "--leftovers", f[4]]);
+        let value = value_of(&v);
+        match f[5] {
+            "W" => assert!(value > 0, "Kalah({h},{s}) {line}: expected a South win, got {value}"),
+            "L" => assert!(value < 0, "Kalah({h},{s}) {line}: expected a South loss, got {value}"),
+            "D" => assert_eq!(value, 0, "Kalah({h},{s}) {line}: expected a draw"),
+            exact => assert_eq!(value, exact.parse::<i64>().unwrap(), "Kalah({h},{s}) {line}"),
+        }
+        checked += 1;
+    }
+    assert!(checked >= 15, "too few published values checked: {checked}");
+}
+
+// ---------------------------------------------------------------------------
+// 3. databases
+// ---------------------------------------------------------------------------
+
+/// Positions of 3 houses with at most 9 seeds in their houses.
+const SMALL: [&str; 6] = [
+    "1,2,0,0,0,3,1,0 S",
+    "3,0,2,5,1,1,2,4 N",
+    "0,0,1,0,0,0,1,0 S",
+    "2,2,1,0,1,1,2,0 S",
+    "S:0-4-1:2 N:2-0-2:7 N",
+    "0,0,0,6,3,0,0,1 S",
+];
+
+#[test]
+fn db_build_info_verify_probe() {
+    let sb = Sandbox::new();
+    let db = sb.file("t.kdb");
+    let b = sb.build(3, 9, &[], Some(&db));
+    assert!(Path::new(&db).is_file(), "db build did not write {db}\n{b}");
+    assert_eq!(b["max_seeds"], 9, "{b}");
+    assert_eq!(b["houses"], 3, "{b}");
+
+    let info = sb.json(&["db", "info", &db, "--json"]);
+    assert_eq!(info["houses"], 3, "{info}");
+    assert_eq!(info["max_seeds"], 9, "{info}");
+    assert_eq!(info["rules"]["capture"], "standard", "{info}");
+    assert_eq!(info["bytes"].as_u64(), Some(fs::metadata(&db).unwrap().len()), "{info}");
+    let human = sb.ok(&["db", "info", &db]);
+    assert!(human.stdout.contains("houses"), "{}", human.describe());
+
+    let verify = sb.json(&["db", "verify", &db, "--json"]);
+    assert_eq!(verify["ok"], true, "{verify}");
+    sb.ok(&["db", "verify", &db]);
+
+    for p in SMALL {
+        let probe = sb.json(&["db", "probe", &db, "--position", p, "--json"]);
+        check_analysis(&probe, &["db", "probe", p]);
+        assert_eq!(probe["source"], "database", "{probe}");
+        let solved = sb.solve(&["--position", p, "--no-db"]);
+        assert_eq!(value_of(&probe), value_of(&solved), "db probe vs solve --no-db for {p}\n{probe}\n{solved}");
+        assert_same_moves(&probe, &solved, &format!("db probe vs solve --no-db for {p}"));
+    }
+    let human = sb.ok(&["db", "probe", &db, "--position", SMALL[0]]);
+    assert!(human.stdout.contains("house"), "{}", human.describe());
+}
+
+#[test]
+fn db_pack_unpack_round_trip() {
+    let sb = Sandbox::new();
+    let db = sb.file("t.kdb");
+    sb.build(3, 9, &[], Some(&db));
+    let archive = sb.file("t.kdb.zst");
+    let restored = sb.file("u.kdb");
+    let p = sb.json(&["db", "pack", &db, "-o", &archive, "--json"]);
+    assert!(Path::new(&archive).is_file(), "no archive written\n{p}");
+    let u = sb.json(&["db", "unpack", &archive, "-o", &restored, "--json"]);
+    assert!(Path::new(&restored).is_file(), "no database restored\n{u}");
+    let original = fs::read(&db).unwrap();
+    let copy = fs::read(&restored).unwrap();
+    assert!(original == copy, "unpack(pack(db)) is not byte-identical: {} vs {} bytes", original.len(), copy.len());
+    sb.json(&["db", "verify", &restored, "--json"]);
+
+    // Default names: FILE.zst, and back without .zst.
+    let db2 = sb.file("v.kdb");
+    fs::copy(&db, &db2).unwrap();
+    sb.ok(&["db", "pack", &db2]);
+    let archive2 = format!("{db2}.zst");
+    assert!(Path::new(&archive2).is_file(), "db pack without -o should write {archive2}");
+    fs::remove_file(&db2).unwrap();
+    sb.ok(&["db", "unpack", &archive2]);
+    assert!(fs::read(&db2).unwrap() == original, "default-name round trip is not byte-identical");
+}
+
+#[test]
+fn query_uses_database_where_it_covers_and_search_beyond() {
+    let sb = Sandbox::new();
+    let db = sb.file("t.kdb");
+    sb.build(3, 9, &[], Some(&db));
+    for p in &SMALL[..3] {
+        let q = sb.query(&["--position", p, "--db", &db]);
+        assert_eq!(q["source"], "database", "{p} has at most 9 seeds\n{q}");
+        let s = sb.solve(&["--position", p, "--no-db"]);
+        assert_eq!(value_of(&q), value_of(&s), "query --db vs solve --no-db for {p}\n{q}\n{s}");
+        assert_same_moves(&q, &s, "query --db vs solve --no-db");
+    }
+    for p in ["3,3,3,0,3,3,3,0 S", "4,0,3,2,1,2,3,5 N"] {
+        let q = sb.query(&["--position", p, "--db", &db]);
+        assert_eq!(q["source"], "search", "{p} has more seeds than the database covers\n{q}");
+        let s = sb.solve(&["--position", p, "--no-db"]);
+        assert_eq!(value_of(&q), value_of(&s), "query --db (search) vs solve --no-db for {p}\n{q}\n{s}");
+        assert_same_moves(&q, &s, "query --db (search) vs solve --no-db");
+        let plain = sb.query(&["--position", p, "--no-db"]);
+        assert_eq!(plain["source"], "search", "{plain}");
+        assert_eq!(value_of(&plain), value_of(&s), "{plain}\n{s}");
+    }
+}
+
+#[test]
+fn default_database_is_found_in_kalah_db_dir() {
+    let sb = Sandbox::new();
+    let b = sb.build(3, 6, &["--capture", "empty"], None);
+    let built: Vec<_> = fs::read_dir(sb.db_dir()).unwrap().flatten().map(|e| e.path()).collect();
+    assert_eq!(built.len(), 1, "db build without -o should write one file into $KALAH_DB_DIR: {built:?}\n{b}");
+    assert!(built[0].extension().is_some_and(|e| e == "kdb"), "{built:?}");
+
+    let p = "1,0,2,0,0,2,1,0 S";
+    let q = sb.query(&["--position", p, "--capture", "empty"]);
+    assert_eq!(q["source"], "database", "query without --db should use the default database\n{q}");
+    let s = sb.solve(&["--position", p, "--capture", "empty", "--no-db"]);
+    assert_eq!(value_of(&q), value_of(&s), "{q}\n{s}");
+    assert_same_moves(&q, &s, "default database vs search");
+
+    // --no-db ignores it; other rules do not pick it up.
+    let q = sb.query(&["--position", p, "--capture", "empty", "--no-db"]);
+    assert_eq!(q["source"], "search", "{q}");
+    let q = sb.query(&["--position", p]);
+    assert_eq!(q["source"], "search", "a database for empty capture must not serve standard rules\n{q}");
+    // A position beyond the default database: searched, backed by it.
+    let q = sb.query(&["--position", "3,3,3,0,3,3,3,0 S", "--capture", "empty"]);
+    assert_eq!(q["source"], "search", "{q}");
+    assert!(q["database"].is_object(), "the search should be backed by the default database\n{q}");
+    let s = sb.solve(&["3", "3", "--capture", "empty", "--no-db"]);
+    assert_eq!(value_of(&q), value_of(&s), "{q}\n{s}");
+}
+
+// ---------------------------------------------------------------------------
+// 4. bad input
+// ---------------------------------------------------------------------------
+
+#[test]
+fn bad_board_sizes() {
+    let sb = Sandbox::new();
+    sb.user_error(&["solve", "9", "4", "--tt-mb", "16"], &["9"]);
+    sb.user_error(&["solve", "9", "4", "--tt-mb", "16", "--json"], &["9"]);
+    sb.user_error(&["solve", "0", "4", "--tt-mb", "16"], &["0"]);
+    sb.user_error(&["solve", "3", "0", "--tt-mb", "16"], &["0"]);
+    sb.user_error(&["solve", "3", "0", "--tt-mb", "16", "--json"], &["0"]);
+    sb.usage_error(&["solve", "6", "x", "--tt-mb", "16"], &["'x'"]);
+    sb.usage_error(&["solve", "x", "4", "--tt-mb", "16"], &["'x'"]);
+    sb.usage_error(&["solve", "3", "-2", "--tt-mb", "16"], &["-2"]);
+    // H without S.
+    sb.user_error(&["solve", "6", "--tt-mb", "16"], &["S"]);
+    sb.user_error(&["solve", "6", "--tt-mb", "16", "--json"], &["S"]);
+}
+
+#[test]
+fn bad_positions() {
+    let sb = Sandbox::new();
+    for cmd in ["solve", "query"] {
+        // Negative seeds.
+        sb.user_error(&[cmd, "--position", "3,-1,3,0,3,3,3,0 S", "--tt-mb", "16"], &["--position", "-1"]);
+        sb.user_error(&[cmd, "--position", "S:3-3-3:0 N:3--2-3:0 S", "--tt-mb", "16", "--json"], &["--position"]);
+        // Wrong number of cells.
+        sb.user_error(&[cmd, "--position", "3,3,3,0,3,3,3 S", "--tt-mb", "16"], &["--position", "7"]);
+        sb.user_error(&[cmd, "--position", "3,3,0,3,3,0,0,0,0 S", "--tt-mb", "16", "--json"], &["--position"]);
+        sb.user_error(&[cmd, "--position", "S:3-3-3:0 N:3-3:0 S", "--tt-mb", "16"], &["--position"]);
+        // A bad side letter.
+        sb.user_error(&[cmd, "--position", "3,3,3,0,3,3,3,0 X", "--tt-mb", "16"], &["--position", "X"]);
+        sb.user_error(&[cmd, "--position", "S:3-3-3:0 X:3-3-3:0 S", "--tt-mb", "16", "--json"], &["--position", "X"]);
+        sb.user_error(&[cmd, "--position", "S:3-3-3:0 N:3-3-3:0 Q", "--tt-mb", "16"], &["--position", "Q"]);
+        // Not a number; empty.
+        sb.user_error(&[cmd, "--position", "3,3,a,0,3,3,3,0 S", "--tt-mb", "16"], &["--position", "a"]);
+        sb.user_error(&[cmd, "--position", "", "--tt-mb", "16"], &["--position"]);
+    }
+}
+
+#[test]
+fn bad_rule_names() {
+    let sb = Sandbox::new();
+    sb.usage_error(&["solve", "3", "3", "--capture", "sideways", "--tt-mb", "16"], &["--capture", "sideways"]);
+    sb.usage_error(&["solve", "3", "3", "--sowing", "up", "--tt-mb", "16"], &["--sowing", "up"]);
+    sb.usage_error(&["query", "--position", "3,3,3,0,3,3,3,0 S", "--end", "later"], &["--end", "later"]);
+    sb.usage_error(&["query", "--position", "3,3,3,0,3,3,3,0 S", "--leftovers", "mine", "--json"], &["--leftovers", "mine"]);
+    sb.usage_error(&["db", "build", "--houses", "3", "--max-seeds", "4", "--relay", "maybe"], &["--relay", "maybe"]);
+    sb.usage_error(&["solve", "3", "3", "--frobnicate"], &["--frobnicate"]);
+}
+
+#[test]
+fn bad_search_resources() {
+    let sb = Sandbox::new();
+    sb.user_error(&["solve", "3", "3", "--tt-mb", "0"], &["--tt-mb"]);
+    sb.user_error(&["solve", "3", "3", "--tt-mb", "0", "--json"], &["--tt-mb"]);
+    sb.user_error(&["query", "--position", "3,3,3,0,3,3,3,0 S", "--tt-mb", "0"], &["--tt-mb"]);
+    sb.user_error(&["solve", "3", "3", "--tt-mb", "16", "--threads", "0"], &["--threads"]);
+    sb.user_error(&["query", "--position", "3,3,3,0,3,3,3,0 S", "--tt-mb", "16", "--threads", "0", "--json"], &["--threads"]);
+    sb.usage_error(&["solve", "3", "3", "--tt-mb", "-1"], &["-1"]);
+    sb.usage_error(&["solve", "3", "3", "--threads", "many"], &["--threads", "many"]);
+    let out = sb.file("never.kdb");
+    sb.user_error(&["db", "build", "--houses", "3", "--max-seeds", "4", "--threads", "0", "-o", &out], &["--threads"]);
+    assert!(!Path::new(&out).exists(), "a refused build must not leave a file");
+}
+
+#[test]
+fn db_build_refuses_absurd_sizes() {
+    let sb = Sandbox::new();
+    let out = sb.file("huge.kdb");
+    sb.user_error(&["db", "build", "--houses", "3", "--max-seeds", "1000", "-o", &out], &["1000"]);
+    sb.user_error(&["db", "build", "--houses", "3", "--max-seeds", "1000", "-o", &out, "--json"], &["1000"]);
+    sb.user_error(&["db", "build", "--houses", "9", "--max-seeds", "4", "-o", &out], &["9"]);
+    sb.user_error(&["db", "build", "--houses", "0", "--max-seeds", "4", "-o", &out], &["0"]);
+    assert!(!Path::new(&out).exists(), "a refused build must not leave a file");
+    sb.usage_error(&["db", "build", "--houses", "3"], &["--max-seeds"]);
+}
+
+#[test]
+fn db_probe_of_bad_files() {
+    let sb = Sandbox::new();
+    let p = "1,2,0,0,0,3,1,0 S";
+    // Missing file.
+    let missing = sb.file("missing.kdb");
+    sb.user_error(&["db", "probe", &missing, "--position", p, "--json"], &["missing.kdb"]);
+    sb.user_error(&["db", "info", &missing], &["missing.kdb"]);
+    sb.user_error(&["db", "verify", &missing, "--json"], &["missing.kdb"]);
+    // A directory.
+    let dir = sb.file("a-directory.kdb");
+    fs::create_dir_all(&dir).unwrap();
+    sb.user_error(&["db", "probe", &dir, "--position", p, "--json"], &["a-directory.kdb"]);
+    sb.user_error(&["db", "info", &dir], &["a-directory.kdb"]);
+    // A text file, short and long.
+    let text = sb.file("notes.txt");
+    fs::write(&text, "this is not a database\n").unwrap();
+    sb.user_error(&["db", "probe", &text, "--position", p, "--json"], &["notes.txt"]);
+    sb.user_error(&["db", "info", &text, "--json"], &["notes.txt"]);
+    let long = sb.file("long.txt");
+    fs::write(&long, "not a database at all\n".repeat(500)).unwrap();
+    sb.user_error(&["db", "probe", &long, "--position", p], &["long.txt"]);
+    sb.user_error(&["db", "verify", &long], &["long.txt"]);
+    // An empty file.
+    let empty = sb.file("empty.kdb");
+    fs::write(&empty, b"").unwrap();
+    sb.user_error(&["db", "probe", &empty, "--position", p], &["empty.kdb"]);
+    // A truncated database, at several lengths.
+    let db = sb.file("t.kdb");
+    sb.build(3, 9, &[], Some(&db));
+    let bytes = fs::read(&db).unwrap();
+    for (i, len) in [bytes.len() - 1, bytes.len() / 2, 64, 8].into_iter().enumerate() {
+        let cut = sb.file(&format!("cut{i}.kdb"));
+        fs::write(&cut, &bytes[..len]).unwrap();
+        sb.user_error(&["db", "probe", &cut, "--position", p, "--json"], &[&format!("cut{i}.kdb")]);
+        sb.user_error(&["db", "info", &cut], &[&format!("cut{i}.kdb")]);
+        sb.user_error(&["db", "verify", &cut, "--json"], &[&format!("cut{i}.kdb")]);
+        sb.user_error(&["query", "--position", p, "--db", &cut, "--tt-mb", "16", "--json"], &[&format!("cut{i}.kdb")]);
+    }
+    // unpack of something that is not an archive.
+    sb.user_error(&["db", "unpack", &text, "-o", &sb.file("out.kdb")], &["notes.txt"]);
+    sb.user_error(&["db", "unpack", &sb.file("nothing.zst")], &["nothing.zst"]);
+}
+
+/// A database whose values were damaged after it was written.
+#[test]
+fn damaged_database_is_refused() {
+    let sb = Sandbox::new();
+    let db = sb.file("t.kdb");
+    sb.build(3, 9, &[], Some(&db));
+    let bytes = fs::read(&db).unwrap();
+    // A damaged byte in the values of the 9-seed level (found through
+    // `db info --json`): verify must catch it, and so must a probe or a
+    // query that reads that level.
+    let info = sb.json(&["db", "info", &db, "--json"]);
+    let level = info["levels"]
+        .as_array()
+        .and_then(|l| l.iter().find(|e| e["seeds"] == 9))
+        .unwrap_or_else(|| panic!("db info --json lists no level 9: {info}"));
+    let offset = level["offset"].as_u64().expect("level offset") as usize;
+    let boards = level["boards"].as_u64().expect("level boards") as usize;
+    assert!(offset + boards <= bytes.len(), "level 9 lies outside the file: {info}");
+    let mut damaged = bytes.clone();
+    damaged[offset + boards / 2] ^= 0x55;
+    let bad = sb.file("damaged.kdb");
+    fs::write(&bad, &damaged).unwrap();
+    let r = sb.run(&["db", "verify", &bad, "--json"]);
+    r.assert_no_panic();
+    assert_ne!(r.code, Some(0), "db verify must fail on a damaged database\n{}", r.describe());
+    sb.user_error(&["db", "verify", &bad, "--json"], &["damaged.kdb"]);
+    sb.user_error(&["db", "probe", &bad, "--position", "2,2,1,0,1,1,2,0 S", "--json"], &["damaged.kdb"]);
+    sb.user_error(&["query", "--position", "2,2,1,0,1,1,2,0 S", "--db", &bad, "--tt-mb", "16", "--json"], &["damaged.kdb"]);
+    // A search that reaches the damaged level reports it instead of a value.
+    sb.user_error(&["query", "--position", "3,3,3,0,3,3,3,0 S", "--db", &bad, "--tt-mb", "16", "--json"], &["damaged.kdb"]);
+    sb.user_error(&["solve", "3", "3", "--db", &bad, "--tt-mb", "16", "--threads", "1", "--json"], &["damaged.kdb"]);
+}
+
+#[test]
+fn db_refuses_requests_it_cannot_answer() {
+    let sb = Sandbox::new();
+    let db = sb.file("t.kdb");
+    sb.build(3, 9, &[], Some(&db));
+    // More seeds than the database covers.
+    sb.user_error(&["db", "probe", &db, "--position", "3,3,3,0,3,3,3,0 S", "--json"], &["18", "9"]);
+    sb.user_error(&["db", "probe", &db, "--position", "3,3,3,0,3,3,3,0 S"], &["18", "9"]);
+    // Another board size.
+    sb.user_error(&["db", "probe", &db, "--position", "1,1,1,1,0,1,1,1,1,0 S", "--json"], &["4", "3"]);
+    // A bad position.
+    sb.user_error(&["db", "probe", &db, "--position", "1,1,1,0,1,1,1 S"], &["--position"]);
+    // A database of other rules given to query --db: refused, naming the rules.
+    sb.user_error(
+        &["query", "--position", "1,2,0,0,0,3,1,0 S", "--capture", "empty", "--db", &db, "--tt-mb", "16", "--json"],
+        &["capture=empty", "capture=standard"],
+    );
+    sb.user_error(
+        &["query", "--position", "1,2,0,0,0,3,1,0 S", "--sowing", "cw", "--db", &db, "--tt-mb", "16"],
+        &["sowing=cw", "sowing=ccw"],
+    );
+    sb.user_error(
+        &["solve", "--position", "1,2,0,0,0,3,1,0 S", "--end", "turn", "--db", &db, "--tt-mb", "16", "--json"],
+        &["end=turn", "end=instant"],
+    );
+    // Another board size given to query --db.
+    sb.user_error(&["query", "--position", "1,1,1,1,0,1,1,1,1,0 S", "--db", &db, "--tt-mb", "16"], &["4", "3"]);
+    // --db and --no-db together.
+    sb.usage_error(&["query", "--position", "1,2,0,0,0,3,1,0 S", "--db", &db, "--no-db"], &["--no-db"]);
+    // --position with H S.
+    sb.usage_error(&["solve", "3", "3", "--position", "1,2,0,0,0,3,1,0 S"], &["--position"]);
+}
+
+// ---------------------------------------------------------------------------
+// 5. help
+// ---------------------------------------------------------------------------
+
+#[test]
+fn help_exits_zero_and_names_the_rule_options() {
+    let sb = Sandbox::new();
+    let r = sb.ok(&["--help"]);
+    for word in ["solve", "query", "db", "--capture", "--sowing"] {
+        assert!(r.stdout.contains(word), "kalah --help should mention {word}\n{}", r.describe());
+    }
+    for cmd in [&["solve", "--help"][..], &["query", "--help"][..], &["db", "build", "--help"][..]] {
+        let r = sb.ok(cmd);
+        for flag in ["--capture", "--end", "--leftovers", "--sowing", "--relay"] {
+            assert!(r.stdout.contains(flag), "{cmd:?} should mention {flag}\n{}", r.describe());
+        }
+        for value in ["empty", "turn", "unscored", "emptier", "cw"] {
+            assert!(r.stdout.contains(value), "{cmd:?} should mention the value {value}\n{}", r.describe());
+        }
+    }
+    for cmd in [&["db", "--help"][..], &["db", "probe", "--help"][..], &["solve", "-h"][..]] {
+        sb.ok(cmd);
+    }
+    let v = sb.ok(&["--version"]);
+    assert!(v.stdout.contains("kalah"), "{}", v.describe());
+}
+
+/// RULES.md: every rule option is a flag of the same name, including the
+/// opening options `--pie` and `--shift`.
+#[test]
+fn help_names_the_opening_options_pie_and_shift() {
+    let sb = Sandbox::new();
+    let r = sb.ok(&["solve", "--help"]);
+    for flag in ["--pie", "--shift"] {
+        assert!(r.stdout.contains(flag), "kalah solve --help should mention {flag} (RULES.md: rule options)\n{}", r.describe());
+    }
+}
