@@ -127,7 +127,7 @@ pub fn run(request: &Request) -> anyhow::Result<Report> {
     Ok(finish(analysis, Source::Search, nodes))
 }
 
-fn check_table_memory(bytes: u64) -> anyhow::Result<()> {
+pub fn check_table_memory(bytes: u64) -> anyhow::Result<()> {
     if let Some(available) = kalah_db::writer::available_memory() {
         if bytes > available {
             return Err(user(format!(
@@ -161,9 +161,15 @@ fn search<T: Tablebase>(h: usize, rules: Rules, table: T, options: SearchOptions
             }
             spinner.finish_and_clear();
         });
-        let result = solver.analyze(&request.position, request.moves, request.pv);
-        done.store(true, Relaxed);
-        result
+        // Stop the spinner however the search ends, a panic included.
+        struct Done<'a>(&'a AtomicBool);
+        impl Drop for Done<'_> {
+            fn drop(&mut self) {
+                self.0.store(true, Relaxed);
+            }
+        }
+        let _done = Done(&done);
+        solver.analyze(&request.position, request.moves, request.pv)
     });
     let analysis = result.map_err(|e| user(e.to_string()))?;
     Ok((analysis, solver.nodes()))
@@ -179,8 +185,14 @@ fn retrograde_memory(h: usize, seeds: u32) -> u64 {
 }
 
 fn retrograde(engine: &Engine, position: &Position, announce: bool) -> anyhow::Result<Analysis> {
+    let builder = retrograde_builder(engine, position.seeds_in_houses(), announce)?;
+    analyze_from_table(engine, &builder, position).map_err(|e| user(e.to_string()))
+}
+
+/// Every board with up to `seeds` seeds solved in memory by retrograde
+/// analysis (for clockwise sowing), refused up front if it cannot fit.
+pub fn retrograde_builder(engine: &Engine, seeds: u32, announce: bool) -> anyhow::Result<Builder> {
     let h = engine.houses();
-    let seeds = position.seeds_in_houses();
     if seeds > kalah_db::builder::MAX_SEEDS {
         return Err(user(format!("{seeds} seeds is too many for retrograde analysis (at most {})", kalah_db::builder::MAX_SEEDS)));
     }
@@ -213,7 +225,7 @@ fn retrograde(engine: &Engine, position: &Position, announce: bool) -> anyhow::R
     }
     builder.build_all(&Bar(&bar));
     bar.finish_and_clear();
-    analyze_from_table(engine, &builder, position).map_err(|e| user(e.to_string()))
+    Ok(builder)
 }
 
 /// `1234567` as `1,234,567`.

@@ -7,6 +7,7 @@
 mod analysis;
 mod common;
 mod db;
+mod opening;
 mod solve;
 
 use std::io::Write;

@@ -11,9 +11,10 @@ pub struct SearchArgs {
     /// Search threads (default: every core).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
-    /// Transposition table size in MiB.
-    #[arg(long, value_name = "MB", default_value_t = 1024)]
-    pub tt_mb: usize,
+    /// Transposition table size in MiB (default: from 16 MiB for small
+    /// positions up to 1024 MiB for 37 seeds or more).
+    #[arg(long, value_name = "MB")]
+    pub tt_mb: Option<usize>,
 }
 
 impl SearchArgs {
@@ -26,11 +27,19 @@ impl SearchArgs {
         }
     }
 
-    fn tt_mb(&self) -> anyhow::Result<usize> {
+    /// The table size for positions with `seeds` seeds in their houses.
+    fn tt_mb(&self, seeds: u32) -> anyhow::Result<usize> {
         match self.tt_mb {
-            0 => Err(user("--tt-mb must be at least 1")),
-            mb if mb > 1 << 30 => Err(user(format!("--tt-mb {mb} is absurd"))),
-            mb => Ok(mb),
+            Some(0) => Err(user("--tt-mb must be at least 1")),
+            Some(mb) if mb > 1 << 30 => Err(user(format!("--tt-mb {mb} is absurd"))),
+            Some(mb) => Ok(mb),
+            // Small searches do not need, and should not pay for, a large table.
+            None => Ok(match seeds {
+                0..=16 => 16,
+                17..=24 => 64,
+                25..=36 => 256,
+                _ => 1024,
+            }),
         }
     }
 }
@@ -57,6 +66,15 @@ pub struct SolveArgs {
     /// Only the value: skip every move's value and the principal variation.
     #[arg(long)]
     value_only: bool,
+    /// Pie rule: after South's first turn North may swap sides. Prints every
+    /// opening turn's value and the value of the game under the pie rule.
+    #[arg(long, conflicts_with = "position")]
+    pie: bool,
+    /// Seed shift: before the game North moves one seed from any house to
+    /// any house (houses 1..2h in ring order). Prints each shift's value,
+    /// North's best shift and the value of the game.
+    #[arg(long, conflicts_with = "position")]
+    shift: bool,
     /// Print one JSON object on stdout.
     #[arg(long)]
     json: bool,
@@ -94,12 +112,16 @@ pub fn solve(args: SolveArgs) -> anyhow::Result<()> {
             (start_position(h, s)?, format!("Kalah({h},{s})"))
         }
     };
+    if args.pie || args.shift {
+        let tt_mb = args.search.tt_mb(position.seeds_in_houses())?;
+        return crate::opening::run(&args.rules.rules(), &position, &title, &args.db, args.search.threads()?, tt_mb, args.pie, args.shift, args.json);
+    }
     let request = Request {
         position,
         rules: args.rules.rules(),
         db: args.db.clone(),
         threads: args.search.threads()?,
-        tt_mb: args.search.tt_mb()?,
+        tt_mb: args.search.tt_mb(position.seeds_in_houses())?,
         moves: !args.value_only,
         pv: !args.value_only,
         announce: !args.json,
@@ -120,7 +142,7 @@ pub fn query(args: QueryArgs) -> anyhow::Result<()> {
         rules: args.rules.rules(),
         db: args.db.clone(),
         threads: args.search.threads()?,
-        tt_mb: args.search.tt_mb()?,
+        tt_mb: args.search.tt_mb(position.seeds_in_houses())?,
         moves: true,
         pv: true,
         announce: !args.json,

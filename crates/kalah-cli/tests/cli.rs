@@ -13,13 +13,19 @@
 //! small (at most 24 seeds) and searches use a 16 MiB transposition table.
 
 use std::fs;
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use tempfile::TempDir;
 
 const BIN: &str = env!("CARGO_BIN_EXE_kalah");
+
+/// No run of the binary in these tests should take more than a second or
+/// two; a hung process is killed after this long.
+const TIME_LIMIT: Duration = Duration::from_secs(15);
 
 /// Search resources for every `solve` and `query`: small and gentle.
 const SEARCH: [&str; 4] = ["--tt-mb", "16", "--threads", "1"];
@@ -72,18 +78,48 @@ impl Sandbox {
         self.root.path().join("work").join(name).to_string_lossy().into_owned()
     }
 
+    /// Runs the binary with a time limit: a run that outlives it is killed
+    /// and reported (exit code None, "TIMED OUT" on stderr).
     fn run(&self, args: &[&str]) -> Run {
-        let out = Command::new(BIN)
+        let mut child = Command::new(BIN)
             .args(args)
             .env("KALAH_DB_DIR", self.db_dir())
             .current_dir(self.root.path().join("work"))
-            .output()
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
             .expect("run the kalah binary");
+        let drain = |mut pipe: Box<dyn Read + Send>| {
+            std::thread::spawn(move || {
+                let mut bytes = Vec::new();
+                let _ = pipe.read_to_end(&mut bytes);
+                String::from_utf8_lossy(&bytes).into_owned()
+            })
+        };
+        let out = drain(Box::new(child.stdout.take().unwrap()));
+        let err = drain(Box::new(child.stderr.take().unwrap()));
+        let deadline = Instant::now() + TIME_LIMIT;
+        let (code, timed_out) = loop {
+            if let Some(status) = child.try_wait().expect("wait for kalah") {
+                break (status.code(), false);
+            }
+            if Instant::now() >= deadline {
+                let _ = child.kill();
+                let _ = child.wait();
+                break (None, true);
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        let mut stderr = err.join().unwrap();
+        if timed_out {
+            stderr.push_str(&format!("\n[TIMED OUT: killed after {} s]", TIME_LIMIT.as_secs()));
+        }
         Run {
             cmd: format!("kalah {}", args.iter().map(|a| shell_quote(a)).collect::<Vec<_>>().join(" ")),
-            code: out.status.code(),
-            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            code,
+            stdout: out.join().unwrap(),
+            stderr,
         }
     }
 
@@ -649,16 +685,13 @@ fn db_probe_of_bad_files() {
     sb.user_error(&["db", "unpack", &sb.file("nothing.zst")], &["nothing.zst"]);
 }
 
-/// A database whose values were damaged after it was written.
-#[test]
-fn damaged_database_is_refused() {
-    let sb = Sandbox::new();
+/// Builds a 3-house, 9-seed database and a copy of it with one byte of the
+/// 9-seed level's values flipped (found through `db info --json`); returns
+/// the damaged file's path.
+fn damaged_database(sb: &Sandbox) -> String {
     let db = sb.file("t.kdb");
     sb.build(3, 9, &[], Some(&db));
     let bytes = fs::read(&db).unwrap();
-    // A damaged byte in the values of the 9-seed level (found through
-    // `db info --json`): verify must catch it, and so must a probe or a
-    // query that reads that level.
     let info = sb.json(&["db", "info", &db, "--json"]);
     let level = info["levels"]
         .as_array()
@@ -667,17 +700,45 @@ fn damaged_database_is_refused() {
     let offset = level["offset"].as_u64().expect("level offset") as usize;
     let boards = level["boards"].as_u64().expect("level boards") as usize;
     assert!(offset + boards <= bytes.len(), "level 9 lies outside the file: {info}");
-    let mut damaged = bytes.clone();
+    let mut damaged = bytes;
     damaged[offset + boards / 2] ^= 0x55;
     let bad = sb.file("damaged.kdb");
     fs::write(&bad, &damaged).unwrap();
+    bad
+}
+
+/// `db verify` and `db probe` refuse a damaged database.
+#[test]
+fn damaged_database_verify_and_probe() {
+    let sb = Sandbox::new();
+    let bad = damaged_database(&sb);
     let r = sb.run(&["db", "verify", &bad, "--json"]);
     r.assert_no_panic();
     assert_ne!(r.code, Some(0), "db verify must fail on a damaged database\n{}", r.describe());
     sb.user_error(&["db", "verify", &bad, "--json"], &["damaged.kdb"]);
+    sb.user_error(&["db", "verify", &bad], &["damaged.kdb"]);
     sb.user_error(&["db", "probe", &bad, "--position", "2,2,1,0,1,1,2,0 S", "--json"], &["damaged.kdb"]);
+    // Levels below the damaged one still answer (moves never add seeds to the houses).
+    let intact = sb.file("t.kdb");
+    let p = "2,2,1,0,1,1,1,0 S";
+    let a = sb.json(&["db", "probe", &bad, "--position", p, "--json"]);
+    let b = sb.json(&["db", "probe", &intact, "--position", p, "--json"]);
+    assert_eq!(a["value"], b["value"], "{a}\n{b}");
+}
+
+/// `query --db` of a position the damaged database covers.
+#[test]
+fn damaged_database_query_in_range() {
+    let sb = Sandbox::new();
+    let bad = damaged_database(&sb);
     sb.user_error(&["query", "--position", "2,2,1,0,1,1,2,0 S", "--db", &bad, "--tt-mb", "16", "--json"], &["damaged.kdb"]);
-    // A search that reaches the damaged level reports it instead of a value.
+}
+
+/// A search that reaches the damaged level reports the damage instead of a value.
+#[test]
+fn damaged_database_search_beyond() {
+    let sb = Sandbox::new();
+    let bad = damaged_database(&sb);
     sb.user_error(&["query", "--position", "3,3,3,0,3,3,3,0 S", "--db", &bad, "--tt-mb", "16", "--json"], &["damaged.kdb"]);
     sb.user_error(&["solve", "3", "3", "--db", &bad, "--tt-mb", "16", "--threads", "1", "--json"], &["damaged.kdb"]);
 }

@@ -9,8 +9,8 @@
 //!
 //! | houses h | field width w | seeds a house may hold |
 //! |---|---|---|
-//! | 1 to 4 | 8 | 255 |
-//! | 5 | 6 | 63 |
+//! | 1 to 3 | 8 | 255 |
+//! | 4, 5 | 6 | 63 |
 //! | 6 | 5 | 31 |
 //! | 7, 8 | 4 | 15 |
 //!
@@ -36,8 +36,8 @@ use crate::board::{ones, Board, MAX_HOUSES, OPPONENT};
 /// Field width of one house in the key of an `h`-house board.
 pub const fn key_width(h: usize) -> u32 {
     match h {
-        0..=4 => 8,
-        5 => 6,
+        0..=3 => 8,
+        4 | 5 => 6,
         6 => 5,
         _ => 4,
     }
@@ -122,7 +122,9 @@ mod tests {
         assert_eq!(p.pack(Board::from_sides(&[32, 0, 0, 0, 0, 0], &[0; 6])), None);
         assert!(p.pack(Board::from_sides(&[31, 0, 0, 0, 0, 0], &[0; 6])).is_some());
         assert_eq!(KeyPacker::new(8).pack(Board::from_sides(&[0; 8], &[16, 0, 0, 0, 0, 0, 0, 0])), None);
-        assert!(KeyPacker::new(4).pack(Board::from_sides(&[255, 0, 0, 0], &[0; 4])).is_some());
+        assert!(KeyPacker::new(3).pack(Board::from_sides(&[255, 0, 0], &[0; 3])).is_some());
+        assert!(KeyPacker::new(4).pack(Board::from_sides(&[63, 0, 0, 0], &[0; 4])).is_some());
+        assert_eq!(KeyPacker::new(4).pack(Board::from_sides(&[64, 0, 0, 0], &[0; 4])), None);
     }
 
     proptest! {

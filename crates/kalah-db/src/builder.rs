@@ -579,6 +579,11 @@ impl Tablebase for Builder {
     fn value(&self, board: Board) -> i32 {
         self.cells()[self.indexer.index(board) as usize].load(Relaxed) as i8 as i32
     }
+
+    #[inline]
+    fn prefetch(&self, board: Board) {
+        crate::memory::prefetch(&self.cells()[self.indexer.index(board) as usize]);
+    }
 }
 
 /// One side's houses with what the kernel precomputes for them, as the

@@ -214,6 +214,18 @@ impl Database {
                 return Err(self.damaged(n, b));
             }
         }
+        // The padding between regions is zero by the format.
+        let bytes = self.map.bytes();
+        for (n, e) in self.header.levels.iter().enumerate() {
+            let sums_end = e.sums_offset + 8 * blocks(e.boards);
+            let next = self.header.levels.get(n + 1).map_or(bytes.len() as u64, |x| x.offset);
+            let gaps = [(e.offset + e.boards, e.sums_offset), (sums_end, next)];
+            for (from, to) in gaps {
+                if bytes[from as usize..to as usize].iter().any(|&b| b != 0) {
+                    return Err(DbError::corrupt(&self.path, format!("level {n}: padding after its data is not zero")));
+                }
+            }
+        }
         Ok(())
     }
 }
@@ -246,6 +258,13 @@ impl Tablebase for Database {
             return 0;
         }
         self.level(n)[i as usize] as i8 as i32
+    }
+
+    #[inline]
+    fn prefetch(&self, board: Board) {
+        let n = board.total();
+        let i = self.indexer.index(board) - self.indexer.level_start(n);
+        crate::memory::prefetch(&self.level(n)[i as usize]);
     }
 
     fn failure(&self) -> Option<String> {

@@ -15,6 +15,10 @@ pub trait Tablebase: Sync {
     fn max_seeds(&self) -> Option<u32>;
     /// The value of `board`, which must be covered.
     fn value(&self, board: Board) -> i32;
+    /// Asks the processor to start fetching the value of `board` (covered),
+    /// which is read soon after.
+    #[inline]
+    fn prefetch(&self, _board: Board) {}
     /// A problem found while answering (a damaged block of a file): every
     /// value given since may be wrong, and a search must not report its result.
     fn failure(&self) -> Option<String> {
@@ -61,5 +65,8 @@ impl<T: Tablebase + ?Sized> Tablebase for &T {
     }
     fn failure(&self) -> Option<String> {
         (**self).failure()
+    }
+    fn prefetch(&self, board: Board) {
+        (**self).prefetch(board)
     }
 }

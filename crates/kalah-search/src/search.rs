@@ -164,17 +164,6 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         self.flushed = self.stats.nodes;
     }
 
-    /// The exact value of a move's result, if it needs no search: the game
-    /// is over, or the database covers the board.
-    #[inline]
-    fn known(&self, o: &Outcome, seeds: i32) -> Option<i32> {
-        match o.next {
-            Next::Over => Some(o.gain()),
-            _ if seeds <= self.table_max => Some(o.value_with(self.shared.table.value(o.board))),
-            _ => None,
-        }
-    }
-
     /// The least value a board with `seeds` seeds that is not over can have.
     ///
     /// Always `-seeds`; but with empty capture, counter-clockwise sowing and
@@ -294,7 +283,8 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             }
             let outcome = self.engine.play(board, house);
             let left = seeds - outcome.mover_gain as i32 - outcome.opponent_gain as i32;
-            if let Some(v) = self.known(&outcome, left) {
+            if outcome.next == Next::Over {
+                let v = outcome.gain();
                 if v > best {
                     best = v;
                     best_house = house as u8;
@@ -305,10 +295,20 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                 }
                 continue;
             }
-            let child_key = if left >= TT_MIN_SEEDS { self.packer.pack(outcome.board) } else { None };
-            if let Some(k) = child_key {
-                self.shared.tt.prefetch(k);
-            }
+            // Start fetching what the next loop reads: the database entry
+            // of a covered board, the table bucket of another.
+            let child_key = if left <= self.table_max {
+                self.shared.table.prefetch(outcome.board);
+                None
+            } else if left >= TT_MIN_SEEDS {
+                let k = self.packer.pack(outcome.board);
+                if let Some(k) = k {
+                    self.shared.tt.prefetch(k);
+                }
+                k
+            } else {
+                None
+            };
             children[count] = Child {
                 house: house as u8,
                 outcome,
@@ -323,6 +323,19 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         let mut kept = 0;
         for i in 0..count {
             let child = children[i];
+            if child.seeds <= self.table_max {
+                // Covered by the database: an exact value.
+                let v = child.outcome.value_with(self.shared.table.value(child.outcome.board));
+                if v > best {
+                    best = v;
+                    best_house = child.house;
+                    if best >= beta {
+                        self.stats.exact_cuts += 1;
+                        return self.finish(start_guesses, key, best, alpha, beta, best_house, seeds, start_nodes);
+                    }
+                }
+                continue;
+            }
             let (mut lo, mut hi) = (self.floor(child.seeds), child.seeds);
             if let Some(e) = child.key.and_then(|k| self.shared.tt.probe(k)) {
                 lo = lo.max(e.lower);

@@ -51,6 +51,9 @@ pub enum SearchError {
     /// The endgame database reported damage while the search read it.
     #[error("{0}")]
     Tablebase(String),
+    /// Values that contradict each other (a bug, or an undetected damaged table).
+    #[error("internal error: inconsistent values: {0}")]
+    Inconsistent(String),
     /// The thread pool could not be made.
     #[error("cannot start {threads} search threads: {why}")]
     Threads {
@@ -299,17 +302,21 @@ impl<T: Tablebase> Solver<T> {
 
     /// A line of best play from `position`, whose board value is `value`.
     pub fn principal_variation(&self, position: &Position, mut value: i32) -> Vec<PvMove> {
-        let h = self.engine.houses();
         let mut line = Vec::new();
         let mut side = position.to_move();
         let mut board = position.mover_board();
         while !self.engine.is_over(board) {
-            let (house, o) = self
+            // Some move reaches the value, unless a damaged database gave
+            // wrong values: then stop, and `analyze` reports the damage.
+            let Some((house, o)) = self
                 .engine
                 .moves(board)
                 .map(|house| (house, self.engine.play(board, house)))
                 .find(|(_, o)| self.reaches(o, value))
-                .expect("some move reaches the value of the position");
+            else {
+                debug_assert!(self.table.failure().is_some(), "no move reaches the value");
+                break;
+            };
             line.push(PvMove { side, house: house + 1 });
             let gain = o.gain();
             match o.next {
@@ -321,7 +328,6 @@ impl<T: Tablebase> Solver<T> {
                 }
             }
             board = o.board;
-            debug_assert!(h == self.engine.houses());
         }
         line
     }
@@ -340,65 +346,225 @@ impl<T: Tablebase> Solver<T> {
 
 /// Solves `position` from a table that covers it and everything it leads
 /// to (a database, or levels built in memory for clockwise sowing): every
-/// move's value, and a principal variation that follows best moves until
-/// the game ends or, with endless play, until a position repeats.
+/// move's value, and a principal variation to the end of the game or, with
+/// endless play, until a position repeats.
+///
+/// Where play can cycle, keeping the value is not enough for a line of best
+/// play: the player ahead must also make progress towards cashing it in.
+/// The line follows [`ProgressRanks`]: the player ahead always moves to a
+/// board fewer moves from the exit that realises the value.
 pub fn analyze_from_table<T: Tablebase>(engine: &Engine, table: &T, position: &Position) -> Result<Analysis, SearchError> {
     let board = position.mover_board();
     let base = position.store_difference();
-    let move_value = |board: Board, house: usize| {
-        let o = engine.play(board, house);
-        match o.next {
-            Next::Over => o.gain(),
-            _ => o.value_with(table.value(o.board)),
-        }
-    };
-    let analysis = if let Some(v) = engine.terminal_value(board) {
-        Analysis {
+    let damaged = || table.failure().map(SearchError::Tablebase);
+    if let Some(v) = engine.terminal_value(board) {
+        return Ok(Analysis {
             value: base + v,
             moves: Vec::new(),
             pv: Vec::new(),
             endless: false,
-        }
-    } else {
-        let moves: Vec<MoveValue> = engine
+        });
+    }
+    let moves: Vec<MoveValue> = engine
+        .moves(board)
+        .map(|house| MoveValue {
+            house: house + 1,
+            value: base + move_value(engine, table, board, house),
+        })
+        .collect();
+    let value = table.value(board) + base;
+    if let Some(e) = damaged() {
+        return Err(e);
+    }
+    let (pv, endless) = table_line(engine, table, board, position.to_move());
+    if let Some(e) = damaged() {
+        return Err(e);
+    }
+    if !moves.iter().any(|m| m.value == value) {
+        return Err(SearchError::Inconsistent(format!(
+            "no move of {} reaches its value {value}",
+            position.ring()
+        )));
+    }
+    Ok(Analysis {
+        value,
+        moves,
+        pv,
+        endless,
+    })
+}
+
+/// The value for the mover of move `house` of `board`, from the table.
+fn move_value<T: Tablebase>(engine: &Engine, table: &T, board: Board, house: usize) -> i32 {
+    let o = engine.play(board, house);
+    match o.next {
+        Next::Over => o.gain(),
+        _ => o.value_with(table.value(o.board)),
+    }
+}
+
+/// A line of best play from the table; `true` if it ends in endless play.
+fn table_line<T: Tablebase>(engine: &Engine, table: &T, start: Board, mut side: Side) -> (Vec<PvMove>, bool) {
+    let mut line = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut board = start;
+    let mut ranks: Option<ProgressRanks> = None;
+    while !engine.is_over(board) {
+        let target = table.value(board);
+        let optimal: Vec<usize> = engine
             .moves(board)
-            .map(|house| MoveValue {
-                house: house + 1,
-                value: base + move_value(board, house),
-            })
+            .filter(|&house| move_value(engine, table, board, house) == target)
             .collect();
-        let value = table.value(board) + base;
-        let mut pv = Vec::new();
-        let mut seen = std::collections::HashSet::new();
-        let (mut b, mut side, mut endless) = (board, position.to_move(), false);
-        while !engine.is_over(b) {
-            if !seen.insert((b, side)) {
-                endless = true;
-                break;
-            }
-            let target = table.value(b);
-            let house = engine
-                .moves(b)
-                .find(|&house| move_value(b, house) == target)
-                .expect("some move reaches the value of the position");
-            pv.push(PvMove { side, house: house + 1 });
-            let o = engine.play(b, house);
-            match o.next {
-                Next::Over => break,
-                Next::Mover => {}
-                Next::Opponent => side = side.other(),
-            }
-            b = o.board;
+        if optimal.is_empty() {
+            break; // damaged table; the caller reports it
         }
-        Analysis {
-            value,
-            moves,
-            pv,
-            endless,
+        if target == 0 && !seen.insert((board, side)) {
+            // Nothing left to win: best play may go round for ever.
+            return (line, true);
         }
-    };
-    match table.failure() {
-        Some(why) => Err(SearchError::Tablebase(why)),
-        None => Ok(analysis),
+        let house = if engine.rules().may_cycle() && target != 0 {
+            let n = board.total();
+            if ranks.as_ref().is_none_or(|r| r.seeds != n || !r.rank.contains_key(&board)) {
+                ranks = ProgressRanks::new(engine, table, board);
+            }
+            match &ranks {
+                Some(r) => r.best_move(engine, table, board, &optimal),
+                None => optimal[0],
+            }
+        } else {
+            optimal[0]
+        };
+        line.push(PvMove { side, house: house + 1 });
+        let o = engine.play(board, house);
+        match o.next {
+            Next::Over => break,
+            Next::Mover => {}
+            Next::Opponent => side = side.other(),
+        }
+        board = o.board;
+    }
+    (line, false)
+}
+
+/// How many moves the player ahead needs to cash in the value, for the
+/// boards of one level reachable from a board (clockwise sowing).
+///
+/// Rank 0: a move that leaves the level realises the value. Otherwise the
+/// player ahead (value > 0) has rank 1 + the least rank of a best move in
+/// the level, and the player behind (value < 0) 1 + the largest rank of
+/// any move in the level: the retrograde attractor order of the threshold
+/// sets (`kalah_db::builder`), restricted to what the line can reach.
+struct ProgressRanks {
+    seeds: u32,
+    rank: std::collections::HashMap<Board, u32>,
+}
+
+/// Boards a local rank computation may visit before giving up.
+const MAX_RANKED: usize = 2_000_000;
+
+impl ProgressRanks {
+    fn new<T: Tablebase>(engine: &Engine, table: &T, start: Board) -> Option<ProgressRanks> {
+        use std::collections::HashMap;
+        let n = start.total();
+        // The boards of the level reachable from `start`, and the moves between them.
+        let mut index: HashMap<Board, usize> = HashMap::new();
+        let mut boards = vec![start];
+        index.insert(start, 0);
+        let mut inside: Vec<Vec<usize>> = Vec::new();
+        let mut exits_to_value: Vec<bool> = Vec::new();
+        let mut i = 0;
+        while i < boards.len() {
+            let b = boards[i];
+            let v = table.value(b);
+            let mut kids = Vec::new();
+            let mut exit = false;
+            if !engine.is_over(b) {
+                for house in engine.moves(b) {
+                    let o = engine.play(b, house);
+                    if o.next != Next::Over && o.board.total() == n {
+                        let next = boards.len();
+                        let k = *index.entry(o.board).or_insert(next);
+                        if k == next {
+                            if boards.len() >= MAX_RANKED {
+                                return None;
+                            }
+                            boards.push(o.board);
+                        }
+                        kids.push(k);
+                    } else if move_value(engine, table, b, house) == v {
+                        exit = true;
+                    }
+                }
+            }
+            inside.push(kids);
+            exits_to_value.push(exit);
+            i += 1;
+        }
+        let values: Vec<i32> = boards.iter().map(|&b| table.value(b)).collect();
+        let mut parents: Vec<Vec<usize>> = vec![Vec::new(); boards.len()];
+        for (p, kids) in inside.iter().enumerate() {
+            for &c in kids {
+                parents[c].push(p);
+            }
+        }
+        let mut rank: Vec<Option<u32>> = vec![None; boards.len()];
+        let mut waiting: Vec<usize> = inside.iter().map(|k| k.len()).collect();
+        let mut frontier: Vec<usize> = (0..boards.len())
+            .filter(|&p| values[p] == 0 || (values[p] > 0 && exits_to_value[p]) || (values[p] < 0 && inside[p].is_empty()))
+            .collect();
+        for &p in &frontier {
+            rank[p] = Some(0);
+        }
+        let mut r = 0;
+        while !frontier.is_empty() {
+            let mut next = Vec::new();
+            for &c in &frontier {
+                for &p in &parents[c] {
+                    if rank[p].is_some() || values[p] == 0 {
+                        continue;
+                    }
+                    if values[p] > 0 {
+                        // Ahead: a best move into c (worth -v(c) = v(p)) makes progress.
+                        if -values[c] == values[p] {
+                            rank[p] = Some(r + 1);
+                            next.push(p);
+                        }
+                    } else {
+                        waiting[p] -= 1;
+                        if waiting[p] == 0 {
+                            rank[p] = Some(r + 1);
+                            next.push(p);
+                        }
+                    }
+                }
+            }
+            frontier = next;
+            r += 1;
+        }
+        let rank = boards
+            .iter()
+            .zip(&rank)
+            .filter_map(|(&b, &r)| r.map(|r| (b, r)))
+            .collect();
+        Some(ProgressRanks { seeds: n, rank })
+    }
+
+    /// Among `optimal` moves of `board`, one that makes progress.
+    fn best_move<T: Tablebase>(&self, engine: &Engine, table: &T, board: Board, optimal: &[usize]) -> usize {
+        let ahead = table.value(board) > 0;
+        let rank_of = |house: usize| {
+            let o = engine.play(board, house);
+            if o.next == Next::Over || o.board.total() != self.seeds {
+                0 // leaves the level: cashes in
+            } else {
+                self.rank.get(&o.board).map_or(u32::MAX, |&r| r + 1)
+            }
+        };
+        let pick = if ahead {
+            optimal.iter().copied().min_by_key(|&h| rank_of(h))
+        } else {
+            optimal.iter().copied().max_by_key(|&h| rank_of(h).min(u32::MAX - 1))
+        };
+        pick.unwrap_or(optimal[0])
     }
 }

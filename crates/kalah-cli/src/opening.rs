@@ -1,0 +1,269 @@
+//! Game openings: the pie rule and North's seed shifts (RULES.md).
+//!
+//! * Pie rule: after South's whole first turn (extra moves included) North
+//!   may swap sides. With `V(t)` South's value after opening turn `t`, the
+//!   value of the game for South is `max over t of min(V(t), -V(t))`.
+//! * Shift: before the game North moves one seed from any house to any
+//!   house (houses numbered 1..2h in ring order, South's first; "from =
+//!   to" means no shift). The value for South is the least over the
+//!   `(2h)^2` shifted starts.
+//!
+//! Both solve many related positions, so they share one [`Oracle`]: one
+//! search with one transposition table (and database), or one table built
+//! by retrograde analysis for clockwise sowing.
+
+use kalah_core::{Engine, Next, Position, Rules, Side};
+use kalah_db::{Builder, NoTablebase, Tablebase};
+use kalah_search::{SearchOptions, Solver};
+use serde_json::json;
+
+use crate::analysis::{check_table_memory, retrograde_builder};
+use crate::common::{user, DbArgs};
+
+/// Exact values of positions of one board size and rule set.
+pub trait Oracle {
+    /// The value of `position` for the player to move.
+    fn value(&self, position: &Position) -> anyhow::Result<i32>;
+    /// Nodes searched so far.
+    fn nodes(&self) -> u64 {
+        0
+    }
+}
+
+impl<T: Tablebase> Oracle for Solver<T> {
+    fn value(&self, position: &Position) -> anyhow::Result<i32> {
+        Ok(self.analyze(position, false, false).map_err(|e| user(e.to_string()))?.value)
+    }
+    fn nodes(&self) -> u64 {
+        Solver::nodes(self)
+    }
+}
+
+/// Values read from a table covering every board needed.
+struct TableOracle<T: Tablebase> {
+    engine: Engine,
+    table: T,
+}
+
+impl<T: Tablebase> Oracle for TableOracle<T> {
+    fn value(&self, position: &Position) -> anyhow::Result<i32> {
+        let board = position.mover_board();
+        let v = match self.engine.terminal_value(board) {
+            Some(v) => v,
+            None => self.table.value(board),
+        };
+        if let Some(why) = self.table.failure() {
+            return Err(user(why));
+        }
+        Ok(position.store_difference() + v)
+    }
+}
+
+/// The best oracle for positions of `h` houses with up to `seeds` seeds:
+/// a database that covers them all, retrograde analysis for clockwise
+/// sowing, else a search (backed by the database if there is one).
+pub fn oracle(h: usize, rules: Rules, seeds: u32, db: &DbArgs, threads: usize, tt_mb: usize, announce: bool) -> anyhow::Result<Box<dyn Oracle>> {
+    let engine = Engine::new(h, rules);
+    let database = match db.open(h, rules)? {
+        Some(d) if d.header().max_seeds >= seeds => return Ok(Box::new(TableOracle { engine, table: d })),
+        other => other,
+    };
+    if rules.may_cycle() {
+        let builder: Builder = retrograde_builder(&engine, seeds, announce)?;
+        return Ok(Box::new(TableOracle { engine, table: builder }));
+    }
+    let options = SearchOptions {
+        threads,
+        tt_bytes: tt_mb << 20,
+    };
+    check_table_memory(options.tt_bytes as u64)?;
+    let search = |e: kalah_search::SearchError| user(e.to_string());
+    Ok(match database {
+        Some(d) => Box::new(Solver::new(h, rules, d, options).map_err(search)?),
+        None => Box::new(Solver::new(h, rules, NoTablebase { houses: h, rules }, options).map_err(search)?),
+    })
+}
+
+/// One opening turn of South and South's value after it.
+#[derive(Clone, Debug)]
+pub struct OpeningTurn {
+    /// The houses played, in order (1-based).
+    pub houses: Vec<usize>,
+    /// South's final store difference after it under perfect play.
+    pub value: i32,
+}
+
+/// Every complete first turn of the player to move in `start` (extra-move
+/// chains followed to their end), with the position after it.
+pub fn opening_turns(engine: &Engine, start: &Position) -> Vec<(Vec<usize>, Position)> {
+    fn walk(engine: &Engine, p: &Position, prefix: &mut Vec<usize>, out: &mut Vec<(Vec<usize>, Position)>) {
+        for house in p.legal_moves() {
+            let (q, o) = p.play(engine, house).expect("a legal move");
+            prefix.push(house);
+            if o.next == Next::Mover {
+                walk(engine, &q, prefix, out);
+            } else {
+                out.push((prefix.clone(), q));
+            }
+            prefix.pop();
+        }
+    }
+    let mut out = Vec::new();
+    walk(engine, start, &mut Vec::new(), &mut out);
+    out
+}
+
+/// South's value of each opening turn from `start`, and the value of the
+/// game under the pie rule.
+pub fn pie(engine: &Engine, oracle: &dyn Oracle, start: &Position) -> anyhow::Result<(i32, Vec<OpeningTurn>)> {
+    let first = start.to_move();
+    let mut turns = Vec::new();
+    for (houses, after) in opening_turns(engine, start) {
+        // The value after the turn, for the first player: the position is
+        // over, or the other player is to move.
+        let v = oracle.value(&after)?;
+        let value = if after.to_move() == first { v } else { -v };
+        turns.push(OpeningTurn { houses, value });
+    }
+    let pie_value = turns
+        .iter()
+        .map(|t| t.value.min(-t.value))
+        .max()
+        .ok_or_else(|| user("the start position has no move"))?;
+    Ok((pie_value, turns))
+}
+
+/// The start with one seed moved from ring house `from` to ring house `to`
+/// (1..2h: South's houses, then North's), or `None` if `from` is empty.
+pub fn shifted(start: &Position, from: usize, to: usize) -> Option<Position> {
+    let h = start.houses();
+    // The ring houses in order: South's 1..h, then North's 1..h.
+    let mut ring: Vec<u32> = [Side::South, Side::North]
+        .iter()
+        .flat_map(|&side| (1..=h).map(move |i| start.house(side, i) as u32))
+        .collect();
+    if !(1..=2 * h).contains(&from) || !(1..=2 * h).contains(&to) || ring[from - 1] == 0 {
+        return None;
+    }
+    ring[from - 1] -= 1;
+    ring[to - 1] += 1;
+    Position::new(&ring[..h], &ring[h..], [start.store(Side::South), start.store(Side::North)], start.to_move()).ok()
+}
+
+/// The pie result as JSON fields.
+pub fn pie_json(pie_value: i32, turns: &[OpeningTurn]) -> serde_json::Value {
+    json!({
+        "pie_value": pie_value,
+        "openings": turns.iter().map(|t| json!({"turn": t.houses, "value": t.value})).collect::<Vec<_>>(),
+    })
+}
+
+/// An opening turn as text: `3-6`.
+pub fn turn_text(houses: &[usize]) -> String {
+    houses.iter().map(|h| h.to_string()).collect::<Vec<_>>().join("-")
+}
+
+/// `kalah solve --pie` and `--shift`: see the module docs.
+#[allow(clippy::too_many_arguments)]
+pub fn run(rules: &Rules, start: &Position, title: &str, db: &DbArgs, threads: usize, tt_mb: usize, with_pie: bool, with_shift: bool, json: bool) -> anyhow::Result<()> {
+    use crate::common::{print_json, rules_json, signed, verdict};
+    let h = start.houses();
+    let engine = Engine::new(h, *rules);
+    let timer = std::time::Instant::now();
+    let oracle = oracle(h, *rules, start.seeds_in_houses(), db, threads, tt_mb, !json)?;
+    let value_of = |p: &Position| -> anyhow::Result<(i32, Vec<OpeningTurn>)> {
+        if with_pie {
+            pie(&engine, oracle.as_ref(), p)
+        } else {
+            Ok((oracle.value(p)?, Vec::new()))
+        }
+    };
+    if !with_shift {
+        let (pie_value, turns) = value_of(start)?;
+        let seconds = timer.elapsed().as_secs_f64();
+        if json {
+            let mut o = pie_json(pie_value, &turns);
+            o["houses"] = json!(h);
+            o["position"] = json!(start.ring());
+            o["rules"] = rules_json(*rules);
+            o["value"] = json!(pie_value);
+            o["nodes"] = json!(oracle.nodes());
+            o["seconds"] = json!(seconds);
+            print_json(&o);
+        } else {
+            println!("{title} with the pie rule");
+            println!("Rules:    {rules}");
+            println!("Opening turns of South, with South's value after each:");
+            for t in &turns {
+                println!("  {:<14} {:>4}", turn_text(&t.houses), signed(t.value));
+            }
+            println!(
+                "Value under the pie rule: {} ({}); North swaps after any turn worth more to South",
+                signed(pie_value),
+                verdict(Side::South, pie_value)
+            );
+            println!("Time: {seconds:.2} s");
+        }
+        return Ok(());
+    }
+    let bar = indicatif::ProgressBar::new((2 * h * 2 * h) as u64);
+    let mut shifts = Vec::new();
+    for from in 1..=2 * h {
+        for to in 1..=2 * h {
+            let Some(p) = shifted(start, from, to) else { continue };
+            let (v, _) = value_of(&p)?;
+            shifts.push((from, to, v));
+            bar.inc(1);
+        }
+    }
+    bar.finish_and_clear();
+    let seconds = timer.elapsed().as_secs_f64();
+    let shift_value = shifts.iter().map(|s| s.2).min().ok_or_else(|| user("no shift is possible"))?;
+    let south_wins = shifts.iter().filter(|s| s.2 > 0).count();
+    let best: Vec<&(usize, usize, i32)> = shifts.iter().filter(|s| s.2 == shift_value).collect();
+    if json {
+        print_json(&json!({
+            "houses": h,
+            "position": start.ring(),
+            "rules": rules_json(*rules),
+            "pie": with_pie,
+            "shift_value": shift_value,
+            "value": shift_value,
+            "south_wins": south_wins,
+            "shifts": shifts.iter().map(|&(from, to, value)| json!({"from": from, "to": to, "value": value})).collect::<Vec<_>>(),
+            "best_shifts": best.iter().map(|&&(from, to, _)| json!({"from": from, "to": to})).collect::<Vec<_>>(),
+            "nodes": oracle.nodes(),
+            "seconds": seconds,
+        }));
+    } else {
+        println!("{title} with North's one-seed shift{}", if with_pie { " and the pie rule" } else { "" });
+        println!("Rules:    {rules}");
+        println!("South's value after each shift (rows: from, columns: to; houses 1-{h} South's, {}-{} North's):", h + 1, 2 * h);
+        print!("from\\to");
+        for to in 1..=2 * h {
+            print!("{to:>5}");
+        }
+        println!();
+        for from in 1..=2 * h {
+            print!("{from:>7}");
+            for to in 1..=2 * h {
+                match shifts.iter().find(|s| s.0 == from && s.1 == to) {
+                    Some(s) => print!("{:>5}", signed(s.2)),
+                    None => print!("{:>5}", "-"),
+                }
+            }
+            println!();
+        }
+        let best_text: Vec<String> = best.iter().map(|s| format!("{} to {}", s.0, s.1)).collect();
+        println!(
+            "North's best shift{}: {}; the game is then {} ({})",
+            if best.len() > 1 { "s" } else { "" },
+            best_text.join(", "),
+            signed(shift_value),
+            verdict(Side::South, shift_value)
+        );
+        println!("South still wins {south_wins} of the {} games", shifts.len());
+        println!("Time: {seconds:.2} s");
+    }
+    Ok(())
+}
