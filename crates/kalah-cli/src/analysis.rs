@@ -121,7 +121,7 @@ pub fn run(request: &Request) -> anyhow::Result<Report> {
         );
     }
     let (analysis, nodes) = match db {
-        Some(db) => search(h, rules, db, options, request)?,
+        Some(db) => search(h, rules, crate::common::for_search(db)?, options, request)?,
         None => search(h, rules, NoTablebase { houses: h, rules }, options, request)?,
     };
     Ok(finish(analysis, Source::Search, nodes))

@@ -79,7 +79,7 @@ pub fn oracle(h: usize, rules: Rules, seeds: u32, db: &DbArgs, threads: usize, t
     check_table_memory(options.tt_bytes as u64)?;
     let search = |e: kalah_search::SearchError| user(e.to_string());
     Ok(match database {
-        Some(d) => Box::new(Solver::new(h, rules, d, options).map_err(search)?),
+        Some(d) => Box::new(Solver::new(h, rules, crate::common::for_search(d)?, options).map_err(search)?),
         None => Box::new(Solver::new(h, rules, NoTablebase { houses: h, rules }, options).map_err(search)?),
     })
 }

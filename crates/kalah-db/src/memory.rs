@@ -66,6 +66,12 @@ impl LargeBuffer {
         &mut self.map[self.offset..self.offset + self.len]
     }
 
+    /// The buffer made read-only: plain shared bytes from now on, and no
+    /// atomic view can ever exist again.
+    pub fn freeze(self) -> FrozenBuffer {
+        FrozenBuffer(self)
+    }
+
     /// The bytes as shared atomics.
     #[inline]
     #[allow(unsafe_code)]
@@ -89,6 +95,18 @@ impl LargeBuffer {
         // (zero bytes are a valid value); the length is rounded down to
         // whole words; lifetime and exclusivity as in `atomic_u8`.
         unsafe { std::slice::from_raw_parts(bytes.as_ptr() as *const AtomicU64, bytes.len() / 8) }
+    }
+}
+
+/// A [`LargeBuffer`] that is only read (see [`LargeBuffer::freeze`]).
+#[derive(Debug)]
+pub struct FrozenBuffer(LargeBuffer);
+
+impl FrozenBuffer {
+    /// The bytes.
+    #[inline]
+    pub fn bytes(&self) -> &[u8] {
+        &self.0.map[self.0.offset..self.0.offset + self.0.len]
     }
 }
 

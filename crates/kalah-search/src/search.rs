@@ -44,7 +44,7 @@ const TT_MIN_SEEDS: i32 = 8;
 const BUSY_PLY: u32 = 14;
 /// Iterative deepening before an exact search: depths `ID_STEP, 2 ID_STEP, ..` up to `ID_MAX_DEPTH`.
 const ID_STEP: u32 = 3;
-const ID_MAX_DEPTH: u32 = 24;
+const ID_MAX_DEPTH: u32 = 12;
 
 /// What the search counts, per thread.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

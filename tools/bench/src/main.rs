@@ -27,11 +27,25 @@ fn main() {
     let threads: usize = args.get(4).map_or(1, |a| a.parse().unwrap());
     let mb: usize = args.get(5).map_or(1024, |a| a.parse().unwrap());
     let rules = Rules { capture, ..Rules::default() };
-    let solver = Solver::new(h, rules, NoTablebase { houses: h, rules }, SearchOptions { threads, tt_bytes: mb << 20 }).unwrap();
-    let start = Instant::now();
+    let options = SearchOptions { threads, tt_bytes: mb << 20 };
     let p = Position::start(h, s).unwrap();
-    let a = solver.analyze(&p, false, false).unwrap();
-    let t = start.elapsed().as_secs_f64();
-    println!("Kalah({h},{s}) {capture}: value {} in {t:.2}s, {} nodes, {:.1}M nodes/s", a.value, solver.nodes(), solver.nodes() as f64 / t / 1e6);
-    println!("{:?}", solver.stats());
+    let start = Instant::now();
+    let report = |value: i32, nodes: u64, stats: kalah_search::Stats| {
+        let t = start.elapsed().as_secs_f64();
+        println!("Kalah({h},{s}) {capture}: value {value} in {t:.2}s, {nodes} nodes, {:.1}M nodes/s", nodes as f64 / t / 1e6);
+        println!("{stats:?}");
+    };
+    match args.get(6) {
+        Some(path) => {
+            let db = kalah_db::Database::open(std::path::Path::new(path)).unwrap().load_into_memory().unwrap();
+            let solver = Solver::new(h, rules, db, options).unwrap();
+            let a = solver.analyze(&p, false, false).unwrap();
+            report(a.value, solver.nodes(), solver.stats());
+        }
+        None => {
+            let solver = Solver::new(h, rules, NoTablebase { houses: h, rules }, options).unwrap();
+            let a = solver.analyze(&p, false, false).unwrap();
+            report(a.value, solver.nodes(), solver.stats());
+        }
+    }
 }
