@@ -8,7 +8,9 @@ mod analysis;
 mod common;
 mod db;
 mod opening;
+mod published;
 mod solve;
+mod table;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -48,6 +50,9 @@ enum Command {
     /// Build, inspect, verify, probe, pack and unpack endgame databases.
     #[command(subcommand)]
     Db(db::DbCommand),
+    /// The values of Kalah(h,s) for ranges of h and s, checked against the
+    /// published values (data/published.csv).
+    Table(table::TableArgs),
 }
 
 fn main() -> ExitCode {
@@ -64,6 +69,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::solve(args),
         Command::Query(args) => solve::query(args),
         Command::Db(command) => db::run(command),
+        Command::Table(args) => table::run(args),
     };
     match result {
         Ok(()) => {

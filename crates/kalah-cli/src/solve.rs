@@ -18,7 +18,7 @@ pub struct SearchArgs {
 }
 
 impl SearchArgs {
-    fn threads(&self) -> anyhow::Result<usize> {
+    pub(crate) fn threads(&self) -> anyhow::Result<usize> {
         match self.threads {
             Some(0) => Err(user("--threads must be at least 1")),
             Some(n) if n > 1024 => Err(user(format!("--threads {n} is more than this program supports (1024)"))),
@@ -28,7 +28,7 @@ impl SearchArgs {
     }
 
     /// The table size for positions with `seeds` seeds in their houses.
-    fn tt_mb(&self, seeds: u32) -> anyhow::Result<usize> {
+    pub(crate) fn tt_mb(&self, seeds: u32) -> anyhow::Result<usize> {
         match self.tt_mb {
             Some(0) => Err(user("--tt-mb must be at least 1")),
             Some(mb) if mb > 1 << 30 => Err(user(format!("--tt-mb {mb} is absurd"))),

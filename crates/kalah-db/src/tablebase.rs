@@ -50,6 +50,27 @@ impl Tablebase for NoTablebase {
     }
 }
 
+impl<T: Tablebase + ?Sized> Tablebase for Box<T> {
+    fn houses(&self) -> usize {
+        (**self).houses()
+    }
+    fn rules(&self) -> Rules {
+        (**self).rules()
+    }
+    fn max_seeds(&self) -> Option<u32> {
+        (**self).max_seeds()
+    }
+    fn value(&self, board: Board) -> i32 {
+        (**self).value(board)
+    }
+    fn failure(&self) -> Option<String> {
+        (**self).failure()
+    }
+    fn prefetch(&self, board: Board) {
+        (**self).prefetch(board)
+    }
+}
+
 impl<T: Tablebase + ?Sized> Tablebase for &T {
     fn houses(&self) -> usize {
         (**self).houses()

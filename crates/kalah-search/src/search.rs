@@ -119,6 +119,8 @@ pub(crate) struct Shared<'a, T: Tablebase> {
     pub(crate) stop: &'a AtomicBool,
     pub(crate) nodes: &'a AtomicU64,
     pub(crate) threads: usize,
+    /// Bounds on the root value proven by the exact passes of MTD(f).
+    pub(crate) proven: &'a crate::solver::Proven,
 }
 
 /// One thread's search state.
@@ -480,6 +482,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             } else {
                 upper = v;
             }
+            self.shared.proven.record(lower, upper);
             guess = v;
         }
         Some(lower)

@@ -11,10 +11,11 @@
 //! to finish stops the rest. Every bound in the table is exact, so the
 //! value cannot depend on the number of threads, only the time.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
 use std::sync::Mutex;
 
-use kalah_core::{key_width, Board, Engine, Next, Position, Rules, Side};
+use kalah_core::{key_width, Board, Engine, KeyPacker, Next, Position, Rules, Side};
 use kalah_db::Tablebase;
 use thiserror::Error;
 
@@ -79,6 +80,50 @@ impl Default for SearchOptions {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             tt_bytes: 1 << 30,
         }
+    }
+}
+
+/// Proven bounds on a value, `lower <= value <= upper`; exact when equal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounded {
+    /// The value is at least this.
+    pub lower: i32,
+    /// The value is at most this.
+    pub upper: i32,
+}
+
+impl Bounded {
+    /// Whether the bounds meet.
+    pub fn is_exact(&self) -> bool {
+        self.lower == self.upper
+    }
+}
+
+/// Exact bounds on the root's board value, gathered from every thread's MTD(f).
+#[derive(Debug)]
+pub(crate) struct Proven {
+    lower: AtomicI32,
+    upper: AtomicI32,
+}
+
+impl Default for Proven {
+    fn default() -> Self {
+        Proven {
+            lower: AtomicI32::new(i32::MIN),
+            upper: AtomicI32::new(i32::MAX),
+        }
+    }
+}
+
+impl Proven {
+    /// Records `lower <= value <= upper`.
+    pub(crate) fn record(&self, lower: i32, upper: i32) {
+        self.lower.fetch_max(lower, Relaxed);
+        self.upper.fetch_min(upper, Relaxed);
+    }
+
+    fn get(&self) -> (i32, i32) {
+        (self.lower.load(Relaxed), self.upper.load(Relaxed))
     }
 }
 
@@ -203,7 +248,21 @@ impl<T: Tablebase> Solver<T> {
 
     /// Runs `job` on every thread (shared table, ABDADA); returns the first result.
     fn parallel<R: Send>(&self, job: impl Fn(&mut Searcher<'_, T>) -> Option<R> + Sync) -> R {
+        self.parallel_until(job, None, &Proven::default())
+            .expect("a search without a deadline returns a result")
+    }
+
+    /// Runs `job` on every thread until one returns a result or, if given,
+    /// the deadline passes (then `None`). Exact bounds the threads prove on
+    /// the way are gathered in `proven`.
+    fn parallel_until<R: Send>(
+        &self,
+        job: impl Fn(&mut Searcher<'_, T>) -> Option<R> + Sync,
+        deadline: Option<Instant>,
+        proven: &Proven,
+    ) -> Option<R> {
         let stop = AtomicBool::new(false);
+        let finished = AtomicBool::new(false);
         let result = Mutex::new(None);
         let shared = Shared {
             engine: &self.engine,
@@ -213,28 +272,72 @@ impl<T: Tablebase> Solver<T> {
             stop: &stop,
             nodes: &self.nodes,
             threads: self.threads,
+            proven,
         };
-        self.pool.broadcast(|_| {
-            let mut searcher = Searcher::new(&shared);
-            if let Some(r) = job(&mut searcher) {
-                let mut slot = result.lock().unwrap_or_else(|e| e.into_inner());
-                if slot.is_none() {
-                    *slot = Some(r);
-                }
-                stop.store(true, Relaxed);
+        std::thread::scope(|scope| {
+            if let Some(deadline) = deadline {
+                let (finished, stop) = (&finished, &stop);
+                scope.spawn(move || {
+                    while !finished.load(Relaxed) {
+                        let now = Instant::now();
+                        if now >= deadline {
+                            stop.store(true, Relaxed);
+                            return;
+                        }
+                        std::thread::sleep((deadline - now).min(Duration::from_millis(20)));
+                    }
+                });
             }
-            searcher.flush_nodes();
-            self.stats.lock().unwrap_or_else(|e| e.into_inner()).add(&searcher.stats);
+            self.pool.broadcast(|_| {
+                let mut searcher = Searcher::new(&shared);
+                if let Some(r) = job(&mut searcher) {
+                    let mut slot = result.lock().unwrap_or_else(|e| e.into_inner());
+                    if slot.is_none() {
+                        *slot = Some(r);
+                    }
+                    stop.store(true, Relaxed);
+                }
+                searcher.flush_nodes();
+                self.stats.lock().unwrap_or_else(|e| e.into_inner()).add(&searcher.stats);
+            });
+            finished.store(true, Relaxed);
         });
-        result
-            .into_inner()
-            .unwrap_or_else(|e| e.into_inner())
-            .expect("a search thread that was not stopped returns a result")
+        result.into_inner().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The exact value of `board` (future store difference for the mover).
     pub fn board_value(&self, board: Board) -> i32 {
         self.parallel(|s| s.mtdf(board, 0))
+    }
+
+    /// The value of `position` for the player to move, or if `deadline`
+    /// passes first, the bounds on it proven so far.
+    pub fn value_within(&self, position: &Position, deadline: Instant) -> Result<Bounded, SearchError> {
+        let board = position.mover_board();
+        let base = position.store_difference();
+        let proven = Proven::default();
+        let exact = self.parallel_until(|s| s.mtdf(board, 0), Some(deadline), &proven);
+        if let Some(why) = self.table.failure() {
+            return Err(SearchError::Tablebase(why));
+        }
+        let seeds = board.total() as i32;
+        let (lower, upper) = match exact {
+            Some(v) => (v, v),
+            None => {
+                let (mut lower, mut upper) = proven.get();
+                lower = lower.max(-seeds);
+                upper = upper.min(seeds);
+                if let Some(e) = KeyPacker::new(self.engine.houses()).pack(board).and_then(|k| self.tt.probe(k)) {
+                    lower = lower.max(e.lower);
+                    upper = upper.min(e.upper);
+                }
+                (lower, upper)
+            }
+        };
+        Ok(Bounded {
+            lower: base + lower,
+            upper: base + upper,
+        })
     }
 
     /// Whether the value of `board` is at least `beta`.

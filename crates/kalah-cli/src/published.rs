@@ -1,0 +1,115 @@
+//! The published values of `data/published.csv`, built into the program.
+
+use kalah_core::{Capture, End, Leftovers, Relay, Rules, Sowing};
+
+/// The file, as shipped in `data/`.
+const CSV: &str = include_str!("../../../data/published.csv");
+
+/// A published value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Claim {
+    /// An exact store difference.
+    Exact(i32),
+    /// Only the outcome: a South win (`W`), loss (`L`) or draw (`D`).
+    Outcome(char),
+    /// A lower bound (`>=N`).
+    AtLeast(i32),
+}
+
+/// One row of the file.
+#[derive(Clone, Debug)]
+pub struct Published {
+    /// Houses a side.
+    pub houses: usize,
+    /// Seeds a house.
+    pub seeds: u32,
+    /// Capture, end and leftovers rules of the row (sowing ccw, no relay).
+    pub rules: Rules,
+    /// The value.
+    pub claim: Claim,
+    /// Who published it (`I`, `R`).
+    pub source: String,
+}
+
+impl Claim {
+    /// As written in the file.
+    pub fn text(&self) -> String {
+        match self {
+            Claim::Exact(v) => v.to_string(),
+            Claim::Outcome(c) => c.to_string(),
+            Claim::AtLeast(v) => format!(">={v}"),
+        }
+    }
+
+    /// Whether an exact value agrees.
+    pub fn agrees(&self, value: i32) -> bool {
+        match *self {
+            Claim::Exact(v) => v == value,
+            Claim::Outcome('W') => value > 0,
+            Claim::Outcome('L') => value < 0,
+            Claim::Outcome(_) => value == 0,
+            Claim::AtLeast(v) => value >= v,
+        }
+    }
+
+    /// Whether some value within `lower..=upper` agrees.
+    pub fn possible(&self, lower: i32, upper: i32) -> bool {
+        (lower..=upper).any(|v| self.agrees(v))
+    }
+}
+
+/// Every row of the file.
+pub fn all() -> Vec<Published> {
+    let mut rows = Vec::new();
+    for line in CSV.lines().filter(|l| !l.starts_with('#') && !l.starts_with("houses") && !l.trim().is_empty()) {
+        let f: Vec<&str> = line.split(',').map(str::trim).collect();
+        let (Some(houses), Some(seeds)) = (f[0].parse().ok(), f[1].parse().ok()) else { continue };
+        let (Ok(capture), Ok(end), Ok(leftovers)) = (f[2].parse::<Capture>(), f[3].parse::<End>(), f[4].parse::<Leftovers>()) else { continue };
+        let claim = match f[5] {
+            v @ ("W" | "L" | "D") => Claim::Outcome(v.chars().next().expect("one letter")),
+            v if v.starts_with(">=") => match v[2..].parse() {
+                Ok(n) => Claim::AtLeast(n),
+                Err(_) => continue,
+            },
+            v => match v.parse() {
+                Ok(n) => Claim::Exact(n),
+                Err(_) => continue,
+            },
+        };
+        rows.push(Published {
+            houses,
+            seeds,
+            rules: Rules {
+                capture,
+                end,
+                leftovers,
+                sowing: Sowing::Ccw,
+                relay: Relay::Off,
+            },
+            claim,
+            source: f.get(6).unwrap_or(&"").to_string(),
+        });
+    }
+    rows
+}
+
+/// The published value of Kalah(h,s) under `rules`, if there is one.
+pub fn find(h: usize, s: u32, rules: Rules) -> Option<Published> {
+    all().into_iter().find(|p| p.houses == h && p.seeds == s && p.rules == rules)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_row_of_the_file_is_read() {
+        let rows = all();
+        assert_eq!(rows.len(), 39, "rows in data/published.csv");
+        let r = find(6, 5, Rules { capture: Capture::Empty, ..Rules::default() }).unwrap();
+        assert_eq!(r.claim, Claim::Exact(12));
+        assert!(find(6, 6, Rules::default()).unwrap().claim.agrees(4));
+        assert!(!find(6, 6, Rules::default()).unwrap().claim.agrees(2));
+        assert!(find(1, 3, Rules { capture: Capture::Empty, ..Rules::default() }).unwrap().claim.agrees(1));
+    }
+}

@@ -1,0 +1,295 @@
+//! `kalah table`: the values of Kalah(h,s) for ranges of h and s, each
+//! checked against the published values.
+
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use kalah_core::{Engine, Position, Rules};
+use kalah_db::{human_bytes, Builder, Database, NoTablebase, Quiet, Tablebase};
+use kalah_search::{Bounded, SearchOptions, Solver};
+use serde_json::json;
+
+use crate::analysis::{check_table_memory, group};
+use crate::common::{db_error, find_default_database, print_json, rules_json, signed, start_position, user, RuleArgs};
+use crate::published;
+use crate::solve::SearchArgs;
+
+/// A range of numbers on the command line: `4` or `1-6`.
+#[derive(Clone, Copy, Debug)]
+pub struct Span(pub u32, pub u32);
+
+impl std::str::FromStr for Span {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Span, String> {
+        let bad = || format!("'{s}' is not a number or a range such as 1-6");
+        let (a, b) = match s.split_once('-') {
+            Some((a, b)) => (a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?),
+            None => {
+                let n = s.trim().parse().map_err(|_| bad())?;
+                (n, n)
+            }
+        };
+        if a > b {
+            return Err(format!("the range {s} is empty"));
+        }
+        Ok(Span(a, b))
+    }
+}
+
+/// Arguments of `kalah table`.
+#[derive(Args, Debug)]
+pub struct TableArgs {
+    /// Houses a side: a number or a range such as 1-6.
+    #[arg(long, value_name = "H|A-B", default_value = "1-6")]
+    houses: Span,
+    /// Seeds a house: a number or a range such as 1-6.
+    #[arg(long, value_name = "S|A-B", default_value = "1-6")]
+    seeds: Span,
+    #[command(flatten)]
+    rules: RuleArgs,
+    /// Back the searches with an endgame database of up to N seeds for each
+    /// board size: the default database file if it covers N, else one built
+    /// in memory first. Without it, default database files are used when
+    /// present.
+    #[arg(long, value_name = "N")]
+    db_seeds: Option<u32>,
+    /// Seconds per configuration; one that does not finish in time shows the
+    /// bounds on its value proven so far.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    time_limit: f64,
+    #[command(flatten)]
+    search: SearchArgs,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One configuration's result.
+struct Entry {
+    houses: usize,
+    seeds: u32,
+    bounds: Bounded,
+    seconds: f64,
+    method: String,
+    published: Option<published::Published>,
+}
+
+impl Entry {
+    fn check(&self) -> &'static str {
+        match &self.published {
+            None => "unpublished",
+            Some(p) if self.bounds.is_exact() && p.claim.agrees(self.bounds.lower) => "match",
+            Some(p) if !p.claim.possible(self.bounds.lower, self.bounds.upper) => "mismatch",
+            Some(_) if self.bounds.is_exact() => "mismatch",
+            Some(_) => "consistent",
+        }
+    }
+
+    fn value_text(&self) -> String {
+        if self.bounds.is_exact() {
+            signed(self.bounds.lower)
+        } else {
+            format!("{}..{}", signed(self.bounds.lower), signed(self.bounds.upper))
+        }
+    }
+}
+
+/// Answers start positions of one board size.
+enum Evaluator {
+    Table(Engine, Box<dyn Tablebase>),
+    Search(Box<dyn Fn(&Position, Instant) -> anyhow::Result<Bounded>>),
+}
+
+impl Evaluator {
+    fn value(&self, position: &Position, deadline: Instant) -> anyhow::Result<Bounded> {
+        match self {
+            Evaluator::Table(engine, table) => {
+                let board = position.mover_board();
+                let v = position.store_difference() + engine.terminal_value(board).unwrap_or_else(|| table.value(board));
+                if let Some(why) = table.failure() {
+                    return Err(user(why));
+                }
+                Ok(Bounded { lower: v, upper: v })
+            }
+            Evaluator::Search(f) => f(position, deadline),
+        }
+    }
+}
+
+pub fn run(args: TableArgs) -> anyhow::Result<()> {
+    let rules = args.rules.rules();
+    if !(1..=kalah_core::MAX_HOUSES as u32).contains(&args.houses.0) || args.houses.1 > kalah_core::MAX_HOUSES as u32 {
+        return Err(user(format!("--houses {}-{}: houses a side must be 1 to {}", args.houses.0, args.houses.1, kalah_core::MAX_HOUSES)));
+    }
+    if args.seeds.0 == 0 {
+        return Err(user("--seeds: every house holds at least one seed at the start"));
+    }
+    if !(args.time_limit > 0.0 && args.time_limit.is_finite()) {
+        return Err(user("--time-limit must be a positive number of seconds"));
+    }
+    let threads = args.search.threads()?;
+    let limit = Duration::from_secs_f64(args.time_limit);
+    let mut entries = Vec::new();
+    for h in args.houses.0 as usize..=args.houses.1 as usize {
+        let largest = 2 * h as u32 * args.seeds.1;
+        for s in args.seeds.0..=args.seeds.1 {
+            start_position(h, s)?;
+        }
+        let evaluator = evaluator(h, rules, largest, args.db_seeds, threads, args.search.tt_mb(largest)?, !args.json)?;
+        for s in args.seeds.0..=args.seeds.1 {
+            let start = start_position(h, s)?;
+            let timer = Instant::now();
+            let (bounds, method) = match &evaluator {
+                Ok(e) => (e.value(&start, timer + limit)?, describe(e)),
+                Err(why) => {
+                    let n = 2 * h as i32 * s as i32;
+                    (Bounded { lower: -n, upper: n }, why.clone())
+                }
+            };
+            let entry = Entry {
+                houses: h,
+                seeds: s,
+                bounds,
+                seconds: timer.elapsed().as_secs_f64(),
+                method,
+                published: published::find(h, s, rules),
+            };
+            if !args.json {
+                eprintln!("kalah: Kalah({h},{s}) = {} in {:.2} s [{}]", entry.value_text(), entry.seconds, entry.check());
+            }
+            entries.push(entry);
+        }
+    }
+    if args.json {
+        print_json(&json!({
+            "rules": rules_json(rules),
+            "time_limit": args.time_limit,
+            "entries": entries.iter().map(|e| json!({
+                "houses": e.houses,
+                "seeds": e.seeds,
+                "value": if e.bounds.is_exact() { json!(e.bounds.lower) } else { json!(null) },
+                "lower": e.bounds.lower,
+                "upper": e.bounds.upper,
+                "exact": e.bounds.is_exact(),
+                "seconds": e.seconds,
+                "method": e.method,
+                "published": e.published.as_ref().map(|p| json!({"value": p.claim.text(), "source": p.source})),
+                "check": e.check(),
+            })).collect::<Vec<_>>(),
+        }));
+    } else {
+        print_grid(&entries, rules, args.seeds);
+    }
+    Ok(())
+}
+
+fn describe(e: &Evaluator) -> String {
+    match e {
+        Evaluator::Table(..) => "database".into(),
+        Evaluator::Search(..) => "search".into(),
+    }
+}
+
+/// How to answer the starts of `h` houses with up to `largest` seeds; an
+/// `Err` message when they cannot be answered at all (too large).
+fn evaluator(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, threads: usize, tt_mb: usize, announce: bool) -> anyhow::Result<Result<Evaluator, String>> {
+    let engine = Engine::new(h, rules);
+    // A database file that covers every start is all we need.
+    let file = match find_default_database(h, rules).map(|p| Database::open_for(&p, h, rules)).transpose().map_err(db_error)? {
+        Some(db) if db.header().max_seeds >= largest => return Ok(Ok(Evaluator::Table(engine, Box::new(db)))),
+        other => other,
+    };
+    if rules.may_cycle() {
+        // Clockwise: every board up to the largest start, by retrograde analysis.
+        let needed = kalah_core::boards_up_to(h, largest);
+        let free = kalah_db::writer::available_memory().unwrap_or(u64::MAX);
+        if largest > kalah_db::builder::MAX_SEEDS || needed.saturating_mul(4) > free {
+            return Ok(Err(format!(
+                "not attempted: clockwise play needs retrograde analysis of {} boards",
+                group(needed)
+            )));
+        }
+        if announce {
+            eprintln!("kalah: {h} houses, clockwise: retrograde analysis of {} boards ({})", group(needed), human_bytes(needed));
+        }
+        let mut builder = Builder::new(h, rules, largest).map_err(db_error)?;
+        builder.build_all(&Quiet);
+        return Ok(Ok(Evaluator::Table(engine, Box::new(builder))));
+    }
+    let options = SearchOptions {
+        threads,
+        tt_bytes: tt_mb << 20,
+    };
+    check_table_memory(options.tt_bytes as u64)?;
+    let search_err = |e: kalah_search::SearchError| user(e.to_string());
+    let database: Option<Box<dyn Tablebase>> = match (db_seeds, file) {
+        (Some(n), Some(d)) if d.header().max_seeds >= n => Some(Box::new(crate::common::for_search(d)?)),
+        (Some(0), _) => None,
+        (Some(n), _) => {
+            let n = n.min(largest);
+            kalah_db::builder::check_size(h, n).map_err(db_error)?;
+            if announce {
+                eprintln!("kalah: {h} houses: building a {n}-seed database in memory ({} boards)", group(kalah_core::boards_up_to(h, n)));
+            }
+            let mut builder = Builder::new(h, rules, n).map_err(db_error)?;
+            builder.build_all(&Quiet);
+            Some(Box::new(builder))
+        }
+        (None, Some(d)) => Some(Box::new(crate::common::for_search(d)?)),
+        (None, None) => None,
+    };
+    let evaluator: Box<dyn Fn(&Position, Instant) -> anyhow::Result<Bounded>> = match database {
+        Some(table) => {
+            let solver = Solver::new(h, rules, table, options).map_err(search_err)?;
+            Box::new(move |p, deadline| solver.value_within(p, deadline).map_err(search_err))
+        }
+        None => {
+            let solver = Solver::new(h, rules, NoTablebase { houses: h, rules }, options).map_err(search_err)?;
+            Box::new(move |p, deadline| solver.value_within(p, deadline).map_err(search_err))
+        }
+    };
+    Ok(Ok(Evaluator::Search(evaluator)))
+}
+
+fn print_grid(entries: &[Entry], rules: Rules, seeds: Span) {
+    println!("Values of Kalah(h,s): South's final store difference under perfect play");
+    println!("Rules: {rules}");
+    println!("Marks: = agrees with the published value, ! disagrees, ~ bounds consistent with it, blank: not published");
+    print!("{:>6}", "h \\ s");
+    for s in seeds.0..=seeds.1 {
+        print!("{s:>12}");
+    }
+    println!();
+    let mut h = 0;
+    for e in entries {
+        if e.houses != h {
+            if h != 0 {
+                println!();
+            }
+            h = e.houses;
+            print!("{h:>6}");
+        }
+        let mark = match e.check() {
+            "match" => "=",
+            "mismatch" => "!",
+            "consistent" => "~",
+            _ => " ",
+        };
+        print!("{:>11}{mark}", e.value_text());
+    }
+    println!();
+    println!();
+    println!("{:>3} {:>3} {:>10} {:>10} {:>10} {:>12}  method", "h", "s", "value", "published", "check", "seconds");
+    for e in entries {
+        println!(
+            "{:>3} {:>3} {:>10} {:>10} {:>10} {:>12.3}  {}",
+            e.houses,
+            e.seeds,
+            e.value_text(),
+            e.published.as_ref().map_or("-".to_string(), |p| p.claim.text()),
+            e.check(),
+            e.seconds,
+            e.method
+        );
+    }
+}
