@@ -19,8 +19,9 @@ pub enum DbCommand {
     Build(BuildArgs),
     /// Describe a database file.
     Info(FileArgs),
-    /// Check every checksum of a database file.
-    Verify(FileArgs),
+    /// Check every checksum of a database file, or every file of a manifest
+    /// (size and SHA-256 too: byte-for-byte reproduction).
+    Verify(VerifyArgs),
     /// The value of a position from a database, and of every move.
     Probe(ProbeArgs),
     /// Write a compact zstd archive of a database.
@@ -54,6 +55,22 @@ pub struct BuildArgs {
 pub struct FileArgs {
     /// The database file.
     file: PathBuf,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// The database file.
+    #[arg(required_unless_present = "manifest")]
+    file: Option<PathBuf>,
+    /// Check every database a manifest lists (as written by `kalah strong --manifest`).
+    #[arg(long, value_name = "CSV", conflicts_with = "file")]
+    manifest: Option<PathBuf>,
+    /// Where the manifest's files are (default: the database directory, $KALAH_DB_DIR or data/db).
+    #[arg(long, value_name = "DIR", requires = "manifest")]
+    dir: Option<PathBuf>,
     /// Print one JSON object on stdout.
     #[arg(long)]
     json: bool,
@@ -110,13 +127,13 @@ pub fn run(command: DbCommand) -> anyhow::Result<()> {
 }
 
 /// One progress bar per level.
-struct Bars {
+pub(crate) struct Bars {
     multi: MultiProgress,
     current: Mutex<Option<ProgressBar>>,
 }
 
 impl Bars {
-    fn new() -> Bars {
+    pub(crate) fn new() -> Bars {
         Bars {
             multi: MultiProgress::new(),
             current: Mutex::new(None),
@@ -245,8 +262,12 @@ fn info(a: FileArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn verify(a: FileArgs) -> anyhow::Result<()> {
-    let db = open(&a.file)?;
+fn verify(a: VerifyArgs) -> anyhow::Result<()> {
+    if let Some(manifest) = &a.manifest {
+        return verify_manifest(manifest, a.dir.clone().unwrap_or_else(crate::common::database_dir), a.json);
+    }
+    let file = a.file.clone().expect("clap requires a file without --manifest");
+    let db = open(&file)?;
     let bar = ProgressBar::new(db.indexer().len());
     bar.set_style(ProgressStyle::with_template("verifying {bar:30} {binary_bytes}/{binary_total_bytes} {binary_bytes_per_sec}").expect("valid template"));
     let start = Instant::now();
@@ -255,11 +276,75 @@ fn verify(a: FileArgs) -> anyhow::Result<()> {
     result.map_err(db_error)?;
     let seconds = start.elapsed().as_secs_f64();
     if a.json {
-        print_json(&json!({"path": a.file.display().to_string(), "ok": true, "bytes": db.file_bytes(), "seconds": seconds}));
+        print_json(&json!({"path": file.display().to_string(), "ok": true, "bytes": db.file_bytes(), "seconds": seconds}));
     } else {
-        println!("{}: every checksum holds ({} checked in {seconds:.2} s)", a.file.display(), human_bytes(db.file_bytes()));
+        println!("{}: every checksum holds ({} checked in {seconds:.2} s)", file.display(), human_bytes(db.file_bytes()));
     }
     Ok(())
+}
+
+/// Checks every database of a manifest: present, the size and SHA-256 the
+/// manifest gives, the rules and seeds it names, every internal checksum.
+fn verify_manifest(manifest: &Path, dir: PathBuf, json: bool) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(manifest).map_err(|e| db_error(kalah_db::DbError::io(manifest, e)))?;
+    let mut checked = Vec::new();
+    let mut problems = Vec::new();
+    for (line_no, line) in text.lines().enumerate().skip(1).filter(|(_, l)| !l.trim().is_empty()) {
+        let f: Vec<&str> = line.split(',').collect();
+        if f.len() < 11 {
+            return Err(user(format!("{}: line {}: expected the columns of `kalah strong --manifest`", manifest.display(), line_no + 1)));
+        }
+        let path = dir.join(f[8]);
+        let problem = (|| -> anyhow::Result<Option<String>> {
+            if !path.is_file() {
+                return Ok(Some("missing".into()));
+            }
+            let (bytes, sha) = crate::strong::sha256(&path)?;
+            if bytes.to_string() != f[9] {
+                return Ok(Some(format!("{bytes} bytes, manifest says {}", f[9])));
+            }
+            if sha != f[10] {
+                return Ok(Some(format!("SHA-256 {sha}, manifest says {}", f[10])));
+            }
+            let db = Database::open(&path).map_err(db_error)?;
+            let h = db.header();
+            let names = [
+                h.houses.to_string(),
+                h.rules.capture.to_string(),
+                h.rules.end.to_string(),
+                h.rules.leftovers.to_string(),
+                h.rules.sowing.to_string(),
+                h.rules.relay.to_string(),
+                h.max_seeds.to_string(),
+            ];
+            let listed = [f[0], f[2], f[3], f[4], f[5], f[6], f[7]];
+            if names.iter().zip(listed).any(|(a, b)| a != b) {
+                return Ok(Some(format!("the header names other rules or sizes than the manifest ({})", h.rules)));
+            }
+            db.verify(&|_| {}).map_err(db_error)?;
+            Ok(None)
+        })();
+        match problem {
+            Ok(None) => checked.push(path.display().to_string()),
+            Ok(Some(why)) => problems.push(format!("{}: {why}", path.display())),
+            Err(e) => problems.push(e.to_string()),
+        }
+    }
+    if json {
+        print_json(&json!({"manifest": manifest.display().to_string(), "ok": problems.is_empty(), "checked": checked, "problems": problems}));
+    } else {
+        for c in &checked {
+            println!("ok       {c}");
+        }
+        for p in &problems {
+            println!("FAILED   {p}");
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(user(format!("{} of {} databases in {} do not match", problems.len(), problems.len() + checked.len(), manifest.display())))
+    }
 }
 
 fn probe(a: ProbeArgs) -> anyhow::Result<()> {

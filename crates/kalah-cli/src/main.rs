@@ -10,6 +10,7 @@ mod db;
 mod opening;
 mod published;
 mod solve;
+mod strong;
 mod table;
 
 use std::io::Write;
@@ -53,6 +54,9 @@ enum Command {
     /// The values of Kalah(h,s) for ranges of h and s, checked against the
     /// published values (data/published.csv).
     Table(table::TableArgs),
+    /// Strongly solve Kalah(h,s): the database of every board with up to
+    /// 2hs seeds, the start value, won/drawn/lost counts, reachable positions.
+    Strong(strong::StrongArgs),
 }
 
 fn main() -> ExitCode {
@@ -70,6 +74,7 @@ fn main() -> ExitCode {
         Command::Query(args) => solve::query(args),
         Command::Db(command) => db::run(command),
         Command::Table(args) => table::run(args),
+        Command::Strong(args) => strong::run(args),
     };
     match result {
         Ok(()) => {

@@ -76,6 +76,26 @@ impl Database {
             return Err(DbError::corrupt(path, "empty file (0 bytes)"));
         }
         let map = Storage::Mapped(MappedFile::open(&file).map_err(|e| DbError::io(path, e))?);
+        Database::checked(path, map)
+    }
+
+    /// A database from bytes in memory, with every check of
+    /// [`Database::open`]; `path` only names it in errors. For tests and
+    /// fuzzing (`fuzz/`): the bytes are copied, like a loaded file.
+    pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Database, DbError> {
+        if bytes.is_empty() {
+            return Err(DbError::corrupt(path, "empty file (0 bytes)"));
+        }
+        let mut buffer = LargeBuffer::zeroed(bytes.len()).map_err(|e| DbError::Memory {
+            needed: bytes.len() as u64,
+            why: e.to_string(),
+        })?;
+        buffer.bytes().copy_from_slice(bytes);
+        Database::checked(path, Storage::Loaded(buffer.freeze()))
+    }
+
+    /// The checks of [`Database::open`] on the bytes of `map`.
+    fn checked(path: &Path, map: Storage) -> Result<Database, DbError> {
         let bytes = map.bytes();
         let header = Header::decode(bytes).map_err(|p| match p {
             HeaderProblem::Magic => DbError::NotADatabase { path: path.into() },
@@ -185,6 +205,13 @@ impl Database {
     /// The size of the file in bytes.
     pub fn file_bytes(&self) -> u64 {
         self.map.bytes().len() as u64
+    }
+
+    /// The values of level `n`, one signed byte per board in index order
+    /// (checked only as far as [`Database::verify`] or
+    /// [`Database::load_into_memory`] checked them).
+    pub fn level_bytes(&self, n: u32) -> &[u8] {
+        self.level(n)
     }
 
     /// The values of level `n`.
