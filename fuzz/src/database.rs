@@ -52,7 +52,8 @@ pub fn check(data: &[u8]) {
 pub fn check_file(file: &[u8]) {
     if let Ok(header) = Header::decode(file) {
         let encoded = header.encode();
-        assert!(encoded[..] == file[..encoded.len()], "a decoded header encodes to other bytes");
+        let differ = (0..encoded.len()).find(|&i| encoded[i] != file[i]);
+        assert_eq!(differ, None, "a decoded header encodes to other bytes (first at offset {differ:?})");
     }
     let path = Path::new(NAME);
     let db = match Database::from_bytes(path, file) {
@@ -110,7 +111,9 @@ pub fn repair_levels(file: &mut [u8]) {
     let max_seeds = file[17] as usize;
     for n in 0..=max_seeds {
         let at = 64 + 32 * n;
-        let (Some(offset), Some(boards), Some(sums_offset)) = (u64_at(file, at), u64_at(file, at + 8), u64_at(file, at + 16)) else {
+        let (Some(offset), Some(boards), Some(sums_offset), Some(_)) =
+            (u64_at(file, at), u64_at(file, at + 8), u64_at(file, at + 16), u64_at(file, at + 24))
+        else {
             return;
         };
         let len = file.len() as u64;

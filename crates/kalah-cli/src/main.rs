@@ -5,9 +5,11 @@
 //! refused request, 1 an internal failure. Errors are one line on stderr.
 
 mod analysis;
+mod chains;
 mod common;
 mod db;
 mod opening;
+mod play;
 mod published;
 mod solve;
 mod strong;
@@ -51,6 +53,11 @@ enum Command {
     /// Build, inspect, verify, probe, pack and unpack endgame databases.
     #[command(subcommand)]
     Db(db::DbCommand),
+    /// Play against the perfect player in the terminal (or watch it play itself).
+    Play(play::PlayArgs),
+    /// The clearing chains of one side: the unique n-seed pattern cleared by
+    /// extra moves alone, the longest chain on h houses, s(n).
+    Chains(chains::ChainsArgs),
     /// The values of Kalah(h,s) for ranges of h and s, checked against the
     /// published values (data/published.csv).
     Table(table::TableArgs),
@@ -73,6 +80,8 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::solve(args),
         Command::Query(args) => solve::query(args),
         Command::Db(command) => db::run(command),
+        Command::Play(args) => play::run(args),
+        Command::Chains(args) => chains::run(args),
         Command::Table(args) => table::run(args),
         Command::Strong(args) => strong::run(args),
     };

@@ -14,7 +14,8 @@
 
 use kalah_core::{Engine, Next, Position, Rules, Side};
 use kalah_db::{Builder, NoTablebase, Tablebase};
-use kalah_search::{SearchOptions, Solver};
+use kalah_search::{Bounded, SearchOptions, Solver};
+use std::time::{Duration, Instant};
 use serde_json::json;
 
 use crate::analysis::{check_table_memory, retrograde_builder};
@@ -24,6 +25,12 @@ use crate::common::{user, DbArgs};
 pub trait Oracle {
     /// The value of `position` for the player to move.
     fn value(&self, position: &Position) -> anyhow::Result<i32>;
+    /// The value, or if `deadline` passes first the bounds proven on it.
+    fn bounds(&self, position: &Position, deadline: Option<Instant>) -> anyhow::Result<Bounded> {
+        let _ = deadline;
+        let v = self.value(position)?;
+        Ok(Bounded { lower: v, upper: v })
+    }
     /// Nodes searched so far.
     fn nodes(&self) -> u64 {
         0
@@ -33,6 +40,15 @@ pub trait Oracle {
 impl<T: Tablebase> Oracle for Solver<T> {
     fn value(&self, position: &Position) -> anyhow::Result<i32> {
         Ok(self.analyze(position, false, false).map_err(|e| user(e.to_string()))?.value)
+    }
+    fn bounds(&self, position: &Position, deadline: Option<Instant>) -> anyhow::Result<Bounded> {
+        match deadline {
+            Some(d) => self.value_within(position, d).map_err(|e| user(e.to_string())),
+            None => {
+                let v = self.value(position)?;
+                Ok(Bounded { lower: v, upper: v })
+            }
+        }
     }
     fn nodes(&self) -> u64 {
         Solver::nodes(self)
@@ -89,8 +105,9 @@ pub fn oracle(h: usize, rules: Rules, seeds: u32, db: &DbArgs, threads: usize, t
 pub struct OpeningTurn {
     /// The houses played, in order (1-based).
     pub houses: Vec<usize>,
-    /// South's final store difference after it under perfect play.
-    pub value: i32,
+    /// South's final store difference after it under perfect play (bounds
+    /// if a time limit cut the search short).
+    pub value: Bounded,
 }
 
 /// Every complete first turn of the player to move in `start` (extra-move
@@ -113,23 +130,36 @@ pub fn opening_turns(engine: &Engine, start: &Position) -> Vec<(Vec<usize>, Posi
     out
 }
 
-/// South's value of each opening turn from `start`, and the value of the
-/// game under the pie rule.
-pub fn pie(engine: &Engine, oracle: &dyn Oracle, start: &Position) -> anyhow::Result<(i32, Vec<OpeningTurn>)> {
+/// South's value of each opening turn from `start` (within `budget` each,
+/// if given), and the value of the game under the pie rule.
+pub fn pie(engine: &Engine, oracle: &dyn Oracle, start: &Position, budget: Option<Duration>) -> anyhow::Result<(Bounded, Vec<OpeningTurn>)> {
     let first = start.to_move();
     let mut turns = Vec::new();
     for (houses, after) in opening_turns(engine, start) {
         // The value after the turn, for the first player: the position is
         // over, or the other player is to move.
-        let v = oracle.value(&after)?;
-        let value = if after.to_move() == first { v } else { -v };
+        let b = oracle.bounds(&after, budget.map(|d| Instant::now() + d))?;
+        let value = if after.to_move() == first {
+            b
+        } else {
+            Bounded { lower: -b.upper, upper: -b.lower }
+        };
         turns.push(OpeningTurn { houses, value });
     }
-    let pie_value = turns
-        .iter()
-        .map(|t| t.value.min(-t.value))
-        .max()
-        .ok_or_else(|| user("the start position has no move"))?;
+    if turns.is_empty() {
+        return Err(user("the start position has no move"));
+    }
+    // North swaps when that is better for North: South gets -|V|, whose
+    // range over lower..=upper is -max|V| ..= -min|V| (0 if the range spans 0).
+    let pie_of = |b: Bounded| {
+        let far = b.lower.abs().max(b.upper.abs());
+        let near = if b.lower <= 0 && b.upper >= 0 { 0 } else { b.lower.abs().min(b.upper.abs()) };
+        Bounded { lower: -far, upper: -near }
+    };
+    let pie_value = Bounded {
+        lower: turns.iter().map(|t| pie_of(t.value).lower).max().expect("some turn"),
+        upper: turns.iter().map(|t| pie_of(t.value).upper).max().expect("some turn"),
+    };
     Ok((pie_value, turns))
 }
 
@@ -151,11 +181,35 @@ pub fn shifted(start: &Position, from: usize, to: usize) -> Option<Position> {
 }
 
 /// The pie result as JSON fields.
-pub fn pie_json(pie_value: i32, turns: &[OpeningTurn]) -> serde_json::Value {
+pub fn pie_json(pie_value: Bounded, turns: &[OpeningTurn]) -> serde_json::Value {
     json!({
-        "pie_value": pie_value,
-        "openings": turns.iter().map(|t| json!({"turn": t.houses, "value": t.value})).collect::<Vec<_>>(),
+        "pie_value": exact_or_null(pie_value),
+        "pie_bounds": [pie_value.lower, pie_value.upper],
+        "openings": turns.iter().map(|t| json!({
+            "turn": t.houses,
+            "value": exact_or_null(t.value),
+            "lower": t.value.lower,
+            "upper": t.value.upper,
+        })).collect::<Vec<_>>(),
     })
+}
+
+fn exact_or_null(b: Bounded) -> serde_json::Value {
+    if b.is_exact() {
+        json!(b.lower)
+    } else {
+        serde_json::Value::Null
+    }
+}
+
+/// A value or its bounds: `+4`, `0..+6`.
+pub fn bounded_text(b: Bounded) -> String {
+    use crate::common::signed;
+    if b.is_exact() {
+        signed(b.lower)
+    } else {
+        format!("{}..{}", signed(b.lower), signed(b.upper))
+    }
 }
 
 /// An opening turn as text: `3-6`.
@@ -163,56 +217,82 @@ pub fn turn_text(houses: &[usize]) -> String {
     houses.iter().map(|h| h.to_string()).collect::<Vec<_>>().join("-")
 }
 
-/// `kalah solve --pie` and `--shift`: see the module docs.
+/// What `run` computes.
+#[derive(Clone, Copy, Debug)]
+pub struct Modes {
+    /// The pie rule (without it and without `shift`: every opening turn's
+    /// value, and the game's, the best of them).
+    pub pie: bool,
+    /// North's seed shifts.
+    pub shift: bool,
+    /// Time per opening: unfinished ones show bounds (not with `shift`).
+    pub budget: Option<Duration>,
+}
+
+/// `kalah solve --openings`, `--pie` and `--shift`: see the module docs.
 #[allow(clippy::too_many_arguments)]
-pub fn run(rules: &Rules, start: &Position, title: &str, db: &DbArgs, threads: usize, tt_mb: usize, with_pie: bool, with_shift: bool, json: bool) -> anyhow::Result<()> {
+pub fn run(rules: &Rules, start: &Position, title: &str, db: &DbArgs, threads: usize, tt_mb: usize, modes: Modes, json: bool) -> anyhow::Result<()> {
     use crate::common::{print_json, rules_json, signed, verdict};
     let h = start.houses();
     let engine = Engine::new(h, *rules);
-    let timer = std::time::Instant::now();
+    let timer = Instant::now();
     let oracle = oracle(h, *rules, start.seeds_in_houses(), db, threads, tt_mb, !json)?;
-    let value_of = |p: &Position| -> anyhow::Result<(i32, Vec<OpeningTurn>)> {
-        if with_pie {
-            pie(&engine, oracle.as_ref(), p)
-        } else {
-            Ok((oracle.value(p)?, Vec::new()))
-        }
-    };
-    if !with_shift {
-        let (pie_value, turns) = value_of(start)?;
+    if !modes.shift {
+        let (pie_value, turns) = pie(&engine, oracle.as_ref(), start, modes.budget)?;
+        let best = Bounded {
+            lower: turns.iter().map(|t| t.value.lower).max().expect("some turn"),
+            upper: turns.iter().map(|t| t.value.upper).max().expect("some turn"),
+        };
+        let game = if modes.pie { pie_value } else { best };
         let seconds = timer.elapsed().as_secs_f64();
         if json {
             let mut o = pie_json(pie_value, &turns);
+            if !modes.pie {
+                o.as_object_mut().expect("an object").remove("pie_value");
+                o.as_object_mut().expect("an object").remove("pie_bounds");
+            }
             o["houses"] = json!(h);
             o["position"] = json!(start.ring());
             o["rules"] = rules_json(*rules);
-            o["value"] = json!(pie_value);
+            o["value"] = exact_or_null(game);
+            o["bounds"] = json!([game.lower, game.upper]);
             o["nodes"] = json!(oracle.nodes());
             o["seconds"] = json!(seconds);
             print_json(&o);
         } else {
-            println!("{title} with the pie rule");
+            println!("{title}{}", if modes.pie { " with the pie rule" } else { ": opening turns" });
             println!("Rules:    {rules}");
             println!("Opening turns of South, with South's value after each:");
             for t in &turns {
-                println!("  {:<14} {:>4}", turn_text(&t.houses), signed(t.value));
+                println!("  {:<14} {:>10}", turn_text(&t.houses), bounded_text(t.value));
             }
-            println!(
-                "Value under the pie rule: {} ({}); North swaps after any turn worth more to South",
-                signed(pie_value),
-                verdict(Side::South, pie_value)
-            );
+            if modes.pie {
+                println!(
+                    "Value under the pie rule: {}{}; North swaps after any turn worth more to South",
+                    bounded_text(pie_value),
+                    if pie_value.is_exact() { format!(" ({})", verdict(Side::South, pie_value.lower)) } else { String::new() }
+                );
+            } else {
+                println!("Value of the game (South's best opening): {}", bounded_text(best));
+            }
             println!("Time: {seconds:.2} s");
         }
         return Ok(());
     }
+    let value_of = |p: &Position| -> anyhow::Result<i32> {
+        if modes.pie {
+            let (v, _) = pie(&engine, oracle.as_ref(), p, None)?;
+            Ok(v.lower)
+        } else {
+            oracle.value(p)
+        }
+    };
     let bar = indicatif::ProgressBar::new((2 * h * 2 * h) as u64);
     let mut shifts = Vec::new();
     for from in 1..=2 * h {
         for to in 1..=2 * h {
             let Some(p) = shifted(start, from, to) else { continue };
-            let (v, _) = value_of(&p)?;
-            shifts.push((from, to, v));
+            shifts.push((from, to, value_of(&p)?));
             bar.inc(1);
         }
     }
@@ -226,7 +306,7 @@ pub fn run(rules: &Rules, start: &Position, title: &str, db: &DbArgs, threads: u
             "houses": h,
             "position": start.ring(),
             "rules": rules_json(*rules),
-            "pie": with_pie,
+            "pie": modes.pie,
             "shift_value": shift_value,
             "value": shift_value,
             "south_wins": south_wins,
@@ -236,7 +316,7 @@ pub fn run(rules: &Rules, start: &Position, title: &str, db: &DbArgs, threads: u
             "seconds": seconds,
         }));
     } else {
-        println!("{title} with North's one-seed shift{}", if with_pie { " and the pie rule" } else { "" });
+        println!("{title} with North's one-seed shift{}", if modes.pie { " and the pie rule" } else { "" });
         println!("Rules:    {rules}");
         println!("South's value after each shift (rows: from, columns: to; houses 1-{h} South's, {}-{} North's):", h + 1, 2 * h);
         print!("from\\to");

@@ -75,6 +75,13 @@ pub struct SolveArgs {
     /// North's best shift and the value of the game.
     #[arg(long, conflicts_with = "position")]
     shift: bool,
+    /// Every opening turn of South (extra-move chains included) with its value.
+    #[arg(long, conflicts_with_all = ["position", "pie", "shift"])]
+    openings: bool,
+    /// With --openings or --pie: seconds per opening turn; a turn not solved
+    /// in time shows the bounds on its value proven so far.
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<f64>,
     /// Print one JSON object on stdout.
     #[arg(long)]
     json: bool,
@@ -112,9 +119,20 @@ pub fn solve(args: SolveArgs) -> anyhow::Result<()> {
             (start_position(h, s)?, format!("Kalah({h},{s})"))
         }
     };
-    if args.pie || args.shift {
+    let budget = match args.time_limit {
+        None => None,
+        Some(t) if t > 0.0 && t.is_finite() && (args.openings || args.pie) && !args.shift => Some(std::time::Duration::from_secs_f64(t)),
+        Some(t) if t > 0.0 && t.is_finite() => return Err(user("--time-limit applies to --openings and --pie (without --shift)")),
+        Some(_) => return Err(user("--time-limit must be a positive number of seconds")),
+    };
+    if args.pie || args.shift || args.openings {
         let tt_mb = args.search.tt_mb(position.seeds_in_houses())?;
-        return crate::opening::run(&args.rules.rules(), &position, &title, &args.db, args.search.threads()?, tt_mb, args.pie, args.shift, args.json);
+        let modes = crate::opening::Modes {
+            pie: args.pie,
+            shift: args.shift,
+            budget,
+        };
+        return crate::opening::run(&args.rules.rules(), &position, &title, &args.db, args.search.threads()?, tt_mb, modes, args.json);
     }
     let request = Request {
         position,

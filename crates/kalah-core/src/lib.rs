@@ -16,6 +16,7 @@
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod chains;
 pub mod engine;
 pub mod error;
 pub mod key;

@@ -101,6 +101,12 @@ pub const fn max_board_seeds(h: usize) -> u32 {
     }
 }
 
+/// The most seeds a store may hold in a position given by the user: store
+/// differences and values are `i32`, and play adds at most the seeds of the
+/// houses (at most 255) to a store, so every sum stays far from overflow
+/// (issue 6: "2,4,4,2444444444 S" was read with a wrapped store difference).
+pub const MAX_STORE: u32 = 1_000_000_000;
+
 /// A position: both sides' houses and stores and the side to move.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
@@ -156,6 +162,11 @@ impl Position {
                 total: total.min(u32::MAX as u64) as u32,
                 max,
             });
+        }
+        if let Some(&store) = stores.iter().find(|&&s| s > MAX_STORE) {
+            return Err(PositionError::Malformed(format!(
+                "a store of {store} seeds is more than this program handles (at most {MAX_STORE})"
+            )));
         }
         let cells: Vec<u8> = south.iter().chain(north).map(|&s| s.into() as u8).collect();
         Ok(Position {

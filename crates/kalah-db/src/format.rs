@@ -261,6 +261,14 @@ impl Header {
         if xxh3_64(&zeroed) != u64_at(CHECKSUM_AT) {
             return Err(corrupt("header checksum does not match".into()));
         }
+        // Reserved fields and the padding after the level table are zero, so
+        // that one header has one encoding (issue 6: the fuzzer found
+        // headers with other bytes there accepted).
+        let table_end = FIXED + ENTRY * (max_seeds as usize + 1);
+        let reserved = [36..40, 56..64, table_end..expected as usize];
+        if let Some(at) = reserved.into_iter().flatten().find(|&at| bytes[at] != 0) {
+            return Err(corrupt(format!("byte {at} of the header should be zero")));
+        }
         let unknown = |what: &str, at: usize| corrupt(format!("unknown {what} code {}", bytes[at]));
         let rules = Rules {
             capture: Capture::from_code(bytes[18]).ok_or_else(|| unknown("capture", 18))?,

@@ -237,7 +237,8 @@ impl Database {
         let level = self.level(n);
         let start = (b * BLOCK_BYTES as u64) as usize;
         let end = (start + BLOCK_BYTES as usize).min(level.len());
-        if xxh3_64(&level[start..end]) == self.stored_sum(n, b) {
+        let block = &level[start..end];
+        if values_in_range(block, n) && xxh3_64(block) == self.stored_sum(n, b) {
             word.fetch_or(bit, Relaxed);
             true
         } else {
@@ -246,9 +247,17 @@ impl Database {
     }
 
     fn damaged(&self, n: u32, b: u64) -> DbError {
+        let start = (b * BLOCK_BYTES as u64) as usize;
+        let level = self.level(n);
+        let block = &level[start..(start + BLOCK_BYTES as usize).min(level.len())];
+        let what = if values_in_range(block, n) {
+            "checksum does not match"
+        } else {
+            "a value lies outside -n..=n, which no board of n seeds can have"
+        };
         DbError::corrupt(
             &self.path,
-            format!("level {n}, block {b}: checksum does not match (the file is damaged; rebuild or unpack it again)"),
+            format!("level {n}, block {b}: {what} (the file is damaged; rebuild or unpack it again)"),
         )
     }
 
@@ -295,6 +304,14 @@ impl Database {
         }
         Ok(())
     }
+}
+
+/// Whether every value of a block of level `n` lies in `-n..=n`. The
+/// checksums only say the bytes are the ones written; this refuses a file
+/// whose writer was wrong, or forged the checksums (issue 6: the fuzzer got
+/// a value of 64 for a 2-seed board that way).
+fn values_in_range(block: &[u8], n: u32) -> bool {
+    block.iter().all(|&v| (v as i8).unsigned_abs() as u32 <= n)
 }
 
 impl Tablebase for Database {

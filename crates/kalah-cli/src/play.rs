@@ -1,0 +1,981 @@
+//! `kalah play`: a game in the terminal against the perfect player.
+//!
+//! The program reads one line at a time from standard input, so it works
+//! the same in a terminal and from a pipe, and draws nothing but plain
+//! lines (no cursor movement), so it fits any 80x24 terminal.
+//!
+//! # Where the values come from
+//!
+//! One [`Brain`] serves the whole game, built once at the start (every
+//! later position has at most the start's seeds in its houses):
+//!
+//! * an endgame database that covers the start: every value is a probe;
+//! * clockwise sowing without one: every board with up to the start's
+//!   seeds solved in memory by retrograde analysis, then probes;
+//! * otherwise one [`Solver`], so its transposition table (and the
+//!   database behind it, if any) carries over from move to move, with a
+//!   cache of the exact board values it has found.
+//!
+//! # How the computer chooses
+//!
+//! A best move, never anything less: a move whose exact value equals the
+//! position's value. From a table it is the first move of the table's line
+//! of best play, which under clockwise sowing also makes progress towards
+//! cashing in a lead (see `kalah_search::analyze_from_table`); from a search
+//! it is the first move, in house order, whose exact value is the
+//! position's. While a human thinks, the computer may *ponder*: in the
+//! background it computes the value of every move (what `hint` shows) and
+//! then its own best reply to each, best moves first, in slices of a tenth
+//! of a second so that it stops as soon as the human answers.
+
+use std::collections::{HashMap, HashSet};
+use std::io::{BufRead, IsTerminal, Write};
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use kalah_core::{Board, Engine, Next, Outcome, Position, Rules, Side, Sowing};
+use kalah_db::{human_bytes, NoTablebase, Tablebase};
+use kalah_search::{analyze_from_table, SearchOptions, Solver};
+
+use crate::analysis::{check_table_memory, group, retrograde_builder};
+use crate::common::{parse_position, signed, start_position, user, verdict, DbArgs, RuleArgs};
+use crate::solve::SearchArgs;
+
+/// `println!` that returns an error instead of panicking when standard
+/// output is closed (`kalah play --side none | head`; `main` reports a
+/// closed pipe as success).
+macro_rules! say {
+    () => {
+        writeln!(std::io::stdout())?
+    };
+    ($($arg:tt)*) => {
+        writeln!(std::io::stdout(), $($arg)*)?
+    };
+}
+
+/// How long one slice of pondering may run before it checks whether the
+/// human has answered.
+const PONDER_SLICE: Duration = Duration::from_millis(100);
+
+/// Arguments of `kalah play`.
+#[derive(Args, Debug)]
+#[command(
+    long_about = "Play Kalah in the terminal against the perfect player.\n\n\
+The computer always plays a best move: one whose exact value (the final store difference for \
+the mover under perfect play) is the position's value. You type a house number to sow it; \
+houses are numbered 1..h from their owner's left, so your own 1 is on your left. Commands at \
+the prompt:\n\n  \
+1..h   play that house\n  \
+hint   every legal move's exact value, the best ones marked\n  \
+undo   take moves back to your previous turn\n  \
+new    start again\n  \
+board  draw the board again\n  \
+help   the commands\n  \
+quit   stop (so does the end of the input)\n\n\
+The board is drawn with North at the top (its houses numbered from its own left, so right to \
+left as you see them) and South at the bottom; North's store is on the left, South's on the \
+right. After every move the houses that changed are listed and marked with *.\n\n\
+Values come from an endgame database that covers the game if there is one (data/db, or --db), \
+from retrograde analysis for clockwise sowing, and otherwise from a search backed by the \
+largest database for the board and rules; one search with one transposition table serves the \
+whole game. In a terminal the computer thinks on your time (--ponder).\n\n\
+Input is read line by line, so a game can be scripted:\n  \
+printf '2\\nhint\\n1\\nquit\\n' | kalah play 3 2\n\n\
+Examples:\n  \
+kalah play                          Kalah(6,4), you are South and move first\n  \
+kalah play 6 4 --capture empty      with the 20-seed database of `kalah db build`\n  \
+kalah play 4 3 --side N             the computer opens\n  \
+kalah play 3 3 --sowing cw          clockwise: play can be endless\n  \
+kalah play 4 4 --side both          two players, hints on demand\n  \
+kalah play 3 3 --side none          watch the perfect player play itself"
+)]
+pub struct PlayArgs {
+    /// Houses a side, 1 to 8 (default 6).
+    #[arg(value_name = "H")]
+    houses: Option<usize>,
+    /// Seeds in each house at the start (default 4).
+    #[arg(value_name = "S")]
+    seeds: Option<u32>,
+    /// Start from this position instead: ring form "S1..Sh,Sstore,N1..Nh,Nstore SIDE",
+    /// e.g. "3,3,3,0,3,3,3,0 S", or side form "S:3-3-3:0 N:3-3-3:0 S".
+    #[arg(long, value_name = "P", conflicts_with_all = ["houses", "seeds"])]
+    position: Option<String>,
+    /// The side you play: S (South, moves first), N (North), both (two
+    /// people at one keyboard) or none (the computer plays both sides).
+    #[arg(long, value_name = "SIDE", default_value = "S")]
+    side: Seats,
+    #[command(flatten)]
+    rules: RuleArgs,
+    #[command(flatten)]
+    db: DbArgs,
+    #[command(flatten)]
+    search: SearchArgs,
+    /// Think on the human's time: `auto` (when the input is a terminal),
+    /// `on` or `off`. Only searches ponder; database probes are instant.
+    #[arg(long, value_name = "WHEN", default_value = "auto")]
+    ponder: Ponder,
+}
+
+/// Which sides people play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Seats {
+    south: bool,
+    north: bool,
+}
+
+impl Seats {
+    fn human(self, side: Side) -> bool {
+        match side {
+            Side::South => self.south,
+            Side::North => self.north,
+        }
+    }
+
+    fn any(self) -> bool {
+        self.south || self.north
+    }
+}
+
+impl FromStr for Seats {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Seats, String> {
+        let (south, north) = match s.to_ascii_lowercase().as_str() {
+            "s" | "south" => (true, false),
+            "n" | "north" => (false, true),
+            "both" => (true, true),
+            "none" => (false, false),
+            _ => return Err(format!("`{s}` is not a side: give S, N, both or none")),
+        };
+        Ok(Seats { south, north })
+    }
+}
+
+/// When to ponder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ponder {
+    Auto,
+    On,
+    Off,
+}
+
+impl FromStr for Ponder {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Ponder, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "auto" => Ok(Ponder::Auto),
+            "on" => Ok(Ponder::On),
+            "off" => Ok(Ponder::Off),
+            _ => Err(format!("`{s}`: give auto, on or off")),
+        }
+    }
+}
+
+pub fn run(args: PlayArgs) -> anyhow::Result<()> {
+    let (start, title) = match &args.position {
+        Some(text) => {
+            let p = parse_position(text)?;
+            (p, format!("Kalah from a position with {} houses a side", p.houses()))
+        }
+        None => {
+            let (h, s) = match (args.houses, args.seeds) {
+                (Some(h), Some(s)) => (h, s),
+                (None, None) => (6, 4),
+                _ => return Err(user("give both H and S (e.g. `kalah play 6 4`), or neither for Kalah(6,4)")),
+            };
+            (start_position(h, s)?, format!("Kalah({h},{s})"))
+        }
+    };
+    let rules = args.rules.rules();
+    let threads = match args.search.threads {
+        Some(0) => return Err(user("--threads must be at least 1")),
+        Some(n) if n > 1024 => return Err(user(format!("--threads {n} is more than this program supports (1024)"))),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let tt_mb = match args.search.tt_mb {
+        Some(0) => return Err(user("--tt-mb must be at least 1")),
+        Some(mb) if mb > 1 << 30 => return Err(user(format!("--tt-mb {mb} is absurd"))),
+        Some(mb) => mb,
+        // As `kalah solve`: small games do not need, or pay for, a large table.
+        None => match start.seeds_in_houses() {
+            0..=16 => 16,
+            17..=24 => 64,
+            25..=36 => 256,
+            _ => 1024,
+        },
+    };
+    let ponder = match args.ponder {
+        Ponder::On => true,
+        Ponder::Off => false,
+        Ponder::Auto => std::io::stdin().is_terminal(),
+    };
+    let h = start.houses();
+    let engine = Engine::new(h, rules);
+    let seeds = start.seeds_in_houses();
+    let db = args.db.open(h, rules)?;
+    let brain: Box<dyn Brain> = match db {
+        Some(d) if d.header().max_seeds >= seeds => {
+            let what = format!("the {}-seed database {}", d.header().max_seeds, d.path().display());
+            Box::new(TableBrain { engine, table: d, what })
+        }
+        _ if rules.may_cycle() => {
+            let table = retrograde_builder(&engine, seeds, true)?;
+            let what = format!(
+                "retrograde analysis of all {} boards with up to {seeds} seeds (clockwise play can be endless)",
+                group(kalah_core::boards_up_to(h, seeds))
+            );
+            Box::new(TableBrain { engine, table, what })
+        }
+        database => {
+            let options = SearchOptions {
+                threads,
+                tt_bytes: tt_mb << 20,
+            };
+            check_table_memory(options.tt_bytes as u64)?;
+            let resources = format!(
+                "{threads} thread{}, a {} table",
+                if threads == 1 { "" } else { "s" },
+                human_bytes(options.tt_bytes as u64)
+            );
+            let search = |e: kalah_search::SearchError| user(e.to_string());
+            match database {
+                Some(d) => {
+                    let what = format!(
+                        "a search ({resources}) backed by the {}-seed database {}",
+                        d.header().max_seeds,
+                        d.path().display()
+                    );
+                    let solver = Solver::new(h, rules, crate::common::for_search(d)?, options).map_err(search)?;
+                    Box::new(SearchBrain::new(solver, what))
+                }
+                None => {
+                    let what = format!("a search ({resources}), no endgame database");
+                    let solver = Solver::new(h, rules, NoTablebase { houses: h, rules }, options).map_err(search)?;
+                    Box::new(SearchBrain::new(solver, what))
+                }
+            }
+        }
+    };
+    let mut game = Game {
+        brain: brain.as_ref(),
+        engine: Engine::new(h, rules),
+        rules,
+        seats: args.side,
+        start,
+        position: start,
+        history: Vec::new(),
+        ponder,
+    };
+    game.header(&title)?;
+    std::thread::scope(|scope| game.play(scope))
+}
+
+/// Exact values for the game, however they are found; see the module docs.
+trait Brain: Sync {
+    /// The rules engine.
+    fn engine(&self) -> &Engine;
+    /// The exact value of `board` for its mover (future store difference),
+    /// or `None` if `cancel` was raised first.
+    fn board_value(&self, board: Board, cancel: Option<&AtomicBool>) -> anyhow::Result<Option<i32>>;
+    /// A best move (1-based house) of the player to move in `position`,
+    /// which is not over; `None` if `cancel` was raised first.
+    fn best_move(&self, position: &Position, cancel: Option<&AtomicBool>) -> anyhow::Result<Option<usize>>;
+    /// Whether values of `board` take a search (so are worth pondering).
+    fn searches(&self, board: Board) -> bool;
+    /// Thinks on a person's time in `position` (a person to move) until
+    /// `cancel` is raised; see [`SearchBrain::ponder`].
+    fn ponder(&self, _position: &Position, _seats: Seats, _cancel: &AtomicBool) {}
+    /// Where the values come from, for people.
+    fn describe(&self) -> &str;
+}
+
+/// The value of move `house` (1-based) of `board` for its mover, from
+/// the board values of `brain`.
+fn move_value(brain: &dyn Brain, board: Board, house: usize, cancel: Option<&AtomicBool>) -> anyhow::Result<Option<i32>> {
+    let o = brain.engine().play(board, house - 1);
+    Ok(match o.next {
+        Next::Over => Some(o.gain()),
+        _ => brain.board_value(o.board, cancel)?.map(|v| o.value_with(v)),
+    })
+}
+
+/// Every legal move of `position` with its exact value (final store
+/// difference for the player to move), in house order.
+fn move_values(brain: &dyn Brain, position: &Position, cancel: Option<&AtomicBool>) -> anyhow::Result<Option<Vec<(usize, i32)>>> {
+    let board = position.mover_board();
+    let base = position.store_difference();
+    let mut out = Vec::new();
+    for house in position.legal_moves() {
+        match move_value(brain, board, house, cancel)? {
+            Some(v) => out.push((house, base + v)),
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(out))
+}
+
+/// Values read from a table that covers every board of the game.
+struct TableBrain<T: Tablebase> {
+    engine: Engine,
+    table: T,
+    what: String,
+}
+
+impl<T: Tablebase> TableBrain<T> {
+    fn checked(&self) -> anyhow::Result<()> {
+        match self.table.failure() {
+            Some(why) => Err(anyhow::anyhow!(why)),
+            None => Ok(()),
+        }
+    }
+}
+
+impl<T: Tablebase> Brain for TableBrain<T> {
+    fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    fn board_value(&self, board: Board, _: Option<&AtomicBool>) -> anyhow::Result<Option<i32>> {
+        let v = match self.engine.terminal_value(board) {
+            Some(v) => v,
+            None => self.table.value(board),
+        };
+        self.checked()?;
+        Ok(Some(v))
+    }
+
+    fn best_move(&self, position: &Position, _: Option<&AtomicBool>) -> anyhow::Result<Option<usize>> {
+        table_best_move(&self.engine, &self.table, position).map(Some)
+    }
+
+    fn searches(&self, _: Board) -> bool {
+        false
+    }
+
+    fn describe(&self) -> &str {
+        &self.what
+    }
+}
+
+/// The first move of the table's line of best play (which makes progress
+/// under clockwise sowing, where merely keeping the value may go round in
+/// circles).
+fn table_best_move<T: Tablebase>(engine: &Engine, table: &T, position: &Position) -> anyhow::Result<usize> {
+    let a = analyze_from_table(engine, table, position).map_err(|e| anyhow::anyhow!(e.to_string()))?;
+    match a.pv.first() {
+        Some(m) => Ok(m.house),
+        None => a
+            .moves
+            .iter()
+            .find(|m| m.value == a.value)
+            .map(|m| m.house)
+            .ok_or_else(|| anyhow::anyhow!("internal error: no best move in {}", position.ring())),
+    }
+}
+
+/// Values found by one search that lasts the whole game; see the module docs.
+struct SearchBrain<T: Tablebase> {
+    solver: Solver<T>,
+    /// Exact board values found so far.
+    values: Mutex<HashMap<Board, i32>>,
+    /// Best moves found so far (1-based houses), by board.
+    replies: Mutex<HashMap<Board, usize>>,
+    what: String,
+}
+
+impl<T: Tablebase> SearchBrain<T> {
+    fn new(solver: Solver<T>, what: String) -> Self {
+        SearchBrain {
+            solver,
+            values: Mutex::new(HashMap::new()),
+            replies: Mutex::new(HashMap::new()),
+            what,
+        }
+    }
+
+    /// Whether the database behind the search covers `board`.
+    fn covered(&self, board: Board) -> bool {
+        self.solver.tablebase().max_seeds().is_some_and(|m| board.total() <= m)
+    }
+
+    /// Bounds on the value of move `house` (1-based) of `board` for its
+    /// mover, from what is known without searching: exact values found
+    /// before, the database, and the transposition table (a search whose
+    /// deadline has already passed reports the bounds proven so far).
+    fn move_bounds(&self, board: Board, house: usize) -> anyhow::Result<(i32, i32)> {
+        let o = self.engine().play(board, house - 1);
+        if o.next == Next::Over {
+            return Ok((o.gain(), o.gain()));
+        }
+        let child = o.board;
+        let (lower, upper) = if let Some(v) = self.engine().terminal_value(child) {
+            (v, v)
+        } else if self.covered(child) {
+            let v = self.solver.tablebase().value(child);
+            self.checked()?;
+            (v, v)
+        } else if let Some(&v) = self.values.lock().unwrap_or_else(|e| e.into_inner()).get(&child) {
+            (v, v)
+        } else {
+            let h = self.engine().houses();
+            let position = Position::from_mover_board(h, child, Side::South, [0, 0]);
+            let b = self.solver.value_within(&position, Instant::now()).map_err(|e| anyhow::anyhow!(e.to_string()))?;
+            (b.lower, b.upper)
+        };
+        Ok(match o.next {
+            Next::Mover => (o.gain() + lower, o.gain() + upper),
+            _ => (o.gain() - upper, o.gain() - lower),
+        })
+    }
+
+    fn checked(&self) -> anyhow::Result<()> {
+        match self.solver.tablebase().failure() {
+            Some(why) => Err(anyhow::anyhow!(why)),
+            None => Ok(()),
+        }
+    }
+}
+
+impl<T: Tablebase> SearchBrain<T> {
+    /// [`Brain::ponder`]; `None` when cancelled. Errors are left for the
+    /// game to meet again when it asks the same questions.
+    fn ponder_until(&self, position: &Position, seats: Seats, cancel: &AtomicBool) -> Option<()> {
+        let engine = self.engine();
+        let board = position.mover_board();
+        self.board_value(board, Some(cancel)).ok()??;
+        let mut moves = Vec::new();
+        for house in position.legal_moves() {
+            let (_, upper) = self.move_bounds(board, house).ok()?;
+            moves.push((upper, house));
+        }
+        moves.sort_by_key(|&(upper, house)| (-upper, house));
+        for (_, house) in moves {
+            move_value(self, board, house, Some(cancel)).ok()??;
+            let (next, _) = position.play(engine, house).ok()?;
+            if !next.is_over(engine) && !seats.human(next.to_move()) {
+                self.best_move(&next, Some(cancel)).ok()??;
+            }
+        }
+        Some(())
+    }
+}
+
+impl<T: Tablebase> Brain for SearchBrain<T> {
+    fn engine(&self) -> &Engine {
+        self.solver.engine()
+    }
+
+    fn board_value(&self, board: Board, cancel: Option<&AtomicBool>) -> anyhow::Result<Option<i32>> {
+        if let Some(v) = self.engine().terminal_value(board) {
+            return Ok(Some(v));
+        }
+        if self.covered(board) {
+            let v = self.solver.tablebase().value(board);
+            self.checked()?;
+            return Ok(Some(v));
+        }
+        if let Some(&v) = self.values.lock().unwrap_or_else(|e| e.into_inner()).get(&board) {
+            return Ok(Some(v));
+        }
+        let v = match cancel {
+            None => self.solver.board_value(board),
+            Some(cancel) => {
+                // Slices of search: each resumes from the transposition table.
+                let h = self.engine().houses();
+                let position = Position::from_mover_board(h, board, Side::South, [0, 0]);
+                loop {
+                    if cancel.load(Relaxed) {
+                        return Ok(None);
+                    }
+                    let b = self
+                        .solver
+                        .value_within(&position, Instant::now() + PONDER_SLICE)
+                        .map_err(|e| anyhow::anyhow!(e.to_string()))?;
+                    if b.is_exact() {
+                        break b.lower;
+                    }
+                }
+            }
+        };
+        self.checked()?;
+        self.values.lock().unwrap_or_else(|e| e.into_inner()).insert(board, v);
+        Ok(Some(v))
+    }
+
+    fn best_move(&self, position: &Position, cancel: Option<&AtomicBool>) -> anyhow::Result<Option<usize>> {
+        let board = position.mover_board();
+        if self.covered(board) {
+            return table_best_move(self.engine(), self.solver.tablebase(), position).map(Some);
+        }
+        if let Some(&house) = self.replies.lock().unwrap_or_else(|e| e.into_inner()).get(&board) {
+            return Ok(Some(house));
+        }
+        let Some(value) = self.board_value(board, cancel)? else {
+            return Ok(None);
+        };
+        let chosen = |house: usize| {
+            self.replies.lock().unwrap_or_else(|e| e.into_inner()).insert(board, house);
+            Ok(Some(house))
+        };
+        // The search that proved the value left bounds on the moves in the
+        // transposition table: the move that proves it usually has one
+        // that already shows it, so no further search is needed.
+        let mut open = Vec::new();
+        for house in position.legal_moves() {
+            let (lower, upper) = self.move_bounds(board, house)?;
+            if lower >= value {
+                return chosen(house);
+            }
+            if upper >= value {
+                open.push((upper, house));
+            }
+        }
+        // Otherwise the most promising first, each solved exactly.
+        open.sort_by_key(|&(upper, house)| (-upper, house));
+        for (_, house) in open {
+            let Some(v) = move_value(self, board, house, cancel)? else {
+                return Ok(None);
+            };
+            if v == value {
+                return chosen(house);
+            }
+        }
+        Err(anyhow::anyhow!("internal error: no move of {} reaches its value {value}", position.ring()))
+    }
+
+    fn searches(&self, board: Board) -> bool {
+        self.engine().terminal_value(board).is_none() && !self.covered(board)
+    }
+
+    /// The position's value; then, the most promising moves first (by the
+    /// bounds that search left in the table), each move's exact value (what
+    /// `hint` shows) and, where the computer is to move next, its best
+    /// reply, so that a likely move is answered from memory.
+    fn ponder(&self, position: &Position, seats: Seats, cancel: &AtomicBool) {
+        let _ = self.ponder_until(position, seats, cancel);
+    }
+
+    fn describe(&self) -> &str {
+        &self.what
+    }
+}
+
+/// What one line of input asks for.
+#[derive(Debug, PartialEq, Eq)]
+enum Command {
+    House(usize),
+    Hint,
+    Undo,
+    New,
+    Board,
+    Help,
+    Quit,
+    Nothing,
+    Unknown(String),
+}
+
+fn parse_command(line: &str) -> Command {
+    let word = line.trim();
+    match word.to_ascii_lowercase().as_str() {
+        "" => Command::Nothing,
+        "hint" | "hints" => Command::Hint,
+        "undo" | "u" | "back" => Command::Undo,
+        "new" | "restart" => Command::New,
+        "board" | "b" | "show" => Command::Board,
+        "help" | "?" | "h" => Command::Help,
+        "quit" | "q" | "exit" => Command::Quit,
+        w if !w.is_empty() && w.chars().all(|c| c.is_ascii_digit()) => {
+            // Absurdly long numbers are simply out of range.
+            Command::House(w.parse::<usize>().unwrap_or(usize::MAX))
+        }
+        _ => Command::Unknown(word.to_string()),
+    }
+}
+
+/// A cell of the board: a side's house (1-based) or store (`None`).
+type Cell = (Side, Option<usize>);
+
+/// One game session.
+struct Game<'a> {
+    brain: &'a dyn Brain,
+    engine: Engine,
+    rules: Rules,
+    seats: Seats,
+    start: Position,
+    position: Position,
+    /// The positions before each move played, oldest first.
+    history: Vec<Position>,
+    ponder: bool,
+}
+
+impl<'a> Game<'a> {
+    fn h(&self) -> usize {
+        self.position.houses()
+    }
+
+    /// Who sits at a side, for people.
+    fn role(&self, side: Side) -> &'static str {
+        match (self.seats.human(side), self.seats.south && self.seats.north) {
+            (true, true) => "",
+            (true, false) => "you",
+            (false, _) => "computer",
+        }
+    }
+
+    fn header(&mut self, title: &str) -> anyhow::Result<()> {
+        let h = self.h();
+        say!("{title}   {}", self.rules);
+        match (self.seats.south, self.seats.north) {
+            (true, false) => say!("You play South (bottom row) against the perfect player, who plays North."),
+            (false, true) => say!("You play North (top row) against the perfect player, who plays South."),
+            (true, true) => say!("Two players at one keyboard; `hint` shows every move's exact value."),
+            (false, false) => say!("The perfect player plays both sides."),
+        }
+        say!("Houses are numbered 1-{h} from their owner's left. Sowing runs {}", match self.rules.sowing {
+            Sowing::Ccw => "counter-clockwise:\nyour houses towards your store, then the other row.",
+            Sowing::Cw => "clockwise: your houses away\nfrom your store, then the other row, then your store.",
+        });
+        for line in wrap(&format!("Values come from {}.", self.brain.describe()), 78) {
+            say!("{line}");
+        }
+        if self.seats.any() {
+            say!("Type a house number to play it, or help.");
+        }
+        Ok(())
+    }
+
+    /// The board, North on top; `changed` cells are marked with `*`.
+    fn draw(&self, changed: &[Cell]) -> String {
+        let p = &self.position;
+        let h = self.h();
+        let mark = |cell: Cell| if changed.contains(&cell) { '*' } else { ' ' };
+        let house = |side: Side, i: usize| format!("|{:>3}{}", p.house(side, i), mark((side, Some(i))));
+        let rule: String = "+----".repeat(h) + "+";
+        let left = 16;
+        let turn = |side: Side| {
+            let role = self.role(side);
+            let role = if role.is_empty() { String::new() } else { format!(" ({role})") };
+            if !p.is_over(&self.engine) && p.to_move() == side {
+                format!("  <- {} to move{role}", side.name())
+            } else {
+                format!("  {role}")
+            }
+        };
+        let mut out = String::new();
+        let labels = |side: Side, order: Vec<usize>| -> String {
+            order.iter().map(|&i| format!("{:>4} ", format!("{}{i}", side.letter()))).collect()
+        };
+        out.push_str(&format!("{:left$}{}\n", "", labels(Side::North, (1..=h).rev().collect()).trim_end()));
+        out.push_str(&format!("{:left$}{rule}\n", ""));
+        let north: String = (1..=h).rev().map(|i| house(Side::North, i)).collect();
+        out.push_str(&format!("{:<left$}{north}|{}\n", "   North", turn(Side::North).trim_end()));
+        out.push_str(&format!(
+            "{:<left$}{rule} [{:>3}{} S store]\n",
+            format!(" [N store {:>3}{}]", p.store(Side::North), mark((Side::North, None))),
+            p.store(Side::South),
+            mark((Side::South, None)),
+        ));
+        let south: String = (1..=h).map(|i| house(Side::South, i)).collect();
+        out.push_str(&format!("{:<left$}{south}|{}\n", "   South", turn(Side::South).trim_end()));
+        out.push_str(&format!("{:left$}{rule}\n", ""));
+        out.push_str(&format!("{:left$}{}\n", "", labels(Side::South, (1..=h).collect()).trim_end()));
+        out.push_str(&format!("Position: {}\n", p.ring()));
+        out
+    }
+
+    fn show(&mut self, changed: &[Cell]) -> anyhow::Result<()> {
+        let text = self.draw(changed);
+        say!();
+        write!(std::io::stdout(), "{text}")?;
+        Ok(())
+    }
+
+    /// Plays `house` for the player to move, says what happened and draws the board.
+    fn play_move(&mut self, house: usize, seconds: Option<f64>) -> anyhow::Result<()> {
+        let before = self.position;
+        let mover = before.to_move();
+        let seeds = before.house(mover, house);
+        let (after, outcome) = before.play(&self.engine, house).map_err(|e| anyhow::anyhow!("internal error: {e}"))?;
+        self.history.push(before);
+        self.position = after;
+        let changed = changed_cells(&before, &after);
+        let names: Vec<String> = changed
+            .iter()
+            .map(|&(side, i)| match i {
+                Some(i) => format!("{}{i}", side.letter()),
+                None => format!("{} store", side.letter()),
+            })
+            .collect();
+        let time = seconds.map_or(String::new(), |s| format!(" [{s:.2} s]"));
+        say!();
+        say!(
+            "{} plays house {house} ({seeds} seed{}){time}: changed {}.",
+            mover.name(),
+            if seeds == 1 { "" } else { "s" },
+            names.join(" ")
+        );
+        say!("{}", consequence(mover, &outcome, &after));
+        self.show(&changed)
+    }
+
+    fn computer_move(&mut self) -> anyhow::Result<()> {
+        let timer = Instant::now();
+        let spinner = ProgressBar::new_spinner();
+        spinner.set_style(ProgressStyle::with_template("{spinner} {msg} {elapsed}").expect("valid template"));
+        spinner.set_message(format!("{} is thinking", self.position.to_move().name()));
+        spinner.enable_steady_tick(Duration::from_millis(100));
+        let best = self.brain.best_move(&self.position, None);
+        spinner.finish_and_clear();
+        let house = best?.expect("an uncancelled search answers");
+        self.play_move(house, Some(timer.elapsed().as_secs_f64()))
+    }
+
+    fn hint(&mut self) -> anyhow::Result<()> {
+        let p = self.position;
+        if p.is_over(&self.engine) {
+            say!("The game is over.");
+            return Ok(());
+        }
+        let values = move_values(self.brain, &p, None)?.expect("an uncancelled search answers");
+        let best = values.iter().map(|&(_, v)| v).max().expect("a position that is not over has a move");
+        let mover = p.to_move();
+        say!("Value for {}: {} ({}). Every move, with its final store difference for {}:", mover.name(), signed(best), verdict(mover, best), mover.name());
+        for (house, v) in values {
+            let mark = if v == best { "  best" } else { "" };
+            say!("  house {house:>2}  {:>4}{mark}", signed(v));
+        }
+        Ok(())
+    }
+
+    /// Back to the position before the last move a person chose.
+    fn undo(&mut self) -> bool {
+        match self.history.iter().rposition(|p| self.seats.human(p.to_move())) {
+            Some(i) => {
+                self.position = self.history[i];
+                self.history.truncate(i);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn help(&self) -> anyhow::Result<()> {
+        let h = self.h();
+        say!("Commands:");
+        say!("  1-{h:<6} play that house of yours (numbered from your left)");
+        say!("  hint     every legal move's exact value, the best marked");
+        say!("  undo     take moves back to your previous turn");
+        say!("  new      start the game again");
+        say!("  board    draw the board again");
+        say!("  help     this list");
+        say!("  quit     stop playing (so does the end of the input)");
+        say!("A value is the final store difference for the player to move when both");
+        say!("play perfectly from there: +4 means that player ends 4 seeds ahead.");
+        Ok(())
+    }
+
+    fn final_score(&self) -> anyhow::Result<()> {
+        let p = &self.position;
+        let (s, n) = (p.store(Side::South), p.store(Side::North));
+        let diff = s as i32 - n as i32;
+        say!();
+        say!("Game over. South {s}, North {n}: {}.", verdict(Side::South, diff));
+        Ok(())
+    }
+
+    /// Prints the prompt.
+    fn prompt(&mut self, text: &str) -> anyhow::Result<()> {
+        let mut out = std::io::stdout();
+        write!(out, "{text}")?;
+        out.flush()?;
+        Ok(())
+    }
+
+    fn play<'s>(&mut self, scope: &'s std::thread::Scope<'s, '_>) -> anyhow::Result<()>
+    where
+        'a: 's,
+    {
+        let stdin = std::io::stdin();
+        // Input from a pipe is not echoed by a terminal: echo it, so that
+        // the transcript reads as a game.
+        let echo = !stdin.is_terminal();
+        let mut lines = stdin.lock().lines();
+        // Positions already seen with the computer to move (endless play).
+        let mut seen: HashSet<Position> = HashSet::new();
+        // The final score of the game on the board has been printed.
+        let mut scored = false;
+        self.show(&[])?;
+        loop {
+            let p = self.position;
+            let over = p.is_over(&self.engine);
+            if over {
+                if !scored {
+                    self.final_score()?;
+                    scored = true;
+                }
+                if !self.seats.any() {
+                    return Ok(());
+                }
+            } else if !self.seats.human(p.to_move()) {
+                if !self.seats.any() && !seen.insert(p) {
+                    say!();
+                    say!("The position repeats and best play goes round for ever; the seeds in the houses");
+                    say!("count for nobody (RULES.md, \"Endless play\").");
+                    self.final_score()?;
+                    return Ok(());
+                }
+                self.computer_move()?;
+                continue;
+            }
+
+            // A person's turn, or the end of a game with people.
+            let cancel = Arc::new(AtomicBool::new(false));
+            let pondering = (!over && self.ponder && self.brain.searches(p.mover_board())).then(|| {
+                let (brain, seats, cancel) = (self.brain, self.seats, Arc::clone(&cancel));
+                scope.spawn(move || brain.ponder(&p, seats, &cancel))
+            });
+            if over {
+                self.prompt("Type new to play again, undo to take moves back, or quit: ")?;
+            } else {
+                let h = self.h();
+                let mover = p.to_move();
+                let you = if self.seats.south && self.seats.north { String::new() } else { " (you)".to_string() };
+                self.prompt(&format!("{}{you} to move: house 1-{h}, hint, undo, new, help or quit > ", mover.name()))?;
+            }
+            let line = lines.next();
+            cancel.store(true, Relaxed);
+            if let Some(handle) = pondering {
+                let _ = handle.join();
+            }
+            let line = match line {
+                None => {
+                    say!();
+                    say!("End of input: goodbye.");
+                    return Ok(());
+                }
+                Some(line) => line?,
+            };
+            if echo {
+                say!("{}", line.trim_end());
+            }
+            match parse_command(&line) {
+                Command::Quit => {
+                    say!("Goodbye.");
+                    return Ok(());
+                }
+                Command::Help => self.help()?,
+                Command::Board => self.show(&[])?,
+                Command::Hint => self.hint()?,
+                Command::Nothing => {}
+                Command::New => {
+                    scored = false;
+                    self.position = self.start;
+                    self.history.clear();
+                    seen.clear();
+                    say!("New game.");
+                    self.show(&[])?;
+                }
+                Command::Undo => {
+                    if self.undo() {
+                        scored = false;
+                        say!("Taken back to {}'s turn.", self.position.to_move().name());
+                        self.show(&[])?;
+                    } else {
+                        say!("Nothing to undo: no move of yours has been played yet.");
+                    }
+                }
+                Command::Unknown(word) => {
+                    say!("`{word}` is neither a house number nor a command; type help for the list.");
+                }
+                Command::House(_) if over => {
+                    say!("The game is over: type new, undo or quit.");
+                }
+                Command::House(house) => {
+                    let h = self.h();
+                    let legal = p.legal_moves();
+                    if !(1..=h).contains(&house) {
+                        say!("There is no house {house}: your houses are 1 to {h}.");
+                    } else if !legal.contains(&house) {
+                        let list: Vec<String> = legal.iter().map(|m| m.to_string()).collect();
+                        say!("House {house} is empty. You can play: {}.", list.join(" "));
+                    } else {
+                        self.play_move(house, None)?;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `text` in lines of at most `width` characters, broken at spaces (a
+/// longer word, such as a path, gets a line of its own).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        if !line.is_empty() && line.len() + 1 + word.len() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// What a move led to, in words.
+fn consequence(mover: Side, o: &Outcome, after: &Position) -> String {
+    let capture = if o.captured > 0 {
+        format!("{} captures {} seeds. ", mover.name(), o.captured)
+    } else {
+        String::new()
+    };
+    match o.next {
+        Next::Mover => format!("{capture}The last seed fell in {}'s store: {} moves again.", mover.name(), mover.name()),
+        Next::Opponent => format!("{capture}{} to move.", after.to_move().name()),
+        Next::Over => format!("{capture}A side is empty: the game is over."),
+    }
+}
+
+/// The cells whose seeds differ between two positions of the same board.
+fn changed_cells(before: &Position, after: &Position) -> Vec<Cell> {
+    let h = before.houses();
+    let mut out = Vec::new();
+    for side in [before.to_move(), before.to_move().other()] {
+        for i in 1..=h {
+            if before.house(side, i) != after.house(side, i) {
+                out.push((side, Some(i)));
+            }
+        }
+        if before.store(side) != after.store(side) {
+            out.push((side, None));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_parse() {
+        assert_eq!(parse_command(" 3 "), Command::House(3));
+        assert_eq!(parse_command("HINT"), Command::Hint);
+        assert_eq!(parse_command(""), Command::Nothing);
+        assert_eq!(parse_command("99999999999999999999999"), Command::House(usize::MAX));
+        assert_eq!(parse_command("-1"), Command::Unknown("-1".into()));
+        assert_eq!("both".parse::<Seats>().unwrap(), Seats { south: true, north: true });
+        assert!("east".parse::<Seats>().is_err());
+    }
+}
