@@ -179,6 +179,64 @@ impl Builder {
         n
     }
 
+    /// The independent work units of level `n` (counter-clockwise rules):
+    /// each `m <= n - m` stands for blocks `m` and `n - m`, which only need
+    /// each other and the levels below. Returned with the boards they hold,
+    /// largest first.
+    pub fn level_units(&self, n: u32) -> Vec<(u32, u64)> {
+        let mut units: Vec<(u32, u64)> = (0..=n / 2)
+            .map(|m| {
+                let size = self.indexer.side_len(m) * self.indexer.side_len(n - m);
+                (m, if 2 * m == n { size } else { 2 * size })
+            })
+            .collect();
+        units.sort_by_key(|&(m, size)| (std::cmp::Reverse(size), m));
+        units
+    }
+
+    /// The index ranges, within level `n`, of the blocks of unit `m`.
+    pub fn unit_ranges(&self, n: u32, m: u32) -> Vec<std::ops::Range<u64>> {
+        let block = |b: u32| {
+            let start = self.indexer.block_start(n, b);
+            start..start + self.indexer.side_len(b) * self.indexer.side_len(n - b)
+        };
+        if 2 * m == n {
+            vec![block(m)]
+        } else {
+            vec![block(m), block(n - m)]
+        }
+    }
+
+    /// Solves only the units `units` of level `n`, the first unsolved level
+    /// (for a build shared between processes: each solves some units, the
+    /// others' are installed with [`Builder::install`], then
+    /// [`Builder::restored`] counts the level). Counter-clockwise rules only.
+    pub fn build_units(&mut self, n: u32, units: &[u32], progress: &dyn Progress) {
+        assert_eq!(n, self.done, "levels are built in order");
+        assert!(!self.engine.rules().may_cycle(), "clockwise levels are solved whole");
+        units.par_iter().for_each(|&m| {
+            if 2 * m == n {
+                self.sweep_block(n, m, progress);
+            } else {
+                self.sweep_pair(n, m, progress);
+            }
+        });
+    }
+
+    /// Writes solved values into level `n` (the first unsolved level) at
+    /// `offset` within the level.
+    pub fn install(&mut self, n: u32, offset: u64, values: &[u8]) {
+        let start = (self.indexer.level_start(n) + offset) as usize;
+        assert!(offset + values.len() as u64 <= self.indexer.level_len(n));
+        self.values.bytes()[start..start + values.len()].copy_from_slice(values);
+    }
+
+    /// The values of level `n` so far (solved or not), at `range` within the level.
+    pub fn level_part(&mut self, n: u32, range: std::ops::Range<u64>) -> &[u8] {
+        let start = self.indexer.level_start(n);
+        &self.values.bytes()[(start + range.start) as usize..(start + range.end) as usize]
+    }
+
     /// Solves every remaining level.
     pub fn build_all(&mut self, progress: &dyn Progress) {
         while self.done <= self.indexer.max_seeds() {

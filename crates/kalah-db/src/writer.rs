@@ -110,6 +110,24 @@ pub fn build_file(
     max_seeds: u32,
     progress: &dyn BuildProgress,
 ) -> Result<BuildReport, DbError> {
+    build_file_with(path, h, rules, max_seeds, progress, &mut |builder, _| {
+        builder.build_next(progress);
+        Ok(())
+    })
+}
+
+/// [`build_file`] with the solving of each level left to `solve_level`,
+/// called with the builder and the level's number and expected to leave
+/// that level solved (`builder.levels_done() == n + 1`); for builds shared
+/// between processes, where each solves part of a level.
+pub fn build_file_with(
+    path: &Path,
+    h: usize,
+    rules: Rules,
+    max_seeds: u32,
+    progress: &dyn BuildProgress,
+    solve_level: &mut dyn FnMut(&mut Builder, u32) -> Result<(), DbError>,
+) -> Result<BuildReport, DbError> {
     check_size(h, max_seeds)?;
     let partial = partial_path(path);
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -140,7 +158,8 @@ pub fn build_file(
         let entry = header.layout(builder.indexer(), n);
         progress.level_started(n, entry.boards);
         let start = Instant::now();
-        builder.build_next(progress);
+        solve_level(&mut builder, n)?;
+        assert_eq!(builder.levels_done(), n + 1, "the level solver solved level {n}");
         let values = builder.level_bytes(n);
         let sums = block_sums_parallel(values);
         // Each region with its zero padding, so the bytes never depend on
