@@ -54,9 +54,6 @@ use crate::kernel;
 use crate::memory::LargeBuffer;
 use crate::tablebase::Tablebase;
 
-/// Debug: recursions.
-pub static RECURSIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
 /// The byte of a board whose value is not known yet.
 pub const UNSOLVED: u8 = 0x80;
 
@@ -444,7 +441,6 @@ impl Builder {
         let cell = &self.cells()[i];
         match cell.load(Relaxed) {
             UNSOLVED => {
-                RECURSIONS.fetch_add(1, Relaxed);
                 let v = self.solve(board);
                 cell.store(v as i8 as u8, Relaxed);
                 v

@@ -1,51 +1,94 @@
+//! The macro benchmark behind BENCHMARKS.md.
+//!
+//! ```text
+//! kalah-bench build H N [THREADS]                 build every level up to N seeds in memory
+//! kalah-bench search H S CAPTURE THREADS TT_MB [DATABASE]
+//!                                                 solve Kalah(H,S) (value only) and print
+//!                                                 time, nodes and the search's counters
+//! ```
+//!
+//! Run with `cargo run --release -p kalah-bench-tools -- ...`. Each run prints
+//! one line that can go into BENCHMARKS.md as it is.
+
+use std::path::Path;
 use std::time::Instant;
 
 use kalah_core::{Capture, Position, Rules};
-use kalah_db::NoTablebase;
-use kalah_search::{SearchOptions, Solver};
+use kalah_db::{Builder, Database, NoTablebase, Quiet};
+use kalah_search::{SearchOptions, Solver, Stats};
+
+fn arg<T: std::str::FromStr>(args: &[String], i: usize, what: &str) -> T {
+    args.get(i)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or_else(|| panic!("argument {i}: {what} expected (see the module docs)"))
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    if args.get(1).map(|s| s.as_str()) == Some("build") {
-        let h: usize = args[2].parse().unwrap();
-        let n: u32 = args[3].parse().unwrap();
-        let rules = Rules { capture: Capture::Empty, ..Rules::default() };
-        let mut b = kalah_db::Builder::new(h, rules, n).unwrap();
-        let start = Instant::now();
+    match args.get(1).map(String::as_str) {
+        Some("build") => build(&args),
+        Some("search") => search(&args),
+        _ => eprintln!("usage: kalah-bench build H N [THREADS] | search H S CAPTURE THREADS TT_MB [DATABASE]"),
+    }
+}
+
+fn build(args: &[String]) {
+    let h: usize = arg(args, 2, "houses");
+    let n: u32 = arg(args, 3, "max seeds");
+    let threads: usize = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(2);
+    let rules = Rules { capture: Capture::Empty, ..Rules::default() };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool");
+    let mut b = Builder::new(h, rules, n).expect("memory for the database");
+    let start = Instant::now();
+    pool.install(|| {
         while b.levels_done() <= n {
             let t = Instant::now();
-            let l = b.build_next(&kalah_db::Quiet);
-            let len = b.indexer().level_len(l);
-            println!("level {l}: {len} boards in {:.2}s ({:.1}M/s)", t.elapsed().as_secs_f64(), len as f64 / t.elapsed().as_secs_f64() / 1e6);
+            let level = b.build_next(&Quiet);
+            let len = b.indexer().level_len(level);
+            let secs = t.elapsed().as_secs_f64();
+            println!("level {level}: {len} boards in {secs:.2} s ({:.1} M boards/s)", len as f64 / secs / 1e6);
         }
-        println!("total {:.2}s, recursions {}", start.elapsed().as_secs_f64(), kalah_db::builder::RECURSIONS.load(std::sync::atomic::Ordering::Relaxed));
-        return;
-    }
-    let h: usize = args.get(1).map_or(6, |a| a.parse().unwrap());
-    let s: u32 = args.get(2).map_or(4, |a| a.parse().unwrap());
-    let capture: Capture = args.get(3).map_or(Capture::Empty, |a| a.parse().unwrap());
-    let threads: usize = args.get(4).map_or(1, |a| a.parse().unwrap());
-    let mb: usize = args.get(5).map_or(1024, |a| a.parse().unwrap());
+    });
+    let secs = start.elapsed().as_secs_f64();
+    let boards = b.indexer().len();
+    println!(
+        "| build h={h} up to {n} seeds, {threads} threads | {boards} boards | {secs:.2} s | {:.1} M boards/s |",
+        boards as f64 / secs / 1e6
+    );
+}
+
+fn search(args: &[String]) {
+    let h: usize = arg(args, 2, "houses");
+    let s: u32 = arg(args, 3, "seeds");
+    let capture: Capture = arg(args, 4, "capture rule");
+    let threads: usize = arg(args, 5, "threads");
+    let mb: usize = arg(args, 6, "transposition table MiB");
     let rules = Rules { capture, ..Rules::default() };
     let options = SearchOptions { threads, tt_bytes: mb << 20 };
-    let p = Position::start(h, s).unwrap();
-    let start = Instant::now();
-    let report = |value: i32, nodes: u64, stats: kalah_search::Stats| {
+    let p = Position::start(h, s).expect("a valid start");
+    let report = |what: &str, value: i32, nodes: u64, stats: Stats, start: Instant| {
         let t = start.elapsed().as_secs_f64();
-        println!("Kalah({h},{s}) {capture}: value {value} in {t:.2}s, {nodes} nodes, {:.1}M nodes/s", nodes as f64 / t / 1e6);
+        println!(
+            "| Kalah({h},{s}) {capture}, {what}, {threads} threads, {mb} MiB table | {value:+} | {t:.2} s | {nodes} nodes | {:.2} M nodes/s |",
+            nodes as f64 / t / 1e6
+        );
         println!("{stats:?}");
     };
-    match args.get(6) {
+    match args.get(7) {
         Some(path) => {
-            let db = kalah_db::Database::open(std::path::Path::new(path)).unwrap().load_into_memory().unwrap();
-            let solver = Solver::new(h, rules, db, options).unwrap();
-            let a = solver.analyze(&p, false, false).unwrap();
-            report(a.value, solver.nodes(), solver.stats());
+            let loading = Instant::now();
+            let db = Database::open(Path::new(path)).expect("a database").load_into_memory().expect("memory for it");
+            let what = format!("{}-seed database (loaded in {:.2} s)", db.header().max_seeds, loading.elapsed().as_secs_f64());
+            let solver = Solver::new(h, rules, db, options).expect("a solver");
+            let start = Instant::now();
+            let a = solver.analyze(&p, false, false).expect("no damage");
+            report(&what, a.value, solver.nodes(), solver.stats(), start);
         }
         None => {
-            let solver = Solver::new(h, rules, NoTablebase { houses: h, rules }, options).unwrap();
-            let a = solver.analyze(&p, false, false).unwrap();
-            report(a.value, solver.nodes(), solver.stats());
+            let solver = Solver::new(h, rules, NoTablebase { houses: h, rules }, options).expect("a solver");
+            let start = Instant::now();
+            let a = solver.analyze(&p, false, false).expect("no damage");
+            report("no database", a.value, solver.nodes(), solver.stats(), start);
         }
     }
 }
