@@ -6,7 +6,9 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 
 use clap::Args;
-use kalah_core::chains::{clearing_moves, houses_needed, least_seeds_needing, longest_chain, on_houses, ClearingPatterns};
+use kalah_core::chains::{
+    clearing_moves, houses_needed, least_seeds_needing, longest_chain, on_houses, ClearingPatterns,
+};
 use serde_json::json;
 
 use crate::common::{print_json, user};
@@ -20,8 +22,7 @@ const MAX_HOUSES: usize = 1_000;
 /// Arguments of `kalah chains`.
 #[derive(Args, Debug)]
 #[command(
-    long_about = "The clearing chains of one side of the board (the sowing solitaire \"Tchoukaillon\").\n\n\
-A clearing chain is a turn of extra moves only: every move's last seed falls into the mover's \
+    after_long_help = "A clearing chain is a turn of extra moves only: every move's last seed falls into the mover's \
 store, and at the end the mover's houses are all empty. A house d steps from the store (house \
 h+1-d, counting from the owner's left) ends in the store exactly when it holds d seeds, so each \
 move puts one seed in the store and an n-seed pattern clears in exactly n moves. For every n \
@@ -77,8 +78,13 @@ pub fn run(args: ChainsArgs) -> anyhow::Result<()> {
         let board = needed.max(h);
         let houses = on_houses(&pattern, board).expect("the board is wide enough");
         // Checked, not assumed: the forced chain empties the side.
-        let chain = clearing_moves(&pattern).ok_or_else(|| anyhow::anyhow!("internal error: the {seeds}-seed pattern does not clear"))?;
-        anyhow::ensure!(chain.len() == seeds as usize, "internal error: the {seeds}-seed chain has {} moves", chain.len());
+        let chain = clearing_moves(&pattern)
+            .ok_or_else(|| anyhow::anyhow!("internal error: the {seeds}-seed pattern does not clear"))?;
+        anyhow::ensure!(
+            chain.len() == seeds as usize,
+            "internal error: the {seeds}-seed chain has {} moves",
+            chain.len()
+        );
         let moves = chain.iter().map(|&d| board + 1 - d).collect();
         rows.push(Row {
             seeds,
@@ -132,17 +138,29 @@ pub fn run(args: ChainsArgs) -> anyhow::Result<()> {
             writeln!(text, $($arg)*).expect("writing to a String");
         }};
     }
-    say!("Clearing chains on {h} house{} (sowing solitaire, \"Tchoukaillon\")", if h == 1 { "" } else { "s" });
+    say!(
+        "Clearing chains on {h} house{} (sowing solitaire, \"Tchoukaillon\")",
+        if h == 1 { "" } else { "s" }
+    );
     say!("Each pattern clears into the store by extra moves alone, one seed a move;");
     say!("it is the only pattern of its seeds that does. Houses from the owner's left,");
     say!("the store on the right.");
     say!();
     let join = |v: &[usize]| v.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ");
-    let width = rows.iter().flat_map(|r| r.houses.iter()).max().map_or(1, |m| m.to_string().len());
+    let width = rows
+        .iter()
+        .flat_map(|r| r.houses.iter())
+        .max()
+        .map_or(1, |m| m.to_string().len());
     let extra = rows.iter().map(|r| r.board - h).max().unwrap_or(0);
     let cell = |s: u32| format!("{s:>width$}");
     let pattern_width = (extra + h) * (width + 1) + if extra > 0 { 2 } else { 0 };
-    say!("{:>5}  {:>6}  {:<pattern_width$}  moves (houses played)", "seeds", "houses", "pattern");
+    say!(
+        "{:>5}  {:>6}  {:<pattern_width$}  moves (houses played)",
+        "seeds",
+        "houses",
+        "pattern"
+    );
     let mut wider = false;
     for r in &rows {
         let (outside, inside) = r.houses.split_at(r.board - h);
@@ -179,10 +197,20 @@ pub fn run(args: ChainsArgs) -> anyhow::Result<()> {
         longest + 1,
         h + 1
     );
-    say!("  pattern:       {}", longest_pattern.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" "));
+    say!(
+        "  pattern:       {}",
+        longest_pattern
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
     say!("  houses played: {}", join(&longest_moves));
     say!("Least seeds needing k houses, s(k) for k = 1..{widest}:");
-    say!("  {}", least.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", "));
+    say!(
+        "  {}",
+        least.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
+    );
     std::io::stdout().write_all(text.as_bytes())?;
     Ok(())
 }

@@ -2,7 +2,10 @@
 //!
 //! The program reads one line at a time from standard input, so it works
 //! the same in a terminal and from a pipe, and draws nothing but plain
-//! lines (no cursor movement), so it fits any 80x24 terminal.
+//! lines (no cursor movement), so it fits any 80x24 terminal. Every board
+//! drawn is followed by a `Position:` line in ring form (to paste into
+//! `kalah solve --position`, and what the tests replay), every move by a
+//! `<Side> plays house <n>` line, the computer's with its time.
 //!
 //! # Where the values come from
 //!
@@ -21,12 +24,15 @@
 //! A best move, never anything less: a move whose exact value equals the
 //! position's value. From a table it is the first move of the table's line
 //! of best play, which under clockwise sowing also makes progress towards
-//! cashing in a lead (see `kalah_search::analyze_from_table`); from a search
-//! it is the first move, in house order, whose exact value is the
-//! position's. While a human thinks, the computer may *ponder*: in the
+//! cashing in a lead (see `kalah_search::analyze_from_table`). From a
+//! search: the position's exact value first, then a move whose bounds in
+//! the transposition table already prove that it reaches it (the search
+//! that proved the value usually left them), else the remaining moves
+//! solved exactly, the most promising first. While a human thinks, the computer may *ponder*: in the
 //! background it computes the value of every move (what `hint` shows) and
-//! then its own best reply to each, best moves first, in slices of a tenth
-//! of a second so that it stops as soon as the human answers.
+//! then its own best reply to each, best moves first, in slices of search
+//! (a tenth of a second, growing to 0.8 s) so that it stops soon after the
+//! human answers; all it learns stays in the table and the caches.
 
 use std::collections::{HashMap, HashSet};
 use std::io::{BufRead, IsTerminal, Write};
@@ -37,7 +43,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use kalah_core::{Board, Engine, Next, Outcome, Position, Rules, Side, Sowing};
+use kalah_core::{Board, Engine, Leftovers, Next, Outcome, Position, Rules, Side, Sowing};
 use kalah_db::{human_bytes, NoTablebase, Tablebase};
 use kalah_search::{analyze_from_table, SearchOptions, Solver};
 
@@ -57,15 +63,17 @@ macro_rules! say {
     };
 }
 
-/// How long one slice of pondering may run before it checks whether the
-/// human has answered.
+/// How long the first slice of pondering may run before it checks whether
+/// the human has answered; each further slice on the same board runs
+/// twice as long, up to [`PONDER_SLICE_MAX`], so that a search whose
+/// re-entry through the table takes longer than a slice still progresses.
 const PONDER_SLICE: Duration = Duration::from_millis(100);
+/// The longest slice of pondering.
+const PONDER_SLICE_MAX: Duration = Duration::from_millis(800);
 
 /// Arguments of `kalah play`.
 #[derive(Args, Debug)]
-#[command(
-    long_about = "Play Kalah in the terminal against the perfect player.\n\n\
-The computer always plays a best move: one whose exact value (the final store difference for \
+#[command(after_long_help = "The computer always plays a best move: one whose exact value (the final store difference for \
 the mover under perfect play) is the position's value. You type a house number to sow it; \
 houses are numbered 1..h from their owner's left, so your own 1 is on your left. Commands at \
 the prompt:\n\n  \
@@ -91,8 +99,7 @@ kalah play 6 4 --capture empty      with the 20-seed database of `kalah db build
 kalah play 4 3 --side N             the computer opens\n  \
 kalah play 3 3 --sowing cw          clockwise: play can be endless\n  \
 kalah play 4 4 --side both          two players, hints on demand\n  \
-kalah play 3 3 --side none          watch the perfect player play itself"
-)]
+kalah play 3 3 --side none          watch the perfect player play itself")]
 pub struct PlayArgs {
     /// Houses a side, 1 to 8 (default 6).
     #[arg(value_name = "H")]
@@ -186,7 +193,11 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
             let (h, s) = match (args.houses, args.seeds) {
                 (Some(h), Some(s)) => (h, s),
                 (None, None) => (6, 4),
-                _ => return Err(user("give both H and S (e.g. `kalah play 6 4`), or neither for Kalah(6,4)")),
+                _ => {
+                    return Err(user(
+                        "give both H and S (e.g. `kalah play 6 4`), or neither for Kalah(6,4)",
+                    ))
+                }
             };
             (start_position(h, s)?, format!("Kalah({h},{s})"))
         }
@@ -215,11 +226,28 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
         Ponder::Off => false,
         Ponder::Auto => std::io::stdin().is_terminal(),
     };
+    let brain = brain(&start, rules, &args.db, threads, tt_mb)?;
+    let h = start.houses();
+    let mut game = Game {
+        brain: brain.as_ref(),
+        engine: Engine::new(h, rules),
+        rules,
+        seats: args.side,
+        start,
+        position: start,
+        history: Vec::new(),
+        ponder,
+    };
+    game.header(&title)?;
+    std::thread::scope(|scope| game.play(scope))
+}
+
+/// The one source of values for a game from `start`: see the module docs.
+fn brain(start: &Position, rules: Rules, db: &DbArgs, threads: usize, tt_mb: usize) -> anyhow::Result<Box<dyn Brain>> {
     let h = start.houses();
     let engine = Engine::new(h, rules);
     let seeds = start.seeds_in_houses();
-    let db = args.db.open(h, rules)?;
-    let brain: Box<dyn Brain> = match db {
+    let brain: Box<dyn Brain> = match db.open(h, rules)? {
         Some(d) if d.header().max_seeds >= seeds => {
             let what = format!("the {}-seed database {}", d.header().max_seeds, d.path().display());
             Box::new(TableBrain { engine, table: d, what })
@@ -262,18 +290,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
             }
         }
     };
-    let mut game = Game {
-        brain: brain.as_ref(),
-        engine: Engine::new(h, rules),
-        rules,
-        seats: args.side,
-        start,
-        position: start,
-        history: Vec::new(),
-        ponder,
-    };
-    game.header(&title)?;
-    std::thread::scope(|scope| game.play(scope))
+    Ok(brain)
 }
 
 /// Exact values for the game, however they are found; see the module docs.
@@ -297,7 +314,12 @@ trait Brain: Sync {
 
 /// The value of move `house` (1-based) of `board` for its mover, from
 /// the board values of `brain`.
-fn move_value(brain: &dyn Brain, board: Board, house: usize, cancel: Option<&AtomicBool>) -> anyhow::Result<Option<i32>> {
+fn move_value(
+    brain: &dyn Brain,
+    board: Board,
+    house: usize,
+    cancel: Option<&AtomicBool>,
+) -> anyhow::Result<Option<i32>> {
     let o = brain.engine().play(board, house - 1);
     Ok(match o.next {
         Next::Over => Some(o.gain()),
@@ -307,7 +329,11 @@ fn move_value(brain: &dyn Brain, board: Board, house: usize, cancel: Option<&Ato
 
 /// Every legal move of `position` with its exact value (final store
 /// difference for the player to move), in house order.
-fn move_values(brain: &dyn Brain, position: &Position, cancel: Option<&AtomicBool>) -> anyhow::Result<Option<Vec<(usize, i32)>>> {
+fn move_values(
+    brain: &dyn Brain,
+    position: &Position,
+    cancel: Option<&AtomicBool>,
+) -> anyhow::Result<Option<Vec<(usize, i32)>>> {
     let board = position.mover_board();
     let base = position.store_difference();
     let mut out = Vec::new();
@@ -330,7 +356,7 @@ struct TableBrain<T: Tablebase> {
 impl<T: Tablebase> TableBrain<T> {
     fn checked(&self) -> anyhow::Result<()> {
         match self.table.failure() {
-            Some(why) => Err(anyhow::anyhow!(why)),
+            Some(why) => Err(user(why)),
             None => Ok(()),
         }
     }
@@ -367,7 +393,7 @@ impl<T: Tablebase> Brain for TableBrain<T> {
 /// under clockwise sowing, where merely keeping the value may go round in
 /// circles).
 fn table_best_move<T: Tablebase>(engine: &Engine, table: &T, position: &Position) -> anyhow::Result<usize> {
-    let a = analyze_from_table(engine, table, position).map_err(|e| anyhow::anyhow!(e.to_string()))?;
+    let a = analyze_from_table(engine, table, position).map_err(|e| user(e.to_string()))?;
     match a.pv.first() {
         Some(m) => Ok(m.house),
         None => a
@@ -425,7 +451,10 @@ impl<T: Tablebase> SearchBrain<T> {
         } else {
             let h = self.engine().houses();
             let position = Position::from_mover_board(h, child, Side::South, [0, 0]);
-            let b = self.solver.value_within(&position, Instant::now()).map_err(|e| anyhow::anyhow!(e.to_string()))?;
+            let b = self
+                .solver
+                .value_within(&position, Instant::now())
+                .map_err(|e| user(e.to_string()))?;
             (b.lower, b.upper)
         };
         Ok(match o.next {
@@ -436,7 +465,7 @@ impl<T: Tablebase> SearchBrain<T> {
 
     fn checked(&self) -> anyhow::Result<()> {
         match self.solver.tablebase().failure() {
-            Some(why) => Err(anyhow::anyhow!(why)),
+            Some(why) => Err(user(why)),
             None => Ok(()),
         }
     }
@@ -489,17 +518,19 @@ impl<T: Tablebase> Brain for SearchBrain<T> {
                 // Slices of search: each resumes from the transposition table.
                 let h = self.engine().houses();
                 let position = Position::from_mover_board(h, board, Side::South, [0, 0]);
+                let mut slice = PONDER_SLICE;
                 loop {
                     if cancel.load(Relaxed) {
                         return Ok(None);
                     }
                     let b = self
                         .solver
-                        .value_within(&position, Instant::now() + PONDER_SLICE)
-                        .map_err(|e| anyhow::anyhow!(e.to_string()))?;
+                        .value_within(&position, Instant::now() + slice)
+                        .map_err(|e| user(e.to_string()))?;
                     if b.is_exact() {
                         break b.lower;
                     }
+                    slice = (slice * 2).min(PONDER_SLICE_MAX);
                 }
             }
         };
@@ -520,7 +551,10 @@ impl<T: Tablebase> Brain for SearchBrain<T> {
             return Ok(None);
         };
         let chosen = |house: usize| {
-            self.replies.lock().unwrap_or_else(|e| e.into_inner()).insert(board, house);
+            self.replies
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(board, house);
             Ok(Some(house))
         };
         // The search that proved the value left bounds on the moves in the
@@ -546,7 +580,10 @@ impl<T: Tablebase> Brain for SearchBrain<T> {
                 return chosen(house);
             }
         }
-        Err(anyhow::anyhow!("internal error: no move of {} reaches its value {value}", position.ring()))
+        Err(anyhow::anyhow!(
+            "internal error: no move of {} reaches its value {value}",
+            position.ring()
+        ))
     }
 
     fn searches(&self, board: Board) -> bool {
@@ -619,15 +656,6 @@ impl<'a> Game<'a> {
         self.position.houses()
     }
 
-    /// Who sits at a side, for people.
-    fn role(&self, side: Side) -> &'static str {
-        match (self.seats.human(side), self.seats.south && self.seats.north) {
-            (true, true) => "",
-            (true, false) => "you",
-            (false, _) => "computer",
-        }
-    }
-
     fn header(&mut self, title: &str) -> anyhow::Result<()> {
         let h = self.h();
         say!("{title}   {}", self.rules);
@@ -637,10 +665,13 @@ impl<'a> Game<'a> {
             (true, true) => say!("Two players at one keyboard; `hint` shows every move's exact value."),
             (false, false) => say!("The perfect player plays both sides."),
         }
-        say!("Houses are numbered 1-{h} from their owner's left. Sowing runs {}", match self.rules.sowing {
-            Sowing::Ccw => "counter-clockwise:\nyour houses towards your store, then the other row.",
-            Sowing::Cw => "clockwise: your houses away\nfrom your store, then the other row, then your store.",
-        });
+        say!(
+            "Houses are numbered 1-{h} from their owner's left. Sowing runs {}",
+            match self.rules.sowing {
+                Sowing::Ccw => "counter-clockwise:\nyour houses towards your store, then the other row.",
+                Sowing::Cw => "clockwise: your houses away\nfrom your store, then the other row, then your store.",
+            }
+        );
         for line in wrap(&format!("Values come from {}.", self.brain.describe()), 78) {
             say!("{line}");
         }
@@ -658,23 +689,34 @@ impl<'a> Game<'a> {
         let house = |side: Side, i: usize| format!("|{:>3}{}", p.house(side, i), mark((side, Some(i))));
         let rule: String = "+----".repeat(h) + "+";
         let left = 16;
+        // Who sits where is in the header and the prompt; the board says
+        // only whose turn it is (80 columns hold 8 houses and this).
         let turn = |side: Side| {
-            let role = self.role(side);
-            let role = if role.is_empty() { String::new() } else { format!(" ({role})") };
             if !p.is_over(&self.engine) && p.to_move() == side {
-                format!("  <- {} to move{role}", side.name())
+                format!("  <- {} to move", side.name())
             } else {
-                format!("  {role}")
+                String::new()
             }
         };
         let mut out = String::new();
         let labels = |side: Side, order: Vec<usize>| -> String {
-            order.iter().map(|&i| format!("{:>4} ", format!("{}{i}", side.letter()))).collect()
+            order
+                .iter()
+                .map(|&i| format!("{:>4} ", format!("{}{i}", side.letter())))
+                .collect()
         };
-        out.push_str(&format!("{:left$}{}\n", "", labels(Side::North, (1..=h).rev().collect()).trim_end()));
+        out.push_str(&format!(
+            "{:left$}{}\n",
+            "",
+            labels(Side::North, (1..=h).rev().collect()).trim_end()
+        ));
         out.push_str(&format!("{:left$}{rule}\n", ""));
         let north: String = (1..=h).rev().map(|i| house(Side::North, i)).collect();
-        out.push_str(&format!("{:<left$}{north}|{}\n", "   North", turn(Side::North).trim_end()));
+        out.push_str(&format!(
+            "{:<left$}{north}|{}\n",
+            "   North",
+            turn(Side::North).trim_end()
+        ));
         out.push_str(&format!(
             "{:<left$}{rule} [{:>3}{} S store]\n",
             format!(" [N store {:>3}{}]", p.store(Side::North), mark((Side::North, None))),
@@ -682,9 +724,17 @@ impl<'a> Game<'a> {
             mark((Side::South, None)),
         ));
         let south: String = (1..=h).map(|i| house(Side::South, i)).collect();
-        out.push_str(&format!("{:<left$}{south}|{}\n", "   South", turn(Side::South).trim_end()));
+        out.push_str(&format!(
+            "{:<left$}{south}|{}\n",
+            "   South",
+            turn(Side::South).trim_end()
+        ));
         out.push_str(&format!("{:left$}{rule}\n", ""));
-        out.push_str(&format!("{:left$}{}\n", "", labels(Side::South, (1..=h).collect()).trim_end()));
+        out.push_str(&format!(
+            "{:left$}{}\n",
+            "",
+            labels(Side::South, (1..=h).collect()).trim_end()
+        ));
         out.push_str(&format!("Position: {}\n", p.ring()));
         out
     }
@@ -701,7 +751,9 @@ impl<'a> Game<'a> {
         let before = self.position;
         let mover = before.to_move();
         let seeds = before.house(mover, house);
-        let (after, outcome) = before.play(&self.engine, house).map_err(|e| anyhow::anyhow!("internal error: {e}"))?;
+        let (after, outcome) = before
+            .play(&self.engine, house)
+            .map_err(|e| anyhow::anyhow!("internal error: {e}"))?;
         self.history.push(before);
         self.position = after;
         let changed = changed_cells(&before, &after);
@@ -714,13 +766,16 @@ impl<'a> Game<'a> {
             .collect();
         let time = seconds.map_or(String::new(), |s| format!(" [{s:.2} s]"));
         say!();
-        say!(
-            "{} plays house {house} ({seeds} seed{}){time}: changed {}.",
+        let text = format!(
+            "{} plays house {house} ({seeds} seed{}){time}: changed {}. {}",
             mover.name(),
             if seeds == 1 { "" } else { "s" },
-            names.join(" ")
+            names.join(" "),
+            consequence(self.rules, mover, &outcome, &after)
         );
-        say!("{}", consequence(mover, &outcome, &after));
+        for line in wrap(&text, 78) {
+            say!("{line}");
+        }
         self.show(&changed)
     }
 
@@ -743,9 +798,18 @@ impl<'a> Game<'a> {
             return Ok(());
         }
         let values = move_values(self.brain, &p, None)?.expect("an uncancelled search answers");
-        let best = values.iter().map(|&(_, v)| v).max().expect("a position that is not over has a move");
+        let best = values
+            .iter()
+            .map(|&(_, v)| v)
+            .max()
+            .expect("a position that is not over has a move");
         let mover = p.to_move();
-        say!("Value for {}: {} ({}). Every move, with its final store difference for {}:", mover.name(), signed(best), verdict(mover, best), mover.name());
+        say!(
+            "Value for {}: {} ({}); each move's value:",
+            mover.name(),
+            signed(best),
+            verdict(mover, best)
+        );
         for (house, v) in values {
             let mark = if v == best { "  best" } else { "" };
             say!("  house {house:>2}  {:>4}{mark}", signed(v));
@@ -845,8 +909,15 @@ impl<'a> Game<'a> {
             } else {
                 let h = self.h();
                 let mover = p.to_move();
-                let you = if self.seats.south && self.seats.north { String::new() } else { " (you)".to_string() };
-                self.prompt(&format!("{}{you} to move: house 1-{h}, hint, undo, new, help or quit > ", mover.name()))?;
+                let you = if self.seats.south && self.seats.north {
+                    String::new()
+                } else {
+                    " (you)".to_string()
+                };
+                self.prompt(&format!(
+                    "{}{you} to move: house 1-{h}, hint, undo, new, help or quit > ",
+                    mover.name()
+                ))?;
             }
             let line = lines.next();
             cancel.store(true, Relaxed);
@@ -934,16 +1005,27 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
 }
 
 /// What a move led to, in words.
-fn consequence(mover: Side, o: &Outcome, after: &Position) -> String {
+fn consequence(rules: Rules, mover: Side, o: &Outcome, after: &Position) -> String {
     let capture = if o.captured > 0 {
         format!("{} captures {} seeds. ", mover.name(), o.captured)
     } else {
         String::new()
     };
     match o.next {
-        Next::Mover => format!("{capture}The last seed fell in {}'s store: {} moves again.", mover.name(), mover.name()),
+        Next::Mover => format!(
+            "{capture}The last seed fell in {}'s store: {} moves again.",
+            mover.name(),
+            mover.name()
+        ),
         Next::Opponent => format!("{capture}{} to move.", after.to_move().name()),
-        Next::Over => format!("{capture}A side is empty: the game is over."),
+        Next::Over => format!(
+            "{capture}A side is empty: the game is over, and {}.",
+            match rules.leftovers {
+                Leftovers::Owner => "the seeds left go to their owner's store",
+                Leftovers::Unscored => "the seeds left count for nobody",
+                Leftovers::Emptier => "the seeds left go to the player whose houses are empty",
+            }
+        ),
     }
 }
 
@@ -975,7 +1057,13 @@ mod tests {
         assert_eq!(parse_command(""), Command::Nothing);
         assert_eq!(parse_command("99999999999999999999999"), Command::House(usize::MAX));
         assert_eq!(parse_command("-1"), Command::Unknown("-1".into()));
-        assert_eq!("both".parse::<Seats>().unwrap(), Seats { south: true, north: true });
+        assert_eq!(
+            "both".parse::<Seats>().unwrap(),
+            Seats {
+                south: true,
+                north: true
+            }
+        );
         assert!("east".parse::<Seats>().is_err());
     }
 }
