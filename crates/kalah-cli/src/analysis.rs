@@ -105,7 +105,7 @@ pub fn run(request: &Request) -> anyhow::Result<Report> {
     check_table_memory(options.tt_bytes as u64)?;
     if request.announce {
         eprintln!(
-            "kalah: searching with {} thread{}, a {} transposition table{}",
+            "note: searching with {} thread{}, a {} transposition table{}",
             request.threads,
             if request.threads == 1 { "" } else { "s" },
             human_bytes(options.tt_bytes as u64),
@@ -209,7 +209,7 @@ pub fn retrograde_builder(engine: &Engine, seeds: u32, announce: bool) -> anyhow
     }
     if announce {
         eprintln!(
-            "kalah: clockwise sowing can make play endless: solving all {} boards with up to {seeds} seeds by retrograde analysis ({} of memory)",
+            "note: clockwise sowing can make play endless: solving all {} boards with up to {seeds} seeds by retrograde analysis ({} of memory)",
             group(kalah_core::boards_up_to(h, seeds)),
             human_bytes(needed)
         );

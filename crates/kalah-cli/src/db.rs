@@ -184,7 +184,7 @@ fn build(a: BuildArgs) -> anyhow::Result<()> {
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     eprintln!(
-        "kalah: building {} boards of {} houses with up to {} seeds ({rules}) into {}: {} of memory, {} of disk, {threads} threads",
+        "note: building {} boards of {} houses with up to {} seeds ({rules}) into {}: {} of memory, {} of disk, {threads} threads",
         group(kalah_core::boards_up_to(a.houses, a.max_seeds)),
         a.houses,
         a.max_seeds,

@@ -61,7 +61,7 @@ pub fn run(a: StrongArgs) -> anyhow::Result<()> {
     let build_seconds = match existing {
         Some(_) => {
             if !a.json {
-                eprintln!("kalah: {} already holds the strong solution; checking it", path.display());
+                eprintln!("note: {} already holds the strong solution; checking it", path.display());
             }
             0.0
         }
@@ -70,7 +70,7 @@ pub fn run(a: StrongArgs) -> anyhow::Result<()> {
             let (memory, disk) = kalah_db::writer::requirements(h, n);
             if !a.json {
                 eprintln!(
-                    "kalah: strong solution of Kalah({h},{}): {} boards, {} of memory, {} of disk, into {}",
+                    "note: strong solution of Kalah({h},{}): {} boards, {} of memory, {} of disk, into {}",
                     a.seeds,
                     group(kalah_core::boards_up_to(h, n)),
                     human_bytes(memory + kalah_core::boards_up_to(h, n) / 4),

@@ -155,7 +155,7 @@ pub fn run(args: TableArgs) -> anyhow::Result<()> {
                 published: published::find(h, s, rules),
             };
             if !args.json {
-                eprintln!("kalah: Kalah({h},{s}) = {} in {:.2} s [{}]", entry.value_text(), entry.seconds, entry.check());
+                eprintln!("note: Kalah({h},{s}) = {} in {:.2} s [{}]", entry.value_text(), entry.seconds, entry.check());
             }
             entries.push(entry);
         }
@@ -210,7 +210,7 @@ fn evaluator(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, thread
             )));
         }
         if announce {
-            eprintln!("kalah: {h} houses, clockwise: retrograde analysis of {} boards ({})", group(needed), human_bytes(needed));
+            eprintln!("note: {h} houses, clockwise: retrograde analysis of {} boards ({})", group(needed), human_bytes(needed));
         }
         let mut builder = Builder::new(h, rules, largest).map_err(db_error)?;
         builder.build_all(&Quiet);
@@ -229,7 +229,7 @@ fn evaluator(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, thread
             let n = n.min(largest);
             kalah_db::builder::check_size(h, n).map_err(db_error)?;
             if announce {
-                eprintln!("kalah: {h} houses: building a {n}-seed database in memory ({} boards)", group(kalah_core::boards_up_to(h, n)));
+                eprintln!("note: {h} houses: building a {n}-seed database in memory ({} boards)", group(kalah_core::boards_up_to(h, n)));
             }
             let mut builder = Builder::new(h, rules, n).map_err(db_error)?;
             builder.build_all(&Quiet);
