@@ -68,10 +68,12 @@
 //! `levels_done`, and flushes again: a crash leaves every level counted in
 //! `levels_done` whole. [`FLAG_COMPLETE`] is set in a last header write, and
 //! the finished file is renamed into place. A reader checks the magic, the
-//! version, the header checksum, the complete flag, every table entry
-//! against the layout the header implies, the file's length, and each
-//! level's block checksum table against its level checksum; each block's
-//! checksum is checked the first time a value is read from it.
+//! version, the header checksum, that the reserved fields and the header's
+//! padding are zero, the complete flag, every table entry against the
+//! layout the header implies, the file's length, and each level's block
+//! checksum table against its level checksum; each block's checksum, and
+//! that each of its values lies in `-n..=n`, is checked the first time a
+//! value is read from it.
 //!
 //! # Version history
 //!

@@ -250,10 +250,10 @@ impl Database {
         let start = (b * BLOCK_BYTES as u64) as usize;
         let level = self.level(n);
         let block = &level[start..(start + BLOCK_BYTES as usize).min(level.len())];
-        let what = if values_in_range(block, n) {
+        let what = if xxh3_64(block) != self.stored_sum(n, b) {
             "checksum does not match"
         } else {
-            "a value lies outside -n..=n, which no board of n seeds can have"
+            "a value lies outside -n..=n although the checksum matches (written wrong)"
         };
         DbError::corrupt(
             &self.path,

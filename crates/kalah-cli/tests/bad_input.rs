@@ -1,0 +1,310 @@
+//! Bad input at the command line (issue 6): every kind of bad position,
+//! rule name, board size, absurd limit and unusable path that `cli.rs`
+//! does not already try, each answered with exit code 2 and one clear line
+//! (`kalah: ...`), or clap's usage message (whose first line is `error: ...`).
+//! The table in RELIABILITY.md lists these and `cli.rs`'s cases together.
+//!
+//! Also replays the inputs the fuzz targets `position` and `rule_args`
+//! saved (`fuzz/regressions/`), through the same checks (`fuzz/src/`).
+
+use std::ffi::OsStr;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+#[allow(dead_code, clippy::all)]
+#[path = "../src/common.rs"]
+mod common;
+
+#[allow(dead_code)]
+#[path = "../../../fuzz/src/position.rs"]
+mod fuzz_position;
+
+#[allow(dead_code)]
+#[path = "../../../fuzz/src/rule_args.rs"]
+mod fuzz_rule_args;
+
+const BIN: &str = env!("CARGO_BIN_EXE_kalah");
+
+/// Every refusal here comes before any real work.
+const TIME_LIMIT: Duration = Duration::from_secs(20);
+
+struct Run {
+    cmd: String,
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn describe(&self) -> String {
+        format!("command: {}\nexit code: {:?}\n--- stdout ---\n{}\n--- stderr ---\n{}", self.cmd, self.code, self.stdout, self.stderr)
+    }
+}
+
+/// A scratch directory that is also `$KALAH_DB_DIR` and the working directory.
+struct Sandbox {
+    dir: tempfile::TempDir,
+}
+
+impl Sandbox {
+    fn new() -> Sandbox {
+        Sandbox { dir: tempfile::Builder::new().prefix("kalah-bad-input").tempdir().unwrap() }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    fn file(&self, name: &str) -> String {
+        self.path(name).to_string_lossy().into_owned()
+    }
+
+    fn run<S: AsRef<OsStr>>(&self, args: &[S]) -> Run {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .env("KALAH_DB_DIR", self.dir.path())
+            .current_dir(self.dir.path())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + TIME_LIMIT;
+        let mut timed_out = false;
+        while child.try_wait().unwrap().is_none() {
+            if Instant::now() > deadline {
+                let _ = child.kill();
+                timed_out = true;
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let out = child.wait_with_output().unwrap();
+        let mut stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        if timed_out {
+            stderr.push_str(&format!("[TIMED OUT after {} s]", TIME_LIMIT.as_secs()));
+        }
+        Run {
+            cmd: args.iter().map(|a| format!("{:?}", a.as_ref())).collect::<Vec<_>>().join(" "),
+            code: if timed_out { None } else { out.status.code() },
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr,
+        }
+    }
+
+    /// Exit 2, exactly one line on stderr, `kalah: ` and every needle on it.
+    fn refused(&self, args: &[&str], needles: &[&str]) -> Run {
+        let r = self.run(args);
+        assert!(!r.stderr.contains("panicked"), "panic\n{}", r.describe());
+        assert_eq!(r.code, Some(2), "expected exit code 2\n{}", r.describe());
+        let lines: Vec<&str> = r.stderr.lines().collect();
+        assert_eq!(lines.len(), 1, "expected one line on stderr\n{}", r.describe());
+        assert!(lines[0].starts_with("kalah: "), "{}", r.describe());
+        for needle in needles {
+            assert!(lines[0].contains(needle), "the line should contain {needle:?}\n{}", r.describe());
+        }
+        r
+    }
+
+    /// A clap usage error: exit 2, first line `error: ...` with every needle.
+    fn usage<S: AsRef<OsStr>>(&self, args: &[S], needles: &[&str]) -> Run {
+        let r = self.run(args);
+        assert!(!r.stderr.contains("panicked"), "panic\n{}", r.describe());
+        assert_eq!(r.code, Some(2), "expected exit code 2\n{}", r.describe());
+        let first = r.stderr.lines().next().unwrap_or_default();
+        assert!(first.starts_with("error: "), "{}", r.describe());
+        for needle in needles {
+            assert!(first.contains(needle), "the first line should contain {needle:?}\n{}", r.describe());
+        }
+        r
+    }
+}
+
+/// Issue 6: the inputs the fuzz targets `position` and `rule_args` saved,
+/// and their seeds, through the fuzz targets' checks.
+#[test]
+fn fuzz_regressions_replay() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz");
+    let mut replayed = 0;
+    for (dir, check) in [
+        ("regressions/position", fuzz_position::check as fn(&[u8])),
+        ("seeds/position", fuzz_position::check),
+        ("regressions/rule_args", fuzz_rule_args::check),
+        ("seeds/rule_args", fuzz_rule_args::check),
+    ] {
+        let Ok(entries) = fs::read_dir(root.join(dir)) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            eprintln!("replaying {}", entry.path().display());
+            check(&fs::read(entry.path()).unwrap());
+            replayed += 1;
+        }
+    }
+    assert!(replayed > 0, "no saved fuzz inputs under {}", root.display());
+}
+
+#[test]
+fn bad_positions() {
+    let sb = Sandbox::new();
+    let cases: &[(&str, &[&str])] = &[
+        ("4,4,4,4,4,4,0,4,4,4,4,4,4,0", &["token 14 '0'", "S or N"]),
+        ("4,4,4,4,4,4,0,4,4,4,4,4,4,0 S S", &["token 15 'S'", "not a seed count"]),
+        ("   ", &["empty"]),
+        ("256,0,0,0,0,0 S", &["256 seeds", "at most 255"]),
+        ("200,7,0,0,0,0,0,0,0,0,0,0,0,0 S", &["207 seeds", "at most 206"]),
+        ("99999999999,0,0,0,0,0 S", &["token 1", "too large"]),
+        // Issue 6: this store was read, and its difference wrapped to a wrong value.
+        ("1,0,0,3000000000,1,1,1,0 S", &["store of 3000000000", "at most 1000000000"]),
+        ("1.5,0,0,0,0,0 S", &["'1.5'", "not a seed count"]),
+        ("+1,0,0,0,0,0 S", &["'+1'", "not a seed count"]),
+        ("\u{ff10},1,0,1 S", &["not a seed count"]),
+        ("1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1 S", &["20 numbers"]),
+        ("0,0 S", &["2 numbers"]),
+        ("S:4-4-4:0 N:4-4-4:0", &["3 parts", "found 2"]),
+        ("S:4-4-4:0 N:4-4-4:0 S extra", &["3 parts", "found 4"]),
+        ("S::0 N::0 S", &["house count ''"]),
+        ("S:4-4-4 N:4-4-4:0 S", &["SIDE:HOUSES:STORE"]),
+        ("S:4-4-4:0:1 N:4-4-4:0 S", &["SIDE:HOUSES:STORE"]),
+        ("S:4-4-4:0 S:4-4-4:0 S", &["twice"]),
+        ("S:4-4-4:0 N:4-4-4:99999999999 S", &["store '99999999999'", "too large"]),
+        ("S:1-1-1-1-1-1-1-1-1:0 N:1-1-1-1-1-1-1-1-1:0 S", &["9 houses", "1 to 8"]),
+    ];
+    for (position, needles) in cases {
+        let mut needles = needles.to_vec();
+        needles.push("--position");
+        sb.refused(&["query", "--position", position, "--tt-mb", "16", "--threads", "1"], &needles);
+    }
+    sb.refused(&["solve", "--position", "1,0,0,3000000000,1,1,1,0 S", "--json"], &["store"]);
+    sb.refused(&["db", "probe", "x.kdb", "--position", "1,2"], &[]);
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let args = [OsStr::new("query"), OsStr::new("--position"), OsStr::from_bytes(b"4,4,\xff,0 S")];
+        sb.usage(&args, &["invalid UTF-8"]);
+    }
+}
+
+#[test]
+fn bad_rule_options() {
+    let sb = Sandbox::new();
+    sb.usage(&["solve", "3", "3", "--capture="], &["''", "--capture", "expected one of: standard, empty"]);
+    sb.usage(&["solve", "3", "3", "--capture", "empty", "--capture", "standard"], &["--capture", "cannot be used multiple times"]);
+    sb.usage(&["solve", "3", "3", "--sowing", "counterclockwise"], &["counterclockwise", "ccw, cw"]);
+    sb.usage(&["solve", "3", "3", "--relay", "yes"], &["'yes'", "off, on"]);
+    sb.usage(&["solve", "3", "3", "--leftovers", "owner,emptier"], &["owner,emptier"]);
+    sb.usage(&["db", "build", "--houses", "3", "--max-seeds", "4", "--end", "sudden"], &["sudden", "instant, turn"]);
+    sb.usage(&["solve", "3", "3", "--capture"], &["--capture"]);
+}
+
+#[test]
+fn house_and_seed_counts_out_of_range() {
+    let sb = Sandbox::new();
+    sb.refused(&["solve", "6", "18", "--tt-mb", "16"], &["18 seeds per house", "1 to 17"]);
+    sb.refused(&["solve", "3", "300", "--tt-mb", "16"], &["300 seeds per house", "1 to 42"]);
+    sb.refused(&["solve", "8", "13", "--tt-mb", "16", "--json"], &["13 seeds per house", "1 to 6"]);
+    sb.usage(&["solve", "99999999999999999999", "4"], &["99999999999999999999", "too large"]);
+    sb.usage(&["solve", "6", "4.5"], &["'4.5'"]);
+    let out = sb.file("never.kdb");
+    sb.refused(&["db", "build", "--houses", "6", "--max-seeds", "128", "-o", &out], &["128 seeds", "at most 127"]);
+    sb.refused(&["db", "build", "--houses", "8", "--max-seeds", "101", "-o", &out], &["101 seeds", "at most 100"]);
+    sb.usage(&["db", "build", "--houses", "3", "--max-seeds", "-1", "-o", &out], &["-1"]);
+    sb.usage(&["db", "build", "--houses", "99999999999999999999", "--max-seeds", "4"], &["too large"]);
+    assert!(!Path::new(&out).exists() && !sb.path("never.kdb.partial").exists());
+}
+
+#[test]
+fn absurd_limits() {
+    let sb = Sandbox::new();
+    let out = sb.file("never.kdb");
+    // Sizes no machine has: refused up front, with the figures.
+    sb.refused(&["db", "build", "--houses", "8", "--max-seeds", "100", "-o", &out], &["memory", "needs", "available"]);
+    sb.refused(&["db", "build", "--houses", "6", "--max-seeds", "60", "-o", &out, "--json"], &["memory", "14.0 TiB"]);
+    sb.refused(&["solve", "3", "3", "--tt-mb", "100000000"], &["95.4 TiB transposition table does not fit", "--tt-mb"]);
+    sb.refused(&["solve", "3", "3", "--tt-mb", "1073741825"], &["--tt-mb 1073741825", "absurd"]);
+    sb.usage(&["solve", "3", "3", "--tt-mb", "99999999999999999999"], &["--tt-mb", "too large"]);
+    sb.refused(&["solve", "3", "3", "--tt-mb", "16", "--threads", "1025"], &["--threads 1025", "1024"]);
+    sb.refused(&["query", "--position", "1,0,1,0 S", "--tt-mb", "16", "--threads", "100000", "--json"], &["--threads 100000"]);
+    let db = sb.file("small.kdb");
+    let built = sb.run(&["db", "build", "--houses", "2", "--max-seeds", "4", "--threads", "1", "-o", &db]);
+    assert_eq!(built.code, Some(0), "{}", built.describe());
+    sb.usage(&["db", "pack", &db, "--level", "0"], &["0 is not in 1..=19"]);
+    sb.usage(&["db", "pack", &db, "--level", "22"], &["22 is not in 1..=19"]);
+    assert!(!Path::new(&out).exists());
+}
+
+/// Gap (RELIABILITY.md): `db build` has no upper bound on `--threads`;
+/// 100000 makes rayon try to start 100000 threads and the command hangs.
+#[test]
+#[ignore = "gap: db build --threads is not capped (RELIABILITY.md)"]
+fn db_build_refuses_absurd_thread_counts() {
+    let sb = Sandbox::new();
+    let out = sb.file("never.kdb");
+    sb.refused(&["db", "build", "--houses", "2", "--max-seeds", "4", "--threads", "100000", "-o", &out], &["--threads"]);
+}
+
+#[test]
+fn unusable_paths() {
+    let sb = Sandbox::new();
+    let db = sb.file("small.kdb");
+    let built = sb.run(&["db", "build", "--houses", "2", "--max-seeds", "4", "--threads", "1", "-o", &db]);
+    assert_eq!(built.code, Some(0), "{}", built.describe());
+    fs::create_dir(sb.path("a-dir")).unwrap();
+    fs::write(sb.path("a-file"), "x").unwrap();
+    let p = "1,0,1,0 S";
+    sb.refused(&["query", "--position", p, "--db", &sb.file("a-dir"), "--tt-mb", "16"], &["a-dir", "directory"]);
+    sb.refused(&["query", "--position", p, "--db", &sb.file("a-file"), "--tt-mb", "16"], &["a-file", "truncated"]);
+    sb.refused(&["db", "info", "/dev/null"], &["/dev/null", "empty"]);
+    sb.refused(&["db", "verify", &sb.file("a-file/inside.kdb")], &["a-file/inside.kdb", "Not a directory"]);
+    // An interrupted build's file.
+    let partial = sb.path("partial.kdb");
+    let mut bytes = fs::read(&db).unwrap();
+    let mut header = kalah_db::format::Header::decode(&bytes).unwrap();
+    header.complete = false;
+    header.levels_done = 2;
+    for e in header.levels.iter_mut().skip(2) {
+        *e = Default::default();
+    }
+    let encoded = header.encode();
+    bytes[..encoded.len()].copy_from_slice(&encoded);
+    fs::write(&partial, &bytes).unwrap();
+    sb.refused(&["query", "--position", p, "--db", &partial.to_string_lossy(), "--tt-mb", "16"], &["incomplete database (2 of 5 levels", "run the build again"]);
+    // Outputs that cannot be written.
+    sb.refused(&["db", "build", "--houses", "2", "--max-seeds", "4", "-o", "/proc/x.kdb"], &["disk space in /proc", "needs"]);
+    sb.refused(&["db", "pack", &db, "-o", &sb.file("no-dir/x.zst")], &["no-dir/x.zst.partial", "No such file"]);
+    sb.refused(&["db", "unpack", &sb.file("missing.zst"), "-o", &sb.file("out.kdb")], &["missing.zst", "No such file"]);
+}
+
+/// Gap (RELIABILITY.md): an output path that is a directory, or under a
+/// regular file, is found only when the file is created or renamed: `db
+/// build -o DIR` builds the whole database, then fails with a complete
+/// `DIR.partial` left behind (so does `db unpack -o DIR`), and `-o FILE/x`
+/// exits 1 after the start-up line.
+#[test]
+#[ignore = "gap: output paths are not checked before the work (RELIABILITY.md)"]
+fn outputs_that_cannot_be_files_are_refused_up_front() {
+    let sb = Sandbox::new();
+    fs::create_dir(sb.path("a-dir")).unwrap();
+    fs::write(sb.path("a-file"), "x").unwrap();
+    sb.refused(&["db", "build", "--houses", "2", "--max-seeds", "4", "-o", &sb.file("a-dir")], &["a-dir", "directory"]);
+    assert!(!sb.path("a-dir.partial").exists(), "a refused build left a partial file");
+    sb.refused(&["db", "build", "--houses", "2", "--max-seeds", "4", "-o", &sb.file("a-file/x.kdb")], &["a-file"]);
+}
+
+/// Gap (RELIABILITY.md): a symbolic link loop as a database path gives one
+/// clear line naming the file, but exit code 1 (`common::db_error` counts
+/// only some I/O error kinds as the user's; ELOOP's kind is not stable Rust).
+#[test]
+fn a_symbolic_link_loop_is_one_line_naming_the_file() {
+    let sb = Sandbox::new();
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(sb.path("loop.kdb"), sb.path("loop.kdb")).unwrap();
+        let r = sb.run(&["db", "info", &sb.file("loop.kdb")]);
+        assert_eq!(r.stderr.lines().count(), 1, "{}", r.describe());
+        assert!(r.stderr.starts_with("kalah: ") && r.stderr.contains("loop.kdb: Too many levels of symbolic links"), "{}", r.describe());
+        assert_eq!(r.code, Some(1), "now exit 2? update the gap in RELIABILITY.md\n{}", r.describe());
+    }
+}
