@@ -95,7 +95,7 @@ pub fn run(request: &Request) -> anyhow::Result<Report> {
         return Ok(finish(analysis, Source::Database, 0));
     }
     if rules.may_cycle() {
-        let analysis = retrograde(&engine, position, request.announce)?;
+        let analysis = retrograde(&engine, position, request.announce, request.threads)?;
         return Ok(finish(analysis, Source::Retrograde, 0));
     }
     let options = SearchOptions {
@@ -177,21 +177,18 @@ fn search<T: Tablebase>(h: usize, rules: Rules, table: T, options: SearchOptions
 
 /// Memory retrograde analysis needs for boards of up to `seeds` seeds.
 fn retrograde_memory(h: usize, seeds: u32) -> u64 {
-    let all = kalah_core::boards_up_to(h, seeds);
-    let largest = kalah_core::boards_with(h, seeds);
-    // One byte per board, and for the level being solved its successor
-    // graph reversed (about 12 + 4h bytes a board) and working state.
-    all + largest * (48 + 4 * h as u64)
+    // One byte per board, and the working set of the level being solved.
+    kalah_core::boards_up_to(h, seeds) + kalah_db::builder::retrograde_working_set(h, seeds)
 }
 
-fn retrograde(engine: &Engine, position: &Position, announce: bool) -> anyhow::Result<Analysis> {
-    let builder = retrograde_builder(engine, position.seeds_in_houses(), announce)?;
+fn retrograde(engine: &Engine, position: &Position, announce: bool, threads: usize) -> anyhow::Result<Analysis> {
+    let builder = retrograde_builder(engine, position.seeds_in_houses(), announce, threads)?;
     analyze_from_table(engine, &builder, position).map_err(|e| user(e.to_string()))
 }
 
 /// Every board with up to `seeds` seeds solved in memory by retrograde
 /// analysis (for clockwise sowing), refused up front if it cannot fit.
-pub fn retrograde_builder(engine: &Engine, seeds: u32, announce: bool) -> anyhow::Result<Builder> {
+pub fn retrograde_builder(engine: &Engine, seeds: u32, announce: bool, threads: usize) -> anyhow::Result<Builder> {
     let h = engine.houses();
     if seeds > kalah_db::builder::MAX_SEEDS {
         return Err(user(format!("{seeds} seeds is too many for retrograde analysis (at most {})", kalah_db::builder::MAX_SEEDS)));
@@ -223,7 +220,8 @@ pub fn retrograde_builder(engine: &Engine, seeds: u32, announce: bool) -> anyhow
             self.0.inc(done);
         }
     }
-    builder.build_all(&Bar(&bar));
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+    pool.install(|| builder.build_all(&Bar(&bar)));
     bar.finish_and_clear();
     Ok(builder)
 }

@@ -34,6 +34,8 @@ pub fn db_error(e: DbError) -> anyhow::Error {
             | std::io::ErrorKind::IsADirectory
             | std::io::ErrorKind::NotADirectory
             | std::io::ErrorKind::InvalidInput => user(e.to_string()),
+            // ELOOP (a symbolic link loop) and EROFS (a read-only file system) on Linux.
+            _ if matches!(source.raw_os_error(), Some(40) | Some(30)) => user(e.to_string()),
             _ => anyhow::Error::new(e),
         },
         DbError::Memory { .. } => anyhow::Error::new(e),
@@ -196,4 +198,33 @@ pub fn for_search(db: Database) -> anyhow::Result<Database> {
     } else {
         Ok(db)
     }
+}
+
+/// The `--threads` value: at least 1, at most 1024; every core by default.
+pub fn threads(given: Option<usize>) -> anyhow::Result<usize> {
+    match given {
+        Some(0) => Err(user("--threads must be at least 1")),
+        Some(n) if n > 1024 => Err(user(format!("--threads {n} is more than this program supports (1024)"))),
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
+/// Refuses, before any work, an output file that cannot be written: a
+/// directory, or a path under something that is not a directory.
+pub fn check_output(path: &std::path::Path) -> anyhow::Result<()> {
+    if path.is_dir() {
+        return Err(user(format!("{}: is a directory; give a file name", path.display())));
+    }
+    let mut ancestor = path.parent();
+    while let Some(dir) = ancestor.filter(|d| !d.as_os_str().is_empty()) {
+        if dir.exists() {
+            if !dir.is_dir() {
+                return Err(user(format!("{}: {} is not a directory", path.display(), dir.display())));
+            }
+            break;
+        }
+        ancestor = dir.parent();
+    }
+    Ok(())
 }

@@ -175,14 +175,11 @@ impl BuildProgress for Bars {
 fn build(a: BuildArgs) -> anyhow::Result<()> {
     let rules = a.rules.rules();
     kalah_db::builder::check_size(a.houses, a.max_seeds).map_err(db_error)?;
+    let threads = crate::common::threads(a.threads)?;
     let path = a.output.clone().unwrap_or_else(|| default_database_path(a.houses, a.max_seeds, rules));
-    kalah_db::check_resources(&path, a.houses, a.max_seeds).map_err(db_error)?;
-    let (memory, disk) = kalah_db::writer::requirements(a.houses, a.max_seeds);
-    let threads = match a.threads {
-        Some(0) => return Err(user("--threads must be at least 1")),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    crate::common::check_output(&path)?;
+    kalah_db::check_resources(&path, a.houses, a.max_seeds, rules).map_err(db_error)?;
+    let (memory, disk) = kalah_db::writer::requirements(a.houses, a.max_seeds, rules);
     eprintln!(
         "note: building {} boards of {} houses with up to {} seeds ({rules}) into {}: {} of memory, {} of disk, {threads} threads",
         group(kalah_core::boards_up_to(a.houses, a.max_seeds)),
@@ -387,6 +384,7 @@ fn pack(a: PackArgs) -> anyhow::Result<()> {
         name.push(".zst");
         PathBuf::from(name)
     });
+    crate::common::check_output(&out)?;
     let db = open(&a.file)?;
     let bar = ProgressBar::new(db.indexer().len());
     bar.set_style(ProgressStyle::with_template("packing {bar:30} {binary_bytes}/{binary_total_bytes} {binary_bytes_per_sec}").expect("valid template"));
@@ -424,6 +422,7 @@ fn unpack(a: UnpackArgs) -> anyhow::Result<()> {
             }
         }
     };
+    crate::common::check_output(&out)?;
     let bar = ProgressBar::new_spinner();
     let start = Instant::now();
     let report = kalah_db::pack::unpack(&a.archive, &out, &|n| bar.inc(n)).map_err(db_error)?;

@@ -85,7 +85,7 @@ pub fn oracle(h: usize, rules: Rules, seeds: u32, db: &DbArgs, threads: usize, t
         other => other,
     };
     if rules.may_cycle() {
-        let builder: Builder = retrograde_builder(&engine, seeds, announce)?;
+        let builder: Builder = retrograde_builder(&engine, seeds, announce, threads)?;
         return Ok(Box::new(TableOracle { engine, table: builder }));
     }
     let options = SearchOptions {

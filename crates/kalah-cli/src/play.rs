@@ -203,24 +203,8 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
         }
     };
     let rules = args.rules.rules();
-    let threads = match args.search.threads {
-        Some(0) => return Err(user("--threads must be at least 1")),
-        Some(n) if n > 1024 => return Err(user(format!("--threads {n} is more than this program supports (1024)"))),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
-    let tt_mb = match args.search.tt_mb {
-        Some(0) => return Err(user("--tt-mb must be at least 1")),
-        Some(mb) if mb > 1 << 30 => return Err(user(format!("--tt-mb {mb} is absurd"))),
-        Some(mb) => mb,
-        // As `kalah solve`: small games do not need, or pay for, a large table.
-        None => match start.seeds_in_houses() {
-            0..=16 => 16,
-            17..=24 => 64,
-            25..=36 => 256,
-            _ => 1024,
-        },
-    };
+    let threads = args.search.threads()?;
+    let tt_mb = args.search.tt_mb(start.seeds_in_houses())?;
     let ponder = match args.ponder {
         Ponder::On => true,
         Ponder::Off => false,
@@ -253,7 +237,7 @@ fn brain(start: &Position, rules: Rules, db: &DbArgs, threads: usize, tt_mb: usi
             Box::new(TableBrain { engine, table: d, what })
         }
         _ if rules.may_cycle() => {
-            let table = retrograde_builder(&engine, seeds, true)?;
+            let table = retrograde_builder(&engine, seeds, true, threads)?;
             let what = format!(
                 "retrograde analysis of all {} boards with up to {seeds} seeds (clockwise play can be endless)",
                 group(kalah_core::boards_up_to(h, seeds))

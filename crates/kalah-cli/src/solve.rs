@@ -19,12 +19,7 @@ pub struct SearchArgs {
 
 impl SearchArgs {
     pub(crate) fn threads(&self) -> anyhow::Result<usize> {
-        match self.threads {
-            Some(0) => Err(user("--threads must be at least 1")),
-            Some(n) if n > 1024 => Err(user(format!("--threads {n} is more than this program supports (1024)"))),
-            Some(n) => Ok(n),
-            None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
-        }
+        crate::common::threads(self.threads)
     }
 
     /// The table size for positions with `seeds` seeds in their houses.

@@ -13,7 +13,7 @@ use serde_json::json;
 use sha2::{Digest, Sha256};
 
 use crate::analysis::group;
-use crate::common::{db_error, default_database_path, print_json, rules_json, signed, start_position, user, verdict, RuleArgs};
+use crate::common::{db_error, default_database_path, print_json, rules_json, signed, start_position, verdict, RuleArgs};
 
 /// Arguments of `kalah strong`.
 #[derive(Args, Debug)]
@@ -51,11 +51,8 @@ pub fn run(a: StrongArgs) -> anyhow::Result<()> {
     let n = start.seeds_in_houses();
     kalah_db::builder::check_size(h, n).map_err(db_error)?;
     let path = a.output.clone().unwrap_or_else(|| default_database_path(h, n, rules));
-    let threads = match a.threads {
-        Some(0) => return Err(user("--threads must be at least 1")),
-        Some(t) => t,
-        None => std::thread::available_parallelism().map_or(1, |t| t.get()),
-    };
+    let threads = crate::common::threads(a.threads)?;
+    crate::common::check_output(&path)?;
     let timer = Instant::now();
     let existing = Database::open_for(&path, h, rules).ok().filter(|d| d.header().max_seeds == n);
     let build_seconds = match existing {
@@ -66,8 +63,8 @@ pub fn run(a: StrongArgs) -> anyhow::Result<()> {
             0.0
         }
         None => {
-            kalah_db::check_resources(&path, h, n).map_err(db_error)?;
-            let (memory, disk) = kalah_db::writer::requirements(h, n);
+            kalah_db::check_resources(&path, h, n, rules).map_err(db_error)?;
+            let (memory, disk) = kalah_db::writer::requirements(h, n, rules);
             if !a.json {
                 eprintln!(
                     "note: strong solution of Kalah({h},{}): {} boards, {} of memory, {} of disk, into {}",

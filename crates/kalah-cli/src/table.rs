@@ -213,7 +213,7 @@ fn evaluator(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, thread
             eprintln!("note: {h} houses, clockwise: retrograde analysis of {} boards ({})", group(needed), human_bytes(needed));
         }
         let mut builder = Builder::new(h, rules, largest).map_err(db_error)?;
-        builder.build_all(&Quiet);
+        rayon::ThreadPoolBuilder::new().num_threads(threads).build()?.install(|| builder.build_all(&Quiet));
         return Ok(Ok(Evaluator::Table(engine, Box::new(builder))));
     }
     let options = SearchOptions {
@@ -228,11 +228,20 @@ fn evaluator(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, thread
         (Some(n), _) => {
             let n = n.min(largest);
             kalah_db::builder::check_size(h, n).map_err(db_error)?;
+            let (memory, _) = kalah_db::writer::requirements(h, n, rules);
+            let free = kalah_db::writer::available_memory().unwrap_or(u64::MAX);
+            if memory > free {
+                return Err(user(format!(
+                    "--db-seeds {n}: a {h}-house database of {n} seeds needs {} of memory, {} is available",
+                    human_bytes(memory),
+                    human_bytes(free)
+                )));
+            }
             if announce {
                 eprintln!("note: {h} houses: building a {n}-seed database in memory ({} boards)", group(kalah_core::boards_up_to(h, n)));
             }
             let mut builder = Builder::new(h, rules, n).map_err(db_error)?;
-            builder.build_all(&Quiet);
+            rayon::ThreadPoolBuilder::new().num_threads(threads).build()?.install(|| builder.build_all(&Quiet));
             Some(Box::new(builder))
         }
         (None, Some(d)) => Some(Box::new(crate::common::for_search(d)?)),

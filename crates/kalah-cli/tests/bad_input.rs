@@ -238,7 +238,6 @@ fn absurd_limits() {
 /// Gap (RELIABILITY.md): `db build` has no upper bound on `--threads`;
 /// 100000 makes rayon try to start 100000 threads and the command hangs.
 #[test]
-#[ignore = "gap: db build --threads is not capped (RELIABILITY.md)"]
 fn db_build_refuses_absurd_thread_counts() {
     let sb = Sandbox::new();
     let out = sb.file("never.kdb");
@@ -283,7 +282,6 @@ fn unusable_paths() {
 /// `DIR.partial` left behind (so does `db unpack -o DIR`), and `-o FILE/x`
 /// exits 1 after the start-up line.
 #[test]
-#[ignore = "gap: output paths are not checked before the work (RELIABILITY.md)"]
 fn outputs_that_cannot_be_files_are_refused_up_front() {
     let sb = Sandbox::new();
     fs::create_dir(sb.path("a-dir")).unwrap();
@@ -293,9 +291,8 @@ fn outputs_that_cannot_be_files_are_refused_up_front() {
     sb.refused(&["db", "build", "--houses", "2", "--max-seeds", "4", "-o", &sb.file("a-file/x.kdb")], &["a-file"]);
 }
 
-/// Gap (RELIABILITY.md): a symbolic link loop as a database path gives one
-/// clear line naming the file, but exit code 1 (`common::db_error` counts
-/// only some I/O error kinds as the user's; ELOOP's kind is not stable Rust).
+/// A symbolic link loop as a database path gives one clear line naming the
+/// file and exit code 2 (`common::db_error` matches ELOOP by its number).
 #[test]
 fn a_symbolic_link_loop_is_one_line_naming_the_file() {
     let sb = Sandbox::new();
@@ -305,6 +302,6 @@ fn a_symbolic_link_loop_is_one_line_naming_the_file() {
         let r = sb.run(&["db", "info", &sb.file("loop.kdb")]);
         assert_eq!(r.stderr.lines().count(), 1, "{}", r.describe());
         assert!(r.stderr.starts_with("kalah: ") && r.stderr.contains("loop.kdb: Too many levels of symbolic links"), "{}", r.describe());
-        assert_eq!(r.code, Some(1), "now exit 2? update the gap in RELIABILITY.md\n{}", r.describe());
+        assert_eq!(r.code, Some(2), "{}", r.describe());
     }
 }

@@ -599,6 +599,14 @@ impl Builder {
     }
 }
 
+/// The extra memory the retrograde solver (clockwise sowing) needs while it
+/// solves the largest level of a build up to `max_seeds`: per board of the
+/// level its best exit, move counts, reversed-graph offsets and working
+/// state (about 48 bytes), and 4 bytes per move inside the level.
+pub fn retrograde_working_set(h: usize, max_seeds: u32) -> u64 {
+    kalah_core::boards_with(h, max_seeds) * (48 + 4 * h as u64)
+}
+
 /// Refuses databases that one-byte values or the index cannot hold.
 pub fn check_size(h: usize, max_seeds: u32) -> Result<(), DbError> {
     if !(1..=kalah_core::MAX_HOUSES).contains(&h) {

@@ -52,11 +52,14 @@ pub fn partial_path(path: &Path) -> PathBuf {
 }
 
 /// Memory and disk a build needs: `(memory bytes, file bytes)`.
-pub fn requirements(h: usize, max_seeds: u32) -> (u64, u64) {
+pub fn requirements(h: usize, max_seeds: u32, rules: Rules) -> (u64, u64) {
     let indexer = Indexer::new(h, max_seeds);
-    let file = Header::new(h, max_seeds, Rules::default()).file_bytes(&indexer);
+    let file = Header::new(h, max_seeds, rules).file_bytes(&indexer);
     // One byte per board in memory, plus the largest level's checksum table and slack.
-    let memory = indexer.len() + indexer.len() / 4096 + (64 << 20);
+    let mut memory = indexer.len() + indexer.len() / 4096 + (64 << 20);
+    if rules.may_cycle() {
+        memory += crate::builder::retrograde_working_set(h, max_seeds);
+    }
     (memory, file)
 }
 
@@ -70,9 +73,9 @@ pub fn available_memory() -> Option<u64> {
 }
 
 /// Refuses up front a build that cannot fit in memory or on disk.
-pub fn check_resources(path: &Path, h: usize, max_seeds: u32) -> Result<(), DbError> {
+pub fn check_resources(path: &Path, h: usize, max_seeds: u32, rules: Rules) -> Result<(), DbError> {
     check_size(h, max_seeds)?;
-    let (memory, file) = requirements(h, max_seeds);
+    let (memory, file) = requirements(h, max_seeds, rules);
     if let Some(available) = available_memory() {
         if memory > available {
             return Err(DbError::TooLarge {
