@@ -327,7 +327,7 @@ impl<T: Tablebase> Solver<T> {
                 let (mut lower, mut upper) = proven.get();
                 lower = lower.max(-seeds);
                 upper = upper.min(seeds);
-                if let Some(e) = KeyPacker::new(self.engine.houses()).pack(board).and_then(|k| self.tt.probe(k)) {
+                if let Some(e) = KeyPacker::new(self.engine.houses()).pack(board).and_then(|k| self.tt.probe_exact(k)) {
                     lower = lower.max(e.lower);
                     upper = upper.min(e.upper);
                 }

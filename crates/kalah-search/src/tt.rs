@@ -2,11 +2,20 @@
 //!
 //! # What an entry means
 //!
-//! An entry holds a *lower* and an *upper* bound on the value of one board
-//! (the future store difference for the player to move, see `kalah-core`).
-//! Every search in this crate is exact, with no depth limit, so a bound is
-//! true forever: entries never go stale, whichever search or thread wrote
-//! them, and two bounds for the same board may always be intersected.
+//! An entry holds a *lower* and an *upper* bound on a value of one board,
+//! and the house of the best move found, as a hint for move ordering. There
+//! are two kinds:
+//!
+//! * **Exact** entries bound the board's true value (the future store
+//!   difference for the player to move, see `kalah-core`). They never go
+//!   stale, whichever search or thread wrote them, and two of them for the
+//!   same board may always be intersected.
+//! * **Guess** entries bound the value a *depth-limited* search found
+//!   (leaves `depth` plies down guessed at no further gain; iterative
+//!   deepening, `crate::search`). They only speed up later depth-limited
+//!   searches to the same or a smaller depth, and order moves; an exact
+//!   search never takes a bound from them. A board has one entry: an exact
+//!   entry replaces a guess, a guess never replaces an exact entry.
 //!
 //! # Layout: one `u64` per entry, eight to a cache line
 //!
@@ -16,13 +25,13 @@
 //! the remaining `K - b` bits are stored in the entry. Because `mix` is a
 //! bijection and the bucket plus the stored bits give back the whole mixed
 //! key, **a matching entry is always the same board**: no false hits, ever.
-//! The table needs `K - b <= 40`, so at least `2^(K - 40)` buckets.
+//! The table needs `K - b <= 39`, so at least `2^(K - 39)` buckets.
 //!
 //! ```text
-//!  63                          24 23    19 18  16 15      8 7       0
-//! +------------------------------+--------+------+---------+---------+
-//! | mixed key >> b  (40 bits)    | work   | move | 127 - U | L + 128 |
-//! +------------------------------+--------+------+---------+---------+
+//!  63                        25 24  23    19 18  16 15      8 7       0
+//! +----------------------------+---+--------+------+---------+---------+
+//! | mixed key >> b  (39 bits)  | G | work/d | move | 127 - U | L + 128 |
+//! +----------------------------+---+--------+------+---------+---------+
 //! ```
 //!
 //! * `L`, `U`: the bounds. A lower byte of 0 means no lower bound (-inf), an
@@ -30,8 +39,10 @@
 //!   entry that says nothing. Bounds outside the bytes' range are stored
 //!   weakened (a lower bound lowered, an upper bound raised), never strengthened.
 //! * `move`: the house (0-based) that produced the best value, an ordering hint.
-//! * `work`: log2 of the nodes searched to find the bounds; the replacement
-//!   scheme keeps the entries that cost most to compute.
+//! * `G`: 1 for a guess entry.
+//! * `work/d`: for an exact entry, log2 of the nodes searched to find the
+//!   bounds (the replacement scheme keeps the entries that cost most); for a
+//!   guess, the depth of the search that made it.
 //!
 //! Each entry is a single atomic word, so concurrent readers and writers
 //! can never see half of one entry and half of another.
@@ -43,10 +54,12 @@ use kalah_db::memory::{prefetch, LargeBuffer};
 /// Entries per bucket (one 64-byte cache line).
 const WAYS: usize = 8;
 /// Bits of an entry that hold the key.
-const KEY_BITS: u32 = 40;
-/// Bits of an entry that hold the bounds, move and work.
+const KEY_BITS: u32 = 39;
+/// Bits of an entry that hold the bounds, move, work and kind.
 const DATA_BITS: u32 = 64 - KEY_BITS;
 const DATA_MASK: u64 = (1 << DATA_BITS) - 1;
+/// The guess flag.
+const GUESS: u64 = 1 << 24;
 
 /// Bounds on a board's value, as the table returns them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,6 +70,10 @@ pub struct Bounds {
     pub upper: i32,
     /// The house that produced the best value (0-based), a hint.
     pub best: u8,
+    /// `None` for an exact entry; the depth of the search for a guess.
+    pub guess_depth: Option<u32>,
+    /// For an exact entry, log2 of the nodes searched to find it.
+    pub work: u32,
 }
 
 impl Bounds {
@@ -65,7 +82,15 @@ impl Bounds {
         lower: i32::MIN,
         upper: i32::MAX,
         best: 0,
+        guess_depth: None,
+        work: 0,
     };
+
+    /// Whether these are exact bounds.
+    #[inline]
+    pub fn is_exact(&self) -> bool {
+        self.guess_depth.is_none()
+    }
 }
 
 /// The transposition table; see the module docs.
@@ -155,7 +180,7 @@ impl TranspositionTable {
         prefetch(&bucket[0]);
     }
 
-    /// The bounds stored for `key`, if any.
+    /// The entry stored for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Bounds> {
         let (bucket, stored) = self.locate(key);
@@ -168,33 +193,74 @@ impl TranspositionTable {
         None
     }
 
+    /// The exact bounds stored for `key`, if any (guess entries ignored).
+    #[inline]
+    pub fn probe_exact(&self, key: u64) -> Option<Bounds> {
+        self.probe(key).filter(Bounds::is_exact)
+    }
+
     /// Records `lower <= value <= upper` for `key`, found by searching
     /// `nodes` nodes, with `best` the house of the best move. The bounds are
-    /// intersected with those already stored for the key.
+    /// intersected with the exact ones already stored for the key, and
+    /// replace a guess.
     #[inline]
     pub fn store(&self, key: u64, lower: i32, upper: i32, best: u8, nodes: u64) {
-        let (bucket, stored) = self.locate(key);
         let work = (64 - nodes.leading_zeros()).min(31) as u64;
-        let mut victim = 0;
-        let mut victim_work = u64::MAX;
-        for (i, e) in bucket.iter().enumerate() {
-            let word = e.load(Relaxed);
-            if word >> DATA_BITS == stored && word != 0 {
-                let old = decode(word);
+        self.put(key, best, |old| match old {
+            Some(old) if old.is_exact() => {
                 let lower = lower.max(old.lower);
                 let upper = upper.min(old.upper);
                 debug_assert!(lower <= upper, "contradictory bounds {lower} > {upper}");
-                let old_work = (word >> 19) & 31;
-                e.store(encode(stored, lower, upper, best, work.max(old_work)), Relaxed);
+                Some((lower, upper, work.max(old_work(old)), false))
+            }
+            _ => Some((lower, upper, work, false)),
+        });
+    }
+
+    /// Records `lower <= value <= upper` for the value a search of depth
+    /// `depth` found for `key`. Never replaces an exact entry; replaces a
+    /// guess of a smaller depth, and is intersected with one of the same.
+    #[inline]
+    pub fn store_guess(&self, key: u64, lower: i32, upper: i32, best: u8, depth: u32) {
+        let depth = depth.min(31) as u64;
+        self.put(key, best, |old| match old {
+            Some(old) if old.is_exact() => None,
+            Some(old) if old.guess_depth == Some(depth as u32) && lower.max(old.lower) <= upper.min(old.upper) => {
+                Some((lower.max(old.lower), upper.min(old.upper), depth, true))
+            }
+            Some(old) if old.guess_depth > Some(depth as u32) => None,
+            _ => Some((lower, upper, depth, true)),
+        });
+    }
+
+    /// Writes the entry of `key` as `update` decides from the old one
+    /// (`(lower, upper, work or depth, guess)`, or `None` to leave it).
+    #[inline]
+    fn put(&self, key: u64, best: u8, update: impl Fn(Option<Bounds>) -> Option<(i32, i32, u64, bool)>) {
+        let (bucket, stored) = self.locate(key);
+        let mut victim = 0;
+        let mut victim_priority = u64::MAX;
+        for (i, e) in bucket.iter().enumerate() {
+            let word = e.load(Relaxed);
+            if word >> DATA_BITS == stored && word != 0 {
+                if let Some((lower, upper, field, guess)) = update(Some(decode(word))) {
+                    e.store(encode(stored, lower, upper, best, field, guess), Relaxed);
+                }
                 return;
             }
-            let w = if word == 0 { 0 } else { ((word >> 19) & 31) + 1 };
-            if w < victim_work {
+            let p = priority(word);
+            if p < victim_priority {
                 victim = i;
-                victim_work = w;
+                victim_priority = p;
             }
         }
-        bucket[victim].store(encode(stored, lower, upper, best, work), Relaxed);
+        if let Some((lower, upper, field, guess)) = update(None) {
+            // Guesses are cheap to redo: they never push out an exact entry.
+            if guess && victim_priority >= EXACT_PRIORITY {
+                return;
+            }
+            bucket[victim].store(encode(stored, lower, upper, best, field, guess), Relaxed);
+        }
     }
 
     /// The share of entries in use, per mille, from a sample of the table.
@@ -206,13 +272,34 @@ impl TranspositionTable {
     }
 }
 
+/// Priorities of exact entries start here (guesses and empty slots are below).
+const EXACT_PRIORITY: u64 = 64;
+
+/// How much an entry is worth keeping: empty 0, guesses by depth, exact
+/// entries by work above all guesses.
 #[inline]
-fn encode(stored: u64, lower: i32, upper: i32, best: u8, work: u64) -> u64 {
+fn priority(word: u64) -> u64 {
+    if word == 0 {
+        0
+    } else if word & GUESS != 0 {
+        1 + ((word >> 19) & 31)
+    } else {
+        EXACT_PRIORITY + ((word >> 19) & 31)
+    }
+}
+
+#[inline]
+fn old_work(b: Bounds) -> u64 {
+    b.work as u64
+}
+
+#[inline]
+fn encode(stored: u64, lower: i32, upper: i32, best: u8, field: u64, guess: bool) -> u64 {
     // Weakening: a lower bound below -127 becomes "none" (byte 0); an upper
     // bound above 126 becomes "none" (byte 0).
     let lo = if lower < -127 { 0 } else { (lower.min(127) + 128) as u64 };
     let up = if upper > 126 { 0 } else { (127 - upper.max(-127)) as u64 };
-    let data = lo | (up << 8) | (((best & 7) as u64) << 16) | (work << 19);
+    let data = lo | (up << 8) | (((best & 7) as u64) << 16) | ((field & 31) << 19) | if guess { GUESS } else { 0 };
     debug_assert_eq!(data & !DATA_MASK, 0);
     (stored << DATA_BITS) | data
 }
@@ -221,10 +308,13 @@ fn encode(stored: u64, lower: i32, upper: i32, best: u8, work: u64) -> u64 {
 fn decode(word: u64) -> Bounds {
     let lo = (word & 0xff) as i32;
     let up = ((word >> 8) & 0xff) as i32;
+    let field = ((word >> 19) & 31) as u32;
     Bounds {
         lower: if lo == 0 { i32::MIN } else { lo - 128 },
         upper: if up == 0 { i32::MAX } else { 127 - up },
         best: ((word >> 16) & 7) as u8,
+        guess_depth: (word & GUESS != 0).then_some(field),
+        work: if word & GUESS != 0 { 0 } else { field },
     }
 }
 
@@ -232,6 +322,21 @@ fn decode(word: u64) -> Bounds {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    fn exact(lower: i32, upper: i32, best: u8) -> Option<Bounds> {
+        Some(Bounds {
+            lower,
+            upper,
+            best,
+            guess_depth: None,
+            work: 0,
+        })
+    }
+
+    /// Compares all but the work field.
+    fn same(a: Option<Bounds>, b: Option<Bounds>) -> bool {
+        a.map(|x| (x.lower, x.upper, x.best, x.guess_depth)) == b.map(|x| (x.lower, x.upper, x.best, x.guess_depth))
+    }
 
     #[test]
     fn mix_is_a_bijection_on_small_widths() {
@@ -250,11 +355,13 @@ mod tests {
         let tt = TranspositionTable::new(1 << 20, 60).unwrap();
         assert_eq!(tt.probe(42), None);
         tt.store(42, 3, i32::MAX, 2, 1000);
-        assert_eq!(tt.probe(42), Some(Bounds { lower: 3, upper: i32::MAX, best: 2 }));
+        assert!(same(tt.probe(42), exact(3, i32::MAX, 2)));
+        assert_eq!(tt.probe(42).unwrap().work, 10);
         tt.store(42, -5, 9, 4, 10);
-        assert_eq!(tt.probe(42), Some(Bounds { lower: 3, upper: 9, best: 4 }));
+        assert!(same(tt.probe(42), exact(3, 9, 4)));
+        assert_eq!(tt.probe(42).unwrap().work, 10, "the larger work is kept");
         tt.store(7, -200, 200, 0, 1);
-        assert_eq!(tt.probe(7), Some(Bounds { lower: i32::MIN, upper: i32::MAX, best: 0 }));
+        assert!(same(tt.probe(7), exact(i32::MIN, i32::MAX, 0)));
         tt.store(8, 200, 200, 0, 1);
         assert_eq!(tt.probe(8).unwrap().lower, 127, "a lower bound may only be weakened");
         assert_eq!(tt.probe(8).unwrap().upper, i32::MAX);
@@ -264,10 +371,26 @@ mod tests {
     }
 
     #[test]
+    fn guesses_give_way_to_exact_entries_and_deeper_guesses() {
+        let tt = TranspositionTable::new(1 << 20, 60).unwrap();
+        tt.store_guess(5, 2, 4, 1, 6);
+        assert_eq!(tt.probe(5).unwrap().guess_depth, Some(6));
+        assert_eq!(tt.probe_exact(5), None, "a guess is no exact bound");
+        tt.store_guess(5, 0, 0, 3, 3);
+        assert_eq!(tt.probe(5).unwrap().lower, 2, "a shallower guess does not replace a deeper one");
+        tt.store_guess(5, 8, 8, 2, 9);
+        assert_eq!((tt.probe(5).unwrap().lower, tt.probe(5).unwrap().guess_depth), (8, Some(9)));
+        tt.store(5, -1, 1, 0, 100);
+        assert!(same(tt.probe(5), exact(-1, 1, 0)), "an exact entry replaces a guess");
+        tt.store_guess(5, 10, 10, 4, 30);
+        assert!(same(tt.probe(5), exact(-1, 1, 0)), "a guess never replaces an exact entry");
+    }
+
+    #[test]
     fn small_requests_get_the_minimum_size() {
         let tt = TranspositionTable::new(0, 60).unwrap();
         assert_eq!(tt.bytes(), TranspositionTable::min_bytes(60));
-        assert_eq!(tt.bytes(), 64 << 20);
+        assert_eq!(tt.bytes(), 128 << 20);
         assert_eq!(TranspositionTable::new(0, 16).unwrap().bytes(), 64);
     }
 
@@ -280,7 +403,11 @@ mod tests {
             let tt = TranspositionTable::new(128, 20).unwrap();
             let value = |k: u64| (k % 101) as i32 - 50;
             for &k in &keys {
-                tt.store(k, value(k), value(k), (k % 8) as u8, k);
+                if k % 3 == 0 {
+                    tt.store_guess(k, value(k), value(k), (k % 8) as u8, (k % 31) as u32);
+                } else {
+                    tt.store(k, value(k), value(k), (k % 8) as u8, k);
+                }
             }
             for &k in &keys {
                 if let Some(b) = tt.probe(k) {
