@@ -87,6 +87,22 @@ pub fn parse_position(text: &str) -> anyhow::Result<Position> {
     text.parse::<Position>().map_err(|e| user(format!("--position: {e}")))
 }
 
+/// The position a command works on, from `H S` or `--position` (Kalah(6,4)
+/// when neither is given), and a title for it. `command` names the command
+/// in the error for a lone `H`.
+pub fn start_or_position(houses: Option<usize>, seeds: Option<u32>, position: Option<&str>, command: &str) -> anyhow::Result<(Position, String)> {
+    if let Some(text) = position {
+        let p = parse_position(text)?;
+        return Ok((p, format!("Position with {} houses a side", p.houses())));
+    }
+    let (h, s) = match (houses, seeds) {
+        (Some(h), Some(s)) => (h, s),
+        (None, None) => (6, 4),
+        _ => return Err(user(format!("give both H and S (e.g. `kalah {command} 6 4`), or neither for Kalah(6,4)"))),
+    };
+    Ok((start_position(h, s)?, format!("Kalah({h},{s})")))
+}
+
 /// The start of Kalah(h, s), or a clear refusal.
 pub fn start_position(h: usize, s: u32) -> anyhow::Result<Position> {
     Position::start(h, s).map_err(|e| user(e.to_string()))

@@ -48,7 +48,7 @@ use kalah_db::{human_bytes, NoTablebase, Tablebase};
 use kalah_search::{analyze_from_table, SearchOptions, Solver};
 
 use crate::analysis::{check_table_memory, group, retrograde_builder};
-use crate::common::{parse_position, signed, start_position, user, verdict, DbArgs, RuleArgs};
+use crate::common::{signed, start_or_position, user, verdict, DbArgs, RuleArgs};
 use crate::solve::SearchArgs;
 
 /// `println!` that returns an error instead of panicking when standard
@@ -184,24 +184,7 @@ impl FromStr for Ponder {
 }
 
 pub fn run(args: PlayArgs) -> anyhow::Result<()> {
-    let (start, title) = match &args.position {
-        Some(text) => {
-            let p = parse_position(text)?;
-            (p, format!("Kalah from a position with {} houses a side", p.houses()))
-        }
-        None => {
-            let (h, s) = match (args.houses, args.seeds) {
-                (Some(h), Some(s)) => (h, s),
-                (None, None) => (6, 4),
-                _ => {
-                    return Err(user(
-                        "give both H and S (e.g. `kalah play 6 4`), or neither for Kalah(6,4)",
-                    ))
-                }
-            };
-            (start_position(h, s)?, format!("Kalah({h},{s})"))
-        }
-    };
+    let (start, title) = start_or_position(args.houses, args.seeds, args.position.as_deref(), "play")?;
     let rules = args.rules.rules();
     let threads = args.search.threads()?;
     let tt_mb = args.search.tt_mb(start.seeds_in_houses())?;

@@ -3,7 +3,7 @@
 use clap::Args;
 
 use crate::analysis::{self, Request};
-use crate::common::{parse_position, print_json, start_position, user, DbArgs, RuleArgs};
+use crate::common::{parse_position, print_json, start_or_position, user, DbArgs, RuleArgs};
 
 /// Search resources.
 #[derive(Args, Clone, Copy, Debug)]
@@ -100,20 +100,7 @@ pub struct QueryArgs {
 }
 
 pub fn solve(args: SolveArgs) -> anyhow::Result<()> {
-    let (position, title) = match &args.position {
-        Some(text) => {
-            let p = parse_position(text)?;
-            (p, format!("Position with {} houses a side", p.houses()))
-        }
-        None => {
-            let (h, s) = match (args.houses, args.seeds) {
-                (Some(h), Some(s)) => (h, s),
-                (None, None) => (6, 4),
-                _ => return Err(user("give both H and S (e.g. `kalah solve 6 4`), or neither for Kalah(6,4)")),
-            };
-            (start_position(h, s)?, format!("Kalah({h},{s})"))
-        }
-    };
+    let (position, title) = start_or_position(args.houses, args.seeds, args.position.as_deref(), "solve")?;
     let budget = match args.time_limit {
         None => None,
         Some(t) if t > 0.0 && t.is_finite() && (args.openings || args.pie) && !args.shift => Some(std::time::Duration::from_secs_f64(t)),
