@@ -8,6 +8,8 @@ mod analysis;
 mod chains;
 mod common;
 mod db;
+#[cfg(feature = "mpi")]
+mod distributed;
 mod opening;
 mod play;
 mod published;
@@ -67,15 +69,34 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    quiet_on_closed_stdout();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
-            // Help and version go to stdout with code 0; usage errors exit 2.
-            let code = if e.use_stderr() { 2 } else { 0 };
-            let _ = e.print();
-            return ExitCode::from(code);
+            // Under mpirun every rank parses the same arguments: rank 0 alone says what is wrong.
+            #[cfg(feature = "mpi")]
+            let print = !distributed::is_other_rank();
+            #[cfg(not(feature = "mpi"))]
+            let print = true;
+            // Help and version go to stdout with code 0; usage errors are
+            // one line on stderr and exit 2.
+            if !e.use_stderr() {
+                if print {
+                    let _ = e.print();
+                }
+                return ExitCode::SUCCESS;
+            }
+            if print {
+                eprintln!("kalah: {}", usage_line(&e));
+            }
+            return ExitCode::from(2);
         }
     };
+    // Under mpirun (feature `mpi`), `solve` and `db build` are shared between the ranks.
+    #[cfg(feature = "mpi")]
+    if let Some(code) = distributed::main(&cli.command) {
+        return code;
+    }
     let result = match cli.command {
         Command::Solve(args) => solve::solve(args),
         Command::Query(args) => solve::query(args),
@@ -102,6 +123,44 @@ fn main() -> ExitCode {
             }
         }
     }
+}
+
+/// A clap usage error as one line: clap's message (the lines before its
+/// usage) without its `error: ` prefix, its tip, and where to read more.
+fn usage_line(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let mut message = Vec::new();
+    let mut tip = String::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if line.starts_with("Usage:") || line.starts_with("For more information") {
+            break;
+        }
+        match line.strip_prefix("tip: ") {
+            Some(t) => tip = format!(" ({t})"),
+            None => message.push(line.strip_prefix("error: ").unwrap_or(line)),
+        }
+    }
+    let message = message.join(" ");
+    let message = if message.is_empty() { "invalid arguments" } else { &message };
+    format!("{message}{tip}; see `kalah help` or `kalah COMMAND --help`")
+}
+
+/// `kalah ... | head`: a closed stdout ends the program quietly with code 0
+/// instead of the panic of `println!` (Rust ignores SIGPIPE).
+fn quiet_on_closed_stdout() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to stdout") {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
 }
 
 /// The error and its causes on one line.

@@ -1,7 +1,7 @@
 //! Bad input at the command line (issue 6): every kind of bad position,
 //! rule name, board size, absurd limit and unusable path that `cli.rs`
 //! does not already try, each answered with exit code 2 and one clear line
-//! (`kalah: ...`), or clap's usage message (whose first line is `error: ...`).
+//! (`kalah: ...`), clap's usage errors included.
 //! The table in RELIABILITY.md lists these and `cli.rs`'s cases together.
 //!
 //! Also replays the inputs the fuzz targets `position` and `rule_args`
@@ -108,15 +108,17 @@ impl Sandbox {
         r
     }
 
-    /// A clap usage error: exit 2, first line `error: ...` with every needle.
+    /// A clap usage error: exit 2, one line on stderr, `kalah: ` and every
+    /// needle on it.
     fn usage<S: AsRef<OsStr>>(&self, args: &[S], needles: &[&str]) -> Run {
         let r = self.run(args);
         assert!(!r.stderr.contains("panicked"), "panic\n{}", r.describe());
         assert_eq!(r.code, Some(2), "expected exit code 2\n{}", r.describe());
-        let first = r.stderr.lines().next().unwrap_or_default();
-        assert!(first.starts_with("error: "), "{}", r.describe());
+        let lines: Vec<&str> = r.stderr.lines().collect();
+        assert_eq!(lines.len(), 1, "expected one line on stderr\n{}", r.describe());
+        assert!(lines[0].starts_with("kalah: ") && lines[0].contains("--help"), "{}", r.describe());
         for needle in needles {
-            assert!(first.contains(needle), "the first line should contain {needle:?}\n{}", r.describe());
+            assert!(lines[0].contains(needle), "the line should contain {needle:?}\n{}", r.describe());
         }
         r
     }
@@ -303,5 +305,25 @@ fn a_symbolic_link_loop_is_one_line_naming_the_file() {
         assert_eq!(r.stderr.lines().count(), 1, "{}", r.describe());
         assert!(r.stderr.starts_with("kalah: ") && r.stderr.contains("loop.kdb: Too many levels of symbolic links"), "{}", r.describe());
         assert_eq!(r.code, Some(2), "{}", r.describe());
+    }
+}
+
+/// `kalah ... | head`: output into a closed pipe ends the program quietly
+/// with code 0, not with a panic.
+#[test]
+fn a_closed_stdout_is_not_a_panic() {
+    for args in [&["chains", "--houses", "8", "--max", "60"][..], &["chains", "--houses", "6", "--json"]] {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take()); // the reader goes away before the first line
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
     }
 }

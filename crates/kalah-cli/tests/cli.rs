@@ -186,13 +186,18 @@ impl Sandbox {
         r
     }
 
-    /// A command-line usage error reported by clap: exit 2, no panic, and
-    /// stderr names every one of `needles` (the offending flag or value).
+    /// A command-line usage error reported by clap: exit 2, no panic, one
+    /// `kalah: ` line on stderr naming every one of `needles` (the
+    /// offending flag or value).
     fn usage_error(&self, args: &[&str], needles: &[&str]) -> Run {
         let r = self.run(args);
         r.assert_no_panic();
         assert_eq!(r.code, Some(2), "expected exit code 2 (usage error)\n{}", r.describe());
-        assert!(!r.stderr.trim().is_empty(), "a usage error must say something on stderr\n{}", r.describe());
+        assert!(
+            r.stderr.starts_with("kalah: ") && r.stderr.lines().count() == 1,
+            "a usage error is one `kalah: ` line on stderr\n{}",
+            r.describe()
+        );
         for needle in needles {
             assert!(r.stderr.contains(needle), "stderr should name {needle:?}\n{}", r.describe());
         }
