@@ -256,6 +256,11 @@ pub fn print_human(title: &str, request: &Request, report: &Report) {
             println!("  house {}  {:>4}{best}", m.house, signed(m.value));
         }
     }
+    if a.moves.is_empty() {
+        if let Some(house) = best_move(request, a) {
+            println!("Best move: house {house}");
+        }
+    }
     if !a.pv.is_empty() || a.endless {
         println!("Principal variation ({} moves{}):", a.pv.len(), if a.endless { ", then endless" } else { "" });
         println!("  {}", pv_text(a));
@@ -303,6 +308,16 @@ pub fn pv_text(a: &Analysis) -> String {
     out
 }
 
+/// A best move for the player to move: the first move of the principal
+/// variation, or else the first move of the best value (`None` when
+/// neither was asked for, or the game is over).
+pub fn best_move(request: &Request, a: &Analysis) -> Option<usize> {
+    a.pv.first()
+        .filter(|m| m.side == request.position.to_move())
+        .map(|m| m.house)
+        .or_else(|| a.moves.iter().find(|m| m.value == a.value).map(|m| m.house))
+}
+
 /// The report as one JSON object.
 pub fn to_json(request: &Request, report: &Report) -> serde_json::Value {
     let p = &request.position;
@@ -315,6 +330,7 @@ pub fn to_json(request: &Request, report: &Report) -> serde_json::Value {
         "value": a.value,
         "verdict": verdict(p.to_move(), a.value),
         "moves": a.moves.iter().map(|m| json!({"house": m.house, "value": m.value})).collect::<Vec<_>>(),
+        "best_move": best_move(request, a),
         "pv": a.pv.iter().map(|m| json!({"side": m.side.letter().to_string(), "house": m.house})).collect::<Vec<_>>(),
         "pv_endless": a.endless,
         "source": report.source.name(),

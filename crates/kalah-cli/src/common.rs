@@ -120,11 +120,21 @@ pub fn default_database_path(h: usize, max_seeds: u32, rules: Rules) -> PathBuf 
 
 /// The largest complete default database for `h` houses and `rules`, if any.
 pub fn find_default_database(h: usize, rules: Rules) -> Option<PathBuf> {
-    let dir = database_dir();
+    find_default_database_up_to(h, rules, u64::MAX)
+}
+
+/// The largest complete default database for `h` houses and `rules` of at
+/// most `max_bytes`, or if none is that small, the smallest one.
+pub fn find_default_database_up_to(h: usize, rules: Rules, max_bytes: u64) -> Option<PathBuf> {
+    find_database_in(&database_dir(), h, rules, max_bytes)
+}
+
+/// [`find_default_database_up_to`] in the directory `dir`.
+fn find_database_in(dir: &std::path::Path, h: usize, rules: Rules, max_bytes: u64) -> Option<PathBuf> {
     let suffix = format!("-{}.kdb", rules.tag());
     let prefix = format!("kalah-h{h}-n");
-    let mut best: Option<(u32, PathBuf)> = None;
-    for entry in std::fs::read_dir(&dir).ok()?.flatten() {
+    let mut found: Vec<(u32, u64, PathBuf)> = Vec::new();
+    for entry in std::fs::read_dir(dir).ok()?.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         let Some(n) = name
             .strip_prefix(&prefix)
@@ -133,11 +143,12 @@ pub fn find_default_database(h: usize, rules: Rules) -> Option<PathBuf> {
         else {
             continue;
         };
-        if best.as_ref().is_none_or(|(m, _)| n > *m) {
-            best = Some((n, entry.path()));
-        }
+        let bytes = entry.metadata().map_or(u64::MAX, |m| m.len());
+        found.push((n, bytes, entry.path()));
     }
-    best.map(|(_, p)| p)
+    found.sort();
+    let small = found.iter().rev().find(|(_, bytes, _)| *bytes <= max_bytes);
+    small.or(found.first()).map(|(_, _, p)| p.clone())
 }
 
 /// How a command picks its database.
@@ -156,12 +167,18 @@ pub struct DbArgs {
 impl DbArgs {
     /// Opens the database these flags ask for, checked against the board and rules.
     pub fn open(&self, h: usize, rules: Rules) -> anyhow::Result<Option<Database>> {
+        self.open_up_to(h, rules, u64::MAX)
+    }
+
+    /// [`DbArgs::open`], choosing among the default databases the largest
+    /// of at most `max_bytes` (a database given by `--db` is used whatever its size).
+    pub fn open_up_to(&self, h: usize, rules: Rules, max_bytes: u64) -> anyhow::Result<Option<Database>> {
         if self.no_db {
             return Ok(None);
         }
         let path = match &self.db {
             Some(p) => p.clone(),
-            None => match find_default_database(h, rules) {
+            None => match find_default_database_up_to(h, rules, max_bytes) {
                 Some(p) => p,
                 None => return Ok(None),
             },
@@ -208,8 +225,19 @@ pub fn print_json(value: &serde_json::Value) {
 /// fits comfortably (probes are then several times faster than from the
 /// file mapping), else used mapped.
 pub fn for_search(db: Database) -> anyhow::Result<Database> {
+    for_search_up_to(db, u64::MAX)
+}
+
+/// The largest database an interactive command (`play`) copies into
+/// memory before its first answer (copying runs at about 1 GiB/s), and the
+/// largest default database it picks: a larger one given by `--db` is used
+/// mapped, so the game starts at once, but its probes read the disk.
+pub const INTERACTIVE_LOAD_LIMIT: u64 = 2 << 30;
+
+/// [`for_search`] for a database of at most `limit` bytes; a larger one is used mapped.
+pub fn for_search_up_to(db: Database, limit: u64) -> anyhow::Result<Database> {
     let free = kalah_db::writer::available_memory().unwrap_or(0);
-    if db.file_bytes() < free / 2 {
+    if db.file_bytes() < free / 2 && db.file_bytes() <= limit {
         db.load_into_memory().map_err(db_error)
     } else {
         Ok(db)
@@ -243,4 +271,37 @@ pub fn check_output(path: &std::path::Path) -> anyhow::Result<()> {
         ancestor = dir.parent();
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The default database is the largest by seeds, or with a size limit
+    /// the largest within it (else the smallest); other boards, other
+    /// rules and unfinished files are never picked.
+    #[test]
+    fn default_databases_are_chosen_by_seeds_and_size() {
+        let dir = tempfile::tempdir().unwrap();
+        let rules = Rules::default();
+        let name = |h: usize, n: u32, r: Rules| format!("kalah-h{h}-n{n}-{}.kdb", r.tag());
+        let other = Rules { capture: kalah_core::Capture::Empty, ..rules };
+        for (file, bytes) in [
+            (name(6, 20, rules), 200),
+            (name(6, 24, rules), 1200),
+            (name(6, 30, rules), 11000),
+            (name(6, 32, other), 1),
+            (name(5, 40, rules), 1),
+            (format!("{}.partial", name(6, 34, rules)), 1),
+        ] {
+            std::fs::write(dir.path().join(file), vec![0u8; bytes]).unwrap();
+        }
+        let pick = |max| find_database_in(dir.path(), 6, rules, max).map(|p| p.file_name().unwrap().to_string_lossy().into_owned());
+        assert_eq!(pick(u64::MAX), Some(name(6, 30, rules)));
+        assert_eq!(pick(2000), Some(name(6, 24, rules)));
+        assert_eq!(pick(1200), Some(name(6, 24, rules)));
+        assert_eq!(pick(1199), Some(name(6, 20, rules)));
+        assert_eq!(pick(10), Some(name(6, 20, rules)), "none is small enough: the smallest");
+        assert_eq!(find_database_in(dir.path(), 4, rules, u64::MAX), None);
+    }
 }

@@ -89,7 +89,8 @@ left as you see them) and South at the bottom; North's store is on the left, Sou
 right. After every move the houses that changed are listed and marked with *.\n\n\
 Values come from an endgame database that covers the game if there is one (data/db, or --db), \
 from retrograde analysis for clockwise sowing, and otherwise from a search backed by the \
-largest database for the board and rules; one search with one transposition table serves the \
+largest database for the board and rules of at most 2 GiB (a larger one loads too slowly for a \
+game; --db takes any); one search with one transposition table serves the \
 whole game. In a terminal the computer thinks on your time (--ponder).\n\n\
 Input is read line by line, so a game can be scripted:\n  \
 printf '2\\nhint\\n1\\nquit\\n' | kalah play 3 2\n\n\
@@ -214,7 +215,7 @@ fn brain(start: &Position, rules: Rules, db: &DbArgs, threads: usize, tt_mb: usi
     let h = start.houses();
     let engine = Engine::new(h, rules);
     let seeds = start.seeds_in_houses();
-    let brain: Box<dyn Brain> = match db.open(h, rules)? {
+    let brain: Box<dyn Brain> = match db.open_up_to(h, rules, crate::common::INTERACTIVE_LOAD_LIMIT)? {
         Some(d) if d.header().max_seeds >= seeds => {
             let what = format!("the {}-seed database {}", d.header().max_seeds, d.path().display());
             Box::new(TableBrain { engine, table: d, what })
@@ -246,7 +247,7 @@ fn brain(start: &Position, rules: Rules, db: &DbArgs, threads: usize, tt_mb: usi
                         d.header().max_seeds,
                         d.path().display()
                     );
-                    let solver = Solver::new(h, rules, crate::common::for_search(d)?, options).map_err(search)?;
+                    let solver = Solver::new(h, rules, crate::common::for_search_up_to(d, crate::common::INTERACTIVE_LOAD_LIMIT)?, options).map_err(search)?;
                     Box::new(SearchBrain::new(solver, what))
                 }
                 None => {

@@ -59,8 +59,13 @@ pub struct SolveArgs {
     #[command(flatten)]
     search: SearchArgs,
     /// Only the value: skip every move's value and the principal variation.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "best_move")]
     value_only: bool,
+    /// The value, a best move and a principal variation, without the exact
+    /// value of every other move: much faster than the full analysis (the
+    /// other moves are only shown not to be better).
+    #[arg(long)]
+    best_move: bool,
     /// Pie rule: after South's first turn North may swap sides. Prints every
     /// opening turn's value and the value of the game under the pie rule.
     #[arg(long, conflicts_with = "position")]
@@ -122,7 +127,7 @@ pub fn solve(args: SolveArgs) -> anyhow::Result<()> {
         db: args.db.clone(),
         threads: args.search.threads()?,
         tt_mb: args.search.tt_mb(position.seeds_in_houses())?,
-        moves: !args.value_only,
+        moves: !args.value_only && !args.best_move,
         pv: !args.value_only,
         announce: !args.json,
     };

@@ -317,6 +317,28 @@ fn solve_value_only_json() {
     assert_eq!(value_of(&only), value_of(&full), "{only}\n{full}");
 }
 
+/// `--best-move`: the value, and a move the full analysis gives that value,
+/// first in the principal variation; no other move's value.
+#[test]
+fn solve_best_move_is_a_move_of_the_best_value() {
+    let sb = Sandbox::new();
+    for (h, s, capture) in [("3", "3", "empty"), ("3", "3", "standard"), ("4", "3", "empty"), ("4", "4", "standard"), ("5", "2", "standard")] {
+        let full = sb.solve(&[h, s, "--capture", capture]);
+        let best = sb.json(&["solve", h, s, "--capture", capture, "--tt-mb", "16", "--threads", "1", "--best-move", "--json"]);
+        assert_eq!(value_of(&best), value_of(&full), "{best}\n{full}");
+        assert_eq!(best["moves"].as_array().map(Vec::len), Some(0), "{best}");
+        let house = best["best_move"].as_u64().unwrap_or_else(|| panic!("no best move: {best}"));
+        assert_eq!(best["pv"][0]["house"].as_u64(), Some(house), "{best}");
+        let value_of_move = |house: u64| {
+            full["moves"].as_array().unwrap().iter().find(|m| m["house"].as_u64() == Some(house)).map(|m| m["value"].clone())
+        };
+        assert_eq!(value_of_move(house), Some(full["value"].clone()), "house {house} is not best:\n{best}\n{full}");
+        // The full analysis names a best move too.
+        let full_best = full["best_move"].as_u64().unwrap_or_else(|| panic!("no best move: {full}"));
+        assert_eq!(value_of_move(full_best), Some(full["value"].clone()), "{full}");
+    }
+}
+
 #[test]
 fn solve_3_3_human() {
     let sb = Sandbox::new();
