@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Strongly solves every Kalah(h,s) with s <= 6 whose full database (every
-# board with up to 2hs seeds) has at most 2 billion boards, for both capture
+# board with up to 2hs seeds) has at most 2 billion boards (h <= 4; h = 5,
+# s <= 3; h = 6, s <= 2; h = 7 and 8, s = 1), for both capture
 # rules, and writes data/strong-manifest.csv (rules, file, size, SHA-256,
 # start value, won/drawn/lost counts, reachable positions).
 #
@@ -15,7 +16,7 @@ kalah=target/release/kalah
 manifest=data/strong-manifest.csv
 configs=""
 for h in 1 2 3 4; do for s in 1 2 3 4 5 6; do configs+=" $h,$s"; done; done
-configs+=" 5,1 5,2 5,3 6,1 6,2"
+configs+=" 5,1 5,2 5,3 6,1 6,2 7,1 8,1"
 start=$SECONDS
 for capture in standard empty; do
   for c in $configs; do

@@ -131,19 +131,27 @@ pub fn run(args: TableArgs) -> anyhow::Result<()> {
     let limit = Duration::from_secs_f64(args.time_limit);
     let mut entries = Vec::new();
     for h in args.houses.0 as usize..=args.houses.1 as usize {
-        let largest = 2 * h as u32 * args.seeds.1;
         for s in args.seeds.0..=args.seeds.1 {
             start_position(h, s)?;
         }
-        let evaluator = evaluator(h, rules, largest, args.db_seeds, threads, args.search.tt_mb(largest)?, !args.json)?;
+        // Clockwise, the retrograde analysis covers the largest start that
+        // fits in memory; larger starts are not attempted.
+        let mut top = args.seeds.1;
+        let evaluator = loop {
+            let n = 2 * h as u32 * top;
+            match evaluator(h, rules, n, args.db_seeds, threads, args.search.tt_mb(n)?, !args.json)? {
+                Err(_) if top > args.seeds.0 => top -= 1,
+                e => break e,
+            }
+        };
         for s in args.seeds.0..=args.seeds.1 {
             let start = start_position(h, s)?;
             let timer = Instant::now();
             let (bounds, method) = match &evaluator {
-                Ok(e) => (e.value(&start, timer + limit)?, describe(e)),
-                Err(why) => {
+                Ok(e) if s <= top => (e.value(&start, timer + limit)?, describe(e)),
+                _ => {
                     let n = 2 * h as i32 * s as i32;
-                    (Bounded { lower: -n, upper: n }, why.clone())
+                    (Bounded { lower: -n, upper: n }, clockwise_refusal(h, 2 * h as u32 * s, rules))
                 }
             };
             let entry = Entry {
@@ -183,6 +191,25 @@ pub fn run(args: TableArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Whether retrograde analysis of every board of `h` houses with up to
+/// `seeds` seeds fits in the memory available.
+fn clockwise_fits(h: usize, seeds: u32, rules: Rules) -> bool {
+    let free = kalah_db::writer::available_memory().unwrap_or(u64::MAX);
+    seeds <= kalah_db::builder::MAX_SEEDS && kalah_db::writer::requirements(h, seeds, rules).0 <= free
+}
+
+/// Why a clockwise start of `seeds` seeds on `h` houses is not attempted.
+fn clockwise_refusal(h: usize, seeds: u32, rules: Rules) -> String {
+    let needed = kalah_core::boards_up_to(h, seeds);
+    let memory = if seeds <= kalah_db::builder::MAX_SEEDS {
+        format!(" ({} of memory", human_bytes(kalah_db::writer::requirements(h, seeds, rules).0))
+    } else {
+        " (more seeds than a database holds".to_string()
+    };
+    let free = kalah_db::writer::available_memory().map_or(String::new(), |f| format!(", {} available", human_bytes(f)));
+    format!("not attempted: clockwise play needs retrograde analysis of {} boards{memory}{free})", group(needed))
+}
+
 fn describe(e: &Evaluator) -> String {
     match e {
         Evaluator::Table(..) => "database".into(),
@@ -202,12 +229,8 @@ fn evaluator(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, thread
     if rules.may_cycle() {
         // Clockwise: every board up to the largest start, by retrograde analysis.
         let needed = kalah_core::boards_up_to(h, largest);
-        let free = kalah_db::writer::available_memory().unwrap_or(u64::MAX);
-        if largest > kalah_db::builder::MAX_SEEDS || needed.saturating_mul(4) > free {
-            return Ok(Err(format!(
-                "not attempted: clockwise play needs retrograde analysis of {} boards",
-                group(needed)
-            )));
+        if !clockwise_fits(h, largest, rules) {
+            return Ok(Err(clockwise_refusal(h, largest, rules)));
         }
         if announce {
             eprintln!("note: {h} houses, clockwise: retrograde analysis of {} boards ({})", group(needed), human_bytes(needed));
