@@ -92,7 +92,7 @@ pub struct ProbeArgs {
 pub struct PackArgs {
     /// The database file.
     file: PathBuf,
-    /// The archive (default: FILE with .kdbz appended... i.e. FILE.zst).
+    /// The archive (default: FILE.zst, next to FILE).
     #[arg(short, long, value_name = "ARCHIVE")]
     output: Option<PathBuf>,
     /// zstd compression level, 1 to 19.
