@@ -53,6 +53,9 @@ pub struct Request {
     pub moves: bool,
     /// A principal variation.
     pub pv: bool,
+    /// A best move, found on its own when neither every move's value nor a
+    /// principal variation is asked for.
+    pub best: bool,
     /// Say on stderr what is being used (memory, database).
     pub announce: bool,
 }
@@ -70,6 +73,8 @@ pub struct Report {
     pub seconds: f64,
     /// The database used: path and seeds covered.
     pub database: Option<(String, u32)>,
+    /// A best move found on its own (`Request::best`); see [`best_move`].
+    pub best_move: Option<usize>,
 }
 
 /// Solves the request; see the module docs.
@@ -82,21 +87,22 @@ pub fn run(request: &Request) -> anyhow::Result<Report> {
     let database = db.as_ref().map(|d| (d.path().display().to_string(), d.header().max_seeds));
     let seeds = position.seeds_in_houses();
     let start = Instant::now();
-    let finish = |analysis: Analysis, source, nodes| Report {
+    let finish = |analysis: Analysis, source, nodes, best_move| Report {
         analysis,
         source,
         nodes,
         seconds: start.elapsed().as_secs_f64(),
         database: database.clone(),
+        best_move,
     };
 
     if let Some(db) = db.as_ref().filter(|d| seeds <= d.header().max_seeds) {
         let analysis = analyze_from_table(&engine, db, position).map_err(|e| user(e.to_string()))?;
-        return Ok(finish(analysis, Source::Database, 0));
+        return Ok(finish(analysis, Source::Database, 0, None));
     }
     if rules.may_cycle() {
         let analysis = retrograde(&engine, position, request.announce, request.threads)?;
-        return Ok(finish(analysis, Source::Retrograde, 0));
+        return Ok(finish(analysis, Source::Retrograde, 0, None));
     }
     let options = SearchOptions {
         threads: request.threads,
@@ -120,11 +126,11 @@ pub fn run(request: &Request) -> anyhow::Result<Report> {
             }
         );
     }
-    let (analysis, nodes) = match db {
+    let (analysis, nodes, best) = match db {
         Some(db) => search(h, rules, crate::common::for_search(db)?, options, request)?,
         None => search(h, rules, NoTablebase { houses: h, rules }, options, request)?,
     };
-    Ok(finish(analysis, Source::Search, nodes))
+    Ok(finish(analysis, Source::Search, nodes, best))
 }
 
 pub fn check_table_memory(bytes: u64) -> anyhow::Result<()> {
@@ -140,7 +146,7 @@ pub fn check_table_memory(bytes: u64) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn search<T: Tablebase>(h: usize, rules: Rules, table: T, options: SearchOptions, request: &Request) -> anyhow::Result<(Analysis, u64)> {
+fn search<T: Tablebase>(h: usize, rules: Rules, table: T, options: SearchOptions, request: &Request) -> anyhow::Result<(Analysis, u64, Option<usize>)> {
     let solver = Solver::new(h, rules, table, options).map_err(|e| user(e.to_string()))?;
     let done = AtomicBool::new(false);
     let spinner = ProgressBar::new_spinner();
@@ -169,10 +175,20 @@ fn search<T: Tablebase>(h: usize, rules: Rules, table: T, options: SearchOptions
             }
         }
         let _done = Done(&done);
-        solver.analyze(&request.position, request.moves, request.pv)
+        let analysis = solver.analyze(&request.position, request.moves, request.pv)?;
+        let best = if request.best && analysis.moves.is_empty() && analysis.pv.is_empty() {
+            solver.best_move(&request.position, analysis.value)
+        } else {
+            None
+        };
+        // A damaged database is reported, not a move it may have misled.
+        match solver.tablebase().failure() {
+            Some(why) => Err(kalah_search::SearchError::Tablebase(why)),
+            None => Ok((analysis, best)),
+        }
     });
-    let analysis = result.map_err(|e| user(e.to_string()))?;
-    Ok((analysis, solver.nodes()))
+    let (analysis, best) = result.map_err(|e| user(e.to_string()))?;
+    Ok((analysis, solver.nodes(), best))
 }
 
 /// Memory retrograde analysis needs for boards of up to `seeds` seeds.
@@ -257,7 +273,7 @@ pub fn print_human(title: &str, request: &Request, report: &Report) {
         }
     }
     if a.moves.is_empty() {
-        if let Some(house) = best_move(request, a) {
+        if let Some(house) = best_move(request, report) {
             println!("Best move: house {house}");
         }
     }
@@ -308,13 +324,14 @@ pub fn pv_text(a: &Analysis) -> String {
     out
 }
 
-/// A best move for the player to move: the first move of the principal
-/// variation, or else the first move of the best value (`None` when
-/// neither was asked for, or the game is over).
-pub fn best_move(request: &Request, a: &Analysis) -> Option<usize> {
-    a.pv.first()
-        .filter(|m| m.side == request.position.to_move())
-        .map(|m| m.house)
+/// A best move for the player to move: the one found on its own, or the
+/// first move of the principal variation, or the first move of the best
+/// value (`None` when none was asked for, or the game is over).
+pub fn best_move(request: &Request, report: &Report) -> Option<usize> {
+    let a = &report.analysis;
+    report
+        .best_move
+        .or_else(|| a.pv.first().filter(|m| m.side == request.position.to_move()).map(|m| m.house))
         .or_else(|| a.moves.iter().find(|m| m.value == a.value).map(|m| m.house))
 }
 
@@ -330,7 +347,7 @@ pub fn to_json(request: &Request, report: &Report) -> serde_json::Value {
         "value": a.value,
         "verdict": verdict(p.to_move(), a.value),
         "moves": a.moves.iter().map(|m| json!({"house": m.house, "value": m.value})).collect::<Vec<_>>(),
-        "best_move": best_move(request, a),
+        "best_move": best_move(request, report),
         "pv": a.pv.iter().map(|m| json!({"side": m.side.letter().to_string(), "house": m.house})).collect::<Vec<_>>(),
         "pv_endless": a.endless,
         "source": report.source.name(),

@@ -360,6 +360,7 @@ fn probe(a: ProbeArgs) -> anyhow::Result<()> {
         tt_mb: 1,
         moves: true,
         pv: true,
+        best: false,
         announce: false,
     };
     let report = Report {
@@ -368,6 +369,7 @@ fn probe(a: ProbeArgs) -> anyhow::Result<()> {
         nodes: 0,
         seconds: start.elapsed().as_secs_f64(),
         database: Some((a.file.display().to_string(), db.header().max_seeds)),
+        best_move: None,
     };
     if a.json {
         print_json(&analysis::to_json(&request, &report));

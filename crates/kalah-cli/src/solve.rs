@@ -61,9 +61,9 @@ pub struct SolveArgs {
     /// Only the value: skip every move's value and the principal variation.
     #[arg(long, conflicts_with = "best_move")]
     value_only: bool,
-    /// The value, a best move and a principal variation, without the exact
-    /// value of every other move: much faster than the full analysis (the
-    /// other moves are only shown not to be better).
+    /// The value and a best move, without every move's exact value and the
+    /// principal variation: much faster than the full analysis (a move is
+    /// only shown to reach the value).
     #[arg(long)]
     best_move: bool,
     /// Pie rule: after South's first turn North may swap sides. Prints every
@@ -128,7 +128,8 @@ pub fn solve(args: SolveArgs) -> anyhow::Result<()> {
         threads: args.search.threads()?,
         tt_mb: args.search.tt_mb(position.seeds_in_houses())?,
         moves: !args.value_only && !args.best_move,
-        pv: !args.value_only,
+        pv: !args.value_only && !args.best_move,
+        best: args.best_move,
         announce: !args.json,
     };
     let report = analysis::run(&request)?;
@@ -150,6 +151,7 @@ pub fn query(args: QueryArgs) -> anyhow::Result<()> {
         tt_mb: args.search.tt_mb(position.seeds_in_houses())?,
         moves: true,
         pv: true,
+        best: false,
         announce: !args.json,
     };
     let report = analysis::run(&request)?;

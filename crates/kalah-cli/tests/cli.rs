@@ -317,8 +317,8 @@ fn solve_value_only_json() {
     assert_eq!(value_of(&only), value_of(&full), "{only}\n{full}");
 }
 
-/// `--best-move`: the value, and a move the full analysis gives that value,
-/// first in the principal variation; no other move's value.
+/// `--best-move`: the value, and a move the full analysis gives that value;
+/// neither every move's value nor a principal variation.
 #[test]
 fn solve_best_move_is_a_move_of_the_best_value() {
     let sb = Sandbox::new();
@@ -328,7 +328,7 @@ fn solve_best_move_is_a_move_of_the_best_value() {
         assert_eq!(value_of(&best), value_of(&full), "{best}\n{full}");
         assert_eq!(best["moves"].as_array().map(Vec::len), Some(0), "{best}");
         let house = best["best_move"].as_u64().unwrap_or_else(|| panic!("no best move: {best}"));
-        assert_eq!(best["pv"][0]["house"].as_u64(), Some(house), "{best}");
+        assert_eq!(best["pv"].as_array().map(Vec::len), Some(0), "{best}");
         let value_of_move = |house: u64| {
             full["moves"].as_array().unwrap().iter().find(|m| m["house"].as_u64() == Some(house)).map(|m| m["value"].clone())
         };

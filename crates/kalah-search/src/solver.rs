@@ -403,6 +403,20 @@ impl<T: Tablebase> Solver<T> {
         }
     }
 
+    /// A best move (its house, 1-based) of the player to move in
+    /// `position`, whose value (stores included) is `value`: the first
+    /// legal move shown by a null-window test to reach it. `None` if the
+    /// game is over, or if a damaged database gave wrong values
+    /// (`analyze` reports the damage).
+    pub fn best_move(&self, position: &Position, value: i32) -> Option<usize> {
+        let board = position.mover_board();
+        let target = value - position.store_difference();
+        self.engine
+            .moves(board)
+            .find(|&house| self.reaches(&self.engine.play(board, house), target))
+            .map(|house| house + 1)
+    }
+
     /// A line of best play from `position`, whose board value is `value`.
     pub fn principal_variation(&self, position: &Position, mut value: i32) -> Vec<PvMove> {
         let mut line = Vec::new();

@@ -1030,6 +1030,7 @@ fn lead<T: Tablebase>(cluster: &Cluster, p: &Prepared, solver: &Solver<T>, datab
         tt_mb: p.tt_mb,
         moves: !p.value_only,
         pv: false,
+        best: false,
         announce: !p.json,
     };
     let nodes: u64 = stats.iter().map(|s| s.nodes).sum();
@@ -1039,6 +1040,7 @@ fn lead<T: Tablebase>(cluster: &Cluster, p: &Prepared, solver: &Solver<T>, datab
         nodes,
         seconds,
         database,
+        best_move: None,
     };
     let (jobs, never, splits) = tree.job_counts();
     let solved: u64 = stats.iter().map(|s| s.solved).sum();
