@@ -108,7 +108,7 @@ pub fn run(request: &Request) -> anyhow::Result<Report> {
         threads: request.threads,
         tt_bytes: request.tt_mb << 20,
     };
-    check_table_memory(options.tt_bytes as u64)?;
+    check_search_memory(options.tt_bytes as u64, db.as_ref())?;
     if request.announce {
         eprintln!(
             "note: searching with {} thread{}, a {} transposition table{}",
@@ -133,15 +133,26 @@ pub fn run(request: &Request) -> anyhow::Result<Report> {
     Ok(finish(analysis, Source::Search, nodes, best))
 }
 
+/// Refuses a transposition table of `bytes` that does not fit in the memory available.
 pub fn check_table_memory(bytes: u64) -> anyhow::Result<()> {
-    if let Some(available) = kalah_db::writer::available_memory() {
-        if bytes > available {
-            return Err(user(format!(
-                "a {} transposition table does not fit: {} of memory is available (use --tt-mb)",
-                human_bytes(bytes),
-                human_bytes(available)
-            )));
-        }
+    check_search_memory(bytes, None)
+}
+
+/// Refuses a transposition table of `bytes` that does not fit in the
+/// memory available next to `db`, if the search will copy it into memory
+/// (`common::for_search`: when it takes less than half the memory).
+pub fn check_search_memory(bytes: u64, db: Option<&Database>) -> anyhow::Result<()> {
+    let Some(available) = kalah_db::writer::available_memory() else {
+        return Ok(());
+    };
+    let loaded = db.map_or(0, |d| if d.file_bytes() < available / 2 { d.file_bytes() } else { 0 });
+    if bytes.saturating_add(loaded) > available {
+        let next_to = if loaded > 0 { format!(" next to the {} database copied into memory", human_bytes(loaded)) } else { String::new() };
+        return Err(user(format!(
+            "a {} transposition table does not fit{next_to}: {} of memory is available (use --tt-mb)",
+            human_bytes(bytes),
+            human_bytes(available)
+        )));
     }
     Ok(())
 }

@@ -18,7 +18,7 @@ use kalah_search::{Bounded, SearchOptions, Solver};
 use std::time::{Duration, Instant};
 use serde_json::json;
 
-use crate::analysis::{check_table_memory, retrograde_builder};
+use crate::analysis::{check_search_memory, retrograde_builder};
 use crate::common::{user, DbArgs};
 
 /// Exact values of positions of one board size and rule set.
@@ -92,7 +92,7 @@ pub fn oracle(h: usize, rules: Rules, seeds: u32, db: &DbArgs, threads: usize, t
         threads,
         tt_bytes: tt_mb << 20,
     };
-    check_table_memory(options.tt_bytes as u64)?;
+    check_search_memory(options.tt_bytes as u64, database.as_ref())?;
     let search = |e: kalah_search::SearchError| user(e.to_string());
     Ok(match database {
         Some(d) => Box::new(Solver::new(h, rules, crate::common::for_search(d)?, options).map_err(search)?),

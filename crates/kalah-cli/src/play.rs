@@ -47,7 +47,7 @@ use kalah_core::{Board, Engine, Leftovers, Next, Outcome, Position, Rules, Side,
 use kalah_db::{human_bytes, NoTablebase, Tablebase};
 use kalah_search::{analyze_from_table, SearchOptions, Solver};
 
-use crate::analysis::{check_table_memory, group, retrograde_builder};
+use crate::analysis::{check_search_memory, group, retrograde_builder};
 use crate::common::{signed, start_or_position, user, verdict, DbArgs, RuleArgs};
 use crate::solve::SearchArgs;
 
@@ -233,7 +233,8 @@ fn brain(start: &Position, rules: Rules, db: &DbArgs, threads: usize, tt_mb: usi
                 threads,
                 tt_bytes: tt_mb << 20,
             };
-            check_table_memory(options.tt_bytes as u64)?;
+            let loaded = database.as_ref().filter(|d| d.file_bytes() <= crate::common::INTERACTIVE_LOAD_LIMIT);
+            check_search_memory(options.tt_bytes as u64, loaded)?;
             let resources = format!(
                 "{threads} thread{}, a {} table",
                 if threads == 1 { "" } else { "s" },
