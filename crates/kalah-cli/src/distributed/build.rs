@@ -344,9 +344,7 @@ impl Level<'_> {
         if cluster.size == 1 {
             return;
         }
-        let mut at = range.start;
-        while at < range.end {
-            let len = ((range.end - at) as usize).min(CHUNK);
+        for (at, len) in chunks(range) {
             self.buffer.resize(len.max(self.buffer.len()), 0);
             let buf = &mut self.buffer[..len];
             if cluster.rank == owner {
@@ -356,7 +354,6 @@ impl Level<'_> {
             if cluster.rank != owner {
                 builder.install(n, at, buf);
             }
-            at += len as u64;
         }
     }
 
@@ -366,9 +363,7 @@ impl Level<'_> {
         if cluster.rank != owner && !cluster.is_root() {
             return;
         }
-        let mut at = range.start;
-        while at < range.end {
-            let len = ((range.end - at) as usize).min(CHUNK);
+        for (at, len) in chunks(range) {
             self.buffer.resize(len.max(self.buffer.len()), 0);
             let buf = &mut self.buffer[..len];
             if cluster.rank == owner {
@@ -378,9 +373,15 @@ impl Level<'_> {
                 cluster.world().process_at_rank(owner as i32).receive_into(buf);
                 builder.install(n, at, buf);
             }
-            at += len as u64;
         }
     }
+}
+
+/// `range` cut into messages of at most [`CHUNK`] bytes: (start, length).
+fn chunks(range: std::ops::Range<u64>) -> impl Iterator<Item = (u64, usize)> {
+    (range.start..range.end)
+        .step_by(CHUNK)
+        .map(move |at| (at, ((range.end - at) as usize).min(CHUNK)))
 }
 
 #[cfg(test)]
