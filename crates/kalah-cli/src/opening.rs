@@ -43,7 +43,7 @@ impl<T: Tablebase> Oracle for Solver<T> {
     }
     fn bounds(&self, position: &Position, deadline: Option<Instant>) -> anyhow::Result<Bounded> {
         match deadline {
-            Some(d) => self.value_within(position, d).map_err(|e| user(e.to_string())),
+            Some(d) => self.bounds_within(position, d).map_err(|e| user(e.to_string())),
             None => {
                 let v = self.value(position)?;
                 Ok(Bounded { lower: v, upper: v })

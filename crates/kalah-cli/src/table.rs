@@ -273,11 +273,11 @@ fn evaluator(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, thread
     let evaluator: Box<dyn Fn(&Position, Instant) -> anyhow::Result<Bounded>> = match database {
         Some(table) => {
             let solver = Solver::new(h, rules, table, options).map_err(search_err)?;
-            Box::new(move |p, deadline| solver.value_within(p, deadline).map_err(search_err))
+            Box::new(move |p, deadline| solver.bounds_within(p, deadline).map_err(search_err))
         }
         None => {
             let solver = Solver::new(h, rules, NoTablebase { houses: h, rules }, options).map_err(search_err)?;
-            Box::new(move |p, deadline| solver.value_within(p, deadline).map_err(search_err))
+            Box::new(move |p, deadline| solver.bounds_within(p, deadline).map_err(search_err))
         }
     };
     Ok(Ok(Evaluator::Search(evaluator)))

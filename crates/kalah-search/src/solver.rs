@@ -307,16 +307,31 @@ impl<T: Tablebase> Solver<T> {
 
     /// The exact value of `board` (future store difference for the mover).
     pub fn board_value(&self, board: Board) -> i32 {
-        self.parallel(|s| s.mtdf(board, 0))
+        self.parallel(|s| s.mtdf(board, 0, false))
     }
 
     /// The value of `position` for the player to move, or if `deadline`
-    /// passes first, the bounds on it proven so far.
+    /// passes first, the bounds on it proven so far. Meant for searches
+    /// resumed in slices (the table keeps what each slice proved); a
+    /// budget that may run out is better spent by
+    /// [`Solver::bounds_within`].
     pub fn value_within(&self, position: &Position, deadline: Instant) -> Result<Bounded, SearchError> {
+        self.within(position, deadline, false)
+    }
+
+    /// Like [`Solver::value_within`], but the search first brackets the
+    /// value with cheap tests far from its guess and closes in, so that
+    /// when the deadline passes the bounds proven are near the value.
+    /// Takes a little longer than [`Solver::value_within`] when it finishes.
+    pub fn bounds_within(&self, position: &Position, deadline: Instant) -> Result<Bounded, SearchError> {
+        self.within(position, deadline, true)
+    }
+
+    fn within(&self, position: &Position, deadline: Instant, bracket: bool) -> Result<Bounded, SearchError> {
         let board = position.mover_board();
         let base = position.store_difference();
         let proven = Proven::default();
-        let exact = self.parallel_until(|s| s.mtdf(board, 0), Some(deadline), &proven);
+        let exact = self.parallel_until(|s| s.mtdf(board, 0, bracket), Some(deadline), &proven);
         if let Some(why) = self.table.failure() {
             return Err(SearchError::Tablebase(why));
         }

@@ -61,3 +61,48 @@ fn random_boards_agree_for_every_counter_clockwise_rule_set() {
         }
     }
 }
+
+/// A search backed by a small database, of boards above it (some searched
+/// with the transposition table, some too near the database for it),
+/// against a database that covers them.
+#[test]
+fn searches_backed_by_a_database_agree_with_a_larger_database() {
+    let mut rng = Rng(0x2545f4914f6cdd1d);
+    for rules in Rules::all().filter(|r| !r.may_cycle()) {
+        let (h, small, large) = (4usize, 6u32, 22u32);
+        let mut truth = Builder::new(h, rules, large).unwrap();
+        truth.build_all(&Quiet);
+        let mut backing = Builder::new(h, rules, small).unwrap();
+        backing.build_all(&Quiet);
+        let solver = Solver::new(h, rules, backing, options()).unwrap();
+        for _ in 0..12 {
+            let seeds = small + 1 + rng.below((large - small) as u64) as u32;
+            let board = random_board(&mut rng, h, seeds);
+            let position = Position::from_mover_board(h, board, Side::South, [0, 0]);
+            let searched = solver.analyze(&position, false, false).unwrap().value;
+            assert_eq!(truth.value(board), searched, "{rules} board {board:?} with a {small}-seed database");
+        }
+    }
+}
+
+/// Budgeted searches: with time to spare the bounds meet at the value;
+/// stopped at once they still contain it.
+#[test]
+fn bounds_within_a_budget_contain_the_value() {
+    let rules = Rules { capture: Capture::Standard, ..Rules::default() };
+    let mut truth = Builder::new(5, rules, 16).unwrap();
+    truth.build_all(&Quiet);
+    let solver = Solver::new(5, rules, NoTablebase { houses: 5, rules }, options()).unwrap();
+    let mut rng = Rng(0x853c49e6748fea9b);
+    for _ in 0..20 {
+        let seeds = 8 + rng.below(9) as u32;
+        let board = random_board(&mut rng, 5, seeds);
+        let position = Position::from_mover_board(5, board, Side::South, [0, 0]);
+        let value = truth.value(board);
+        let later = std::time::Instant::now() + std::time::Duration::from_secs(600);
+        let exact = solver.bounds_within(&position, later).unwrap();
+        assert_eq!((exact.lower, exact.upper), (value, value), "board {board:?}");
+        let cut = solver.bounds_within(&position, std::time::Instant::now()).unwrap();
+        assert!(cut.lower <= value && value <= cut.upper, "{cut:?} for value {value}, board {board:?}");
+    }
+}
