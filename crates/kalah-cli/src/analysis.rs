@@ -12,6 +12,7 @@ use kalah_search::{analyze_from_table, Analysis, SearchOptions, Solver};
 use serde_json::json;
 
 use crate::common::{db_error, rules_json, signed, user, verdict, DbArgs};
+use crate::solve::default_tt_mb;
 
 /// How a value was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,8 +48,8 @@ pub struct Request {
     pub db: DbArgs,
     /// Search threads.
     pub threads: usize,
-    /// Transposition table megabytes.
-    pub tt_mb: usize,
+    /// Transposition table megabytes (`None`: [`crate::solve::default_tt_mb`]).
+    pub tt_mb: Option<usize>,
     /// Every move's value, not only the position's.
     pub moves: bool,
     /// A principal variation.
@@ -106,7 +107,7 @@ pub fn run(request: &Request) -> anyhow::Result<Report> {
     }
     let options = SearchOptions {
         threads: request.threads,
-        tt_bytes: request.tt_mb << 20,
+        tt_bytes: request.tt_mb.unwrap_or_else(|| default_tt_mb(seeds, db.as_ref().map(|d| d.header().max_seeds))) << 20,
     };
     check_search_memory(options.tt_bytes as u64, db.as_ref())?;
     if request.announce {

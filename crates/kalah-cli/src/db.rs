@@ -357,7 +357,7 @@ fn probe(a: ProbeArgs) -> anyhow::Result<()> {
             no_db: false,
         },
         threads: 1,
-        tt_mb: 1,
+        tt_mb: Some(1),
         moves: true,
         pv: true,
         best: false,

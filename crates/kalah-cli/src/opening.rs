@@ -20,6 +20,7 @@ use serde_json::json;
 
 use crate::analysis::{check_search_memory, retrograde_builder};
 use crate::common::{user, DbArgs};
+use crate::solve::default_tt_mb;
 
 /// Exact values of positions of one board size and rule set.
 pub trait Oracle {
@@ -78,7 +79,7 @@ impl<T: Tablebase> Oracle for TableOracle<T> {
 /// The best oracle for positions of `h` houses with up to `seeds` seeds:
 /// a database that covers them all, retrograde analysis for clockwise
 /// sowing, else a search (backed by the database if there is one).
-pub fn oracle(h: usize, rules: Rules, seeds: u32, db: &DbArgs, threads: usize, tt_mb: usize, announce: bool) -> anyhow::Result<Box<dyn Oracle>> {
+pub fn oracle(h: usize, rules: Rules, seeds: u32, db: &DbArgs, threads: usize, tt_mb: Option<usize>, announce: bool) -> anyhow::Result<Box<dyn Oracle>> {
     let engine = Engine::new(h, rules);
     let database = match db.open(h, rules)? {
         Some(d) if d.header().max_seeds >= seeds => return Ok(Box::new(TableOracle { engine, table: d })),
@@ -90,7 +91,7 @@ pub fn oracle(h: usize, rules: Rules, seeds: u32, db: &DbArgs, threads: usize, t
     }
     let options = SearchOptions {
         threads,
-        tt_bytes: tt_mb << 20,
+        tt_bytes: tt_mb.unwrap_or_else(|| default_tt_mb(seeds, database.as_ref().map(|d| d.header().max_seeds))) << 20,
     };
     check_search_memory(options.tt_bytes as u64, database.as_ref())?;
     let search = |e: kalah_search::SearchError| user(e.to_string());
@@ -231,7 +232,7 @@ pub struct Modes {
 
 /// `kalah solve --openings`, `--pie` and `--shift`: see the module docs.
 #[allow(clippy::too_many_arguments)]
-pub fn run(rules: &Rules, start: &Position, title: &str, db: &DbArgs, threads: usize, tt_mb: usize, modes: Modes, json: bool) -> anyhow::Result<()> {
+pub fn run(rules: &Rules, start: &Position, title: &str, db: &DbArgs, threads: usize, tt_mb: Option<usize>, modes: Modes, json: bool) -> anyhow::Result<()> {
     use crate::common::{print_json, rules_json, signed, verdict};
     let h = start.houses();
     let engine = Engine::new(h, *rules);

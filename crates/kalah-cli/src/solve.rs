@@ -12,7 +12,8 @@ pub struct SearchArgs {
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// Transposition table size in MiB (default: from 16 MiB for small
-    /// positions up to 1024 MiB for 37 seeds or more).
+    /// positions up to 1024 MiB for 37 seeds or more, or for 33 seeds or
+    /// more above the endgame database used).
     #[arg(long, value_name = "MB")]
     pub tt_mb: Option<usize>,
 }
@@ -22,20 +23,43 @@ impl SearchArgs {
         crate::common::threads(self.threads)
     }
 
-    /// The table size for positions with `seeds` seeds in their houses.
-    pub(crate) fn tt_mb(&self, seeds: u32) -> anyhow::Result<usize> {
+    /// The table size asked for with `--tt-mb`, checked; `None` for the default.
+    pub(crate) fn tt_mb_asked(&self) -> anyhow::Result<Option<usize>> {
         match self.tt_mb {
             Some(0) => Err(user("--tt-mb must be at least 1")),
             Some(mb) if mb > 1 << 30 => Err(user(format!("--tt-mb {mb} is absurd"))),
-            Some(mb) => Ok(mb),
-            // Small searches do not need, and should not pay for, a large table.
-            None => Ok(match seeds {
-                0..=16 => 16,
-                17..=24 => 64,
-                25..=36 => 256,
-                _ => 1024,
-            }),
+            other => Ok(other),
         }
+    }
+
+    /// The table size for positions with `seeds` seeds in their houses,
+    /// searched without a database.
+    pub(crate) fn tt_mb(&self, seeds: u32) -> anyhow::Result<usize> {
+        Ok(self.tt_mb_asked()?.unwrap_or_else(|| default_tt_mb(seeds, None)))
+    }
+}
+
+/// The default transposition table size in MiB for positions with `seeds`
+/// seeds in their houses, searched with a database of `db_seeds` seeds if
+/// any. Small searches do not need, and should not pay for, a large table:
+/// its pages are zeroed when first touched, about 0.1 to 1.5 s a GiB on
+/// this project's test machine. With a database the search stores only
+/// boards several seeds above it, so what counts is how far above it the
+/// position is: Kalah(6,5) with the 30-seed database searches as fast with
+/// 256 MiB as with 1 GiB (BENCHMARKS.md).
+pub(crate) fn default_tt_mb(seeds: u32, db_seeds: Option<u32>) -> usize {
+    match db_seeds {
+        None => match seeds {
+            0..=16 => 16,
+            17..=24 => 64,
+            25..=36 => 256,
+            _ => 1024,
+        },
+        Some(n) => match seeds.saturating_sub(n) {
+            0..=24 => 64,
+            25..=32 => 256,
+            _ => 1024,
+        },
     }
 }
 
@@ -113,7 +137,7 @@ pub fn solve(args: SolveArgs) -> anyhow::Result<()> {
         Some(_) => return Err(user("--time-limit must be a positive number of seconds")),
     };
     if args.pie || args.shift || args.openings {
-        let tt_mb = args.search.tt_mb(position.seeds_in_houses())?;
+        let tt_mb = args.search.tt_mb_asked()?;
         let modes = crate::opening::Modes {
             pie: args.pie,
             shift: args.shift,
@@ -126,7 +150,7 @@ pub fn solve(args: SolveArgs) -> anyhow::Result<()> {
         rules: args.rules.rules(),
         db: args.db.clone(),
         threads: args.search.threads()?,
-        tt_mb: args.search.tt_mb(position.seeds_in_houses())?,
+        tt_mb: args.search.tt_mb_asked()?,
         moves: !args.value_only && !args.best_move,
         pv: !args.value_only && !args.best_move,
         best: args.best_move,
@@ -148,7 +172,7 @@ pub fn query(args: QueryArgs) -> anyhow::Result<()> {
         rules: args.rules.rules(),
         db: args.db.clone(),
         threads: args.search.threads()?,
-        tt_mb: args.search.tt_mb(position.seeds_in_houses())?,
+        tt_mb: args.search.tt_mb_asked()?,
         moves: true,
         pv: true,
         best: false,

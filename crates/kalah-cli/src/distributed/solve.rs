@@ -1027,7 +1027,7 @@ fn lead<T: Tablebase>(cluster: &Cluster, p: &Prepared, solver: &Solver<T>, datab
         rules: p.rules,
         db: p.db.clone(),
         threads: p.threads,
-        tt_mb: p.tt_mb,
+        tt_mb: Some(p.tt_mb),
         moves: !p.value_only,
         pv: false,
         best: false,
