@@ -420,16 +420,29 @@ impl<T: Tablebase> Solver<T> {
 
     /// A best move (its house, 1-based) of the player to move in
     /// `position`, whose value (stores included) is `value`: the first
-    /// legal move shown by a null-window test to reach it. `None` if the
+    /// legal move shown by a null-window test to reach it, trying the
+    /// table's best move before the others in house order. `None` if the
     /// game is over, or if a damaged database gave wrong values
     /// (`analyze` reports the damage).
     pub fn best_move(&self, position: &Position, value: i32) -> Option<usize> {
         let board = position.mover_board();
         let target = value - position.store_difference();
-        self.engine
-            .moves(board)
+        self.moves_hint_first(board)
+            .into_iter()
             .find(|&house| self.reaches(&self.engine.play(board, house), target))
             .map(|house| house + 1)
+    }
+
+    /// The legal moves of `board` (0-based houses), the table's best move
+    /// first: after a search it is usually a move proven to reach the
+    /// value, whose test the table then answers at once.
+    fn moves_hint_first(&self, board: Board) -> Vec<usize> {
+        let mut moves: Vec<usize> = self.engine.moves(board).collect();
+        let hint = KeyPacker::new(self.engine.houses()).pack(board).and_then(|k| self.tt.probe(k)).map(|e| e.best as usize);
+        if let Some(i) = hint.and_then(|h| moves.iter().position(|&m| m == h)) {
+            moves[..=i].rotate_right(1);
+        }
+        moves
     }
 
     /// A line of best play from `position`, whose board value is `value`.
@@ -441,8 +454,8 @@ impl<T: Tablebase> Solver<T> {
             // Some move reaches the value, unless a damaged database gave
             // wrong values: then stop, and `analyze` reports the damage.
             let Some((house, o)) = self
-                .engine
-                .moves(board)
+                .moves_hint_first(board)
+                .into_iter()
                 .map(|house| (house, self.engine.play(board, house)))
                 .find(|(_, o)| self.reaches(o, value))
             else {

@@ -204,16 +204,20 @@ impl TranspositionTable {
     /// intersected with the exact ones already stored for the key, and
     /// replace a guess.
     #[inline]
+    ///
+    /// The move of a lower bound (a move proven to reach it) is kept when
+    /// only an upper bound comes (whose move is merely the least bad one).
     pub fn store(&self, key: u64, lower: i32, upper: i32, best: u8, nodes: u64) {
         let work = (64 - nodes.leading_zeros()).min(31) as u64;
-        self.put(key, best, |old| match old {
+        self.put(key, |old| match old {
             Some(old) if old.is_exact() => {
+                let keep = lower == i32::MIN && old.lower != i32::MIN;
                 let lower = lower.max(old.lower);
                 let upper = upper.min(old.upper);
                 debug_assert!(lower <= upper, "contradictory bounds {lower} > {upper}");
-                Some((lower, upper, work.max(old_work(old)), false))
+                Some((lower, upper, if keep { old.best } else { best }, work.max(old_work(old)), false))
             }
-            _ => Some((lower, upper, work, false)),
+            _ => Some((lower, upper, best, work, false)),
         });
     }
 
@@ -223,27 +227,27 @@ impl TranspositionTable {
     #[inline]
     pub fn store_guess(&self, key: u64, lower: i32, upper: i32, best: u8, depth: u32) {
         let depth = depth.min(31) as u64;
-        self.put(key, best, |old| match old {
+        self.put(key, |old| match old {
             Some(old) if old.is_exact() => None,
             Some(old) if old.guess_depth == Some(depth as u32) && lower.max(old.lower) <= upper.min(old.upper) => {
-                Some((lower.max(old.lower), upper.min(old.upper), depth, true))
+                Some((lower.max(old.lower), upper.min(old.upper), best, depth, true))
             }
             Some(old) if old.guess_depth > Some(depth as u32) => None,
-            _ => Some((lower, upper, depth, true)),
+            _ => Some((lower, upper, best, depth, true)),
         });
     }
 
     /// Writes the entry of `key` as `update` decides from the old one
-    /// (`(lower, upper, work or depth, guess)`, or `None` to leave it).
+    /// (`(lower, upper, best, work or depth, guess)`, or `None` to leave it).
     #[inline]
-    fn put(&self, key: u64, best: u8, update: impl Fn(Option<Bounds>) -> Option<(i32, i32, u64, bool)>) {
+    fn put(&self, key: u64, update: impl Fn(Option<Bounds>) -> Option<(i32, i32, u8, u64, bool)>) {
         let (bucket, stored) = self.locate(key);
         let mut victim = 0;
         let mut victim_priority = u64::MAX;
         for (i, e) in bucket.iter().enumerate() {
             let word = e.load(Relaxed);
             if word >> DATA_BITS == stored && word != 0 {
-                if let Some((lower, upper, field, guess)) = update(Some(decode(word))) {
+                if let Some((lower, upper, best, field, guess)) = update(Some(decode(word))) {
                     e.store(encode(stored, lower, upper, best, field, guess), Relaxed);
                 }
                 return;
@@ -254,7 +258,7 @@ impl TranspositionTable {
                 victim_priority = p;
             }
         }
-        if let Some((lower, upper, field, guess)) = update(None) {
+        if let Some((lower, upper, best, field, guess)) = update(None) {
             // Guesses are cheap to redo: they never push out an exact entry.
             if guess && victim_priority >= EXACT_PRIORITY {
                 return;
