@@ -530,16 +530,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         for &width in brackets {
             for beta in [guess - width, guess + width + 1] {
                 if lower < beta && beta <= upper {
-                    let v = self.search(board, seeds, beta - 1, beta, 0);
-                    if self.aborted {
-                        return None;
-                    }
-                    if v >= beta {
-                        lower = v;
-                    } else {
-                        upper = v;
-                    }
-                    self.shared.proven.record(lower, upper);
+                    self.exact_test(board, seeds, beta, &mut lower, &mut upper)?;
                 }
             }
         }
@@ -547,19 +538,26 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         while lower < upper {
             // Test "value >= beta" with beta just above what is known.
             let beta = if guess <= lower { lower + step } else { guess };
-            let v = self.search(board, seeds, beta - 1, beta, 0);
-            if self.aborted {
-                return None;
-            }
-            if v >= beta {
-                lower = v;
-            } else {
-                upper = v;
-            }
-            self.shared.proven.record(lower, upper);
-            guess = v;
+            guess = self.exact_test(board, seeds, beta, &mut lower, &mut upper)?;
         }
         Some(lower)
+    }
+
+    /// One null-window test "value >= beta" of the root of an exact
+    /// search: narrows `lower..=upper` by its result, records the bounds
+    /// for every thread and returns the result. `None` if stopped.
+    fn exact_test(&mut self, board: Board, seeds: i32, beta: i32, lower: &mut i32, upper: &mut i32) -> Option<i32> {
+        let v = self.search(board, seeds, beta - 1, beta, 0);
+        if self.aborted {
+            return None;
+        }
+        if v >= beta {
+            *lower = v;
+        } else {
+            *upper = v;
+        }
+        self.shared.proven.record(*lower, *upper);
+        Some(v)
     }
 
     /// The depth-limited value of `board` (leaves `depth` plies down guessed
