@@ -36,6 +36,8 @@ pub const ARCHIVE_MAGIC: [u8; 8] = *b"KALAHZS\0";
 pub const ARCHIVE_VERSION: u32 = 1;
 /// Values per zstd frame.
 const FRAME: usize = 16 << 20;
+/// Frames compressed together (in parallel) before they are written.
+const BATCH: usize = 16;
 
 /// Sizes of a pack or unpack.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,22 +63,25 @@ pub fn pack(database: &Path, archive: &Path, level: i32, progress: &(dyn Fn(u64)
     out.write_all(&0u32.to_le_bytes()).map_err(io)?;
     out.write_all(&(header.len() as u64).to_le_bytes()).map_err(io)?;
     out.write_all(&header).map_err(io)?;
-    let bytes = std::fs::read(database).map_err(|e| DbError::io(database, e))?;
-    for e in &db.header().levels {
-        let values = &bytes[e.offset as usize..(e.offset + e.boards) as usize];
-        let frames: Vec<Vec<u8>> = values
-            .par_chunks(FRAME)
-            .map(|chunk| {
-                let f = zstd::bulk::compress(chunk, level);
-                progress(chunk.len() as u64);
-                f
-            })
-            .collect::<Result<_, _>>()
-            .map_err(io)?;
-        out.write_all(&(frames.len() as u64).to_le_bytes()).map_err(io)?;
-        for f in &frames {
-            out.write_all(&(f.len() as u64).to_le_bytes()).map_err(io)?;
-            out.write_all(f).map_err(io)?;
+    // The values are read from the file's mapping, a batch of frames at a
+    // time: memory stays near BATCH frames whatever the file's size.
+    for n in 0..=db.header().max_seeds {
+        let values = db.level_bytes(n);
+        out.write_all(&(values.len().div_ceil(FRAME) as u64).to_le_bytes()).map_err(io)?;
+        for batch in values.chunks(BATCH * FRAME) {
+            let frames: Vec<Vec<u8>> = batch
+                .par_chunks(FRAME)
+                .map(|chunk| {
+                    let f = zstd::bulk::compress(chunk, level);
+                    progress(chunk.len() as u64);
+                    f
+                })
+                .collect::<Result<_, _>>()
+                .map_err(io)?;
+            for f in &frames {
+                out.write_all(&(f.len() as u64).to_le_bytes()).map_err(io)?;
+                out.write_all(f).map_err(io)?;
+            }
         }
     }
     let file = out.into_inner().map_err(|e| DbError::io(&partial, e.into_error()))?;
