@@ -4,10 +4,11 @@
 #     Kalah(6,6) and anything else not solved within the time limit shows
 #     the bounds proven in it;
 #   - every other rule combination for s <= 4: h <= 6 with counter-
-#     clockwise sowing (a shorter time limit per entry), h <= 4 with
-#     clockwise sowing (retrograde analysis of every board; Kalah(5,3) fits
-#     in 15 GiB but takes long, Kalah(5,4) would need 140 GiB; for one
-#     such entry run `kalah table --houses 5 --seeds 3 --sowing cw ...`).
+#     clockwise sowing (a shorter time limit per entry); with clockwise
+#     sowing (retrograde analysis of every board) h <= 4, Kalah(5,1),
+#     Kalah(5,2) and Kalah(6,1), merged into one file with jq (Kalah(5,3)
+#     fits in 15 GiB but takes long, Kalah(5,4) would need 140 GiB; for
+#     one such entry run `kalah table --houses 5 --seeds 3 --sowing cw ...`).
 #
 #   tools/table.sh [--time-limit SECONDS] [--other-time-limit SECONDS] [--only main|other]
 #
@@ -43,12 +44,20 @@ for capture in standard empty; do for end in instant turn; do for leftovers in o
   for sowing in ccw cw; do for relay in off on; do
     tag="$capture-$end-$leftovers-$sowing-relay$relay"
     [ "$tag" = "$capture-instant-owner-ccw-relayoff" ] && continue   # the tables above
-    houses=1-6
-    [ "$sowing" = cw ] && houses=1-4
+    rules=(--capture "$capture" --end "$end" --leftovers "$leftovers" --sowing "$sowing" --relay "$relay" --time-limit "$other" --json)
     t0=$SECONDS
-    echo "== $tag, h = $houses, s = 1..4, at most $other s each"
-    "$kalah" table --houses "$houses" --seeds 1-4 --capture "$capture" --end "$end" --leftovers "$leftovers" \
-      --sowing "$sowing" --relay "$relay" --time-limit "$other" --json > "data/tables/other-$tag.json"
+    if [ "$sowing" = ccw ]; then
+      echo "== $tag, h = 1..6, s = 1..4, at most $other s each"
+      "$kalah" table --houses 1-6 --seeds 1-4 "${rules[@]}" > "data/tables/other-$tag.json"
+    else
+      echo "== $tag, h = 1..4 with s = 1..4, Kalah(5,1..2), Kalah(6,1)"
+      "$kalah" table --houses 1-4 --seeds 1-4 "${rules[@]}" > "data/tables/other-$tag.json.1"
+      "$kalah" table --houses 5 --seeds 1-2 "${rules[@]}" > "data/tables/other-$tag.json.2"
+      "$kalah" table --houses 6 --seeds 1 "${rules[@]}" > "data/tables/other-$tag.json.3"
+      jq -s '.[0] + {entries: (.[0].entries + .[1].entries + .[2].entries)}' \
+        "data/tables/other-$tag.json".{1,2,3} > "data/tables/other-$tag.json"
+      rm "data/tables/other-$tag.json".{1,2,3}
+    fi
     echo "   ($(( SECONDS - t0 )) s)"
   done; done
 done; done; done
