@@ -56,10 +56,12 @@ const TT_MIN_SEEDS: i32 = 8;
 /// With a database, boards with at most this many seeds more than it
 /// covers are searched without the table too: most of their moves end in
 /// the database, so their subtrees are small and a table probe (a cache
-/// miss) costs more than it saves. Tuned on Kalah(6,4) with the 20- and
-/// 24-seed databases: from 0 to 5, the nodes grow by half and the time
-/// falls by a third.
-const TT_ABOVE_TABLE: i32 = 5;
+/// miss) costs more than it saves. On Kalah(6,4) with the 20-seed
+/// database, from 0 to 3 to 5 the nodes grow by 30% and 50% and the time
+/// falls by 28% and 33% (one thread); on the larger searches of Kalah(6,5)
+/// 3 beats 5 (24-seed database: 112-113 s against 124-143 s; 30-seed:
+/// 18.8 s against 19.4 s; two threads; BENCHMARKS.md).
+const TT_ABOVE_TABLE: i32 = 3;
 /// Boards this close to the root are marked while searched (ABDADA).
 const BUSY_PLY: u32 = 14;
 /// Iterative deepening before an exact search: depths `ID_STEP, 2 ID_STEP, ..`
