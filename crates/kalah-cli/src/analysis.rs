@@ -109,13 +109,13 @@ pub fn run(request: &Request) -> anyhow::Result<Report> {
         threads: request.threads,
         tt_bytes: request.tt_mb.unwrap_or_else(|| default_tt_mb(seeds, db.as_ref().map(|d| d.header().max_seeds))) << 20,
     };
-    check_search_memory(options.tt_bytes as u64, db.as_ref())?;
+    check_search_memory(options.reserved_bytes(h) as u64, db.as_ref())?;
     if request.announce {
         eprintln!(
             "note: searching with {} thread{}, a {} transposition table{}",
             request.threads,
             if request.threads == 1 { "" } else { "s" },
-            human_bytes(options.tt_bytes as u64),
+            human_bytes(options.table_bytes(h) as u64),
             match &db {
                 Some(d) => format!(
                     " and the {}-seed database {} ({})",

@@ -93,7 +93,7 @@ pub fn oracle(h: usize, rules: Rules, seeds: u32, db: &DbArgs, threads: usize, t
         threads,
         tt_bytes: tt_mb.unwrap_or_else(|| default_tt_mb(seeds, database.as_ref().map(|d| d.header().max_seeds))) << 20,
     };
-    check_search_memory(options.tt_bytes as u64, database.as_ref())?;
+    check_search_memory(options.reserved_bytes(h) as u64, database.as_ref())?;
     let search = |e: kalah_search::SearchError| user(e.to_string());
     Ok(match database {
         Some(d) => Box::new(Solver::new(h, rules, crate::common::for_search(d)?, options).map_err(search)?),

@@ -49,7 +49,7 @@ use kalah_search::{analyze_from_table, SearchOptions, Solver};
 
 use crate::analysis::{check_search_memory, group, retrograde_builder};
 use crate::common::{signed, start_or_position, user, verdict, DbArgs, RuleArgs};
-use crate::solve::SearchArgs;
+use crate::solve::{default_tt_mb, SearchArgs};
 
 /// `println!` that returns an error instead of panicking when standard
 /// output is closed (`kalah play --side none | head`; `main` reports a
@@ -188,7 +188,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
     let (start, title) = start_or_position(args.houses, args.seeds, args.position.as_deref(), "play")?;
     let rules = args.rules.rules();
     let threads = args.search.threads()?;
-    let tt_mb = args.search.tt_mb(start.seeds_in_houses())?;
+    let tt_mb = args.search.tt_mb_asked()?;
     let ponder = match args.ponder {
         Ponder::On => true,
         Ponder::Off => false,
@@ -211,7 +211,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
 }
 
 /// The one source of values for a game from `start`: see the module docs.
-fn brain(start: &Position, rules: Rules, db: &DbArgs, threads: usize, tt_mb: usize) -> anyhow::Result<Box<dyn Brain>> {
+fn brain(start: &Position, rules: Rules, db: &DbArgs, threads: usize, tt_mb: Option<usize>) -> anyhow::Result<Box<dyn Brain>> {
     let h = start.houses();
     let engine = Engine::new(h, rules);
     let seeds = start.seeds_in_houses();
@@ -231,14 +231,14 @@ fn brain(start: &Position, rules: Rules, db: &DbArgs, threads: usize, tt_mb: usi
         database => {
             let options = SearchOptions {
                 threads,
-                tt_bytes: tt_mb << 20,
+                tt_bytes: tt_mb.unwrap_or_else(|| default_tt_mb(seeds, database.as_ref().map(|d| d.header().max_seeds))) << 20,
             };
             let loaded = database.as_ref().filter(|d| d.file_bytes() <= crate::common::INTERACTIVE_LOAD_LIMIT);
-            check_search_memory(options.tt_bytes as u64, loaded)?;
+            check_search_memory(options.reserved_bytes(h) as u64, loaded)?;
             let resources = format!(
                 "{threads} thread{}, a {} table",
                 if threads == 1 { "" } else { "s" },
-                human_bytes(options.tt_bytes as u64)
+                human_bytes(options.table_bytes(h) as u64)
             );
             let search = |e: kalah_search::SearchError| user(e.to_string());
             match database {

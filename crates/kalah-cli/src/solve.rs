@@ -31,12 +31,6 @@ impl SearchArgs {
             other => Ok(other),
         }
     }
-
-    /// The table size for positions with `seeds` seeds in their houses,
-    /// searched without a database.
-    pub(crate) fn tt_mb(&self, seeds: u32) -> anyhow::Result<usize> {
-        Ok(self.tt_mb_asked()?.unwrap_or_else(|| default_tt_mb(seeds, None)))
-    }
 }
 
 /// The default transposition table size in MiB for positions with `seeds`

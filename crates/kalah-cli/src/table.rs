@@ -12,7 +12,7 @@ use serde_json::json;
 use crate::analysis::{check_table_memory, group};
 use crate::common::{db_error, find_default_database, print_json, rules_json, signed, start_position, user, RuleArgs};
 use crate::published;
-use crate::solve::SearchArgs;
+use crate::solve::{default_tt_mb, SearchArgs};
 
 /// A range of numbers on the command line: `4` or `1-6`.
 #[derive(Clone, Copy, Debug)]
@@ -139,7 +139,7 @@ pub fn run(args: TableArgs) -> anyhow::Result<()> {
         let mut top = args.seeds.1;
         let evaluator = loop {
             let n = 2 * h as u32 * top;
-            match evaluator(h, rules, n, args.db_seeds, threads, args.search.tt_mb(n)?, !args.json)? {
+            match evaluator(h, rules, n, args.db_seeds, threads, args.search.tt_mb_asked()?, !args.json)? {
                 Err(_) if top > args.seeds.0 => top -= 1,
                 e => break e,
             }
@@ -219,7 +219,7 @@ fn describe(e: &Evaluator) -> String {
 
 /// How to answer the starts of `h` houses with up to `largest` seeds; an
 /// `Err` message when they cannot be answered at all (too large).
-fn evaluator(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, threads: usize, tt_mb: usize, announce: bool) -> anyhow::Result<Result<Evaluator, String>> {
+fn evaluator(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, threads: usize, tt_mb: Option<usize>, announce: bool) -> anyhow::Result<Result<Evaluator, String>> {
     let engine = Engine::new(h, rules);
     // A database file that covers every start is all we need.
     let file = match find_default_database(h, rules).map(|p| Database::open_for(&p, h, rules)).transpose().map_err(db_error)? {
@@ -239,11 +239,6 @@ fn evaluator(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, thread
         rayon::ThreadPoolBuilder::new().num_threads(threads).build()?.install(|| builder.build_all(&Quiet));
         return Ok(Ok(Evaluator::Table(engine, Box::new(builder))));
     }
-    let options = SearchOptions {
-        threads,
-        tt_bytes: tt_mb << 20,
-    };
-    check_table_memory(options.tt_bytes as u64)?;
     let search_err = |e: kalah_search::SearchError| user(e.to_string());
     let database: Option<Box<dyn Tablebase>> = match (db_seeds, file) {
         (Some(n), Some(d)) if d.header().max_seeds >= n => Some(Box::new(crate::common::for_search(d)?)),
@@ -270,6 +265,12 @@ fn evaluator(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, thread
         (None, Some(d)) => Some(Box::new(crate::common::for_search(d)?)),
         (None, None) => None,
     };
+    // Checked with the database in memory: what is available is what is left.
+    let options = SearchOptions {
+        threads,
+        tt_bytes: tt_mb.unwrap_or_else(|| default_tt_mb(largest, database.as_ref().and_then(|t| t.max_seeds()))) << 20,
+    };
+    check_table_memory(options.reserved_bytes(h) as u64)?;
     let evaluator: Box<dyn Fn(&Position, Instant) -> anyhow::Result<Bounded>> = match database {
         Some(table) => {
             let solver = Solver::new(h, rules, table, options).map_err(search_err)?;

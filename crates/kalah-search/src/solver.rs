@@ -74,6 +74,27 @@ pub struct SearchOptions {
     pub tt_bytes: usize,
 }
 
+impl SearchOptions {
+    /// The bytes of the transposition table a solver for `h` houses makes
+    /// from these options (`tt_bytes` rounded down to a power of two, and
+    /// up to the least the keys of `h` houses need).
+    pub fn table_bytes(&self, h: usize) -> usize {
+        TranspositionTable::size_for(self.tt_bytes, key_bits(h))
+    }
+
+    /// The bytes a memory check should count for the table: what it
+    /// allocates, or what was asked for if that is more (a request that
+    /// cannot fit is refused as it was made).
+    pub fn reserved_bytes(&self, h: usize) -> usize {
+        self.table_bytes(h).max(self.tt_bytes)
+    }
+}
+
+/// Bits of the packed key of a board of `h` houses a side.
+fn key_bits(h: usize) -> u32 {
+    2 * h as u32 * key_width(h)
+}
+
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
@@ -205,10 +226,9 @@ impl<T: Tablebase> Solver<T> {
                 threads,
                 why: e.to_string(),
             })?;
-        let key_bits = 2 * h as u32 * key_width(h);
         Ok(Solver {
             engine: Engine::new(h, rules),
-            tt: TranspositionTable::new(options.tt_bytes, key_bits).map_err(|e| SearchError::Memory {
+            tt: TranspositionTable::new(options.tt_bytes, key_bits(h)).map_err(|e| SearchError::Memory {
                 bytes: options.tt_bytes,
                 why: e.to_string(),
             })?,

@@ -113,6 +113,14 @@ impl std::fmt::Debug for TranspositionTable {
     }
 }
 
+/// Log2 of the buckets of a table asked for `bytes` bytes: see [`TranspositionTable::new`].
+fn bucket_bits(bytes: usize, key_bits: u32) -> u32 {
+    assert!((1..=64).contains(&key_bits));
+    let wanted = (bytes / BUCKET_BYTES).max(1);
+    let bits = usize::BITS - 1 - wanted.leading_zeros();
+    bits.max(key_bits.saturating_sub(KEY_BITS)).min(key_bits)
+}
+
 /// A bijection of `bits`-bit numbers that spreads the key over the low bits.
 #[inline]
 fn mix(key: u64, bits: u32) -> u64 {
@@ -136,16 +144,19 @@ impl TranspositionTable {
     /// buckets, and up to [`TranspositionTable::min_bytes`]) for keys of
     /// `key_bits` bits. Fails only if the memory cannot be mapped.
     pub fn new(bytes: usize, key_bits: u32) -> std::io::Result<TranspositionTable> {
-        assert!((1..=64).contains(&key_bits));
-        let wanted = (bytes / BUCKET_BYTES).max(1);
-        let mut bucket_bits = usize::BITS - 1 - wanted.leading_zeros();
-        bucket_bits = bucket_bits.max(key_bits.saturating_sub(KEY_BITS)).min(key_bits);
+        let bucket_bits = bucket_bits(bytes, key_bits);
         let words = LargeBuffer::zeroed(BUCKET_BYTES << bucket_bits)?;
         Ok(TranspositionTable {
             words,
             bucket_bits,
             key_bits,
         })
+    }
+
+    /// The size in bytes of the table [`TranspositionTable::new`] makes
+    /// when asked for `bytes` bytes with keys of `key_bits` bits.
+    pub fn size_for(bytes: usize, key_bits: u32) -> usize {
+        BUCKET_BYTES << bucket_bits(bytes, key_bits)
     }
 
     #[inline]
@@ -396,6 +407,9 @@ mod tests {
         assert_eq!(tt.bytes(), TranspositionTable::min_bytes(60));
         assert_eq!(tt.bytes(), 128 << 20);
         assert_eq!(TranspositionTable::new(0, 16).unwrap().bytes(), 64);
+        for (bytes, bits) in [(0, 60), (3 << 20, 60), (300 << 20, 60), (1000, 16)] {
+            assert_eq!(TranspositionTable::size_for(bytes, bits), TranspositionTable::new(bytes, bits).unwrap().bytes());
+        }
     }
 
     proptest! {

@@ -83,7 +83,7 @@ use serde_json::json;
 use super::{arg, flag, Cluster, POLL};
 use crate::analysis::{self, group, Report, Request, Source};
 use crate::common::{print_json, user, DbArgs, RuleArgs};
-use crate::solve::SearchArgs;
+use crate::solve::{default_tt_mb, SearchArgs};
 
 /// Jobs per rank the first split aims at. Few: a deeper split costs more
 /// nodes (a job is searched to its exact value or until it is not needed,
@@ -871,19 +871,22 @@ fn prepare(cluster: &Cluster, m: &clap::ArgMatches) -> anyhow::Result<(Prepared,
     )?;
     let search = SearchArgs::from_arg_matches(m)?;
     let db = DbArgs::from_arg_matches(m)?;
+    // Bad arguments are refused before a database is read.
+    let (threads, tt_mb, value_only, json) = (cluster.threads(search.threads)?, search.tt_mb_asked()?, flag(m, "value_only")?, flag(m, "json")?);
+    let database = match db.open(position.houses(), rules)? {
+        Some(d) => Some(for_search(cluster, d)?),
+        None => None,
+    };
+    let db_seeds = database.as_ref().map(|d| d.header().max_seeds);
     let prepared = Prepared {
         position,
         title,
         rules,
-        threads: cluster.threads(search.threads)?,
-        tt_mb: search.tt_mb(position.seeds_in_houses())?,
+        threads,
+        tt_mb: tt_mb.unwrap_or_else(|| default_tt_mb(position.seeds_in_houses(), db_seeds)),
         db: db.clone(),
-        value_only: flag(m, "value_only")?,
-        json: flag(m, "json")?,
-    };
-    let database = match db.open(position.houses(), rules)? {
-        Some(d) => Some(for_search(cluster, d)?),
-        None => None,
+        value_only,
+        json,
     };
     Ok((prepared, database))
 }
@@ -928,7 +931,7 @@ fn go<T: Tablebase>(cluster: &Cluster, p: &Prepared, table: T, database: Option<
         threads: p.threads,
         tt_bytes: p.tt_mb << 20,
     };
-    let solver = check_tables_memory(cluster, options.tt_bytes as u64)
+    let solver = check_tables_memory(cluster, options.reserved_bytes(h) as u64)
         .and_then(|()| Solver::new(h, p.rules, table, options).map_err(|e| user(e.to_string())));
     let solver = match cluster.agree(solver) {
         Ok(s) => s,
