@@ -386,6 +386,19 @@ mod tests {
     }
 
     #[test]
+    fn a_lower_bound_keeps_its_move_when_an_upper_bound_comes() {
+        let tt = TranspositionTable::new(1 << 20, 60).unwrap();
+        tt.store(11, 4, i32::MAX, 2, 100);
+        tt.store(11, i32::MIN, 6, 5, 100);
+        assert!(same(tt.probe(11), exact(4, 6, 2)), "the move that reached 4 stays");
+        tt.store(11, 6, i32::MAX, 3, 100);
+        assert!(same(tt.probe(11), exact(6, 6, 3)), "a new lower bound brings its move");
+        tt.store(12, i32::MIN, 0, 1, 100);
+        tt.store(12, i32::MIN, -2, 4, 100);
+        assert!(same(tt.probe(12), exact(i32::MIN, -2, 4)), "without a lower bound the newest move counts");
+    }
+
+    #[test]
     fn guesses_give_way_to_exact_entries_and_deeper_guesses() {
         let tt = TranspositionTable::new(1 << 20, 60).unwrap();
         tt.store_guess(5, 2, 4, 1, 6);
