@@ -420,6 +420,6 @@ mod tests {
         }
         assert_eq!(h.file_bytes(&ix), end);
         // 225,792,840 boards plus headers, sums and padding.
-        assert!(end > 225_792_840 && end < 225_792_840 + 4 << 20);
+        assert!(end > 225_792_840 && end < 225_792_840 + (4 << 20), "{end}");
     }
 }
