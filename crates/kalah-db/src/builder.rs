@@ -43,6 +43,16 @@
 //! successor graph, lowering `s` from `n` to 1, finds them all: a board's
 //! value is `s` for the largest `s` with `p in W_s`, `-s` for the largest
 //! with `p in L_s`, and 0 if it is in neither.
+//!
+//! The level's working set is small: per board its best exit and its count
+//! of moves inside the level (a byte each) and the start of its
+//! predecessors in the reversed graph (4 bytes), then 4 bytes per move
+//! inside the level; values are written straight into the level's cells.
+//! Every pass is parallel. The threshold passes scan the level for boards
+//! that join at `s` through their exits, and each thread follows the
+//! reversed graph from the boards it claimed: a board is claimed once, by a
+//! compare-and-swap of its cell, and since `W_s` and `L_s` are least fixed
+//! points the order of the claims cannot change them.
 
 use std::sync::atomic::{AtomicU32, AtomicU8, Ordering::Relaxed};
 
@@ -60,8 +70,9 @@ pub const UNSOLVED: u8 = 0x80;
 /// The largest number of seeds a one-byte value can serve (values lie in `-N..=N`).
 pub const MAX_SEEDS: u32 = 127;
 
-/// Boards per parallel work item.
-const CHUNK: u64 = 1 << 16;
+/// Boards per parallel work item of the retrograde solver (small in unit
+/// tests, so that small levels are shared between threads too).
+const CHUNK: u64 = if cfg!(test) { 1 << 5 } else { 1 << 16 };
 
 /// Reports how far a level has got.
 pub trait Progress: Sync {
@@ -109,6 +120,9 @@ impl Builder {
     /// A builder with no level solved yet. Allocates one byte per board.
     pub fn new(h: usize, rules: Rules, max_seeds: u32) -> Result<Builder, DbError> {
         check_size(h, max_seeds)?;
+        if rules.may_cycle() {
+            check_retrograde_size(h, max_seeds)?;
+        }
         let indexer = Indexer::new(h, max_seeds);
         let bytes = indexer.len();
         let mut values = LargeBuffer::zeroed(bytes as usize).map_err(|e| DbError::Memory {
@@ -454,157 +468,167 @@ impl Builder {
     fn build_level_retrograde(&self, n: u32, progress: &dyn Progress) {
         let start = self.indexer.level_start(n);
         let len = self.indexer.level_len(n);
-        assert!(len < u32::MAX as u64, "a level of {len} boards is too large for the retrograde solver");
+        assert!(
+            len.saturating_mul(self.engine.houses() as u64) < u32::MAX as u64,
+            "a level of {len} boards is too large for the retrograde solver (check_retrograde_size refuses it)"
+        );
+        let len = len as usize;
+        // The level's own cells hold the values as they are decided: UNSOLVED until then.
+        let cells = &self.cells()[start as usize..start as usize + len];
+        cells.par_iter().for_each(|c| c.store(UNSOLVED, Relaxed));
 
-        // Pass 1: every board's best exit and its moves inside the level.
-        let none = i32::MIN;
-        let exits: Vec<i32>;
-        let out_degree: Vec<u32>;
-        let in_degree: Vec<AtomicU32> = (0..len).map(|_| AtomicU32::new(0)).collect();
-        {
-            let per_board: Vec<(i32, u32)> = (0..len as usize)
-                .into_par_iter()
-                .with_min_len(CHUNK as usize)
-                .map_init(
-                    || Cursor::new(&self.indexer, n, 0),
-                    |cursor, i| {
-                        cursor.seek(i as u64);
-                        let board = cursor.board();
-                        if let Some(v) = self.engine.terminal_value(board) {
-                            return (v, 0);
-                        }
-                        let mut best = none;
-                        let mut inside = 0;
-                        for house in self.engine.moves(board) {
-                            let o = self.engine.play(board, house);
-                            match o.next {
-                                Next::Over => best = best.max(o.gain()),
-                                _ if o.board.total() < n => {
-                                    let v = self.stored(o.board).expect("lower levels are solved");
-                                    best = best.max(o.value_with(v));
-                                }
-                                _ => {
-                                    debug_assert_eq!(o.next, Next::Opponent, "a move inside a level passes the turn");
-                                    debug_assert_eq!(o.gain(), 0);
-                                    let c = self.indexer.index(o.board) - start;
-                                    in_degree[c as usize].fetch_add(1, Relaxed);
-                                    inside += 1;
-                                }
-                            }
-                        }
-                        (best, inside)
-                    },
-                )
-                .collect();
-            exits = per_board.iter().map(|&(e, _)| e).collect();
-            out_degree = per_board.iter().map(|&(_, d)| d).collect();
-        }
-
-        // Pass 2: the reversed graph (predecessors of each board) as CSR.
-        let mut offsets = Vec::with_capacity(len as usize + 1);
-        let mut total = 0u64;
-        for d in &in_degree {
-            offsets.push(total);
-            total += d.load(Relaxed) as u64;
-        }
-        offsets.push(total);
-        let fill: Vec<AtomicU32> = (0..len).map(|_| AtomicU32::new(0)).collect();
-        let preds: Vec<AtomicU32> = (0..total).map(|_| AtomicU32::new(0)).collect();
-        (0..len as usize)
-            .into_par_iter()
-            .with_min_len(CHUNK as usize)
-            .for_each_init(
-                || Cursor::new(&self.indexer, n, 0),
-                |cursor, i| {
-                    if out_degree[i] == 0 {
-                        return;
-                    }
-                    cursor.seek(i as u64);
+        // Pass 1: every board's best exit, its moves inside the level, and
+        // (in `offsets`) how many moves of the level lead to it.
+        let mut exits = vec![NO_EXIT; len];
+        let mut inside: Vec<AtomicU8> = (0..len).map(|_| AtomicU8::new(0)).collect();
+        let offsets: Vec<AtomicU32> = (0..len + 1).map(|_| AtomicU32::new(0)).collect();
+        exits.par_chunks_mut(CHUNK as usize).zip(inside.par_chunks_mut(CHUNK as usize)).enumerate().for_each(
+            |(chunk, (exits, inside))| {
+                let first = chunk * CHUNK as usize;
+                let mut cursor = Cursor::new(&self.indexer, n, first as u64);
+                for (j, (exit, inside)) in exits.iter_mut().zip(inside.iter_mut()).enumerate() {
+                    cursor.seek((first + j) as u64);
                     let board = cursor.board();
+                    if let Some(v) = self.engine.terminal_value(board) {
+                        *exit = v as i8;
+                        continue;
+                    }
+                    let mut best = i32::from(NO_EXIT);
+                    let mut count = 0;
                     for house in self.engine.moves(board) {
                         let o = self.engine.play(board, house);
-                        if o.next != Next::Over && o.board.total() == n {
-                            let c = (self.indexer.index(o.board) - start) as usize;
-                            let slot = offsets[c] + fill[c].fetch_add(1, Relaxed) as u64;
-                            preds[slot as usize].store(i as u32, Relaxed);
+                        match o.next {
+                            Next::Over => best = best.max(o.gain()),
+                            _ if o.board.total() < n => {
+                                let v = self.stored(o.board).expect("lower levels are solved");
+                                best = best.max(o.value_with(v));
+                            }
+                            _ => {
+                                debug_assert_eq!(o.next, Next::Opponent, "a move inside a level passes the turn");
+                                debug_assert_eq!(o.gain(), 0);
+                                let c = self.indexer.index(o.board) - start;
+                                offsets[c as usize].fetch_add(1, Relaxed);
+                                count += 1;
+                            }
                         }
                     }
-                },
-            );
-        drop(fill);
+                    *exit = best as i8;
+                    *inside.get_mut() = count;
+                }
+            },
+        );
+
+        // Pass 2: the reversed graph as CSR. The counts become the end of
+        // each board's run of predecessors; filling a run counts its end
+        // down to its start.
+        let mut total = 0u32;
+        for o in &offsets {
+            total += o.load(Relaxed);
+            o.store(total, Relaxed);
+        }
+        let preds: Vec<AtomicU32> = (0..total).map(|_| AtomicU32::new(0)).collect();
+        inside.par_chunks(CHUNK as usize).enumerate().for_each(|(chunk, inside)| {
+            let first = chunk * CHUNK as usize;
+            let mut cursor = Cursor::new(&self.indexer, n, first as u64);
+            for (j, count) in inside.iter().enumerate() {
+                if count.load(Relaxed) == 0 {
+                    continue;
+                }
+                let p = first + j;
+                cursor.seek(p as u64);
+                let board = cursor.board();
+                for house in self.engine.moves(board) {
+                    let o = self.engine.play(board, house);
+                    if o.next != Next::Over && o.board.total() == n {
+                        let c = (self.indexer.index(o.board) - start) as usize;
+                        let slot = offsets[c].fetch_sub(1, Relaxed) - 1;
+                        preds[slot as usize].store(p as u32, Relaxed);
+                    }
+                }
+            }
+        });
         let preds: Vec<u32> = preds.into_iter().map(AtomicU32::into_inner).collect();
+        let offsets: Vec<u32> = offsets.into_iter().map(AtomicU32::into_inner).collect();
 
-        // Pass 3: thresholds from n down to 1, growing W_s and L_s.
-        // value[p]: 0 while undecided; +s when p joined W_s; -s when it joined L_s.
-        let mut value = vec![0i32; len as usize];
-        let mut decided = vec![false; len as usize];
-        // Moves of p not (yet) known to lead into W.
-        let mut not_winning: Vec<u32> = out_degree;
-        // Boards by their best exit, to find new members at each threshold.
-        let mut by_exit: Vec<Vec<u32>> = vec![Vec::new(); 2 * n as usize + 1];
-        for (p, &e) in exits.iter().enumerate() {
-            if e != none {
-                by_exit[(e + n as i32) as usize].push(p as u32);
-            }
-        }
-        let mut queue: Vec<u32> = Vec::new();
+        // Pass 3: thresholds from n down to 1, growing W_s and L_s. A cell
+        // is claimed once (compare-and-swap from UNSOLVED): +s when its
+        // board joins W_s, -s when it joins L_s. `inside` counts the moves
+        // of a board not (yet) known to lead into W. Within a threshold the
+        // order of the claims does not matter (the sets are least fixed
+        // points), so threads scan the level for the threshold's new
+        // members and each follows the reversed graph from its own.
+        let preds_of = |c: usize| &preds[offsets[c] as usize..offsets[c + 1] as usize];
+        let claim = |p: usize, v: i32| cells[p].compare_exchange(UNSOLVED, v as i8 as u8, Relaxed, Relaxed).is_ok();
         for s in (1..=n as i32).rev() {
-            // Exits worth >= s: W. (Exactly s now; larger ones joined earlier.)
-            for &p in &by_exit[(s + n as i32) as usize] {
-                if !decided[p as usize] {
-                    decided[p as usize] = true;
-                    value[p as usize] = s;
-                    queue.push(p);
+            (0..len).into_par_iter().with_min_len(CHUNK as usize).for_each_init(Vec::new, |stack: &mut Vec<u32>, p| {
+                let e = i32::from(exits[p]);
+                let joins = if e == s {
+                    s
+                } else if e == -s && inside[p].load(Relaxed) == 0 {
+                    -s
+                } else {
+                    return;
+                };
+                if !claim(p, joins) {
+                    return;
                 }
-            }
-            // Best exit exactly -s and every inside move already into W: L.
-            for &p in &by_exit[(n as i32 - s) as usize] {
-                if !decided[p as usize] && not_winning[p as usize] == 0 {
-                    decided[p as usize] = true;
-                    value[p as usize] = -s;
-                    queue.push(p);
-                }
-            }
-            while let Some(c) = queue.pop() {
-                let c_value = value[c as usize];
-                let range = offsets[c as usize] as usize..offsets[c as usize + 1] as usize;
-                for &p in &preds[range] {
-                    let p = p as usize;
-                    if c_value > 0 {
-                        // c in W_s: one fewer move of p escapes W.
-                        not_winning[p] -= 1;
-                        if !decided[p] && not_winning[p] == 0 && exits[p] != none && exits[p] <= -s {
-                            decided[p] = true;
-                            value[p] = -s;
-                            queue.push(p as u32);
-                        } else if !decided[p] && not_winning[p] == 0 && exits[p] == none {
-                            // No exit at all and every move leads into W.
-                            decided[p] = true;
-                            value[p] = -s;
-                            queue.push(p as u32);
+                stack.push(p as u32);
+                while let Some(c) = stack.pop() {
+                    let c_wins = (cells[c as usize].load(Relaxed) as i8) > 0;
+                    for &p in preds_of(c as usize) {
+                        let p = p as usize;
+                        if c_wins {
+                            // One fewer move of p escapes W; with none left
+                            // and no exit better than -s, p is in L_s.
+                            let e = exits[p];
+                            if inside[p].fetch_sub(1, Relaxed) == 1
+                                && (e == NO_EXIT || i32::from(e) <= -s)
+                                && claim(p, -s)
+                            {
+                                stack.push(p as u32);
+                            }
+                        } else if cells[p].load(Relaxed) == UNSOLVED && claim(p, s) {
+                            // p moves into L_s: p is in W_s.
+                            stack.push(p as u32);
                         }
-                    } else if !decided[p] {
-                        // c in L_s: p moves there and is worth at least s.
-                        decided[p] = true;
-                        value[p] = s;
-                        queue.push(p as u32);
                     }
                 }
-            }
+            });
         }
-
-        let cells = &self.cells()[start as usize..(start + len) as usize];
-        cells.par_iter().zip(value.par_iter()).for_each(|(cell, &v)| cell.store(v as i8 as u8, Relaxed));
-        progress.advance(n, len);
+        // In neither W_1 nor L_1: endless play is the best both can force.
+        cells.par_iter().for_each(|c| {
+            if c.load(Relaxed) == UNSOLVED {
+                c.store(0, Relaxed);
+            }
+        });
+        progress.advance(n, len as u64);
     }
 }
 
+/// The best exit of a board with none (every move stays in the level).
+const NO_EXIT: i8 = i8::MIN;
+
 /// The extra memory the retrograde solver (clockwise sowing) needs while it
 /// solves the largest level of a build up to `max_seeds`: per board of the
-/// level its best exit, move counts, reversed-graph offsets and working
-/// state (about 48 bytes), and 4 bytes per move inside the level.
+/// level its best exit, its count of moves inside the level and its offset
+/// in the reversed graph (6 bytes), and 4 bytes per move inside the level
+/// (at most `h` a board).
 pub fn retrograde_working_set(h: usize, max_seeds: u32) -> u64 {
-    kalah_core::boards_with(h, max_seeds) * (48 + 4 * h as u64)
+    kalah_core::boards_with(h, max_seeds) * (6 + 4 * h as u64)
+}
+
+/// Refuses a clockwise build whose largest level the retrograde solver
+/// cannot index: it numbers the moves inside a level with 32 bits.
+pub fn check_retrograde_size(h: usize, max_seeds: u32) -> Result<(), DbError> {
+    let level = kalah_core::boards_with(h, max_seeds);
+    if level.saturating_mul(h as u64) >= u32::MAX as u64 {
+        return Err(DbError::Unsupported(format!(
+            "clockwise sowing with {max_seeds} seeds on {h} houses a side: a level of {level} boards \
+             is too large for the retrograde solver (at most {} boards)",
+            (u32::MAX as u64 - 1) / h as u64
+        )));
+    }
+    Ok(())
 }
 
 /// Refuses databases that one-byte values or the index cannot hold.
@@ -767,6 +791,34 @@ mod tests {
                 assert_eq!(ix.index(c.board()), ix.level_start(n) + mid);
             }
         }
+    }
+
+    /// The retrograde solver's threads share small levels here (`CHUNK`
+    /// is small in unit tests): the values must not depend on how they
+    /// interleave. Four threads on every clockwise rule set.
+    #[test]
+    fn retrograde_levels_shared_between_threads_match_the_reference() {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
+        for rules in Rules::all().filter(|r| r.may_cycle()) {
+            let (h, max_seeds) = (4, 10);
+            let mut builder = Builder::new(h, rules, max_seeds).unwrap();
+            pool.install(|| builder.build_all(&Quiet));
+            let reference = kalah_reference::board_values(h, &rules, max_seeds);
+            assert_eq!(reference.len() as u64, builder.indexer.len());
+            for ((mover, opponent), &value) in &reference {
+                let board = Board::from_sides(mover, opponent);
+                assert_eq!(builder.stored(board), Some(value), "{rules} board {mover:?}/{opponent:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn clockwise_levels_too_large_to_index_are_refused() {
+        let e = check_retrograde_size(8, 40).unwrap_err().to_string();
+        assert!(e.contains("too large for the retrograde solver"), "{e}");
+        assert!(check_retrograde_size(6, 24).is_ok());
+        let cw = Rules { sowing: kalah_core::Sowing::Cw, ..Rules::default() };
+        assert!(Builder::new(8, cw, 40).is_err());
     }
 
     #[test]
