@@ -11,7 +11,7 @@ use kalah_db::{human_bytes, Builder, Database, NoTablebase, Progress, Tablebase}
 use kalah_search::{analyze_from_table, Analysis, SearchOptions, Solver};
 use serde_json::json;
 
-use crate::common::{db_error, rules_json, signed, user, verdict, DbArgs};
+use crate::common::{article, db_error, rules_json, signed, user, verdict, DbArgs};
 use crate::solve::default_tt_mb;
 
 /// How a value was found.
@@ -72,10 +72,21 @@ pub struct Report {
     pub nodes: u64,
     /// Wall-clock seconds.
     pub seconds: f64,
-    /// The database used: path and seeds covered.
-    pub database: Option<(String, u32)>,
+    /// The database used.
+    pub database: Option<UsedDatabase>,
     /// A best move found on its own (`Request::best`); see [`best_move`].
     pub best_move: Option<usize>,
+}
+
+/// The endgame database a report rests on.
+#[derive(Clone, Debug)]
+pub struct UsedDatabase {
+    /// Its file; `None` for one built in memory by the command.
+    pub path: Option<String>,
+    /// Seeds it covers.
+    pub max_seeds: u32,
+    /// Seconds building it took (built in memory), included in `Report::seconds`.
+    pub build_seconds: Option<f64>,
 }
 
 /// Solves the request; see the module docs.
@@ -85,9 +96,22 @@ pub fn run(request: &Request) -> anyhow::Result<Report> {
     let rules = request.rules;
     let engine = Engine::new(h, rules);
     let db = request.db.open(h, rules)?;
-    let database = db.as_ref().map(|d| (d.path().display().to_string(), d.header().max_seeds));
     let seeds = position.seeds_in_houses();
     let start = Instant::now();
+    let memory = memory_database(&engine, seeds, &request.db, db.as_ref(), request.tt_mb, request.threads, request.announce)?;
+    let database = match (&memory, &db) {
+        (Some(b), _) => Some(UsedDatabase {
+            path: None,
+            max_seeds: b.indexer().max_seeds(),
+            build_seconds: Some(start.elapsed().as_secs_f64()),
+        }),
+        (None, Some(d)) => Some(UsedDatabase {
+            path: Some(d.path().display().to_string()),
+            max_seeds: d.header().max_seeds,
+            build_seconds: None,
+        }),
+        (None, None) => None,
+    };
     let finish = |analysis: Analysis, source, nodes, best_move| Report {
         analysis,
         source,
@@ -97,6 +121,10 @@ pub fn run(request: &Request) -> anyhow::Result<Report> {
         best_move,
     };
 
+    if let Some(b) = memory.as_ref().filter(|b| seeds <= b.indexer().max_seeds()) {
+        let analysis = analyze_from_table(&engine, b, position).map_err(|e| user(e.to_string()))?;
+        return Ok(finish(analysis, Source::Database, 0, None));
+    }
     if let Some(db) = db.as_ref().filter(|d| seeds <= d.header().max_seeds) {
         let analysis = analyze_from_table(&engine, db, position).map_err(|e| user(e.to_string()))?;
         return Ok(finish(analysis, Source::Database, 0, None));
@@ -105,33 +133,150 @@ pub fn run(request: &Request) -> anyhow::Result<Report> {
         let analysis = retrograde(&engine, position, request.announce, request.threads)?;
         return Ok(finish(analysis, Source::Retrograde, 0, None));
     }
+    let db_seeds = database.as_ref().map(|d| d.max_seeds);
     let options = SearchOptions {
         threads: request.threads,
-        tt_bytes: request.tt_mb.unwrap_or_else(|| default_tt_mb(seeds, db.as_ref().map(|d| d.header().max_seeds))) << 20,
+        tt_bytes: request.tt_mb.unwrap_or_else(|| default_tt_mb(seeds, db_seeds)) << 20,
     };
-    check_search_memory(options.reserved_bytes(h) as u64, db.as_ref())?;
+    check_search_memory(options.reserved_bytes(h) as u64, db.as_ref().filter(|_| memory.is_none()))?;
     if request.announce {
         eprintln!(
             "note: searching with {} thread{}, a {} transposition table{}",
             request.threads,
             if request.threads == 1 { "" } else { "s" },
             human_bytes(options.table_bytes(h) as u64),
-            match &db {
-                Some(d) => format!(
+            match (&memory, &db) {
+                (Some(b), _) => format!(" and the {}-seed database built in memory", b.indexer().max_seeds()),
+                (None, Some(d)) => format!(
                     " and the {}-seed database {} ({})",
                     d.header().max_seeds,
                     d.path().display(),
                     human_bytes(d.file_bytes())
                 ),
-                None => ", no endgame database".to_string(),
+                (None, None) => ", no endgame database".to_string(),
             }
         );
     }
-    let (analysis, nodes, best) = match db {
-        Some(db) => search(h, rules, crate::common::for_search(db)?, options, request)?,
-        None => search(h, rules, NoTablebase { houses: h, rules }, options, request)?,
+    let (analysis, nodes, best) = match (memory, db) {
+        (Some(b), _) => search(h, rules, b, options, request)?,
+        (None, Some(db)) => search(h, rules, crate::common::for_search(db)?, options, request)?,
+        (None, None) => search(h, rules, NoTablebase { houses: h, rules }, options, request)?,
     };
     Ok(finish(analysis, Source::Search, nodes, best))
+}
+
+/// Positions with fewer seeds are searched without a database built in
+/// memory by default: it would not pay for its building (see
+/// [`default_memory_seeds`]).
+const MEMORY_DB_FROM: u32 = 46;
+/// The default database built in memory covers this many seeds fewer than
+/// the position has, and at most [`MEMORY_DB_MAX_SEEDS`].
+const MEMORY_DB_BELOW: u32 = 30;
+const MEMORY_DB_MAX_SEEDS: u32 = 24;
+/// ... and at most this many boards (a byte each; about 26 s on two cores).
+const MEMORY_DB_MAX_BOARDS: u64 = 1_300_000_000;
+
+/// The seeds of the database a search of a position with `seeds` seeds on
+/// `h` houses builds in memory by default when no database file is used:
+/// `seeds - 30`, at most 24 seeds and 1.3 billion boards, none for
+/// positions of fewer than 46 seeds. Measured on Kalah(6,4) (48 seeds,
+/// one thread, nodes): no database 41.3 M; built databases of 12, 14, 16,
+/// 17, 18, 19, 20 seeds 56.8, 48.7, 34.6, 28.1, 21.7, 16.6, 12.1 M (small
+/// ones cost nodes: the search keeps boards just above a database out of
+/// its table), while building them costs 0.6 s (16 seeds), 1.8 s (18) and
+/// 4.7 s (20) on two cores; BENCHMARKS.md has the times.
+pub fn default_memory_seeds(h: usize, seeds: u32) -> Option<u32> {
+    if seeds < MEMORY_DB_FROM {
+        return None;
+    }
+    let mut n = (seeds - MEMORY_DB_BELOW).min(MEMORY_DB_MAX_SEEDS);
+    while n > 0 && kalah_core::boards_up_to(h, n) > MEMORY_DB_MAX_BOARDS {
+        n -= 1;
+    }
+    (n > 0).then_some(n)
+}
+
+/// The database to build in memory before a search (`--db-seeds`, or by
+/// default when no file is used, [`default_memory_seeds`]), built; `None`
+/// when there is none to build: a file covers what is asked, the rules are
+/// clockwise (retrograde analysis builds its own), `--db-seeds 0`, or
+/// (by default only) the memory is short. An explicit size that does not
+/// fit is refused with the figures.
+pub fn memory_database(engine: &Engine, seeds: u32, args: &DbArgs, file: Option<&Database>, tt_mb: Option<usize>, threads: usize, announce: bool) -> anyhow::Result<Option<Builder>> {
+    let h = engine.houses();
+    if args.no_db || engine.rules().may_cycle() {
+        return Ok(None);
+    }
+    let file_seeds = file.map(|d| d.header().max_seeds);
+    let n = match args.db_seeds {
+        Some(0) => return Ok(None),
+        Some(n) if file_seeds.is_some_and(|f| f >= n.min(seeds)) => return Ok(None),
+        Some(n) => {
+            kalah_db::builder::check_size(h, n).map_err(|e| user(format!("--db-seeds {n}: {e}")))?;
+            n.min(seeds)
+        }
+        None if file.is_some() => return Ok(None),
+        None => match default_memory_seeds(h, seeds) {
+            Some(n) => n,
+            None => return Ok(None),
+        },
+    };
+    let boards = kalah_core::boards_up_to(h, n);
+    let options = SearchOptions {
+        threads,
+        tt_bytes: tt_mb.unwrap_or_else(|| default_tt_mb(seeds, Some(n))) << 20,
+    };
+    let table = options.reserved_bytes(h) as u64;
+    if let Some(available) = kalah_db::writer::available_memory() {
+        if boards.saturating_add(table) > available {
+            if args.db_seeds.is_none() {
+                if announce {
+                    eprintln!(
+                        "note: not building {} {n}-seed database in memory: it needs {} next to the search's table, {} is available",
+                        article(n.into()),
+                        human_bytes(boards),
+                        human_bytes(available)
+                    );
+                }
+                return Ok(None);
+            }
+            return Err(user(format!(
+                "--db-seeds {n}: {} {h}-house database of {n} seeds needs {} of memory next to the search's table, {} is available",
+                article(h as u64),
+                human_bytes(boards),
+                human_bytes(available)
+            )));
+        }
+    }
+    if announce {
+        eprintln!(
+            "note: {}building {} {n}-seed database in memory ({} boards{})",
+            if file.is_some() { "" } else { "no database file for these rules: " },
+            article(n.into()),
+            group(boards),
+            if args.db_seeds.is_none() { "; --db-seeds 0 skips it, `kalah db build` makes one that lasts" } else { "" }
+        );
+    }
+    Ok(Some(build_in_memory(engine, n, threads)?))
+}
+
+/// Every board with up to `seeds` seeds solved in memory, with a progress
+/// bar on stderr (none when stderr is not a terminal).
+fn build_in_memory(engine: &Engine, seeds: u32, threads: usize) -> anyhow::Result<Builder> {
+    let h = engine.houses();
+    let mut builder = Builder::new(h, engine.rules(), seeds).map_err(db_error)?;
+    let bar = ProgressBar::new(kalah_core::boards_up_to(h, seeds));
+    bar.set_style(ProgressStyle::with_template("{bar:30} {pos}/{len} boards {msg}").expect("valid template"));
+    struct Bar<'a>(&'a ProgressBar);
+    impl Progress for Bar<'_> {
+        fn advance(&self, _: u32, done: u64) {
+            self.0.inc(done);
+        }
+    }
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+    pool.install(|| builder.build_all(&Bar(&bar)));
+    bar.finish_and_clear();
+    Ok(builder)
 }
 
 /// Refuses a transposition table of `bytes` that does not fit in the memory available.
@@ -239,19 +384,7 @@ pub fn retrograde_builder(engine: &Engine, seeds: u32, announce: bool, threads: 
             human_bytes(needed)
         );
     }
-    let mut builder = Builder::new(h, engine.rules(), seeds).map_err(db_error)?;
-    let bar = ProgressBar::new(kalah_core::boards_up_to(h, seeds));
-    bar.set_style(ProgressStyle::with_template("{bar:30} {pos}/{len} boards {msg}").expect("valid template"));
-    struct Bar<'a>(&'a ProgressBar);
-    impl Progress for Bar<'_> {
-        fn advance(&self, _: u32, done: u64) {
-            self.0.inc(done);
-        }
-    }
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
-    pool.install(|| builder.build_all(&Bar(&bar)));
-    bar.finish_and_clear();
-    Ok(builder)
+    build_in_memory(engine, seeds, threads)
 }
 
 /// `1234567` as `1,234,567`.
@@ -294,20 +427,30 @@ pub fn print_human(title: &str, request: &Request, report: &Report) {
         println!("  {}", pv_text(a));
     }
     match report.source {
-        Source::Search => println!(
-            "Searched {} nodes in {:.2} s ({:.1} M nodes/s)",
-            group(report.nodes),
-            report.seconds,
-            report.nodes as f64 / report.seconds.max(1e-9) / 1e6
-        ),
+        Source::Search => {
+            let build = report.database.as_ref().and_then(|d| d.build_seconds).unwrap_or(0.0);
+            let secs = report.seconds - build;
+            println!(
+                "Searched {} nodes in {:.2} s ({:.1} M nodes/s){}",
+                group(report.nodes),
+                secs,
+                report.nodes as f64 / secs.max(1e-9) / 1e6,
+                if build > 0.0 { format!(", after {build:.2} s building the database") } else { String::new() }
+            )
+        }
         _ => println!("Time:     {:.3} s", report.seconds),
     }
 }
 
 fn source_note(report: &Report) -> String {
+    let what = |d: &UsedDatabase| match (&d.path, d.build_seconds) {
+        (Some(path), _) => format!("database {path}"),
+        (None, Some(secs)) => format!("database built in memory in {secs:.1} s"),
+        (None, None) => "database built in memory".to_string(),
+    };
     match (report.source, &report.database) {
-        (Source::Database, Some((path, n))) => format!("  [database {path}, {n} seeds]"),
-        (Source::Search, Some((path, n))) => format!("  [search, database {path} up to {n} seeds]"),
+        (Source::Database, Some(d)) => format!("  [{}, {} seeds]", what(d), d.max_seeds),
+        (Source::Search, Some(d)) => format!("  [search, {} up to {} seeds]", what(d), d.max_seeds),
         (Source::Search, None) => "  [search, no database]".to_string(),
         (Source::Retrograde, _) => "  [retrograde analysis: clockwise play can be endless]".to_string(),
         (Source::Database, None) => String::new(),
@@ -363,7 +506,7 @@ pub fn to_json(request: &Request, report: &Report) -> serde_json::Value {
         "pv": a.pv.iter().map(|m| json!({"side": m.side.letter().to_string(), "house": m.house})).collect::<Vec<_>>(),
         "pv_endless": a.endless,
         "source": report.source.name(),
-        "database": report.database.as_ref().map(|(path, n)| json!({"path": path, "max_seeds": n})),
+        "database": report.database.as_ref().map(|d| json!({"path": d.path, "max_seeds": d.max_seeds, "build_seconds": d.build_seconds})),
         "nodes": report.nodes,
         "seconds": report.seconds,
     })
@@ -390,4 +533,25 @@ pub fn probe_database(db: &Database, position: &Position) -> anyhow::Result<Anal
     // Check the block of the position itself before reporting anything.
     db.probe(position.mover_board()).map_err(db_error)?;
     analyze_from_table(&engine, db, position).map_err(|e| user(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_database_built_in_memory_is_sized_by_the_position() {
+        assert_eq!(default_memory_seeds(6, 45), None, "below 46 seeds none");
+        assert_eq!(default_memory_seeds(6, 46), Some(16));
+        assert_eq!(default_memory_seeds(6, 48), Some(18), "Kalah(6,4)");
+        assert_eq!(default_memory_seeds(6, 60), Some(24), "Kalah(6,5): at most 24 seeds");
+        assert_eq!(default_memory_seeds(6, 72), Some(24));
+        // Eight houses: 17 seeds are 1.17 billion boards, 18 seeds 2.2 billion.
+        assert_eq!(default_memory_seeds(8, 64), Some(17));
+        for (h, seeds) in [(1, 200), (4, 100), (7, 90), (8, 128)] {
+            let n = default_memory_seeds(h, seeds).unwrap();
+            assert!(kalah_core::boards_up_to(h, n) <= MEMORY_DB_MAX_BOARDS, "h={h} seeds={seeds}: {n}");
+            assert!(n <= MEMORY_DB_MAX_SEEDS && n + MEMORY_DB_BELOW <= seeds);
+        }
+    }
 }

@@ -162,6 +162,12 @@ pub struct DbArgs {
     /// Use no endgame database, not even a default one.
     #[arg(long)]
     pub no_db: bool,
+    /// Build an endgame database of up to N seeds in memory first, unless a
+    /// database file covers N seeds (0: never). Default: when no file is
+    /// used, one sized by the position (Kalah(6,4): 18 seeds, about 2 s;
+    /// none below 46 seeds, where it would not pay).
+    #[arg(long, value_name = "N", conflicts_with = "no_db")]
+    pub db_seeds: Option<u32>,
 }
 
 impl DbArgs {
@@ -184,6 +190,19 @@ impl DbArgs {
             },
         };
         Database::open_for(&path, h, rules).map(Some).map_err(db_error)
+    }
+}
+
+/// The article before a number said aloud: "an" for 8, 11, 18, 80-89, else "a".
+pub fn article(n: u64) -> &'static str {
+    let mut lead = n;
+    while lead >= 1000 {
+        lead /= 1000;
+    }
+    if lead == 8 || lead == 11 || lead == 18 || (80..=89).contains(&lead) || (800..=899).contains(&lead) {
+        "an"
+    } else {
+        "a"
     }
 }
 
@@ -276,6 +295,16 @@ pub fn check_output(path: &std::path::Path) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn articles_follow_the_spoken_number() {
+        for n in [8, 11, 18, 80, 86, 89, 800, 8000, 11_000, 18_500] {
+            assert_eq!(article(n), "an", "{n}");
+        }
+        for n in [0, 1, 7, 10, 12, 16, 24, 30, 100, 110, 180, 1000, 1_100] {
+            assert_eq!(article(n), "a", "{n}");
+        }
+    }
 
     /// The default database is the largest by seeds, or with a size limit
     /// the largest within it (else the smallest); other boards, other

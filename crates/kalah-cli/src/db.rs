@@ -355,6 +355,7 @@ fn probe(a: ProbeArgs) -> anyhow::Result<()> {
         db: DbArgs {
             db: Some(a.file.clone()),
             no_db: false,
+            db_seeds: None,
         },
         threads: 1,
         tt_mb: Some(1),
@@ -368,7 +369,11 @@ fn probe(a: ProbeArgs) -> anyhow::Result<()> {
         source: Source::Database,
         nodes: 0,
         seconds: start.elapsed().as_secs_f64(),
-        database: Some((a.file.display().to_string(), db.header().max_seeds)),
+        database: Some(analysis::UsedDatabase {
+            path: Some(a.file.display().to_string()),
+            max_seeds: db.header().max_seeds,
+            build_seconds: None,
+        }),
         best_move: None,
     };
     if a.json {

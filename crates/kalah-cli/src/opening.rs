@@ -89,15 +89,22 @@ pub fn oracle(h: usize, rules: Rules, seeds: u32, db: &DbArgs, threads: usize, t
         let builder: Builder = retrograde_builder(&engine, seeds, announce, threads)?;
         return Ok(Box::new(TableOracle { engine, table: builder }));
     }
+    let memory = crate::analysis::memory_database(&engine, seeds, db, database.as_ref(), tt_mb, threads, announce)?;
+    let db_seeds = match (&memory, &database) {
+        (Some(b), _) => Some(b.indexer().max_seeds()),
+        (None, d) => d.as_ref().map(|d| d.header().max_seeds),
+    };
     let options = SearchOptions {
         threads,
-        tt_bytes: tt_mb.unwrap_or_else(|| default_tt_mb(seeds, database.as_ref().map(|d| d.header().max_seeds))) << 20,
+        tt_bytes: tt_mb.unwrap_or_else(|| default_tt_mb(seeds, db_seeds)) << 20,
     };
-    check_search_memory(options.reserved_bytes(h) as u64, database.as_ref())?;
+    check_search_memory(options.reserved_bytes(h) as u64, database.as_ref().filter(|_| memory.is_none()))?;
     let search = |e: kalah_search::SearchError| user(e.to_string());
-    Ok(match database {
-        Some(d) => Box::new(Solver::new(h, rules, crate::common::for_search(d)?, options).map_err(search)?),
-        None => Box::new(Solver::new(h, rules, NoTablebase { houses: h, rules }, options).map_err(search)?),
+    Ok(match (memory, database) {
+        (Some(b), _) if b.indexer().max_seeds() >= seeds => Box::new(TableOracle { engine, table: b }),
+        (Some(b), _) => Box::new(Solver::new(h, rules, b, options).map_err(search)?),
+        (None, Some(d)) => Box::new(Solver::new(h, rules, crate::common::for_search(d)?, options).map_err(search)?),
+        (None, None) => Box::new(Solver::new(h, rules, NoTablebase { houses: h, rules }, options).map_err(search)?),
     })
 }
 

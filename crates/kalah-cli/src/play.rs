@@ -229,11 +229,16 @@ fn brain(start: &Position, rules: Rules, db: &DbArgs, threads: usize, tt_mb: Opt
             Box::new(TableBrain { engine, table, what })
         }
         database => {
+            let memory = crate::analysis::memory_database(&engine, seeds, db, database.as_ref(), tt_mb, threads, true)?;
+            let db_seeds = match (&memory, &database) {
+                (Some(b), _) => Some(b.indexer().max_seeds()),
+                (None, d) => d.as_ref().map(|d| d.header().max_seeds),
+            };
             let options = SearchOptions {
                 threads,
-                tt_bytes: tt_mb.unwrap_or_else(|| default_tt_mb(seeds, database.as_ref().map(|d| d.header().max_seeds))) << 20,
+                tt_bytes: tt_mb.unwrap_or_else(|| default_tt_mb(seeds, db_seeds)) << 20,
             };
-            let loaded = database.as_ref().filter(|d| d.file_bytes() <= crate::common::INTERACTIVE_LOAD_LIMIT);
+            let loaded = database.as_ref().filter(|d| memory.is_none() && d.file_bytes() <= crate::common::INTERACTIVE_LOAD_LIMIT);
             check_search_memory(options.reserved_bytes(h) as u64, loaded)?;
             let resources = format!(
                 "{threads} thread{}, a {} table",
@@ -241,8 +246,17 @@ fn brain(start: &Position, rules: Rules, db: &DbArgs, threads: usize, tt_mb: Opt
                 human_bytes(options.table_bytes(h) as u64)
             );
             let search = |e: kalah_search::SearchError| user(e.to_string());
-            match database {
-                Some(d) => {
+            match (memory, database) {
+                (Some(b), _) if b.indexer().max_seeds() >= seeds => {
+                    let what = format!("the {}-seed database built in memory", b.indexer().max_seeds());
+                    Box::new(TableBrain { engine, table: b, what })
+                }
+                (Some(b), _) => {
+                    let what = format!("a search ({resources}) backed by the {}-seed database built in memory", b.indexer().max_seeds());
+                    let solver = Solver::new(h, rules, b, options).map_err(search)?;
+                    Box::new(SearchBrain::new(solver, what))
+                }
+                (None, Some(d)) => {
                     let what = format!(
                         "a search ({resources}) backed by the {}-seed database {}",
                         d.header().max_seeds,
@@ -251,7 +265,7 @@ fn brain(start: &Position, rules: Rules, db: &DbArgs, threads: usize, tt_mb: Opt
                     let solver = Solver::new(h, rules, crate::common::for_search_up_to(d, crate::common::INTERACTIVE_LOAD_LIMIT)?, options).map_err(search)?;
                     Box::new(SearchBrain::new(solver, what))
                 }
-                None => {
+                (None, None) => {
                     let what = format!("a search ({resources}), no endgame database");
                     let solver = Solver::new(h, rules, NoTablebase { houses: h, rules }, options).map_err(search)?;
                     Box::new(SearchBrain::new(solver, what))

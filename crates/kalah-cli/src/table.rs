@@ -250,13 +250,18 @@ fn evaluator(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, thread
             let free = kalah_db::writer::available_memory().unwrap_or(u64::MAX);
             if memory > free {
                 return Err(user(format!(
-                    "--db-seeds {n}: a {h}-house database of {n} seeds needs {} of memory, {} is available",
+                    "--db-seeds {n}: {} {h}-house database of {n} seeds needs {} of memory, {} is available",
+                    crate::common::article(h as u64),
                     human_bytes(memory),
                     human_bytes(free)
                 )));
             }
             if announce {
-                eprintln!("note: {h} houses: building a {n}-seed database in memory ({} boards)", group(kalah_core::boards_up_to(h, n)));
+                eprintln!(
+                    "note: {h} houses: building {} {n}-seed database in memory ({} boards)",
+                    crate::common::article(n.into()),
+                    group(kalah_core::boards_up_to(h, n))
+                );
             }
             let mut builder = Builder::new(h, rules, n).map_err(db_error)?;
             rayon::ThreadPoolBuilder::new().num_threads(threads).build()?.install(|| builder.build_all(&Quiet));

@@ -589,6 +589,59 @@ fn default_database_is_found_in_kalah_db_dir() {
     assert_eq!(value_of(&q), value_of(&s), "{q}\n{s}");
 }
 
+/// Without a database file, `solve`, `query` and the openings build one
+/// in memory (`--db-seeds N`, or by default for positions of 46 seeds or
+/// more); it must give the values a plain search gives.
+#[test]
+fn databases_built_in_memory_agree_with_the_search() {
+    let sb = Sandbox::new();
+    // A search backed by an 8-seed database built in memory.
+    let b = sb.solve(&["4", "3", "--db-seeds", "8"]);
+    let s = sb.solve(&["4", "3", "--no-db"]);
+    assert_eq!(b["source"], "search", "{b}");
+    assert!(b["database"]["path"].is_null(), "built in memory: no path\n{b}");
+    assert_eq!(b["database"]["max_seeds"], 8, "{b}");
+    assert!(b["database"]["build_seconds"].as_f64().is_some_and(|t| t >= 0.0), "{b}");
+    assert_eq!(value_of(&b), value_of(&s), "{b}\n{s}");
+    assert_same_moves(&b, &s, "built 8-seed database vs search");
+
+    // A position the built database covers is probed.
+    let p = "1,0,2,0,0,2,1,0 S";
+    let q = sb.query(&["--position", p, "--db-seeds", "12"]);
+    assert_eq!(q["source"], "database", "{q}");
+    let s = sb.query(&["--position", p, "--no-db"]);
+    assert_eq!(value_of(&q), value_of(&s), "{q}\n{s}");
+    assert_same_moves(&q, &s, "built database probe vs search");
+
+    // By default from 46 seeds on: 30 seeds fewer than the position.
+    let p = "12,11,0,12,11,0 S";
+    let q = sb.query(&["--position", p]);
+    assert_eq!(q["database"]["max_seeds"], 16, "{q}");
+    assert!(q["database"]["path"].is_null(), "{q}");
+    let s = sb.query(&["--position", p, "--no-db"]);
+    assert!(s["database"].is_null(), "{s}");
+    assert_eq!(value_of(&q), value_of(&s), "{q}\n{s}");
+    assert_same_moves(&q, &s, "default built database vs search");
+    let q = sb.query(&["--position", p, "--db-seeds", "0"]);
+    assert!(q["database"].is_null(), "--db-seeds 0 builds none\n{q}");
+    let q = sb.query(&["--position", "12,10,0,12,11,0 S"]);
+    assert!(q["database"].is_null(), "45 seeds: none by default\n{q}");
+
+    // The openings with a database that covers them all, and with none.
+    let o = sb.json(&["solve", "3", "2", "--openings", "--db-seeds", "12", "--json"]);
+    let s = sb.json(&["solve", "3", "2", "--openings", "--no-db", "--json"]);
+    assert_eq!(o["openings"], s["openings"], "{o}\n{s}");
+
+    // A file that covers what is asked is used instead.
+    sb.build(3, 6, &["--capture", "empty"], None);
+    let q = sb.query(&["--position", "3,3,3,0,3,3,3,0 S", "--capture", "empty", "--db-seeds", "6"]);
+    assert!(q["database"]["path"].as_str().is_some_and(|p| p.ends_with(".kdb")), "{q}");
+
+    // Refused: with --no-db, and beyond one-byte values.
+    sb.user_error(&["solve", "4", "3", "--no-db", "--db-seeds", "4"], &["--no-db", "--db-seeds"]);
+    sb.user_error(&["solve", "4", "3", "--db-seeds", "200"], &["--db-seeds 200", "127"]);
+}
+
 // ---------------------------------------------------------------------------
 // 4. bad input
 // ---------------------------------------------------------------------------

@@ -2,9 +2,11 @@
 //!
 //! ```text
 //! kalah-bench build H N [THREADS]                 build every level up to N seeds in memory
-//! kalah-bench search H S CAPTURE THREADS TT_MB [DATABASE]
+//! kalah-bench search H S CAPTURE THREADS TT_MB [DATABASE | mem:N]
 //!                                                 solve Kalah(H,S) (value only) and print
-//!                                                 time, nodes and the search's counters
+//!                                                 time, nodes and the search's counters;
+//!                                                 `mem:N` builds an N-seed database in
+//!                                                 memory first (timed apart)
 //! ```
 //!
 //! Run with `cargo run --release -p kalah-bench-tools -- ...`. Each run prints
@@ -28,7 +30,7 @@ fn main() {
     match args.get(1).map(String::as_str) {
         Some("build") => build(&args),
         Some("search") => search(&args),
-        _ => eprintln!("usage: kalah-bench build H N [THREADS] | search H S CAPTURE THREADS TT_MB [DATABASE]"),
+        _ => eprintln!("usage: kalah-bench build H N [THREADS] | search H S CAPTURE THREADS TT_MB [DATABASE | mem:N]"),
     }
 }
 
@@ -75,6 +77,18 @@ fn search(args: &[String]) {
         println!("{stats:?}");
     };
     match args.get(7) {
+        Some(mem) if mem.starts_with("mem:") => {
+            let n: u32 = mem[4..].parse().expect("mem:N, N the seeds of the database to build");
+            let building = Instant::now();
+            let mut db = Builder::new(h, rules, n).expect("memory for the database");
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool");
+            pool.install(|| db.build_all(&Quiet));
+            let what = format!("{n}-seed database built in memory in {:.2} s", building.elapsed().as_secs_f64());
+            let solver = Solver::new(h, rules, db, options).expect("a solver");
+            let start = Instant::now();
+            let a = solver.analyze(&p, false, false).expect("no damage");
+            report(&what, a.value, solver.nodes(), solver.stats(), start);
+        }
         Some(path) => {
             let loading = Instant::now();
             let db = Database::open(Path::new(path)).expect("a database").load_into_memory().expect("memory for it");

@@ -81,7 +81,7 @@ use mpi::traits::*;
 use serde_json::json;
 
 use super::{arg, flag, Cluster, POLL};
-use crate::analysis::{self, group, Report, Request, Source};
+use crate::analysis::{self, group, Report, Request, Source, UsedDatabase};
 use crate::common::{print_json, user, DbArgs, RuleArgs};
 use crate::solve::{default_tt_mb, SearchArgs};
 
@@ -840,7 +840,11 @@ pub(crate) fn run(cluster: &Cluster, m: &clap::ArgMatches) -> ExitCode {
     let h = prepared.position.houses();
     match database {
         Some(db) => {
-            let about = (db.path().display().to_string(), db.header().max_seeds);
+            let about = UsedDatabase {
+                path: Some(db.path().display().to_string()),
+                max_seeds: db.header().max_seeds,
+                build_seconds: None,
+            };
             go(cluster, &prepared, db, Some(about))
         }
         None => go(cluster, &prepared, NoTablebase { houses: h, rules: prepared.rules }, None),
@@ -871,6 +875,11 @@ fn prepare(cluster: &Cluster, m: &clap::ArgMatches) -> anyhow::Result<(Prepared,
     )?;
     let search = SearchArgs::from_arg_matches(m)?;
     let db = DbArgs::from_arg_matches(m)?;
+    if db.db_seeds.is_some_and(|n| n > 0) {
+        return Err(user(
+            "--db-seeds: a database built in memory is not distributed; build a file with `kalah db build` and give it with --db",
+        ));
+    }
     // Bad arguments are refused before a database is read.
     let (threads, tt_mb, value_only, json) = (cluster.threads(search.threads)?, search.tt_mb_asked()?, flag(m, "value_only")?, flag(m, "json")?);
     let database = match db.open(position.houses(), rules)? {
@@ -925,7 +934,7 @@ fn check_tables_memory(cluster: &Cluster, bytes: u64) -> anyhow::Result<()> {
 
 /// Every rank: makes its solver; rank 0 leads, the others work.
 /// `database`: the database's path and seeds, if there is one.
-fn go<T: Tablebase>(cluster: &Cluster, p: &Prepared, table: T, database: Option<(String, u32)>) -> ExitCode {
+fn go<T: Tablebase>(cluster: &Cluster, p: &Prepared, table: T, database: Option<UsedDatabase>) -> ExitCode {
     let h = p.position.houses();
     let options = SearchOptions {
         threads: p.threads,
@@ -951,7 +960,7 @@ fn go<T: Tablebase>(cluster: &Cluster, p: &Prepared, table: T, database: Option<
 }
 
 /// Rank 0: splits, runs the master and a worker, prints the answer.
-fn lead<T: Tablebase>(cluster: &Cluster, p: &Prepared, solver: &Solver<T>, database: Option<(String, u32)>) -> anyhow::Result<()> {
+fn lead<T: Tablebase>(cluster: &Cluster, p: &Prepared, solver: &Solver<T>, database: Option<UsedDatabase>) -> anyhow::Result<()> {
     let env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<usize>().ok());
     let (wanted, max_depth) = match env("KALAH_SPLIT_DEPTH") {
         Some(d) => (usize::MAX, d as u32),
@@ -972,7 +981,7 @@ fn lead<T: Tablebase>(cluster: &Cluster, p: &Prepared, solver: &Solver<T>, datab
             if p.threads == 1 { "" } else { "s" },
             human_bytes(solver.tt_bytes() as u64),
             match &database {
-                Some((_, n)) => format!(" and the {n}-seed database"),
+                Some(d) => format!(" and the {}-seed database", d.max_seeds),
                 None => ", no endgame database".into(),
             },
             tree.depth(),
