@@ -173,6 +173,7 @@ fn what_is_not_distributed_is_refused_once_with_exit_code_2() {
         &["solve", "4", "3", "--pie"][..],
         &["solve", "3", "2", "--sowing", "cw"],
         &["query", "--position", "1,1,0,1,1,0 S"],
+        &["solve", "4", "3", "--db-seeds", "6"],
     ] {
         let o = mpirun(2, args, &[]);
         assert_eq!(o.status.code(), Some(2), "{args:?}:\n{}", describe(&o));
