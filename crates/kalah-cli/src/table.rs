@@ -49,8 +49,9 @@ pub struct TableArgs {
     rules: RuleArgs,
     /// Back the searches with an endgame database of up to N seeds for each
     /// board size: the default database file if it covers N, else one built
-    /// in memory first. Without it, default database files are used when
-    /// present.
+    /// in memory first (0: none). Without it, the default database file is
+    /// used when there is one, else one is built in memory as `solve` does
+    /// (from 46 seeds on, 30 seeds fewer than the largest start, at most 24).
     #[arg(long, value_name = "N")]
     db_seeds: Option<u32>,
     /// Seconds per configuration; one that does not finish in time shows the
@@ -240,6 +241,11 @@ fn evaluator(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, thread
         return Ok(Ok(Evaluator::Table(engine, Box::new(builder))));
     }
     let search_err = |e: kalah_search::SearchError| user(e.to_string());
+    // No file and no size asked for: the size `solve` builds by default.
+    let db_seeds = match (db_seeds, &file) {
+        (None, None) => crate::analysis::default_memory_seeds(h, largest),
+        (asked, _) => asked,
+    };
     let database: Option<Box<dyn Tablebase>> = match (db_seeds, file) {
         (Some(n), Some(d)) if d.header().max_seeds >= n => Some(Box::new(crate::common::for_search(d)?)),
         (Some(0), _) => None,
