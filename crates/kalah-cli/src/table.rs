@@ -71,6 +71,9 @@ struct Entry {
     seeds: u32,
     bounds: Bounded,
     seconds: f64,
+    /// Seconds spent before the first entry of its board size: building a
+    /// database in memory, retrograde analysis (clockwise), loading a file.
+    setup_seconds: f64,
     method: String,
     published: Option<published::Published>,
 }
@@ -138,6 +141,7 @@ pub fn run(args: TableArgs) -> anyhow::Result<()> {
         // Clockwise, the retrograde analysis covers the largest start that
         // fits in memory; larger starts are not attempted.
         let mut top = args.seeds.1;
+        let setup = Instant::now();
         let evaluator = loop {
             let n = 2 * h as u32 * top;
             match evaluator(h, rules, n, args.db_seeds, threads, args.search.tt_mb_asked()?, !args.json)? {
@@ -145,6 +149,10 @@ pub fn run(args: TableArgs) -> anyhow::Result<()> {
                 e => break e,
             }
         };
+        let setup_seconds = setup.elapsed().as_secs_f64();
+        if !args.json && setup_seconds >= 0.1 {
+            eprintln!("note: {h} houses: {setup_seconds:.1} s to prepare (database built or loaded, retrograde analysis)");
+        }
         for s in args.seeds.0..=args.seeds.1 {
             let start = start_position(h, s)?;
             let timer = Instant::now();
@@ -160,6 +168,7 @@ pub fn run(args: TableArgs) -> anyhow::Result<()> {
                 seeds: s,
                 bounds,
                 seconds: timer.elapsed().as_secs_f64(),
+                setup_seconds,
                 method,
                 published: published::find(h, s, rules),
             };
@@ -181,6 +190,7 @@ pub fn run(args: TableArgs) -> anyhow::Result<()> {
                 "upper": e.bounds.upper,
                 "exact": e.bounds.is_exact(),
                 "seconds": e.seconds,
+                "setup_seconds": e.setup_seconds,
                 "method": e.method,
                 "published": e.published.as_ref().map(|p| json!({"value": p.claim.text(), "source": p.source})),
                 "check": e.check(),
