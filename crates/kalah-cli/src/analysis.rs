@@ -240,9 +240,11 @@ pub fn memory_database(engine: &Engine, seeds: u32, args: &DbArgs, file: Option<
                 }
                 return Ok(None);
             }
+            let asked = args.db_seeds.unwrap_or(n);
             return Err(user(format!(
-                "--db-seeds {n}: {} {h}-house database of {n} seeds needs {} of memory next to the search's table, {} is available",
+                "--db-seeds {asked}: {} {h}-house database of {n} seeds{} needs {} of memory next to the search's table, {} is available",
                 article(h as u64),
+                if asked > n { " (the position's)" } else { "" },
                 human_bytes(boards),
                 human_bytes(available)
             )));
