@@ -262,9 +262,15 @@ pub fn memory_database(engine: &Engine, seeds: u32, args: &DbArgs, file: Option<
     Ok(Some(build_in_memory(engine, n, threads)?))
 }
 
+/// Seeds the database a search uses covers: the one built in memory
+/// ([`memory_database`]) if any, else the file.
+pub fn searched_db_seeds(memory: Option<&Builder>, file: Option<&Database>) -> Option<u32> {
+    memory.map(|b| b.indexer().max_seeds()).or_else(|| file.map(|d| d.header().max_seeds))
+}
+
 /// Every board with up to `seeds` seeds solved in memory, with a progress
 /// bar on stderr (none when stderr is not a terminal).
-fn build_in_memory(engine: &Engine, seeds: u32, threads: usize) -> anyhow::Result<Builder> {
+pub fn build_in_memory(engine: &Engine, seeds: u32, threads: usize) -> anyhow::Result<Builder> {
     let h = engine.houses();
     let mut builder = Builder::new(h, engine.rules(), seeds).map_err(db_error)?;
     let bar = ProgressBar::new(kalah_core::boards_up_to(h, seeds));

@@ -90,10 +90,7 @@ pub fn oracle(h: usize, rules: Rules, seeds: u32, db: &DbArgs, threads: usize, t
         return Ok(Box::new(TableOracle { engine, table: builder }));
     }
     let memory = crate::analysis::memory_database(&engine, seeds, db, database.as_ref(), tt_mb, threads, announce)?;
-    let db_seeds = match (&memory, &database) {
-        (Some(b), _) => Some(b.indexer().max_seeds()),
-        (None, d) => d.as_ref().map(|d| d.header().max_seeds),
-    };
+    let db_seeds = crate::analysis::searched_db_seeds(memory.as_ref(), database.as_ref());
     let options = SearchOptions {
         threads,
         tt_bytes: tt_mb.unwrap_or_else(|| default_tt_mb(seeds, db_seeds)) << 20,

@@ -230,10 +230,7 @@ fn brain(start: &Position, rules: Rules, db: &DbArgs, threads: usize, tt_mb: Opt
         }
         database => {
             let memory = crate::analysis::memory_database(&engine, seeds, db, database.as_ref(), tt_mb, threads, true)?;
-            let db_seeds = match (&memory, &database) {
-                (Some(b), _) => Some(b.indexer().max_seeds()),
-                (None, d) => d.as_ref().map(|d| d.header().max_seeds),
-            };
+            let db_seeds = crate::analysis::searched_db_seeds(memory.as_ref(), database.as_ref());
             let options = SearchOptions {
                 threads,
                 tt_bytes: tt_mb.unwrap_or_else(|| default_tt_mb(seeds, db_seeds)) << 20,

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use kalah_core::{Engine, Position, Rules};
-use kalah_db::{human_bytes, Builder, Database, NoTablebase, Quiet, Tablebase};
+use kalah_db::{human_bytes, Database, NoTablebase, Tablebase};
 use kalah_search::{Bounded, SearchOptions, Solver};
 use serde_json::json;
 
@@ -246,8 +246,7 @@ fn evaluator(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, thread
         if announce {
             eprintln!("note: {h} houses, clockwise: retrograde analysis of {} boards ({})", group(needed), human_bytes(needed));
         }
-        let mut builder = Builder::new(h, rules, largest).map_err(db_error)?;
-        rayon::ThreadPoolBuilder::new().num_threads(threads).build()?.install(|| builder.build_all(&Quiet));
+        let builder = crate::analysis::build_in_memory(&engine, largest, threads)?;
         return Ok(Ok(Evaluator::Table(engine, Box::new(builder))));
     }
     let search_err = |e: kalah_search::SearchError| user(e.to_string());
@@ -279,9 +278,7 @@ fn evaluator(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, thread
                     group(kalah_core::boards_up_to(h, n))
                 );
             }
-            let mut builder = Builder::new(h, rules, n).map_err(db_error)?;
-            rayon::ThreadPoolBuilder::new().num_threads(threads).build()?.install(|| builder.build_all(&Quiet));
-            Some(Box::new(builder))
+            Some(Box::new(crate::analysis::build_in_memory(&engine, n, threads)?))
         }
         (None, Some(d)) => Some(Box::new(crate::common::for_search(d)?)),
         (None, None) => None,
