@@ -248,7 +248,8 @@ pub fn for_search(db: Database) -> anyhow::Result<Database> {
 }
 
 /// The largest database an interactive command (`play`) copies into
-/// memory before its first answer (copying runs at about 1 GiB/s), and the
+/// memory before its first answer (loading reads 3-4 GiB/s from the page
+/// cache, but a file not cached is read from disk), and the
 /// largest default database it picks: a larger one given by `--db` is used
 /// mapped, so the game starts at once, but its probes read the disk.
 pub const INTERACTIVE_LOAD_LIMIT: u64 = 2 << 30;
