@@ -98,10 +98,13 @@ impl Entry {
     }
 }
 
+/// Bounds on a position's value proven by a deadline.
+type Search = Box<dyn Fn(&Position, Instant) -> anyhow::Result<Bounded>>;
+
 /// Answers start positions of one board size.
 enum Evaluator {
-    Table(Engine, Box<dyn Tablebase>),
-    Search(Box<dyn Fn(&Position, Instant) -> anyhow::Result<Bounded>>),
+    Table(Box<Engine>, Box<dyn Tablebase>),
+    Search(Search),
 }
 
 impl Evaluator {
@@ -234,7 +237,7 @@ fn evaluator(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, thread
     let engine = Engine::new(h, rules);
     // A database file that covers every start is all we need.
     let file = match find_default_database(h, rules).map(|p| Database::open_for(&p, h, rules)).transpose().map_err(db_error)? {
-        Some(db) if db.header().max_seeds >= largest => return Ok(Ok(Evaluator::Table(engine, Box::new(db)))),
+        Some(db) if db.header().max_seeds >= largest => return Ok(Ok(Evaluator::Table(Box::new(engine), Box::new(db)))),
         other => other,
     };
     if rules.may_cycle() {
@@ -247,7 +250,7 @@ fn evaluator(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, thread
             eprintln!("note: {h} houses, clockwise: retrograde analysis of {} boards ({})", group(needed), human_bytes(needed));
         }
         let builder = crate::analysis::build_in_memory(&engine, largest, threads)?;
-        return Ok(Ok(Evaluator::Table(engine, Box::new(builder))));
+        return Ok(Ok(Evaluator::Table(Box::new(engine), Box::new(builder))));
     }
     let search_err = |e: kalah_search::SearchError| user(e.to_string());
     // No file and no size asked for: the size `solve` builds by default.
@@ -289,7 +292,7 @@ fn evaluator(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, thread
         tt_bytes: tt_mb.unwrap_or_else(|| default_tt_mb(largest, database.as_ref().and_then(|t| t.max_seeds()))) << 20,
     };
     check_table_memory(options.reserved_bytes(h) as u64)?;
-    let evaluator: Box<dyn Fn(&Position, Instant) -> anyhow::Result<Bounded>> = match database {
+    let evaluator: Search = match database {
         Some(table) => {
             let solver = Solver::new(h, rules, table, options).map_err(search_err)?;
             Box::new(move |p, deadline| solver.bounds_within(p, deadline).map_err(search_err))

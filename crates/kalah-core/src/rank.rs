@@ -238,9 +238,9 @@ impl Indexer {
         debug_assert_eq!(houses.len(), self.h);
         let mut prefix = 0usize;
         let mut rank = 0u64;
-        for j in 0..self.h - 1 {
-            prefix += houses[j] as usize;
-            rank += self.bar[j][prefix];
+        for (&seeds, bar) in houses.iter().zip(&self.bar[..self.h - 1]) {
+            prefix += seeds as usize;
+            rank += bar[prefix];
         }
         rank
     }

@@ -425,7 +425,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             kept += 1;
         }
         let children = &mut children[..kept];
-        children.sort_unstable_by(|a, b| b.score.cmp(&a.score));
+        children.sort_unstable_by_key(|c| std::cmp::Reverse(c.score));
 
         let mut deferred = [false; kalah_core::MAX_HOUSES];
         let mut any_deferred = false;
