@@ -159,7 +159,7 @@ pub fn run(request: &Request) -> anyhow::Result<Report> {
     }
     let (analysis, nodes, best) = match (memory, db) {
         (Some(b), _) => search(h, rules, b, options, request)?,
-        (None, Some(db)) => search(h, rules, crate::common::for_search(db)?, options, request)?,
+        (None, Some(db)) => search(h, rules, crate::common::for_search(db, request.threads)?, options, request)?,
         (None, None) => search(h, rules, NoTablebase { houses: h, rules }, options, request)?,
     };
     Ok(finish(analysis, Source::Search, nodes, best))

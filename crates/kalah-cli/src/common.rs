@@ -242,9 +242,9 @@ pub fn print_json(value: &serde_json::Value) {
 
 /// A database about to back a search: copied into huge-page memory when it
 /// fits comfortably (probes are then several times faster than from the
-/// file mapping), else used mapped.
-pub fn for_search(db: Database) -> anyhow::Result<Database> {
-    for_search_up_to(db, u64::MAX)
+/// file mapping), else used mapped. The copy reads on `threads` threads.
+pub fn for_search(db: Database, threads: usize) -> anyhow::Result<Database> {
+    for_search_up_to(db, u64::MAX, threads)
 }
 
 /// The largest database an interactive command (`play`) copies into
@@ -255,10 +255,11 @@ pub fn for_search(db: Database) -> anyhow::Result<Database> {
 pub const INTERACTIVE_LOAD_LIMIT: u64 = 2 << 30;
 
 /// [`for_search`] for a database of at most `limit` bytes; a larger one is used mapped.
-pub fn for_search_up_to(db: Database, limit: u64) -> anyhow::Result<Database> {
+pub fn for_search_up_to(db: Database, limit: u64, threads: usize) -> anyhow::Result<Database> {
     let free = kalah_db::writer::available_memory().unwrap_or(0);
     if db.file_bytes() < free / 2 && db.file_bytes() <= limit {
-        db.load_into_memory().map_err(db_error)
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+        pool.install(|| db.load_into_memory()).map_err(db_error)
     } else {
         Ok(db)
     }

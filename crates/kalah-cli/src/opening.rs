@@ -100,7 +100,7 @@ pub fn oracle(h: usize, rules: Rules, seeds: u32, db: &DbArgs, threads: usize, t
     Ok(match (memory, database) {
         (Some(b), _) if b.indexer().max_seeds() >= seeds => Box::new(TableOracle { engine, table: b }),
         (Some(b), _) => Box::new(Solver::new(h, rules, b, options).map_err(search)?),
-        (None, Some(d)) => Box::new(Solver::new(h, rules, crate::common::for_search(d)?, options).map_err(search)?),
+        (None, Some(d)) => Box::new(Solver::new(h, rules, crate::common::for_search(d, threads)?, options).map_err(search)?),
         (None, None) => Box::new(Solver::new(h, rules, NoTablebase { houses: h, rules }, options).map_err(search)?),
     })
 }

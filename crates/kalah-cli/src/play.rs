@@ -259,7 +259,7 @@ fn brain(start: &Position, rules: Rules, db: &DbArgs, threads: usize, tt_mb: Opt
                         d.header().max_seeds,
                         d.path().display()
                     );
-                    let solver = Solver::new(h, rules, crate::common::for_search_up_to(d, crate::common::INTERACTIVE_LOAD_LIMIT)?, options).map_err(search)?;
+                    let solver = Solver::new(h, rules, crate::common::for_search_up_to(d, crate::common::INTERACTIVE_LOAD_LIMIT, threads)?, options).map_err(search)?;
                     Box::new(SearchBrain::new(solver, what))
                 }
                 (None, None) => {

@@ -82,7 +82,7 @@ pub fn run(a: StrongArgs) -> anyhow::Result<()> {
         }
     };
     let db = Database::open_for(&path, h, rules).map_err(db_error)?;
-    let db = crate::common::for_search(db)?;
+    let db = crate::common::for_search(db, threads)?;
     let engine = Engine::new(h, rules);
     let value = start.store_difference() + db.value(start.mover_board());
     let (won, drawn, lost) = outcome_counts(&db);

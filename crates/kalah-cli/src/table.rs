@@ -259,7 +259,7 @@ fn evaluator(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, thread
         (asked, _) => asked,
     };
     let database: Option<Box<dyn Tablebase>> = match (db_seeds, file) {
-        (Some(n), Some(d)) if d.header().max_seeds >= n => Some(Box::new(crate::common::for_search(d)?)),
+        (Some(n), Some(d)) if d.header().max_seeds >= n => Some(Box::new(crate::common::for_search(d, threads)?)),
         (Some(0), _) => None,
         (Some(n), _) => {
             let n = n.min(largest);
@@ -283,7 +283,7 @@ fn evaluator(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, thread
             }
             Some(Box::new(crate::analysis::build_in_memory(&engine, n, threads)?))
         }
-        (None, Some(d)) => Some(Box::new(crate::common::for_search(d)?)),
+        (None, Some(d)) => Some(Box::new(crate::common::for_search(d, threads)?)),
         (None, None) => None,
     };
     // Checked with the database in memory: what is available is what is left.
