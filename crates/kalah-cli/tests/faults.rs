@@ -208,7 +208,7 @@ fn a_build_onto_a_read_only_disk_fails_naming_the_file() {
 fn concurrent_searches_on_one_mapping_agree_with_one_thread() {
     let dir = tempfile::tempdir().unwrap();
     let path: PathBuf = dir.path().join("db.kdb");
-    kalah_db::build_file(&path, 4, Rules::default(), 12, &Quiet).unwrap();
+    kalah_db::build_file(&path, 4, Rules::default(), 12, &kalah_db::Quiet).unwrap();
     let db = Database::open(&path).unwrap();
     assert!(!db.is_loaded(), "the test is about the memory map");
     let positions: Vec<Position> = [
@@ -251,16 +251,4 @@ fn concurrent_searches_on_one_mapping_agree_with_one_thread() {
         )
     });
     assert_eq!(db.failure(), None);
-}
-
-struct Quiet;
-
-impl kalah_db::Progress for Quiet {
-    fn advance(&self, _: u32, _: u64) {}
-}
-
-impl kalah_db::BuildProgress for Quiet {
-    fn resumed(&self, _: u32) {}
-    fn level_started(&self, _: u32, _: u64) {}
-    fn level_finished(&self, _: u32, _: f64) {}
 }

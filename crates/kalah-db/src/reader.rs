@@ -379,23 +379,13 @@ impl Tablebase for Database {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{build_file, BuildProgress, Progress};
-
-    struct Silent;
-    impl Progress for Silent {
-        fn advance(&self, _: u32, _: u64) {}
-    }
-    impl BuildProgress for Silent {
-        fn resumed(&self, _: u32) {}
-        fn level_started(&self, _: u32, _: u64) {}
-        fn level_finished(&self, _: u32, _: f64) {}
-    }
+    use crate::{build_file, Quiet};
 
     #[test]
     fn a_loaded_file_reads_in_pieces_and_is_checked() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.kdb");
-        build_file(&path, 4, Rules::default(), 14, &Silent).unwrap();
+        build_file(&path, 4, Rules::default(), 14, &Quiet).unwrap();
         let mapped = Database::open(&path).unwrap();
         assert!(mapped.file_bytes() > 50 * LOAD_PIECE as u64, "many pieces: {} bytes", mapped.file_bytes());
         let loaded = Database::open(&path).unwrap().load_into_memory().unwrap();

@@ -31,6 +31,13 @@ pub trait BuildProgress: Progress {
     fn level_finished(&self, n: u32, seconds: f64);
 }
 
+/// Reports nothing, for builds nobody watches (tests, tools).
+impl BuildProgress for crate::Quiet {
+    fn resumed(&self, _: u32) {}
+    fn level_started(&self, _: u32, _: u64) {}
+    fn level_finished(&self, _: u32, _: f64) {}
+}
+
 /// What a finished build did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BuildReport {

@@ -15,28 +15,16 @@ use std::process::Command;
 
 use kalah_core::{Capture, Indexer, Relay, Rules, Sowing};
 use kalah_db::format::{blocks, Header};
-use kalah_db::{build_file, BuildProgress, Database, DbError, Progress, Tablebase};
+use kalah_db::{build_file, Database, DbError, Quiet, Tablebase};
 use rayon::prelude::*;
 
 #[allow(dead_code)]
 #[path = "../../../fuzz/src/database.rs"]
 mod fuzz_database;
 
-struct Silent;
-
-impl Progress for Silent {
-    fn advance(&self, _: u32, _: u64) {}
-}
-
-impl BuildProgress for Silent {
-    fn resumed(&self, _: u32) {}
-    fn level_started(&self, _: u32, _: u64) {}
-    fn level_finished(&self, _: u32, _: f64) {}
-}
-
 fn build(dir: &Path, name: &str, h: usize, rules: Rules, n: u32) -> PathBuf {
     let path = dir.join(name);
-    build_file(&path, h, rules, n, &Silent).unwrap();
+    build_file(&path, h, rules, n, &Quiet).unwrap();
     path
 }
 
@@ -343,7 +331,7 @@ fn a_full_disk_leaves_the_previous_file_untouched() {
         return;
     };
     let path = disk.path().join("db.kdb");
-    build_file(&path, 3, Rules::default(), 9, &Silent).unwrap();
+    build_file(&path, 3, Rules::default(), 9, &Quiet).unwrap();
     let previous = fs::read(&path).unwrap();
 
     // Asked first, the disk check refuses with the figures.
@@ -352,7 +340,7 @@ fn a_full_disk_leaves_the_previous_file_untouched() {
     assert!(e.to_string().contains("disk space") && e.to_string().contains("needs"), "{e}");
 
     // Not asked, the build runs into the full disk.
-    let e = build_file(&path, 4, Rules::default(), 16, &Silent).unwrap_err();
+    let e = build_file(&path, 4, Rules::default(), 16, &Quiet).unwrap_err();
     let text = e.to_string();
     assert!(text.contains("db.kdb.partial") && text.contains("No space left"), "{text}");
     assert!(fs::read(&path).unwrap() == previous, "the previous file changed");
@@ -360,7 +348,7 @@ fn a_full_disk_leaves_the_previous_file_untouched() {
 
     // With room again, the build goes on and ends as an uninterrupted one.
     disk.remount("size=4m");
-    build_file(&path, 4, Rules::default(), 16, &Silent).unwrap();
+    build_file(&path, 4, Rules::default(), 16, &Quiet).unwrap();
     let elsewhere = tempfile::tempdir().unwrap();
     let reference = build(elsewhere.path(), "db.kdb", 4, Rules::default(), 16);
     assert!(fs::read(&path).unwrap() == fs::read(&reference).unwrap(), "bytes differ after the disk was full");
@@ -375,7 +363,7 @@ fn unwritable_output_leaves_the_previous_file_untouched() {
     let plain = tempfile::tempdir().unwrap();
     let dir = disk.as_ref().map_or(plain.path(), |d| d.path());
     let path = dir.join("db.kdb");
-    build_file(&path, 2, Rules::default(), 6, &Silent).unwrap();
+    build_file(&path, 2, Rules::default(), 6, &Quiet).unwrap();
     let previous = fs::read(&path).unwrap();
     match &disk {
         Some(d) => d.remount("ro"),
@@ -387,7 +375,7 @@ fn unwritable_output_leaves_the_previous_file_untouched() {
             }
         }
     }
-    let e = build_file(&path, 2, Rules::default(), 8, &Silent).unwrap_err().to_string();
+    let e = build_file(&path, 2, Rules::default(), 8, &Quiet).unwrap_err().to_string();
     assert!(e.contains("db.kdb.partial"), "{e}");
     assert!(e.contains("Read-only file system") || e.contains("Permission denied"), "{e}");
     assert!(fs::read(&path).unwrap() == previous, "the previous file changed");
