@@ -8,8 +8,8 @@
 #     sowing (retrograde analysis of every board) h <= 4, Kalah(5,1..3)
 #     and Kalah(6,1), merged into one file with jq. Kalah(5,3) is 848
 #     million boards, 4.7 GB and 5 to 8 minutes a rule set (skip it with
-#     --no-cw-5-3); Kalah(6,2) is 1.25 billion boards, 9.4 GB and about 13
-#     minutes a rule set, so it only runs with --cw-6-2 (5 hours for all
+#     --no-cw-5-3); Kalah(6,2) is 1.25 billion boards, 9.4 GB and 13 to 17
+#     minutes a rule set, so it only runs with --cw-6-2 (6 hours for all
 #     24); Kalah(5,4) and beyond do not fit.
 #
 #   tools/table.sh [--time-limit SECONDS] [--other-time-limit SECONDS] [--only main|other] [--no-cw-5-3] [--cw-6-2]
