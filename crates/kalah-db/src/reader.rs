@@ -169,14 +169,13 @@ impl Database {
         Ok(db)
     }
 
-    /// Copies the whole file into memory backed by huge pages, checking
-    /// every block on the way (in parallel). A search makes millions of
-    /// random probes; from a file mapping each one also misses the TLB (4
-    /// KiB pages), which in a virtual machine costs as much again as the
-    /// cache miss. Needs the file's size in free memory.
-    ///
-    /// The file is read in parallel pieces straight into the buffer and
-    /// checked there, where the reads are fast (huge pages, no faults).
+    /// Copies the whole file into memory backed by huge pages, then checks
+    /// every block there. A search makes millions of random probes; from a
+    /// file mapping each one also misses the TLB (4 KiB pages), which in a
+    /// virtual machine costs as much again as the cache miss. Needs the
+    /// file's size in free memory. The file is read with plain reads in
+    /// pieces on the current rayon pool's threads: copying from the
+    /// mapping would fault in, and keep resident, every page of it.
     pub fn load_into_memory(mut self) -> Result<Database, DbError> {
         let Storage::Mapped(mapped) = &self.map else {
             return Ok(self);
