@@ -53,8 +53,16 @@
 //! reversed graph from the boards it claimed: a board is claimed once, by a
 //! compare-and-swap of its cell, and since `W_s` and `L_s` are least fixed
 //! points the order of the claims cannot change them.
+//!
+//! Those arrays are far larger than the caches and nearly every access
+//! lands somewhere new, so the passes are bound by memory latency, not by
+//! work. The arrays sit in huge pages (no TLB miss on top of the cache
+//! miss), and each thread queues what it is about to touch a few dozen
+//! deep, prefetching the line when it queues it ([`Lagged`], [`Frontier`]):
+//! many misses are in flight at once instead of one. That made clockwise
+//! builds about twice as fast (BENCHMARKS.md).
 
-use std::sync::atomic::{AtomicU32, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 use kalah_core::{Board, Engine, Indexer, Next, Rules};
 use rayon::prelude::*;
@@ -260,7 +268,7 @@ impl Builder {
     }
 
     /// The value of a board in a solved level, or in level `n` once solved.
-    #[inline]
+    #[cfg(test)]
     fn stored(&self, board: Board) -> Option<i32> {
         match self.cells()[self.indexer.index(board) as usize].load(Relaxed) {
             UNSOLVED => None,
@@ -479,76 +487,112 @@ impl Builder {
 
         // Pass 1: every board's best exit, its moves inside the level, and
         // (in `offsets`) how many moves of the level lead to it.
-        let mut exits = vec![NO_EXIT; len];
-        let mut inside: Vec<AtomicU8> = (0..len).map(|_| AtomicU8::new(0)).collect();
-        let offsets: Vec<AtomicU32> = (0..len + 1).map(|_| AtomicU32::new(0)).collect();
-        exits.par_chunks_mut(CHUNK as usize).zip(inside.par_chunks_mut(CHUNK as usize)).enumerate().for_each(
-            |(chunk, (exits, inside))| {
-                let first = chunk * CHUNK as usize;
-                let mut cursor = Cursor::new(&self.indexer, n, first as u64);
-                for (j, (exit, inside)) in exits.iter_mut().zip(inside.iter_mut()).enumerate() {
-                    cursor.seek((first + j) as u64);
-                    let board = cursor.board();
-                    if let Some(v) = self.engine.terminal_value(board) {
-                        *exit = v as i8;
-                        continue;
-                    }
-                    let mut best = i32::from(NO_EXIT);
-                    let mut count = 0;
-                    for house in self.engine.moves(board) {
-                        let o = self.engine.play(board, house);
-                        match o.next {
-                            Next::Over => best = best.max(o.gain()),
-                            _ if o.board.total() < n => {
-                                let v = self.stored(o.board).expect("lower levels are solved");
-                                best = best.max(o.value_with(v));
+        // The working arrays are read at random: huge pages spare the TLB.
+        let exits_memory = scratch(len);
+        let inside_memory = scratch(len);
+        let offsets_memory = scratch(4 * (len + 1));
+        let (exits, inside, offsets) = (exits_memory.atomic_u8(), inside_memory.atomic_u8(), offsets_memory.atomic_u32());
+        let chunks = len.div_ceil(CHUNK as usize);
+        (0..chunks).into_par_iter().for_each(|chunk| {
+            let first = chunk * CHUNK as usize;
+            let mut cursor = Cursor::new(&self.indexer, n, first as u64);
+            let mut lagged = Lagged::<usize>::new();
+            for p in first..len.min(first + CHUNK as usize) {
+                cursor.seek(p as u64);
+                let board = cursor.board();
+                if let Some(v) = self.engine.terminal_value(board) {
+                    exits[p].store(v as i8 as u8, Relaxed);
+                    continue;
+                }
+                // Play every move first and prefetch what each needs:
+                // an exit's value below, an inside move's counter.
+                let mut played = [None; kalah_core::MAX_HOUSES];
+                let mut moves = 0;
+                let mut best = i32::from(NO_EXIT);
+                let mut count = 0;
+                for house in self.engine.moves(board) {
+                    let o = self.engine.play(board, house);
+                    match o.next {
+                        Next::Over => best = best.max(o.gain()),
+                        _ if o.board.total() < n => {
+                            let i = self.indexer.index(o.board);
+                            crate::memory::prefetch(&self.cells()[i as usize]);
+                            played[moves] = Some((i, o));
+                            moves += 1;
+                        }
+                        _ => {
+                            debug_assert_eq!(o.next, Next::Opponent, "a move inside a level passes the turn");
+                            debug_assert_eq!(o.gain(), 0);
+                            let c = (self.indexer.index(o.board) - start) as usize;
+                            crate::memory::prefetch(&offsets[c]);
+                            if let Some(c) = lagged.push(c) {
+                                offsets[c].fetch_add(1, Relaxed);
                             }
-                            _ => {
-                                debug_assert_eq!(o.next, Next::Opponent, "a move inside a level passes the turn");
-                                debug_assert_eq!(o.gain(), 0);
-                                let c = self.indexer.index(o.board) - start;
-                                offsets[c as usize].fetch_add(1, Relaxed);
-                                count += 1;
-                            }
+                            count += 1;
                         }
                     }
-                    *exit = best as i8;
-                    *inside.get_mut() = count;
                 }
-            },
-        );
+                for &(i, o) in played[..moves].iter().flatten() {
+                    let v = self.cells()[i as usize].load(Relaxed);
+                    assert_ne!(v, UNSOLVED, "lower levels are solved");
+                    best = best.max(o.value_with(v as i8 as i32));
+                }
+                exits[p].store(best as i8 as u8, Relaxed);
+                inside[p].store(count, Relaxed);
+            }
+            for c in lagged.drain() {
+                offsets[c].fetch_add(1, Relaxed);
+            }
+        });
 
         // Pass 2: the reversed graph as CSR. The counts become the end of
         // each board's run of predecessors; filling a run counts its end
         // down to its start.
         let mut total = 0u32;
-        for o in &offsets {
+        for o in offsets {
             total += o.load(Relaxed);
             o.store(total, Relaxed);
         }
-        let preds: Vec<AtomicU32> = (0..total).map(|_| AtomicU32::new(0)).collect();
-        inside.par_chunks(CHUNK as usize).enumerate().for_each(|(chunk, inside)| {
+        let preds_memory = scratch(4 * total as usize);
+        let preds = preds_memory.atomic_u32();
+        (0..chunks).into_par_iter().for_each(|chunk| {
             let first = chunk * CHUNK as usize;
             let mut cursor = Cursor::new(&self.indexer, n, first as u64);
-            for (j, count) in inside.iter().enumerate() {
+            // Two lags: the counter of a move's board, then the slot it gives.
+            let mut counted = Lagged::<(usize, u32)>::new();
+            let mut placed = Lagged::<(usize, u32)>::new();
+            let mut place = |(c, p): (usize, u32)| {
+                let slot = (offsets[c].fetch_sub(1, Relaxed) - 1) as usize;
+                crate::memory::prefetch(&preds[slot]);
+                if let Some((slot, p)) = placed.push((slot, p)) {
+                    preds[slot].store(p, Relaxed);
+                }
+            };
+            let last = len.min(first + CHUNK as usize);
+            for (p, count) in inside.iter().enumerate().take(last).skip(first) {
                 if count.load(Relaxed) == 0 {
                     continue;
                 }
-                let p = first + j;
                 cursor.seek(p as u64);
                 let board = cursor.board();
                 for house in self.engine.moves(board) {
                     let o = self.engine.play(board, house);
                     if o.next != Next::Over && o.board.total() == n {
                         let c = (self.indexer.index(o.board) - start) as usize;
-                        let slot = offsets[c].fetch_sub(1, Relaxed) - 1;
-                        preds[slot as usize].store(p as u32, Relaxed);
+                        crate::memory::prefetch(&offsets[c]);
+                        if let Some(item) = counted.push((c, p as u32)) {
+                            place(item);
+                        }
                     }
                 }
             }
+            for item in counted.drain() {
+                place(item);
+            }
+            for (slot, p) in placed.drain() {
+                preds[slot].store(p, Relaxed);
+            }
         });
-        let preds: Vec<u32> = preds.into_iter().map(AtomicU32::into_inner).collect();
-        let offsets: Vec<u32> = offsets.into_iter().map(AtomicU32::into_inner).collect();
 
         // Pass 3: thresholds from n down to 1, growing W_s and L_s. A cell
         // is claimed once (compare-and-swap from UNSOLVED): +s when its
@@ -557,42 +601,95 @@ impl Builder {
         // order of the claims does not matter (the sets are least fixed
         // points), so threads scan the level for the threshold's new
         // members and each follows the reversed graph from its own.
-        let preds_of = |c: usize| &preds[offsets[c] as usize..offsets[c + 1] as usize];
+        //
+        // What is to be followed waits in queues ([`Frontier`]) until the
+        // cache lines it needs, prefetched when it was queued, have arrived.
         let claim = |p: usize, v: i32| cells[p].compare_exchange(UNSOLVED, v as i8 as u8, Relaxed, Relaxed).is_ok();
         for s in (1..=n as i32).rev() {
-            (0..len).into_par_iter().with_min_len(CHUNK as usize).for_each_init(Vec::new, |stack: &mut Vec<u32>, p| {
-                let e = i32::from(exits[p]);
-                let joins = if e == s {
-                    s
-                } else if e == -s && inside[p].load(Relaxed) == 0 {
-                    -s
-                } else {
-                    return;
+            (0..chunks).into_par_iter().for_each_init(Frontier::default, |frontier, chunk| {
+                // A claimed board: its predecessors are to be followed.
+                let add = |f: &mut Frontier, c: usize, wins: bool| {
+                    crate::memory::prefetch(&offsets[c]);
+                    f.boards.push_back((c as u32, wins));
                 };
-                if !claim(p, joins) {
-                    return;
-                }
-                stack.push(p as u32);
-                while let Some(c) = stack.pop() {
-                    let c_wins = (cells[c as usize].load(Relaxed) as i8) > 0;
-                    for &p in preds_of(c as usize) {
-                        let p = p as usize;
-                        if c_wins {
-                            // One fewer move of p escapes W; with none left
-                            // and no exit better than -s, p is in L_s.
-                            let e = exits[p];
-                            if inside[p].fetch_sub(1, Relaxed) == 1
-                                && (e == NO_EXIT || i32::from(e) <= -s)
-                                && claim(p, -s)
-                            {
-                                stack.push(p as u32);
-                            }
-                        } else if cells[p].load(Relaxed) == UNSOLVED && claim(p, s) {
-                            // p moves into L_s: p is in W_s.
-                            stack.push(p as u32);
+                // The oldest board's run of predecessors.
+                let open_board = |f: &mut Frontier| {
+                    let (c, wins) = f.boards.pop_front().expect("a board is queued");
+                    let (start, end) = (offsets[c as usize].load(Relaxed), offsets[c as usize + 1].load(Relaxed));
+                    if start < end {
+                        crate::memory::prefetch(&preds[start as usize]);
+                        f.runs.push_back((start, end, wins));
+                    }
+                };
+                // The oldest run's moves.
+                let open_run = |f: &mut Frontier| {
+                    let (start, end, wins) = f.runs.pop_front().expect("a run is queued");
+                    for p in &preds[start as usize..end as usize] {
+                        let p = p.load(Relaxed) as usize;
+                        crate::memory::prefetch(&cells[p]);
+                        crate::memory::prefetch(&inside[p]);
+                        crate::memory::prefetch(&exits[p]);
+                        f.moves.push_back((p as u32, wins));
+                    }
+                };
+                // The oldest move, into a board of W_s (`c_wins`) or L_s.
+                let follow = |f: &mut Frontier| {
+                    let (p, c_wins) = f.moves.pop_front().expect("a move is queued");
+                    let p = p as usize;
+                    if c_wins {
+                        // One fewer move of p escapes W; with none left
+                        // and no exit better than -s, p is in L_s.
+                        let e = exits[p].load(Relaxed) as i8;
+                        if inside[p].fetch_sub(1, Relaxed) == 1 && (e == NO_EXIT || i32::from(e) <= -s) && claim(p, -s) {
+                            add(f, p, false);
                         }
+                    } else if cells[p].load(Relaxed) == UNSOLVED && claim(p, s) {
+                        // p moves into L_s: p is in W_s.
+                        add(f, p, true);
+                    }
+                };
+                // Takes one step of the work queued; false when there is none
+                // to take (outside `draining`: none with enough in flight).
+                // The queue nearest its end goes first once it is long
+                // enough; while draining, the earliest goes first, so that
+                // as much as possible stays in flight.
+                let step = |frontier: &mut Frontier, draining: bool| -> bool {
+                    let f = frontier;
+                    if f.moves.len() > LAG {
+                        follow(f);
+                    } else if f.runs.len() > LAG {
+                        open_run(f);
+                    } else if f.boards.len() > LAG {
+                        open_board(f);
+                    } else if !draining {
+                        return false;
+                    } else if !f.boards.is_empty() {
+                        open_board(f);
+                    } else if !f.runs.is_empty() {
+                        open_run(f);
+                    } else if !f.moves.is_empty() {
+                        follow(f);
+                    } else {
+                        return false;
+                    }
+                    true
+                };
+                let first = chunk * CHUNK as usize;
+                for p in first..len.min(first + CHUNK as usize) {
+                    let e = i32::from(exits[p].load(Relaxed) as i8);
+                    let joins = if e == s {
+                        s
+                    } else if e == -s && inside[p].load(Relaxed) == 0 {
+                        -s
+                    } else {
+                        continue;
+                    };
+                    if claim(p, joins) {
+                        add(frontier, p, joins > 0);
+                        while step(frontier, false) {}
                     }
                 }
+                while step(frontier, true) {}
             });
         }
         // In neither W_1 nor L_1: endless play is the best both can force.
@@ -603,6 +700,71 @@ impl Builder {
         });
         progress.advance(n, len as u64);
     }
+}
+
+/// Items queued this many places deep before their work is done
+/// ([`Lagged`], [`Frontier`]; small in unit tests, so that the queues both
+/// fill and drain there).
+const LAG: usize = if cfg!(test) { 3 } else { 32 };
+
+/// A queue that hands an item back `LAG` pushes later, so that the cache
+/// line its work touches, prefetched when it was pushed, has arrived: the
+/// retrograde passes update counters at random places in arrays far larger
+/// than the caches, and an atomic update waits for its line.
+struct Lagged<T: Copy + Default> {
+    items: [T; LAG],
+    len: usize,
+    head: usize,
+}
+
+impl<T: Copy + Default> Lagged<T> {
+    fn new() -> Self {
+        Lagged {
+            items: [T::default(); LAG],
+            len: 0,
+            head: 0,
+        }
+    }
+
+    /// Queues `item`; returns the oldest item once the queue is full.
+    #[inline]
+    fn push(&mut self, item: T) -> Option<T> {
+        if self.len < LAG {
+            self.items[(self.head + self.len) % LAG] = item;
+            self.len += 1;
+            return None;
+        }
+        let oldest = std::mem::replace(&mut self.items[self.head], item);
+        self.head = (self.head + 1) % LAG;
+        Some(oldest)
+    }
+
+    /// The items still queued, oldest first; empties the queue.
+    fn drain(&mut self) -> impl Iterator<Item = T> + '_ {
+        let (head, len) = (self.head, self.len);
+        self.len = 0;
+        self.head = 0;
+        (0..len).map(move |k| self.items[(head + k) % LAG])
+    }
+}
+
+/// The threshold pass's work in flight on one thread, in three stages:
+/// claimed boards whose run of predecessors is still to be read, those runs
+/// (`start..end` in the reversed graph), and the moves they hold, still to
+/// be followed. Each item carries whether the claimed board it leads back
+/// to is won for the player to move there (`W_s`) or lost (`L_s`).
+#[derive(Default)]
+struct Frontier {
+    boards: std::collections::VecDeque<(u32, bool)>,
+    runs: std::collections::VecDeque<(u32, u32, bool)>,
+    moves: std::collections::VecDeque<(u32, bool)>,
+}
+
+/// `len` zero bytes of working memory for the retrograde solver, in huge
+/// pages where the system has them. The build was refused up front if
+/// its working set does not fit ([`retrograde_working_set`]).
+fn scratch(len: usize) -> LargeBuffer {
+    LargeBuffer::zeroed(len).unwrap_or_else(|e| panic!("cannot map {len} bytes for the retrograde solver: {e}"))
 }
 
 /// The best exit of a board with none (every move stays in the level).
@@ -810,6 +972,23 @@ mod tests {
                 assert_eq!(builder.stored(board), Some(value), "{rules} board {mover:?}/{opponent:?}");
             }
         }
+    }
+
+    #[test]
+    fn lagged_hands_items_back_in_order_lag_pushes_later() {
+        let mut lagged = Lagged::<u32>::new();
+        let mut out = Vec::new();
+        for i in 0..10 {
+            if let Some(old) = lagged.push(i) {
+                assert_eq!(old + LAG as u32, i, "each item comes back LAG pushes later");
+                out.push(old);
+            }
+        }
+        out.extend(lagged.drain());
+        assert_eq!(out, (0..10).collect::<Vec<_>>());
+        assert_eq!(lagged.drain().count(), 0, "a drain empties the queue");
+        assert_eq!(lagged.push(7), None);
+        assert_eq!(lagged.drain().collect::<Vec<_>>(), vec![7]);
     }
 
     #[test]

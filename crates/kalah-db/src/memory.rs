@@ -9,14 +9,15 @@
 //! by the kernel, so a large table costs nothing until it is touched.
 //!
 //! Entries are shared between threads as atomics ([`LargeBuffer::atomic_u8`],
-//! [`LargeBuffer::atomic_u64`]); a plain byte view ([`LargeBuffer::bytes`])
-//! needs `&mut self`, so it can never coexist with atomic access.
+//! [`LargeBuffer::atomic_u32`], [`LargeBuffer::atomic_u64`]); a plain byte
+//! view ([`LargeBuffer::bytes`]) needs `&mut self`, so it can never coexist
+//! with atomic access.
 //!
 //! [`MappedFile`] is the read-only memory map of a database file.
 
 use std::fs::File;
 use std::io;
-use std::sync::atomic::{AtomicU64, AtomicU8};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8};
 
 use memmap2::{Mmap, MmapMut, MmapOptions};
 
@@ -82,6 +83,16 @@ impl LargeBuffer {
         // view exists no `&mut [u8]` can exist (`bytes` takes `&mut self`),
         // so every access goes through the atomics.
         unsafe { std::slice::from_raw_parts(bytes.as_ptr() as *const AtomicU8, bytes.len()) }
+    }
+
+    /// The bytes as shared 32-bit atomics (the length rounded down to 4).
+    #[inline]
+    #[allow(unsafe_code)]
+    pub fn atomic_u32(&self) -> &[AtomicU32] {
+        let bytes = &self.map[self.offset..self.offset + self.len];
+        debug_assert_eq!(bytes.as_ptr().align_offset(4), 0);
+        // SAFETY: as in `atomic_u64`, with `AtomicU32` and whole 4-byte words.
+        unsafe { std::slice::from_raw_parts(bytes.as_ptr() as *const AtomicU32, bytes.len() / 4) }
     }
 
     /// The bytes as shared 64-bit atomics (the length rounded down to 8).
@@ -199,6 +210,10 @@ mod tests {
         b.atomic_u64()[1].store(u64::MAX, Relaxed);
         assert_eq!(b.atomic_u8()[8].load(Relaxed), 0xff);
         assert_eq!(b.atomic_u64().len(), (3 << 20) / 8);
+        b.atomic_u32()[5].store(0x0102_0304, Relaxed);
+        assert_eq!(b.atomic_u8()[20].load(Relaxed), 4, "little-endian words at 4-byte steps");
+        assert_eq!(b.atomic_u32()[2].load(Relaxed), u32::MAX, "the word the u64 wrote");
+        assert_eq!(b.atomic_u32().len(), (3 << 20) / 4);
         assert_eq!(b.bytes().as_ptr().align_offset(HUGE_PAGE), 0);
     }
 }
