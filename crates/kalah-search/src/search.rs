@@ -13,7 +13,8 @@
 //!
 //! # A node
 //!
-//! 1. Futility: the value lies in `floor(n)..=n` (see [`Searcher::floor`]).
+//! 1. Futility: the value lies in `floor(n)..=ceiling(n)`, within `-n..=n`
+//!    (see [`Searcher::floor`] and [`Searcher::ceiling`]).
 //! 2. The board's own table entry: a bound that decides the window ends the
 //!    node. Boards with few seeds, or few more than the database covers,
 //!    skip the table (`TT_MIN_SEEDS`, `TT_ABOVE_TABLE`).
@@ -42,7 +43,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
-use kalah_core::{Board, Capture, Engine, KeyPacker, Next, Outcome, Relay, Sowing};
+use kalah_core::{Board, Capture, Engine, KeyPacker, Leftovers, Next, Outcome, Relay, Sowing};
 use kalah_db::Tablebase;
 
 use crate::busy::BusyTable;
@@ -72,6 +73,16 @@ const ID_MAX_DEPTH: u32 = 18;
 /// The distances from the guess of the first tests of a bracketed MTD(f)
 /// ([`Searcher::mtdf`]), widest first.
 const BRACKET: &[i32] = &[48, 42, 36, 30, 24, 18, 12, 6];
+
+/// How many houses of a side (given as a word, one byte a house) hold seeds.
+#[inline]
+fn occupied(side: u64) -> u32 {
+    let mut x = side;
+    x |= x >> 4;
+    x |= x >> 2;
+    x |= x >> 1;
+    (x & 0x0101_0101_0101_0101).count_ones()
+}
 
 /// What the search counts, per thread.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -162,6 +173,8 @@ pub(crate) struct Searcher<'a, T: Tablebase> {
     parity: bool,
     /// See [`Searcher::floor`].
     mover_always_scores: bool,
+    /// See [`Searcher::ceiling`].
+    opponent_scores: bool,
     pub(crate) stats: Stats,
     /// Plies from the root at which a depth-limited search stops ([`u32::MAX`]: exact search).
     horizon: u32,
@@ -185,6 +198,10 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             },
             parity: rules.values_have_seed_parity(),
             mover_always_scores: rules.capture == Capture::Empty && rules.sowing == Sowing::Ccw && rules.relay == Relay::Off,
+            opponent_scores: rules.capture == Capture::Empty
+                && rules.sowing == Sowing::Ccw
+                && rules.relay == Relay::Off
+                && rules.leftovers == Leftovers::Owner,
             stats: Stats::default(),
             horizon: u32::MAX,
             guessed_leaves: 0,
@@ -213,6 +230,25 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             2 - seeds
         } else {
             -seeds
+        }
+    }
+
+    /// The greatest value `board` (with `seeds` seeds, not over) can have.
+    ///
+    /// Always `seeds`; but with empty capture, counter-clockwise sowing, no
+    /// relay and leftovers to their owner, the opponent scores at least a
+    /// seed whenever two or more of its houses hold seeds: the mover's turn
+    /// captures at most one house (a capture ends the turn) and sowing only
+    /// adds seeds, so a house of the opponent's still holds seeds when the
+    /// turn is over. Then either the game is over, and the opponent keeps
+    /// those seeds, or the opponent moves and wins a seed at once (see
+    /// [`Searcher::floor`]). The value is then at most `seeds - 2`.
+    #[inline]
+    fn ceiling(&self, board: Board, seeds: i32) -> i32 {
+        if self.opponent_scores && occupied(board.opponent_word()) >= 2 {
+            seeds - 2
+        } else {
+            seeds
         }
     }
 
@@ -253,8 +289,9 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             }
         }
         // Futility: nobody can gain more than the seeds left on the board.
-        if seeds <= alpha {
-            return seeds;
+        let ceiling = self.ceiling(board, seeds);
+        if ceiling <= alpha {
+            return ceiling;
         }
         let floor = self.floor(seeds);
         if floor >= beta {
@@ -281,7 +318,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         if ply >= self.horizon {
             // A depth-limited search stops here and guesses no further gain.
             self.guessed_leaves += 1;
-            return 0.clamp(floor, seeds);
+            return 0.clamp(floor, ceiling);
         }
         let mark = match key {
             Some(k) if ply < BUSY_PLY && self.shared.threads > 1 => Some(self.shared.busy.mark(k)),
@@ -376,7 +413,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                 }
                 continue;
             }
-            let (mut lo, mut hi) = (self.floor(child.seeds), child.seeds);
+            let (mut lo, mut hi) = (self.floor(child.seeds), self.ceiling(child.outcome.board, child.seeds));
             let mut guessed = false;
             if let Some(e) = child.key.and_then(|k| self.shared.tt.probe(k)) {
                 // A guess counts only in a depth-limited search that looks no
@@ -525,7 +562,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             depth += ID_STEP;
         }
         self.horizon = u32::MAX;
-        let (mut lower, mut upper) = (self.floor(seeds), seeds);
+        let (mut lower, mut upper) = (self.floor(seeds), self.ceiling(board, seeds));
         let step = if self.parity { 2 } else { 1 };
         let mut guess = guess.clamp(lower, upper);
         let brackets = if bracket { BRACKET } else { &[] };
@@ -566,7 +603,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
     /// at no further gain), by MTD(f) from `guess`. `None` if stopped.
     fn mtdf_limited(&mut self, board: Board, seeds: i32, guess: i32, depth: u32) -> Option<i32> {
         self.horizon = depth;
-        let (mut lower, mut upper) = (self.floor(seeds), seeds);
+        let (mut lower, mut upper) = (self.floor(seeds), self.ceiling(board, seeds));
         let mut guess = guess.clamp(lower, upper);
         // Guessed values need not be consistent between passes: a few passes do.
         for _ in 0..16 {
@@ -604,6 +641,25 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             None
         } else {
             Some(v >= beta)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::occupied;
+
+    #[test]
+    fn occupied_counts_the_houses_holding_seeds() {
+        assert_eq!(occupied(0), 0);
+        assert_eq!(occupied(0x01), 1);
+        assert_eq!(occupied(0xff00_0000_0000_0000), 1);
+        assert_eq!(occupied(0x8040_2010_0804_0201), 8);
+        assert_eq!(occupied(0x0000_0300_0080_0000), 2);
+        for house in 0..8 {
+            for seeds in 1..=255u64 {
+                assert_eq!(occupied(seeds << (8 * house)), 1, "{seeds} seeds in house {house}");
+            }
         }
     }
 }
