@@ -302,6 +302,47 @@ impl Engine {
         }
     }
 
+    /// Every *quiet* move that leads to `board`: a move that keeps every
+    /// seed on the board (no seed reaches a store, nothing is captured) and
+    /// passes the turn, so that `board` is seen by the player who did not
+    /// make it. Calls `f(parent, house)` once for each: the mover of
+    /// `parent` plays `house`. Relay sowing is not supported (a relay move
+    /// takes seeds up again on its way, which this cannot undo).
+    ///
+    /// A quiet move cannot lap (it would pass the mover's store), so the
+    /// house it was played from is empty in `board`, and every cell it sowed
+    /// holds a seed. Each such house and length is undone and then checked
+    /// by playing it forwards, which also settles captures and the end of
+    /// the game.
+    pub fn quiet_predecessors(&self, board: Board, mut f: impl FnMut(Board, usize)) {
+        assert_eq!(self.rules.relay, Relay::Off, "relay moves cannot be undone here");
+        let seen = board.flip();
+        let len = 2 * self.h + 1;
+        for house in 0..self.h {
+            if seen.get(house) != 0 {
+                continue;
+            }
+            let from = self.position_of[house] as usize;
+            let mut parent = seen;
+            for k in 1..len {
+                let cell = self.cycle[(from + k) % len];
+                if cell == STORE || parent.get(cell as usize) == 0 {
+                    break;
+                }
+                parent.set(cell as usize, parent.get(cell as usize) - 1);
+                let mut candidate = parent;
+                candidate.set(house, k as u8);
+                if self.is_over(candidate) {
+                    continue;
+                }
+                let o = self.play(candidate, house);
+                if o.next == Next::Opponent && o.board == board {
+                    f(candidate, house);
+                }
+            }
+        }
+    }
+
     /// The value for the mover of a finished game: the leftovers' score
     /// difference. `None` if the game is not over.
     #[inline]
@@ -318,6 +359,43 @@ impl Engine {
 mod tests {
     use super::*;
     use crate::rules::{Capture, End, Leftovers, Relay, Rules, Sowing};
+
+    /// Undoing quiet moves finds exactly the quiet moves that playing every
+    /// move of every board finds, each once: every board of 3 houses a side
+    /// with up to 10 seeds, every rule set without relay.
+    #[test]
+    fn quiet_predecessors_are_the_quiet_moves_played_backwards() {
+        let (h, max) = (3, 10);
+        let indexer = crate::Indexer::new(h, max);
+        for rules in Rules::all().filter(|r| r.relay == Relay::Off) {
+            let e = Engine::new(h, rules);
+            let mut forward = std::collections::HashMap::<Board, Vec<(Board, usize)>>::new();
+            let mut quiet = 0;
+            for i in 0..indexer.len() {
+                let parent = indexer.unrank(i);
+                if e.is_over(parent) {
+                    continue;
+                }
+                for house in e.moves(parent) {
+                    let o = e.play(parent, house);
+                    if o.next == Next::Opponent && o.board.total() == parent.total() {
+                        forward.entry(o.board).or_default().push((parent, house));
+                        quiet += 1;
+                    }
+                }
+            }
+            assert!(quiet > 1000, "{rules}: {quiet} quiet moves");
+            for i in 0..indexer.len() {
+                let board = indexer.unrank(i);
+                let mut back = Vec::new();
+                e.quiet_predecessors(board, |parent, house| back.push((parent, house)));
+                back.sort();
+                let mut want = forward.remove(&board).unwrap_or_default();
+                want.sort();
+                assert_eq!(back, want, "{rules}: {board:?}");
+            }
+        }
+    }
 
     fn engine(h: usize, f: impl FnOnce(&mut Rules)) -> Engine {
         let mut rules = Rules::default();

@@ -45,12 +45,17 @@
 //! with `p in L_s`, and 0 if it is in neither.
 //!
 //! The level's working set is small: per board its best exit and its count
-//! of moves inside the level (a byte each) and the start of its
-//! predecessors in the reversed graph (4 bytes), then 4 bytes per move
-//! inside the level; values are written straight into the level's cells.
-//! Every pass is parallel. The threshold passes scan the level for boards
+//! of moves inside the level, a byte each; values are written straight
+//! into the level's cells. The threshold passes need each board's
+//! predecessors inside the level. Without relay they are found by undoing
+//! moves (`Engine::quiet_predecessors`), which costs no memory; a relay
+//! move cannot be undone that way, so with relay the builder stores the
+//! reversed graph: the start of each board's predecessors (4 bytes) and 4
+//! bytes per move inside the level. Clockwise Kalah(5,4) (10.3 billion
+//! boards, 2.05 billion in its largest level) thus needs 13.4 GiB without
+//! relay and 59.3 GiB with it. Every pass is parallel. The threshold passes scan the level for boards
 //! that join at `s` through their exits, and each thread follows the
-//! reversed graph from the boards it claimed: a board is claimed once, by a
+//! predecessors of the boards it claimed: a board is claimed once, by a
 //! compare-and-swap of its cell, and since `W_s` and `L_s` are least fixed
 //! points the order of the claims cannot change them.
 //!
@@ -64,7 +69,7 @@
 
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
-use kalah_core::{Board, Engine, Indexer, Next, Rules};
+use kalah_core::{Board, Engine, Indexer, Next, Relay, Rules};
 use rayon::prelude::*;
 
 use crate::error::DbError;
@@ -129,7 +134,7 @@ impl Builder {
     pub fn new(h: usize, rules: Rules, max_seeds: u32) -> Result<Builder, DbError> {
         check_size(h, max_seeds)?;
         if rules.may_cycle() {
-            check_retrograde_size(h, max_seeds)?;
+            check_retrograde_size(h, max_seeds, rules)?;
         }
         let indexer = Indexer::new(h, max_seeds);
         let bytes = indexer.len();
@@ -476,21 +481,25 @@ impl Builder {
     fn build_level_retrograde(&self, n: u32, progress: &dyn Progress) {
         let start = self.indexer.level_start(n);
         let len = self.indexer.level_len(n);
+        let rules = self.engine.rules();
         assert!(
-            len.saturating_mul(self.engine.houses() as u64) < u32::MAX as u64,
+            len <= retrograde_level_limit(self.engine.houses(), rules),
             "a level of {len} boards is too large for the retrograde solver (check_retrograde_size refuses it)"
         );
+        // Without relay, the predecessors of a board inside the level are
+        // found by undoing moves; with relay they are stored (`offsets`, `preds`).
+        let undo = undoes_moves(rules);
         let len = len as usize;
         // The level's own cells hold the values as they are decided: UNSOLVED until then.
         let cells = &self.cells()[start as usize..start as usize + len];
         cells.par_iter().for_each(|c| c.store(UNSOLVED, Relaxed));
 
         // Pass 1: every board's best exit, its moves inside the level, and
-        // (in `offsets`) how many moves of the level lead to it.
+        // (in `offsets`, with relay) how many moves of the level lead to it.
         // The working arrays are read at random: huge pages spare the TLB.
         let exits_memory = scratch(len);
         let inside_memory = scratch(len);
-        let offsets_memory = scratch(4 * (len + 1));
+        let offsets_memory = scratch(if undo { 0 } else { 4 * (len + 1) });
         let (exits, inside, offsets) = (exits_memory.atomic_u8(), inside_memory.atomic_u8(), offsets_memory.atomic_u32());
         let chunks = len.div_ceil(CHUNK as usize);
         (0..chunks).into_par_iter().for_each(|chunk| {
@@ -523,10 +532,12 @@ impl Builder {
                         _ => {
                             debug_assert_eq!(o.next, Next::Opponent, "a move inside a level passes the turn");
                             debug_assert_eq!(o.gain(), 0);
-                            let c = (self.indexer.index(o.board) - start) as usize;
-                            crate::memory::prefetch(&offsets[c]);
-                            if let Some(c) = lagged.push(c) {
-                                offsets[c].fetch_add(1, Relaxed);
+                            if !undo {
+                                let c = (self.indexer.index(o.board) - start) as usize;
+                                crate::memory::prefetch(&offsets[c]);
+                                if let Some(c) = lagged.push(c) {
+                                    offsets[c].fetch_add(1, Relaxed);
+                                }
                             }
                             count += 1;
                         }
@@ -545,9 +556,9 @@ impl Builder {
             }
         });
 
-        // Pass 2: the reversed graph as CSR. The counts become the end of
-        // each board's run of predecessors; filling a run counts its end
-        // down to its start.
+        // Pass 2 (with relay only): the reversed graph as CSR. The counts
+        // become the end of each board's run of predecessors; filling a run
+        // counts its end down to its start.
         let mut total = 0u32;
         for o in offsets {
             total += o.load(Relaxed);
@@ -555,7 +566,7 @@ impl Builder {
         }
         let preds_memory = scratch(4 * total as usize);
         let preds = preds_memory.atomic_u32();
-        (0..chunks).into_par_iter().for_each(|chunk| {
+        (0..if undo { 0 } else { chunks }).into_par_iter().for_each(|chunk| {
             let first = chunk * CHUNK as usize;
             let mut cursor = Cursor::new(&self.indexer, n, first as u64);
             // Two lags: the counter of a move's board, then the slot it gives.
@@ -600,7 +611,7 @@ impl Builder {
         // of a board not (yet) known to lead into W. Within a threshold the
         // order of the claims does not matter (the sets are least fixed
         // points), so threads scan the level for the threshold's new
-        // members and each follows the reversed graph from its own.
+        // members and each follows the predecessors of its own.
         //
         // What is to be followed waits in queues ([`Frontier`]) until the
         // cache lines it needs, prefetched when it was queued, have arrived.
@@ -609,12 +620,29 @@ impl Builder {
             (0..chunks).into_par_iter().for_each_init(Frontier::default, |frontier, chunk| {
                 // A claimed board: its predecessors are to be followed.
                 let add = |f: &mut Frontier, c: usize, wins: bool| {
-                    crate::memory::prefetch(&offsets[c]);
+                    if !undo {
+                        crate::memory::prefetch(&offsets[c]);
+                    }
                     f.boards.push_back((c as u32, wins));
                 };
-                // The oldest board's run of predecessors.
+                // A move into a claimed board, to be followed.
+                let queue_move = |f: &mut Frontier, p: usize, wins: bool| {
+                    crate::memory::prefetch(&cells[p]);
+                    crate::memory::prefetch(&inside[p]);
+                    crate::memory::prefetch(&exits[p]);
+                    f.moves.push_back((p as u32, wins));
+                };
+                // The oldest board's predecessors: undone, or its run of the
+                // reversed graph.
                 let open_board = |f: &mut Frontier| {
                     let (c, wins) = f.boards.pop_front().expect("a board is queued");
+                    if undo {
+                        let board = self.indexer.unrank(start + c as u64);
+                        self.engine.quiet_predecessors(board, |parent, _| {
+                            queue_move(f, (self.indexer.index(parent) - start) as usize, wins);
+                        });
+                        return;
+                    }
                     let (start, end) = (offsets[c as usize].load(Relaxed), offsets[c as usize + 1].load(Relaxed));
                     if start < end {
                         crate::memory::prefetch(&preds[start as usize]);
@@ -625,11 +653,7 @@ impl Builder {
                 let open_run = |f: &mut Frontier| {
                     let (start, end, wins) = f.runs.pop_front().expect("a run is queued");
                     for p in &preds[start as usize..end as usize] {
-                        let p = p.load(Relaxed) as usize;
-                        crate::memory::prefetch(&cells[p]);
-                        crate::memory::prefetch(&inside[p]);
-                        crate::memory::prefetch(&exits[p]);
-                        f.moves.push_back((p as u32, wins));
+                        queue_move(f, p.load(Relaxed) as usize, wins);
                     }
                 };
                 // The oldest move, into a board of W_s (`c_wins`) or L_s.
@@ -749,9 +773,9 @@ impl<T: Copy + Default> Lagged<T> {
 }
 
 /// The threshold pass's work in flight on one thread, in three stages:
-/// claimed boards whose run of predecessors is still to be read, those runs
-/// (`start..end` in the reversed graph), and the moves they hold, still to
-/// be followed. Each item carries whether the claimed board it leads back
+/// claimed boards whose predecessors are still to be found (undone, or
+/// their run read), runs of the reversed graph (`start..end`; with relay
+/// only), and the moves into claimed boards, still to be followed. Each item carries whether the claimed board it leads back
 /// to is won for the player to move there (`W_s`) or lost (`L_s`).
 #[derive(Default)]
 struct Frontier {
@@ -770,24 +794,48 @@ fn scratch(len: usize) -> LargeBuffer {
 /// The best exit of a board with none (every move stays in the level).
 const NO_EXIT: i8 = i8::MIN;
 
+/// Whether the retrograde solver finds a board's predecessors inside its
+/// level by undoing moves (`Engine::quiet_predecessors`: every rule set
+/// without relay) rather than by storing the reversed graph.
+fn undoes_moves(rules: Rules) -> bool {
+    rules.relay == Relay::Off
+}
+
 /// The extra memory the retrograde solver (clockwise sowing) needs while it
 /// solves the largest level of a build up to `max_seeds`: per board of the
-/// level its best exit, its count of moves inside the level and its offset
-/// in the reversed graph (6 bytes), and 4 bytes per move inside the level
-/// (at most `h` a board).
-pub fn retrograde_working_set(h: usize, max_seeds: u32) -> u64 {
-    kalah_core::boards_with(h, max_seeds) * (6 + 4 * h as u64)
+/// level its best exit and its count of moves inside the level (2 bytes);
+/// with relay also its offset in the reversed graph (4 bytes) and 4 bytes
+/// per move inside the level (at most `h` a board).
+pub fn retrograde_working_set(h: usize, max_seeds: u32, rules: Rules) -> u64 {
+    let level = kalah_core::boards_with(h, max_seeds);
+    if undoes_moves(rules) {
+        2 * level
+    } else {
+        level * (6 + 4 * h as u64)
+    }
+}
+
+/// The largest level the retrograde solver can number: its queues hold
+/// boards as 32-bit numbers, and with relay the reversed graph numbers the
+/// moves inside a level with 32 bits too.
+fn retrograde_level_limit(h: usize, rules: Rules) -> u64 {
+    if undoes_moves(rules) {
+        u32::MAX as u64 - 1
+    } else {
+        (u32::MAX as u64 - 1) / h as u64
+    }
 }
 
 /// Refuses a clockwise build whose largest level the retrograde solver
-/// cannot index: it numbers the moves inside a level with 32 bits.
-pub fn check_retrograde_size(h: usize, max_seeds: u32) -> Result<(), DbError> {
+/// cannot number ([`retrograde_level_limit`]).
+pub fn check_retrograde_size(h: usize, max_seeds: u32, rules: Rules) -> Result<(), DbError> {
     let level = kalah_core::boards_with(h, max_seeds);
-    if level.saturating_mul(h as u64) >= u32::MAX as u64 {
+    let limit = retrograde_level_limit(h, rules);
+    if level > limit {
         return Err(DbError::Unsupported(format!(
             "clockwise sowing with {max_seeds} seeds on {h} houses a side: a level of {level} boards \
-             is too large for the retrograde solver (at most {} boards)",
-            (u32::MAX as u64 - 1) / h as u64
+             is too large for the retrograde solver (at most {limit} boards{})",
+            if undoes_moves(rules) { "" } else { " with relay" }
         )));
     }
     Ok(())
@@ -993,11 +1041,17 @@ mod tests {
 
     #[test]
     fn clockwise_levels_too_large_to_index_are_refused() {
-        let e = check_retrograde_size(8, 40).unwrap_err().to_string();
-        assert!(e.contains("too large for the retrograde solver"), "{e}");
-        assert!(check_retrograde_size(6, 24).is_ok());
         let cw = Rules { sowing: kalah_core::Sowing::Cw, ..Rules::default() };
-        assert!(Builder::new(8, cw, 40).is_err());
+        let relay = Rules { relay: Relay::On, ..cw };
+        let e = check_retrograde_size(8, 40, relay).unwrap_err().to_string();
+        assert!(e.contains("too large for the retrograde solver"), "{e}");
+        assert!(check_retrograde_size(6, 24, relay).is_ok());
+        assert!(Builder::new(8, relay, 40).is_err());
+        // Undoing moves numbers boards only: Kalah(5,4) fits, Kalah(6,3) does not.
+        assert!(check_retrograde_size(5, 40, cw).is_ok());
+        assert!(check_retrograde_size(5, 40, relay).is_err());
+        let e = check_retrograde_size(6, 36, cw).unwrap_err().to_string();
+        assert!(e.contains("at most 4294967294 boards)"), "{e}");
     }
 
     #[test]

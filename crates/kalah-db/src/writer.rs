@@ -65,7 +65,7 @@ pub fn requirements(h: usize, max_seeds: u32, rules: Rules) -> (u64, u64) {
     // One byte per board in memory, plus the largest level's checksum table and slack.
     let mut memory = indexer.len() + indexer.len() / 4096 + (64 << 20);
     if rules.may_cycle() {
-        memory += crate::builder::retrograde_working_set(h, max_seeds);
+        memory += crate::builder::retrograde_working_set(h, max_seeds, rules);
     }
     (memory, file)
 }
