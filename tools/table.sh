@@ -7,12 +7,15 @@
 #     clockwise sowing (a shorter time limit per entry); with clockwise
 #     sowing (retrograde analysis of every board) h <= 4, Kalah(5,1..3)
 #     and Kalah(6,1), merged into one file with jq. Kalah(5,3) is 848
-#     million boards, 4.7 GB and 5 to 8 minutes a rule set (skip it with
-#     --no-cw-5-3); Kalah(6,2) is 1.25 billion boards, 9.4 GB and 13 to 17
-#     minutes a rule set, so it only runs with --cw-6-2 (6 hours for all
-#     24); Kalah(5,4) and beyond do not fit.
+#     million boards, 4.7 GB and 5 to 8 minutes a rule set (before the
+#     solver got twice as fast; skip it with --no-cw-5-3); Kalah(6,2) is
+#     1.25 billion boards, at most 9.4 GB and 5 to 12 minutes a rule set,
+#     so it only runs with --cw-6-2 (about 3 hours for all 24); Kalah(5,4)
+#     is 10.3 billion boards and 13.4 GiB without relay (59.3 GiB with
+#     it), so --cw-5-4 runs it for the 12 rule sets without relay only;
+#     Kalah(6,3) and beyond do not fit.
 #
-#   tools/table.sh [--time-limit SECONDS] [--other-time-limit SECONDS] [--only main|other] [--no-cw-5-3] [--cw-6-2]
+#   tools/table.sh [--time-limit SECONDS] [--other-time-limit SECONDS] [--only main|other] [--no-cw-5-3] [--cw-6-2] [--cw-5-4]
 #
 # Uses the default databases in $KALAH_DB_DIR (default data/db) when they
 # exist (build them with `kalah db build`); Kalah(6,5) needs one of 24
@@ -26,14 +29,16 @@ other=20
 only=""
 cw53=yes
 cw62=no
+cw54=no
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-cw-5-3) cw53=no; shift ;;
     --cw-6-2) cw62=yes; shift ;;
+    --cw-5-4) cw54=yes; shift ;;
     --time-limit) limit=$2; shift 2 ;;
     --other-time-limit) other=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
-    *) echo "usage: tools/table.sh [--time-limit SECONDS] [--other-time-limit SECONDS] [--only main|other] [--no-cw-5-3] [--cw-6-2]" >&2; exit 2 ;;
+    *) echo "usage: tools/table.sh [--time-limit SECONDS] [--other-time-limit SECONDS] [--only main|other] [--no-cw-5-3] [--cw-6-2] [--cw-5-4]" >&2; exit 2 ;;
   esac
 done
 mkdir -p data/tables
@@ -57,6 +62,8 @@ for capture in standard empty; do for end in instant turn; do for leftovers in o
       "$kalah" table --houses 1-6 --seeds 1-4 "${rules[@]}" > "data/tables/other-$tag.json"
     else
       five=2; [ "$cw53" = yes ] && five=3
+      # Kalah(5,4) fits only without relay (13.4 GiB; 59.3 GiB with relay).
+      [ "$cw54" = yes ] && [ "$relay" = off ] && five=4
       six=1; [ "$cw62" = yes ] && six=2
       echo "== $tag, h = 1..4 with s = 1..4, Kalah(5,1..$five), Kalah(6,1..$six)"
       "$kalah" table --houses 1-4 --seeds 1-4 "${rules[@]}" > "data/tables/other-$tag.json.1"
