@@ -67,6 +67,7 @@
 //! many misses are in flight at once instead of one. That made clockwise
 //! builds about twice as fast (BENCHMARKS.md).
 
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 use kalah_core::{Board, Engine, Indexer, Next, Relay, Rules};
@@ -566,44 +567,46 @@ impl Builder {
         }
         let preds_memory = scratch(4 * total as usize);
         let preds = preds_memory.atomic_u32();
-        (0..if undo { 0 } else { chunks }).into_par_iter().for_each(|chunk| {
-            let first = chunk * CHUNK as usize;
-            let mut cursor = Cursor::new(&self.indexer, n, first as u64);
-            // Two lags: the counter of a move's board, then the slot it gives.
-            let mut counted = Lagged::<(usize, u32)>::new();
-            let mut placed = Lagged::<(usize, u32)>::new();
-            let mut place = |(c, p): (usize, u32)| {
-                let slot = (offsets[c].fetch_sub(1, Relaxed) - 1) as usize;
-                crate::memory::prefetch(&preds[slot]);
-                if let Some((slot, p)) = placed.push((slot, p)) {
-                    preds[slot].store(p, Relaxed);
-                }
-            };
-            let last = len.min(first + CHUNK as usize);
-            for (p, count) in inside.iter().enumerate().take(last).skip(first) {
-                if count.load(Relaxed) == 0 {
-                    continue;
-                }
-                cursor.seek(p as u64);
-                let board = cursor.board();
-                for house in self.engine.moves(board) {
-                    let o = self.engine.play(board, house);
-                    if o.next != Next::Over && o.board.total() == n {
-                        let c = (self.indexer.index(o.board) - start) as usize;
-                        crate::memory::prefetch(&offsets[c]);
-                        if let Some(item) = counted.push((c, p as u32)) {
-                            place(item);
+        if !undo {
+            (0..chunks).into_par_iter().for_each(|chunk| {
+                let first = chunk * CHUNK as usize;
+                let mut cursor = Cursor::new(&self.indexer, n, first as u64);
+                // Two lags: the counter of a move's board, then the slot it gives.
+                let mut counted = Lagged::<(usize, u32)>::new();
+                let mut placed = Lagged::<(usize, u32)>::new();
+                let mut place = |(c, p): (usize, u32)| {
+                    let slot = (offsets[c].fetch_sub(1, Relaxed) - 1) as usize;
+                    crate::memory::prefetch(&preds[slot]);
+                    if let Some((slot, p)) = placed.push((slot, p)) {
+                        preds[slot].store(p, Relaxed);
+                    }
+                };
+                let last = len.min(first + CHUNK as usize);
+                for (p, count) in inside.iter().enumerate().take(last).skip(first) {
+                    if count.load(Relaxed) == 0 {
+                        continue;
+                    }
+                    cursor.seek(p as u64);
+                    let board = cursor.board();
+                    for house in self.engine.moves(board) {
+                        let o = self.engine.play(board, house);
+                        if o.next != Next::Over && o.board.total() == n {
+                            let c = (self.indexer.index(o.board) - start) as usize;
+                            crate::memory::prefetch(&offsets[c]);
+                            if let Some(item) = counted.push((c, p as u32)) {
+                                place(item);
+                            }
                         }
                     }
                 }
-            }
-            for item in counted.drain() {
-                place(item);
-            }
-            for (slot, p) in placed.drain() {
-                preds[slot].store(p, Relaxed);
-            }
-        });
+                for item in counted.drain() {
+                    place(item);
+                }
+                for (slot, p) in placed.drain() {
+                    preds[slot].store(p, Relaxed);
+                }
+            });
+        }
 
         // Pass 3: thresholds from n down to 1, growing W_s and L_s. A cell
         // is claimed once (compare-and-swap from UNSOLVED): +s when its
@@ -735,40 +738,27 @@ const LAG: usize = if cfg!(test) { 3 } else { 32 };
 /// line its work touches, prefetched when it was pushed, has arrived: the
 /// retrograde passes update counters at random places in arrays far larger
 /// than the caches, and an atomic update waits for its line.
-struct Lagged<T: Copy + Default> {
-    items: [T; LAG],
-    len: usize,
-    head: usize,
-}
+struct Lagged<T>(VecDeque<T>);
 
-impl<T: Copy + Default> Lagged<T> {
+impl<T> Lagged<T> {
     fn new() -> Self {
-        Lagged {
-            items: [T::default(); LAG],
-            len: 0,
-            head: 0,
-        }
+        Lagged(VecDeque::with_capacity(LAG + 1))
     }
 
     /// Queues `item`; returns the oldest item once the queue is full.
     #[inline]
     fn push(&mut self, item: T) -> Option<T> {
-        if self.len < LAG {
-            self.items[(self.head + self.len) % LAG] = item;
-            self.len += 1;
-            return None;
+        self.0.push_back(item);
+        if self.0.len() > LAG {
+            self.0.pop_front()
+        } else {
+            None
         }
-        let oldest = std::mem::replace(&mut self.items[self.head], item);
-        self.head = (self.head + 1) % LAG;
-        Some(oldest)
     }
 
     /// The items still queued, oldest first; empties the queue.
     fn drain(&mut self) -> impl Iterator<Item = T> + '_ {
-        let (head, len) = (self.head, self.len);
-        self.len = 0;
-        self.head = 0;
-        (0..len).map(move |k| self.items[(head + k) % LAG])
+        self.0.drain(..)
     }
 }
 
@@ -779,9 +769,9 @@ impl<T: Copy + Default> Lagged<T> {
 /// to is won for the player to move there (`W_s`) or lost (`L_s`).
 #[derive(Default)]
 struct Frontier {
-    boards: std::collections::VecDeque<(u32, bool)>,
-    runs: std::collections::VecDeque<(u32, u32, bool)>,
-    moves: std::collections::VecDeque<(u32, bool)>,
+    boards: VecDeque<(u32, bool)>,
+    runs: VecDeque<(u32, u32, bool)>,
+    moves: VecDeque<(u32, bool)>,
 }
 
 /// `len` zero bytes of working memory for the retrograde solver, in huge

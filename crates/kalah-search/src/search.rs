@@ -187,6 +187,7 @@ pub(crate) struct Searcher<'a, T: Tablebase> {
 impl<'a, T: Tablebase> Searcher<'a, T> {
     pub(crate) fn new(shared: &'a Shared<'a, T>) -> Self {
         let rules = shared.engine.rules();
+        let mover_always_scores = rules.capture == Capture::Empty && rules.sowing == Sowing::Ccw && rules.relay == Relay::Off;
         Searcher {
             shared,
             engine: shared.engine,
@@ -197,11 +198,8 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                 None => TT_MIN_SEEDS,
             },
             parity: rules.values_have_seed_parity(),
-            mover_always_scores: rules.capture == Capture::Empty && rules.sowing == Sowing::Ccw && rules.relay == Relay::Off,
-            opponent_scores: rules.capture == Capture::Empty
-                && rules.sowing == Sowing::Ccw
-                && rules.relay == Relay::Off
-                && rules.leftovers == Leftovers::Owner,
+            mover_always_scores,
+            opponent_scores: mover_always_scores && rules.leftovers == Leftovers::Owner,
             stats: Stats::default(),
             horizon: u32::MAX,
             guessed_leaves: 0,
