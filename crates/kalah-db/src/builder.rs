@@ -110,6 +110,8 @@ pub struct Builder {
     /// Counter-clockwise without relay: the kernel's fast path applies.
     fast: bool,
     values: LargeBuffer,
+    /// The retrograde solver's working memory (rules that may cycle).
+    retrograde: Option<Scratch>,
     /// Levels `0..done` are solved.
     done: u32,
 }
@@ -144,11 +146,17 @@ impl Builder {
             why: e.to_string(),
         })?;
         values.bytes().fill(UNSOLVED);
+        let retrograde = if rules.may_cycle() {
+            Some(Scratch::new(h, rules, kalah_core::boards_with(h, max_seeds) as usize)?)
+        } else {
+            None
+        };
         Ok(Builder {
             engine: Engine::new(h, rules),
             indexer,
             fast: rules.sowing == kalah_core::Sowing::Ccw && rules.relay == kalah_core::Relay::Off,
             values,
+            retrograde,
             done: 0,
         })
     }
@@ -497,11 +505,11 @@ impl Builder {
 
         // Pass 1: every board's best exit, its moves inside the level, and
         // (in `offsets`, with relay) how many moves of the level lead to it.
-        // The working arrays are read at random: huge pages spare the TLB.
-        let exits_memory = scratch(len);
-        let inside_memory = scratch(len);
-        let offsets_memory = scratch(if undo { 0 } else { 4 * (len + 1) });
-        let (exits, inside, offsets) = (exits_memory.atomic_u8(), inside_memory.atomic_u8(), offsets_memory.atomic_u32());
+        let scratch = self.retrograde.as_ref().expect("a builder for rules that may cycle has working memory");
+        let (exits, inside) = (&scratch.exits.atomic_u8()[..len], &scratch.inside.atomic_u8()[..len]);
+        let offsets = if undo { &[][..] } else { &scratch.offsets.atomic_u32()[..len + 1] };
+        inside.par_iter().for_each(|c| c.store(0, Relaxed));
+        offsets.par_iter().for_each(|c| c.store(0, Relaxed));
         let chunks = len.div_ceil(CHUNK as usize);
         (0..chunks).into_par_iter().for_each(|chunk| {
             let first = chunk * CHUNK as usize;
@@ -565,8 +573,7 @@ impl Builder {
             total += o.load(Relaxed);
             o.store(total, Relaxed);
         }
-        let preds_memory = scratch(4 * total as usize);
-        let preds = preds_memory.atomic_u32();
+        let preds = if undo { &[][..] } else { &scratch.preds.atomic_u32()[..total as usize] };
         if !undo {
             (0..chunks).into_par_iter().for_each(|chunk| {
                 let first = chunk * CHUNK as usize;
@@ -774,11 +781,39 @@ struct Frontier {
     moves: VecDeque<(u32, bool)>,
 }
 
-/// `len` zero bytes of working memory for the retrograde solver, in huge
-/// pages where the system has them. The build was refused up front if
-/// its working set does not fit ([`retrograde_working_set`]).
-fn scratch(len: usize) -> LargeBuffer {
-    LargeBuffer::zeroed(len).unwrap_or_else(|e| panic!("cannot map {len} bytes for the retrograde solver: {e}"))
+/// The retrograde solver's working memory, mapped once per build for its
+/// largest level (the last) and reused by every level, so that a map that
+/// fails is an error of [`Builder::new`], not of a level half solved. The
+/// arrays are read at random: huge pages spare the TLB. Pages a level never
+/// touches (most of `preds`: a board has fewer than `h` moves inside its
+/// level) take no memory; [`retrograde_working_set`] counts what may be.
+struct Scratch {
+    /// Per board: the best value of a move that leaves the level.
+    exits: LargeBuffer,
+    /// Per board: its moves inside the level not known to lead into `W_s`.
+    inside: LargeBuffer,
+    /// With relay: the reversed graph's offsets, one `u32` per board and one more.
+    offsets: LargeBuffer,
+    /// With relay: the reversed graph's moves, one `u32` each, at most `h` a board.
+    preds: LargeBuffer,
+}
+
+impl Scratch {
+    fn new(h: usize, rules: Rules, largest: usize) -> Result<Scratch, DbError> {
+        let map = |bytes: usize| {
+            LargeBuffer::zeroed(bytes).map_err(|e| DbError::Memory {
+                needed: bytes as u64,
+                why: format!("the retrograde solver's working memory: {e}"),
+            })
+        };
+        let relay = !undoes_moves(rules);
+        Ok(Scratch {
+            exits: map(largest)?,
+            inside: map(largest)?,
+            offsets: map(if relay { 4 * (largest + 1) } else { 0 })?,
+            preds: map(if relay { 4 * h * largest } else { 0 })?,
+        })
+    }
 }
 
 /// The best exit of a board with none (every move stays in the level).
