@@ -11,7 +11,7 @@
 #     solver got twice as fast; skip it with --no-cw-5-3); Kalah(6,2) is
 #     1.25 billion boards, at most 9.4 GB and 5 to 12 minutes a rule set,
 #     so it only runs with --cw-6-2 (about 3 hours for all 24); Kalah(5,4)
-#     is 10.3 billion boards and 13.4 GiB without relay (59.3 GiB with
+#     is 10.3 billion boards and 13.4 GiB without relay (52.3 GiB with
 #     it), so --cw-5-4 runs it for the 12 rule sets without relay only;
 #     Kalah(6,3) and beyond do not fit.
 #
@@ -62,7 +62,7 @@ for capture in standard empty; do for end in instant turn; do for leftovers in o
       "$kalah" table --houses 1-6 --seeds 1-4 "${rules[@]}" > "data/tables/other-$tag.json"
     else
       five=2; [ "$cw53" = yes ] && five=3
-      # Kalah(5,4) fits only without relay (13.4 GiB; 59.3 GiB with relay).
+      # Kalah(5,4) fits only without relay (13.4 GiB; 52.3 GiB with relay).
       [ "$cw54" = yes ] && [ "$relay" = off ] && five=4
       six=1; [ "$cw62" = yes ] && six=2
       echo "== $tag, h = 1..4 with s = 1..4, Kalah(5,1..$five), Kalah(6,1..$six)"

@@ -53,7 +53,7 @@
 //! reversed graph: the start of each board's predecessors (4 bytes) and 4
 //! bytes per move inside the level. Clockwise Kalah(5,4) (10.3 billion
 //! boards, 2.05 billion in its largest level) thus needs 13.4 GiB without
-//! relay and 59.3 GiB with it. Every pass is parallel. The threshold passes scan the level for boards
+//! relay and 52.3 GiB with it. Every pass is parallel. The threshold passes scan the level for boards
 //! that join at `s` through their exits, and each thread follows the
 //! predecessors of the boards it claimed: a board is claimed once, by a
 //! compare-and-swap of its cell, and since `W_s` and `L_s` are least fixed
@@ -147,7 +147,7 @@ impl Builder {
         })?;
         values.bytes().fill(UNSOLVED);
         let retrograde = if rules.may_cycle() {
-            Some(Scratch::new(h, rules, kalah_core::boards_with(h, max_seeds) as usize)?)
+            Some(Scratch::new(h, rules, max_seeds)?)
         } else {
             None
         };
@@ -785,8 +785,8 @@ struct Frontier {
 /// largest level (the last) and reused by every level, so that a map that
 /// fails is an error of [`Builder::new`], not of a level half solved. The
 /// arrays are read at random: huge pages spare the TLB. Pages a level never
-/// touches (most of `preds`: a board has fewer than `h` moves inside its
-/// level) take no memory; [`retrograde_working_set`] counts what may be.
+/// touches (part of `preds`: many moves leave the level) take no memory;
+/// [`retrograde_working_set`] counts what may be.
 struct Scratch {
     /// Per board: the best value of a move that leaves the level.
     exits: LargeBuffer,
@@ -794,12 +794,13 @@ struct Scratch {
     inside: LargeBuffer,
     /// With relay: the reversed graph's offsets, one `u32` per board and one more.
     offsets: LargeBuffer,
-    /// With relay: the reversed graph's moves, one `u32` each, at most `h` a board.
+    /// With relay: the reversed graph's moves, one `u32` each ([`most_moves`]).
     preds: LargeBuffer,
 }
 
 impl Scratch {
-    fn new(h: usize, rules: Rules, largest: usize) -> Result<Scratch, DbError> {
+    fn new(h: usize, rules: Rules, max_seeds: u32) -> Result<Scratch, DbError> {
+        let largest = kalah_core::boards_with(h, max_seeds) as usize;
         let map = |bytes: usize| {
             LargeBuffer::zeroed(bytes).map_err(|e| DbError::Memory {
                 needed: bytes as u64,
@@ -811,7 +812,7 @@ impl Scratch {
             exits: map(largest)?,
             inside: map(largest)?,
             offsets: map(if relay { 4 * (largest + 1) } else { 0 })?,
-            preds: map(if relay { 4 * h * largest } else { 0 })?,
+            preds: map(if relay { 4 * most_moves(h, max_seeds) as usize } else { 0 })?,
         })
     }
 }
@@ -830,13 +831,25 @@ fn undoes_moves(rules: Rules) -> bool {
 /// solves the largest level of a build up to `max_seeds`: per board of the
 /// level its best exit and its count of moves inside the level (2 bytes);
 /// with relay also its offset in the reversed graph (4 bytes) and 4 bytes
-/// per move inside the level (at most `h` a board).
+/// per move inside the level ([`most_moves`]).
 pub fn retrograde_working_set(h: usize, max_seeds: u32, rules: Rules) -> u64 {
     let level = kalah_core::boards_with(h, max_seeds);
     if undoes_moves(rules) {
         2 * level
     } else {
-        level * (6 + 4 * h as u64)
+        6 * level + 4 * most_moves(h, max_seeds)
+    }
+}
+
+/// The most moves the boards with `n` seeds can have: one a house of the
+/// mover's that holds seeds. House `i` holds seeds in as many boards of `n`
+/// seeds as there are boards of `n - 1` (take one seed from it), so the
+/// moves number `h` times the boards of `n - 1` seeds: `n / (n + 2h - 1)`
+/// of `h` a board.
+fn most_moves(h: usize, n: u32) -> u64 {
+    match n {
+        0 => 0,
+        _ => h as u64 * kalah_core::boards_with(h, n - 1),
     }
 }
 
@@ -1062,6 +1075,22 @@ mod tests {
         assert_eq!(lagged.drain().count(), 0, "a drain empties the queue");
         assert_eq!(lagged.push(7), None);
         assert_eq!(lagged.drain().collect::<Vec<_>>(), vec![7]);
+    }
+
+    #[test]
+    fn most_moves_counts_every_move_of_a_level() {
+        for h in 1..=4 {
+            let ix = Indexer::new(h, 8);
+            for n in 0..=8 {
+                let mut c = Cursor::new(&ix, n, 0);
+                let mut moves = 0;
+                for _ in 0..ix.level_len(n) {
+                    moves += (0..h).filter(|&i| c.board().get(i) > 0).count() as u64;
+                    c.advance();
+                }
+                assert_eq!(most_moves(h, n), moves, "h={h} n={n}");
+            }
+        }
     }
 
     #[test]
