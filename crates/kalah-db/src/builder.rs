@@ -629,27 +629,26 @@ impl Builder {
         for s in (1..=n as i32).rev() {
             (0..chunks).into_par_iter().for_each_init(Frontier::default, |frontier, chunk| {
                 // A claimed board: its predecessors are to be followed.
-                let add = |f: &mut Frontier, c: usize, wins: bool| {
+                let add = |f: &mut Frontier, c: usize, wins: bool, board: Board| {
                     if !undo {
                         crate::memory::prefetch(&offsets[c]);
                     }
-                    f.boards.push_back((c as u32, wins));
+                    f.boards.push_back((c as u32, wins, board));
                 };
                 // A move into a claimed board, to be followed.
-                let queue_move = |f: &mut Frontier, p: usize, wins: bool| {
+                let queue_move = |f: &mut Frontier, p: usize, wins: bool, board: Board| {
                     crate::memory::prefetch(&cells[p]);
                     crate::memory::prefetch(&inside[p]);
                     crate::memory::prefetch(&exits[p]);
-                    f.moves.push_back((p as u32, wins));
+                    f.moves.push_back((p as u32, wins, board));
                 };
                 // The oldest board's predecessors: undone, or its run of the
                 // reversed graph.
                 let open_board = |f: &mut Frontier| {
-                    let (c, wins) = f.boards.pop_front().expect("a board is queued");
+                    let (c, wins, board) = f.boards.pop_front().expect("a board is queued");
                     if undo {
-                        let board = self.indexer.unrank(start + c as u64);
                         self.engine.quiet_predecessors(board, |parent, _| {
-                            queue_move(f, (self.indexer.index(parent) - start) as usize, wins);
+                            queue_move(f, (self.indexer.index(parent) - start) as usize, wins, parent);
                         });
                         return;
                     }
@@ -663,23 +662,23 @@ impl Builder {
                 let open_run = |f: &mut Frontier| {
                     let (start, end, wins) = f.runs.pop_front().expect("a run is queued");
                     for p in &preds[start as usize..end as usize] {
-                        queue_move(f, p.load(Relaxed) as usize, wins);
+                        queue_move(f, p.load(Relaxed) as usize, wins, Board::EMPTY);
                     }
                 };
                 // The oldest move, into a board of W_s (`c_wins`) or L_s.
                 let follow = |f: &mut Frontier| {
-                    let (p, c_wins) = f.moves.pop_front().expect("a move is queued");
+                    let (p, c_wins, board) = f.moves.pop_front().expect("a move is queued");
                     let p = p as usize;
                     if c_wins {
                         // One fewer move of p escapes W; with none left
                         // and no exit better than -s, p is in L_s.
                         let e = exits[p].load(Relaxed) as i8;
                         if inside[p].fetch_sub(1, Relaxed) == 1 && (e == NO_EXIT || i32::from(e) <= -s) && claim(p, -s) {
-                            add(f, p, false);
+                            add(f, p, false, board);
                         }
                     } else if cells[p].load(Relaxed) == UNSOLVED && claim(p, s) {
                         // p moves into L_s: p is in W_s.
-                        add(f, p, true);
+                        add(f, p, true, board);
                     }
                 };
                 // Takes one step of the work queued; false when there is none
@@ -719,7 +718,8 @@ impl Builder {
                         continue;
                     };
                     if claim(p, joins) {
-                        add(frontier, p, joins > 0);
+                        let board = if undo { self.indexer.unrank(start + p as u64) } else { Board::EMPTY };
+                        add(frontier, p, joins > 0, board);
                         while step(frontier, false) {}
                     }
                 }
@@ -772,13 +772,18 @@ impl<T> Lagged<T> {
 /// The threshold pass's work in flight on one thread, in three stages:
 /// claimed boards whose predecessors are still to be found (undone, or
 /// their run read), runs of the reversed graph (`start..end`; with relay
-/// only), and the moves into claimed boards, still to be followed. Each item carries whether the claimed board it leads back
-/// to is won for the player to move there (`W_s`) or lost (`L_s`).
+/// only), and the moves into claimed boards, still to be followed. Each
+/// item carries whether the claimed board it leads back to is won for the
+/// player to move there (`W_s`) or lost (`L_s`). Without relay, boards and
+/// moves also carry the board they stand for (the board claimed, the
+/// board the move is played from), so that undoing moves needs no
+/// unranking for the boards the moves claim, most of them (with relay:
+/// `Board::EMPTY`, unused).
 #[derive(Default)]
 struct Frontier {
-    boards: VecDeque<(u32, bool)>,
+    boards: VecDeque<(u32, bool, Board)>,
     runs: VecDeque<(u32, u32, bool)>,
-    moves: VecDeque<(u32, bool)>,
+    moves: VecDeque<(u32, bool, Board)>,
 }
 
 /// The retrograde solver's working memory, mapped once per build for its
