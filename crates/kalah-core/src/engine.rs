@@ -212,15 +212,12 @@ impl Engine {
                 }
                 break false;
             }
-            if cell < h && now == 1 {
+            if self.captures_at(board, cell) {
                 let opposite = OPPONENT + h - 1 - cell;
-                let taken = board.get(opposite) as u32;
-                if taken > 0 || self.rules.capture == Capture::Empty {
-                    captured = taken + 1;
-                    gain += captured;
-                    board.set(cell, 0);
-                    board.set(opposite, 0);
-                }
+                captured = board.get(opposite) as u32 + 1;
+                gain += captured;
+                board.set(cell, 0);
+                board.set(opposite, 0);
             }
             break false;
         };
@@ -311,11 +308,15 @@ impl Engine {
     ///
     /// A quiet move cannot lap (it would pass the mover's store), so the
     /// house it was played from is empty in `board`, and every cell it sowed
-    /// holds a seed. Each such house and length is undone and then checked
-    /// by playing it forwards, which also settles captures and the end of
-    /// the game.
+    /// holds a seed. Each such house and length is undone, and kept unless
+    /// its last seed would capture or the board it was played from is over.
+    /// Play goes on after a quiet move, so a `board` that is over has none.
+    /// (Debug builds check each by playing it forwards.)
     pub fn quiet_predecessors(&self, board: Board, mut f: impl FnMut(Board, usize)) {
         assert_eq!(self.rules.relay, Relay::Off, "relay moves cannot be undone here");
+        if self.is_over(board) {
+            return;
+        }
         let seen = board.flip();
         let len = 2 * self.h + 1;
         for house in 0..self.h {
@@ -330,17 +331,29 @@ impl Engine {
                     break;
                 }
                 parent.set(cell as usize, parent.get(cell as usize) - 1);
+                if self.captures_at(seen, cell as usize) {
+                    continue;
+                }
                 let mut candidate = parent;
                 candidate.set(house, k as u8);
                 if self.is_over(candidate) {
                     continue;
                 }
-                let o = self.play(candidate, house);
-                if o.next == Next::Opponent && o.board == board {
-                    f(candidate, house);
-                }
+                debug_assert!({
+                    let o = self.play(candidate, house);
+                    o.next == Next::Opponent && o.board == board
+                });
+                f(candidate, house);
             }
         }
+    }
+
+    /// Whether a move whose last seed fell in `cell`, leaving `board` (the
+    /// mover's view, before any capture), captures there.
+    #[inline]
+    fn captures_at(&self, board: Board, cell: usize) -> bool {
+        let h = self.h;
+        cell < h && board.get(cell) == 1 && (self.rules.capture == Capture::Empty || board.get(OPPONENT + h - 1 - cell) > 0)
     }
 
     /// The value for the mover of a finished game: the leftovers' score
