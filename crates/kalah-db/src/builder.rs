@@ -45,8 +45,8 @@
 //! with `p in L_s`, and 0 if it is in neither.
 //!
 //! The level's working set is small: per board its best exit and its count
-//! of moves inside the level, a byte each; values are written straight
-//! into the level's cells. The threshold passes need each board's
+//! of moves inside the level, a byte each in one 16-bit word; values are
+//! written straight into the level's cells. The threshold passes need each board's
 //! predecessors inside the level. Without relay they are found by undoing
 //! moves (`Engine::quiet_predecessors`), which costs no memory; a relay
 //! move cannot be undone that way, so with relay the builder stores the
@@ -506,9 +506,8 @@ impl Builder {
         // Pass 1: every board's best exit, its moves inside the level, and
         // (in `offsets`, with relay) how many moves of the level lead to it.
         let scratch = self.retrograde.as_ref().expect("a builder for rules that may cycle has working memory");
-        let (exits, inside) = (&scratch.exits.atomic_u8()[..len], &scratch.inside.atomic_u8()[..len]);
+        let state = &scratch.state.atomic_u16()[..len];
         let offsets = if undo { &[][..] } else { &scratch.offsets.atomic_u32()[..len + 1] };
-        inside.par_iter().for_each(|c| c.store(0, Relaxed));
         offsets.par_iter().for_each(|c| c.store(0, Relaxed));
         let chunks = len.div_ceil(CHUNK as usize);
         (0..chunks).into_par_iter().for_each(|chunk| {
@@ -519,7 +518,7 @@ impl Builder {
                 cursor.seek(p as u64);
                 let board = cursor.board();
                 if let Some(v) = self.engine.terminal_value(board) {
-                    exits[p].store(v as i8 as u8, Relaxed);
+                    state[p].store(pack_state(v, 0), Relaxed);
                     continue;
                 }
                 // Play every move first and prefetch what each needs:
@@ -557,8 +556,7 @@ impl Builder {
                     assert_ne!(v, UNSOLVED, "lower levels are solved");
                     best = best.max(o.value_with(v as i8 as i32));
                 }
-                exits[p].store(best as i8 as u8, Relaxed);
-                inside[p].store(count, Relaxed);
+                state[p].store(pack_state(best, count), Relaxed);
             }
             for c in lagged.drain() {
                 offsets[c].fetch_add(1, Relaxed);
@@ -589,8 +587,8 @@ impl Builder {
                     }
                 };
                 let last = len.min(first + CHUNK as usize);
-                for (p, count) in inside.iter().enumerate().take(last).skip(first) {
-                    if count.load(Relaxed) == 0 {
+                for (p, packed) in state.iter().enumerate().take(last).skip(first) {
+                    if inside_moves(packed.load(Relaxed)) == 0 {
                         continue;
                     }
                     cursor.seek(p as u64);
@@ -617,8 +615,8 @@ impl Builder {
 
         // Pass 3: thresholds from n down to 1, growing W_s and L_s. A cell
         // is claimed once (compare-and-swap from UNSOLVED): +s when its
-        // board joins W_s, -s when it joins L_s. `inside` counts the moves
-        // of a board not (yet) known to lead into W. Within a threshold the
+        // board joins W_s, -s when it joins L_s. A board's count (in `state`)
+        // is of its moves not (yet) known to lead into W. Within a threshold the
         // order of the claims does not matter (the sets are least fixed
         // points), so threads scan the level for the threshold's new
         // members and each follows the predecessors of its own.
@@ -638,8 +636,9 @@ impl Builder {
                 // A move into a claimed board, to be followed.
                 let queue_move = |f: &mut Frontier, p: usize, wins: bool, board: Board| {
                     crate::memory::prefetch(&cells[p]);
-                    crate::memory::prefetch(&inside[p]);
-                    crate::memory::prefetch(&exits[p]);
+                    if wins {
+                        crate::memory::prefetch(&state[p]);
+                    }
                     f.moves.push_back((p as u32, wins, board));
                 };
                 // The oldest board's predecessors: undone, or its run of the
@@ -672,8 +671,10 @@ impl Builder {
                     if c_wins {
                         // One fewer move of p escapes W; with none left
                         // and no exit better than -s, p is in L_s.
-                        let e = exits[p].load(Relaxed) as i8;
-                        if inside[p].fetch_sub(1, Relaxed) == 1 && (e == NO_EXIT || i32::from(e) <= -s) && claim(p, -s) {
+                        let before = state[p].fetch_sub(1, Relaxed);
+                        debug_assert!(inside_moves(before) > 0, "more moves followed than counted");
+                        let e = best_exit(before);
+                        if inside_moves(before) == 1 && (e == NO_EXIT || i32::from(e) <= -s) && claim(p, -s) {
                             add(f, p, false, board);
                         }
                     } else if cells[p].load(Relaxed) == UNSOLVED && claim(p, s) {
@@ -709,10 +710,11 @@ impl Builder {
                 };
                 let first = chunk * CHUNK as usize;
                 for p in first..len.min(first + CHUNK as usize) {
-                    let e = i32::from(exits[p].load(Relaxed) as i8);
+                    let packed = state[p].load(Relaxed);
+                    let e = i32::from(best_exit(packed));
                     let joins = if e == s {
                         s
-                    } else if e == -s && inside[p].load(Relaxed) == 0 {
+                    } else if e == -s && inside_moves(packed) == 0 {
                         -s
                     } else {
                         continue;
@@ -793,10 +795,12 @@ struct Frontier {
 /// touches (part of `preds`: many moves leave the level) take no memory;
 /// [`retrograde_working_set`] counts what may be.
 struct Scratch {
-    /// Per board: the best value of a move that leaves the level.
-    exits: LargeBuffer,
-    /// Per board: its moves inside the level not known to lead into `W_s`.
-    inside: LargeBuffer,
+    /// Per board, in one 16-bit word ([`pack_state`]): the best value of a
+    /// move that leaves the level, and the moves inside the level not
+    /// known to lead into `W_s`. One word, so that following a move reads
+    /// one cache line of it, and counts down and reads the exit in one
+    /// atomic step.
+    state: LargeBuffer,
     /// With relay: the reversed graph's offsets, one `u32` per board and one more.
     offsets: LargeBuffer,
     /// With relay: the reversed graph's moves, one `u32` each ([`most_moves`]).
@@ -814,8 +818,7 @@ impl Scratch {
         };
         let relay = !undoes_moves(rules);
         Ok(Scratch {
-            exits: map(largest)?,
-            inside: map(largest)?,
+            state: map(2 * largest)?,
             offsets: map(if relay { 4 * (largest + 1) } else { 0 })?,
             preds: map(if relay { 4 * most_moves(h, max_seeds) as usize } else { 0 })?,
         })
@@ -824,6 +827,25 @@ impl Scratch {
 
 /// The best exit of a board with none (every move stays in the level).
 const NO_EXIT: i8 = i8::MIN;
+
+/// A board's retrograde state: its best exit (high byte) and its count of
+/// moves inside the level (low byte, at most `h`). Counting a move down
+/// subtracts 1 from the word, which never borrows from the exit: a board's
+/// count is counted down once for each of its moves inside the level.
+#[inline]
+fn pack_state(best_exit: i32, inside_moves: u8) -> u16 {
+    u16::from(best_exit as i8 as u8) << 8 | u16::from(inside_moves)
+}
+
+#[inline]
+fn best_exit(state: u16) -> i8 {
+    (state >> 8) as u8 as i8
+}
+
+#[inline]
+fn inside_moves(state: u16) -> u8 {
+    state as u8
+}
 
 /// Whether the retrograde solver finds a board's predecessors inside its
 /// level by undoing moves (`Engine::quiet_predecessors`: every rule set

@@ -8,16 +8,15 @@
 //! default (`madvise` mode) grants only on request. Pages are zeroed lazily
 //! by the kernel, so a large table costs nothing until it is touched.
 //!
-//! Entries are shared between threads as atomics ([`LargeBuffer::atomic_u8`],
-//! [`LargeBuffer::atomic_u32`], [`LargeBuffer::atomic_u64`]); a plain byte
-//! view ([`LargeBuffer::bytes`]) needs `&mut self`, so it can never coexist
-//! with atomic access.
+//! Entries are shared between threads as integer atomics of 1 to 8 bytes
+//! ([`LargeBuffer::atomics`]); a plain byte view ([`LargeBuffer::bytes`])
+//! needs `&mut self`, so it can never coexist with atomic access.
 //!
 //! [`MappedFile`] is the read-only memory map of a database file.
 
 use std::fs::File;
 use std::io;
-use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8};
 
 use memmap2::{Mmap, MmapMut, MmapOptions};
 
@@ -73,41 +72,65 @@ impl LargeBuffer {
         FrozenBuffer(self)
     }
 
+    /// The memory as a slice of shared integer atomics of one width (the
+    /// length rounded down to whole words): `AtomicU8`, `AtomicU16`,
+    /// `AtomicU32` or `AtomicU64`.
+    #[inline]
+    #[allow(unsafe_code)]
+    pub fn atomics<W: Word>(&self) -> &[W] {
+        let bytes = &self.map[self.offset..self.offset + self.len];
+        debug_assert_eq!(bytes.as_ptr().align_offset(std::mem::align_of::<W>()), 0);
+        // SAFETY: `W` is an integer atomic ([`Word`] is sealed), which has
+        // the size, alignment and bit validity of its integer: any bytes,
+        // zero included, are a valid value. The start is 2 MiB-aligned (see
+        // `zeroed`), hence aligned for `W` (8 bytes at most), and the length
+        // is rounded down to whole words. The memory lives as long as
+        // `&self`, and while this shared view exists no `&mut [u8]` can
+        // (`bytes` takes `&mut self`), so every access goes through atomics.
+        unsafe { std::slice::from_raw_parts(bytes.as_ptr() as *const W, bytes.len() / std::mem::size_of::<W>()) }
+    }
+
     /// The bytes as shared atomics.
     #[inline]
-    #[allow(unsafe_code)]
     pub fn atomic_u8(&self) -> &[AtomicU8] {
-        let bytes = &self.map[self.offset..self.offset + self.len];
-        // SAFETY: `AtomicU8` has the size, alignment and bit validity of
-        // `u8`. The memory lives as long as `&self`, and while this shared
-        // view exists no `&mut [u8]` can exist (`bytes` takes `&mut self`),
-        // so every access goes through the atomics.
-        unsafe { std::slice::from_raw_parts(bytes.as_ptr() as *const AtomicU8, bytes.len()) }
+        self.atomics()
     }
 
-    /// The bytes as shared 32-bit atomics (the length rounded down to 4).
+    /// The memory as shared 16-bit atomics.
     #[inline]
-    #[allow(unsafe_code)]
+    pub fn atomic_u16(&self) -> &[AtomicU16] {
+        self.atomics()
+    }
+
+    /// The memory as shared 32-bit atomics.
+    #[inline]
     pub fn atomic_u32(&self) -> &[AtomicU32] {
-        let bytes = &self.map[self.offset..self.offset + self.len];
-        debug_assert_eq!(bytes.as_ptr().align_offset(4), 0);
-        // SAFETY: as in `atomic_u64`, with `AtomicU32` and whole 4-byte words.
-        unsafe { std::slice::from_raw_parts(bytes.as_ptr() as *const AtomicU32, bytes.len() / 4) }
+        self.atomics()
     }
 
-    /// The bytes as shared 64-bit atomics (the length rounded down to 8).
+    /// The memory as shared 64-bit atomics.
     #[inline]
-    #[allow(unsafe_code)]
     pub fn atomic_u64(&self) -> &[AtomicU64] {
-        let bytes = &self.map[self.offset..self.offset + self.len];
-        debug_assert_eq!(bytes.as_ptr().align_offset(8), 0);
-        // SAFETY: the start is 2 MiB-aligned (see `zeroed`), hence aligned
-        // for `AtomicU64`, which has the size and bit validity of `u64`
-        // (zero bytes are a valid value); the length is rounded down to
-        // whole words; lifetime and exclusivity as in `atomic_u8`.
-        unsafe { std::slice::from_raw_parts(bytes.as_ptr() as *const AtomicU64, bytes.len() / 8) }
+        self.atomics()
     }
 }
+
+/// An integer atomic a [`LargeBuffer`] can be viewed as ([`LargeBuffer::atomics`]).
+pub trait Word: sealed::Sealed + Sync {}
+
+mod sealed {
+    /// Only the integer atomics below are [`super::Word`]s.
+    pub trait Sealed {}
+}
+
+macro_rules! words {
+    ($($t:ty),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl Word for $t {}
+    )*};
+}
+
+words!(AtomicU8, AtomicU16, AtomicU32, AtomicU64);
 
 /// A [`LargeBuffer`] that is only read (see [`LargeBuffer::freeze`]).
 #[derive(Debug)]
@@ -214,6 +237,10 @@ mod tests {
         assert_eq!(b.atomic_u8()[20].load(Relaxed), 4, "little-endian words at 4-byte steps");
         assert_eq!(b.atomic_u32()[2].load(Relaxed), u32::MAX, "the word the u64 wrote");
         assert_eq!(b.atomic_u32().len(), (3 << 20) / 4);
+        b.atomic_u16()[3].store(0xabcd, Relaxed);
+        assert_eq!(b.atomic_u8()[6].load(Relaxed), 0xcd);
+        assert_eq!(b.atomic_u8()[7].load(Relaxed), 0xab);
+        assert_eq!(b.atomic_u16().len(), (3 << 20) / 2);
         assert_eq!(b.bytes().as_ptr().align_offset(HUGE_PAGE), 0);
     }
 }
