@@ -514,11 +514,12 @@ impl Builder {
             let first = chunk * CHUNK as usize;
             let mut cursor = Cursor::new(&self.indexer, n, first as u64);
             let mut lagged = Lagged::<usize>::new();
-            for p in first..len.min(first + CHUNK as usize) {
+            let last = len.min(first + CHUNK as usize);
+            for (p, slot) in state.iter().enumerate().take(last).skip(first) {
                 cursor.seek(p as u64);
                 let board = cursor.board();
                 if let Some(v) = self.engine.terminal_value(board) {
-                    state[p].store(pack_state(v, 0), Relaxed);
+                    slot.store(pack_state(v, 0), Relaxed);
                     continue;
                 }
                 // Play every move first and prefetch what each needs:
@@ -556,7 +557,7 @@ impl Builder {
                     assert_ne!(v, UNSOLVED, "lower levels are solved");
                     best = best.max(o.value_with(v as i8 as i32));
                 }
-                state[p].store(pack_state(best, count), Relaxed);
+                slot.store(pack_state(best, count), Relaxed);
             }
             for c in lagged.drain() {
                 offsets[c].fetch_add(1, Relaxed);
@@ -709,8 +710,9 @@ impl Builder {
                     true
                 };
                 let first = chunk * CHUNK as usize;
-                for p in first..len.min(first + CHUNK as usize) {
-                    let packed = state[p].load(Relaxed);
+                let last = len.min(first + CHUNK as usize);
+                for (p, slot) in state.iter().enumerate().take(last).skip(first) {
+                    let packed = slot.load(Relaxed);
                     let e = i32::from(best_exit(packed));
                     let joins = if e == s {
                         s
