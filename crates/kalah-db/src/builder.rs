@@ -509,17 +509,27 @@ impl Builder {
         let state = &scratch.state.atomic_u16()[..len];
         let offsets = if undo { &[][..] } else { &scratch.offsets.atomic_u32()[..len + 1] };
         offsets.par_iter().for_each(|c| c.store(0, Relaxed));
+        // Each chunk also notes the thresholds at which its boards' exits
+        // may let them join (bit `|e|` of `joins_at`), so that the
+        // threshold passes skip a chunk with none to scan for.
         let chunks = len.div_ceil(CHUNK as usize);
-        (0..chunks).into_par_iter().for_each(|chunk| {
+        let joins_at: Vec<u128> = (0..chunks).into_par_iter().map(|chunk| {
             let first = chunk * CHUNK as usize;
             let mut cursor = Cursor::new(&self.indexer, n, first as u64);
             let mut lagged = Lagged::<usize>::new();
+            let mut joins_at = 0u128;
+            let mut note = |exit: i32| {
+                if exit != i32::from(NO_EXIT) {
+                    joins_at |= 1 << exit.unsigned_abs();
+                }
+            };
             let last = len.min(first + CHUNK as usize);
             for (p, slot) in state.iter().enumerate().take(last).skip(first) {
                 cursor.seek(p as u64);
                 let board = cursor.board();
                 if let Some(v) = self.engine.terminal_value(board) {
                     slot.store(pack_state(v, 0), Relaxed);
+                    note(v);
                     continue;
                 }
                 // Play every move first and prefetch what each needs:
@@ -558,11 +568,13 @@ impl Builder {
                     best = best.max(o.value_with(v as i8 as i32));
                 }
                 slot.store(pack_state(best, count), Relaxed);
+                note(best);
             }
             for c in lagged.drain() {
                 offsets[c].fetch_add(1, Relaxed);
             }
-        });
+            joins_at
+        }).collect();
 
         // Pass 2 (with relay only): the reversed graph as CSR. The counts
         // become the end of each board's run of predecessors; filling a run
@@ -709,6 +721,9 @@ impl Builder {
                     }
                     true
                 };
+                if joins_at[chunk] & 1 << s == 0 {
+                    return;
+                }
                 let first = chunk * CHUNK as usize;
                 let last = len.min(first + CHUNK as usize);
                 for (p, slot) in state.iter().enumerate().take(last).skip(first) {
