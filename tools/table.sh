@@ -4,7 +4,9 @@
 #     Kalah(6,6) and anything else not solved within the time limit shows
 #     the bounds proven in it;
 #   - every other rule combination for s <= 4: h <= 6 with counter-
-#     clockwise sowing (a shorter time limit per entry); with clockwise
+#     clockwise sowing (a shorter time limit per entry; without relay,
+#     Kalah(6,s) is searched with a 24-seed database built for the rules,
+#     about 30 s, and the main time limit); with clockwise
 #     sowing (retrograde analysis of every board) h <= 4, Kalah(5,1..3)
 #     and Kalah(6,1), merged into one file with jq. Kalah(5,3) is 848
 #     million boards, 4.7 GB and 5 to 8 minutes a rule set (before the
@@ -25,7 +27,7 @@ cd "$(dirname "$0")/.."
 cargo build --release -q -p kalah-cli
 kalah=target/release/kalah
 limit=600
-other=20
+other=60
 only=""
 cw53=yes
 cw62=no
@@ -55,20 +57,27 @@ for capture in standard empty; do for end in instant turn; do for leftovers in o
   for sowing in ccw cw; do for relay in off on; do
     tag="$capture-$end-$leftovers-$sowing-relay$relay"
     [ "$tag" = "$capture-instant-owner-ccw-relayoff" ] && continue   # the tables above
-    rules=(--capture "$capture" --end "$end" --leftovers "$leftovers" --sowing "$sowing" --relay "$relay" --time-limit "$other" --json)
+    rules=(--capture "$capture" --end "$end" --leftovers "$leftovers" --sowing "$sowing" --relay "$relay" --json)
     t0=$SECONDS
-    if [ "$sowing" = ccw ]; then
+    if [ "$sowing" = ccw ] && [ "$relay" = on ]; then
       echo "== $tag, h = 1..6, s = 1..4, at most $other s each"
-      "$kalah" table --houses 1-6 --seeds 1-4 "${rules[@]}" > "data/tables/other-$tag.json"
+      "$kalah" table --houses 1-6 --seeds 1-4 "${rules[@]}" --time-limit "$other" > "data/tables/other-$tag.json"
+    elif [ "$sowing" = ccw ]; then
+      echo "== $tag, h = 1..5, s = 1..4, at most $other s each; Kalah(6,1..4) with a 24-seed database, at most $limit s each"
+      "$kalah" table --houses 1-5 --seeds 1-4 "${rules[@]}" --time-limit "$other" > "data/tables/other-$tag.json.1"
+      "$kalah" table --houses 6 --seeds 1-4 --db-seeds 24 "${rules[@]}" --time-limit "$limit" > "data/tables/other-$tag.json.2"
+      jq -cs '.[0] + {entries: (.[0].entries + .[1].entries)}' \
+        "data/tables/other-$tag.json".{1,2} > "data/tables/other-$tag.json"
+      rm "data/tables/other-$tag.json".{1,2}
     else
       five=2; [ "$cw53" = yes ] && five=3
       # Kalah(5,4) fits only without relay (13.4 GiB; 52.3 GiB with relay).
       [ "$cw54" = yes ] && [ "$relay" = off ] && five=4
       six=1; [ "$cw62" = yes ] && six=2
       echo "== $tag, h = 1..4 with s = 1..4, Kalah(5,1..$five), Kalah(6,1..$six)"
-      "$kalah" table --houses 1-4 --seeds 1-4 "${rules[@]}" > "data/tables/other-$tag.json.1"
-      "$kalah" table --houses 5 --seeds 1-$five "${rules[@]}" > "data/tables/other-$tag.json.2"
-      "$kalah" table --houses 6 --seeds 1-$six "${rules[@]}" > "data/tables/other-$tag.json.3"
+      "$kalah" table --houses 1-4 --seeds 1-4 "${rules[@]}" --time-limit "$other" > "data/tables/other-$tag.json.1"
+      "$kalah" table --houses 5 --seeds 1-$five "${rules[@]}" --time-limit "$other" > "data/tables/other-$tag.json.2"
+      "$kalah" table --houses 6 --seeds 1-$six "${rules[@]}" --time-limit "$other" > "data/tables/other-$tag.json.3"
       jq -s '.[0] + {entries: (.[0].entries + .[1].entries + .[2].entries)}' \
         "data/tables/other-$tag.json".{1,2,3} > "data/tables/other-$tag.json"
       rm "data/tables/other-$tag.json".{1,2,3}
