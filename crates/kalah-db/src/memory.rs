@@ -194,6 +194,7 @@ impl MappedFile {
     }
 
     /// The file's bytes.
+    #[inline]
     pub fn bytes(&self) -> &[u8] {
         &self.map
     }

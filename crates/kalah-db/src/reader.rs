@@ -229,6 +229,7 @@ impl Database {
     }
 
     /// The values of level `n`.
+    #[inline]
     fn level(&self, n: u32) -> &[u8] {
         let e = &self.header.levels[n as usize];
         &self.map.bytes()[e.offset as usize..(e.offset + e.boards) as usize]
@@ -241,13 +242,20 @@ impl Database {
     }
 
     /// Checks block `b` of level `n` (once); `false` if it is damaged.
+    /// Every probe asks, so the answer for a checked block is inlined.
+    #[inline]
     fn check_block(&self, n: u32, b: u64) -> bool {
         let global = self.first_block[n as usize] + b;
         let word = &self.verified[(global / 64) as usize];
         let bit = 1u64 << (global % 64);
-        if word.load(Relaxed) & bit != 0 {
-            return true;
-        }
+        word.load(Relaxed) & bit != 0 || self.verify_block(n, b, word, bit)
+    }
+
+    /// Checks block `b` of level `n`, whose bit in `word` is `bit`, and
+    /// marks it checked if it holds.
+    #[cold]
+    #[inline(never)]
+    fn verify_block(&self, n: u32, b: u64, word: &AtomicU64, bit: u64) -> bool {
         let level = self.level(n);
         let start = (b * BLOCK_BYTES as u64) as usize;
         let end = (start + BLOCK_BYTES as usize).min(level.len());
