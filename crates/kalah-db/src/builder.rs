@@ -46,18 +46,19 @@
 //!
 //! The level's working set is small: per board its best exit and its count
 //! of moves inside the level, a byte each in one 16-bit word; values are
-//! written straight into the level's cells. The threshold passes need each board's
-//! predecessors inside the level. Without relay they are found by undoing
-//! moves (`Engine::quiet_predecessors`), which costs no memory; a relay
-//! move cannot be undone that way, so with relay the builder stores the
-//! reversed graph: the start of each board's predecessors (4 bytes) and 4
-//! bytes per move inside the level. Clockwise Kalah(5,4) (10.3 billion
+//! written straight into the level's cells. The threshold passes need each
+//! board's predecessors inside the level. Without relay they are found by
+//! undoing moves (`Engine::quiet_predecessors`), which costs no memory; a
+//! relay move cannot be undone that way, so with relay the builder stores
+//! the reversed graph: the start of each board's predecessors (4 bytes) and
+//! 4 bytes per move inside the level. Clockwise Kalah(5,4) (10.3 billion
 //! boards, 2.05 billion in its largest level) thus needs 13.4 GiB without
-//! relay and 52.3 GiB with it. Every pass is parallel. The threshold passes scan the level for boards
-//! that join at `s` through their exits, and each thread follows the
-//! predecessors of the boards it claimed: a board is claimed once, by a
-//! compare-and-swap of its cell, and since `W_s` and `L_s` are least fixed
-//! points the order of the claims cannot change them.
+//! relay and 52.3 GiB with it. Every pass is parallel. The threshold passes
+//! scan the level for boards that join at `s` through their exits
+//! (skipping the chunks of the level with no exit of `±s`), and each
+//! thread follows the predecessors of the boards it claimed: a board is
+//! claimed once, by a compare-and-swap of its cell, and since `W_s` and
+//! `L_s` are least fixed points the order of the claims cannot change them.
 //!
 //! Those arrays are far larger than the caches and nearly every access
 //! lands somewhere new, so the passes are bound by memory latency, not by
