@@ -876,7 +876,8 @@ fn undoes_moves(rules: Rules) -> bool {
 /// solves the largest level of a build up to `max_seeds`: per board of the
 /// level its best exit and its count of moves inside the level (2 bytes);
 /// with relay also its offset in the reversed graph (4 bytes) and 4 bytes
-/// per move inside the level ([`most_moves`]).
+/// per move inside the level (at most `h` times the boards with one seed
+/// fewer, `most_moves`).
 pub fn retrograde_working_set(h: usize, max_seeds: u32, rules: Rules) -> u64 {
     let level = kalah_core::boards_with(h, max_seeds);
     if undoes_moves(rules) {
