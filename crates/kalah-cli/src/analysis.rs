@@ -356,13 +356,6 @@ fn search<T: Tablebase>(h: usize, rules: Rules, table: T, options: SearchOptions
     Ok((analysis, solver.nodes(), best))
 }
 
-/// Memory retrograde analysis needs for boards of up to `seeds` seeds.
-fn retrograde_memory(engine: &Engine, seeds: u32) -> u64 {
-    // One byte per board, and the working set of the level being solved.
-    let h = engine.houses();
-    kalah_core::boards_up_to(h, seeds) + kalah_db::builder::retrograde_working_set(h, seeds, engine.rules())
-}
-
 fn retrograde(engine: &Engine, position: &Position, announce: bool, threads: usize) -> anyhow::Result<Analysis> {
     let builder = retrograde_builder(engine, position.seeds_in_houses(), announce, threads)?;
     analyze_from_table(engine, &builder, position).map_err(|e| user(e.to_string()))
@@ -375,7 +368,7 @@ pub fn retrograde_builder(engine: &Engine, seeds: u32, announce: bool, threads: 
     if seeds > kalah_db::builder::MAX_SEEDS {
         return Err(user(format!("{seeds} seeds is too many for retrograde analysis (at most {})", kalah_db::builder::MAX_SEEDS)));
     }
-    let needed = retrograde_memory(engine, seeds);
+    let needed = kalah_db::builder::memory_needed(h, seeds, engine.rules());
     let available = kalah_db::writer::available_memory().unwrap_or(u64::MAX);
     if needed > available {
         return Err(user(format!(

@@ -247,7 +247,8 @@ fn evaluator(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, thread
             return Ok(Err(clockwise_refusal(h, largest, rules)));
         }
         if announce {
-            eprintln!("note: {h} houses, clockwise: retrograde analysis of {} boards ({})", group(needed), human_bytes(needed));
+            let memory = kalah_db::builder::memory_needed(h, largest, rules);
+            eprintln!("note: {h} houses, clockwise: retrograde analysis of {} boards ({} of memory)", group(needed), human_bytes(memory));
         }
         let builder = crate::analysis::build_in_memory(&engine, largest, threads)?;
         return Ok(Ok(Evaluator::Table(Box::new(engine), Box::new(builder))));

@@ -128,9 +128,16 @@ impl std::fmt::Debug for Builder {
     }
 }
 
-/// The bytes a builder for `h` houses and `max_seeds` seeds holds in memory.
-pub fn memory_needed(h: usize, max_seeds: u32) -> u64 {
-    kalah_core::boards_up_to(h, max_seeds)
+/// The bytes a builder for `h` houses and `max_seeds` seeds under `rules`
+/// holds in memory: one a board, and for rules that may cycle the
+/// retrograde solver's working set ([`retrograde_working_set`]).
+pub fn memory_needed(h: usize, max_seeds: u32, rules: Rules) -> u64 {
+    let values = kalah_core::boards_up_to(h, max_seeds);
+    if rules.may_cycle() {
+        values + retrograde_working_set(h, max_seeds, rules)
+    } else {
+        values
+    }
 }
 
 impl Builder {

@@ -62,11 +62,8 @@ pub fn partial_path(path: &Path) -> PathBuf {
 pub fn requirements(h: usize, max_seeds: u32, rules: Rules) -> (u64, u64) {
     let indexer = Indexer::new(h, max_seeds);
     let file = Header::new(h, max_seeds, rules).file_bytes(&indexer);
-    // One byte per board in memory, plus the largest level's checksum table and slack.
-    let mut memory = indexer.len() + indexer.len() / 4096 + (64 << 20);
-    if rules.may_cycle() {
-        memory += crate::builder::retrograde_working_set(h, max_seeds, rules);
-    }
+    // The builder's memory, plus the largest level's checksum table and slack.
+    let memory = crate::builder::memory_needed(h, max_seeds, rules) + indexer.len() / 4096 + (64 << 20);
     (memory, file)
 }
 
