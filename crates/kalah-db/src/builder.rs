@@ -858,15 +858,17 @@ const NO_EXIT: i8 = i8::MIN;
 /// subtracts 1 from the word, which never borrows from the exit: a board's
 /// count is counted down once for each of its moves inside the level.
 #[inline]
-fn pack_state(best_exit: i32, inside_moves: u8) -> u16 {
-    u16::from(best_exit as i8 as u8) << 8 | u16::from(inside_moves)
+fn pack_state(exit: i32, count: u8) -> u16 {
+    u16::from(exit as i8 as u8) << 8 | u16::from(count)
 }
 
+/// The best exit of a board's state ([`NO_EXIT`] if it has none).
 #[inline]
 fn best_exit(state: u16) -> i8 {
     (state >> 8) as u8 as i8
 }
 
+/// The count of a board's moves inside the level in its state.
 #[inline]
 fn inside_moves(state: u16) -> u8 {
     state as u8
