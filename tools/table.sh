@@ -8,14 +8,16 @@
 #     Kalah(6,s) is searched with a 24-seed database built for the rules,
 #     about 30 s, and the main time limit); with clockwise
 #     sowing (retrograde analysis of every board) h <= 4, Kalah(5,1..3)
-#     and Kalah(6,1), merged into one file with jq. Kalah(5,3) is 848
+#     and Kalah(6,1), merged into one file with jq, and bounds on the
+#     larger starts up to s = 4 proven by searches over the largest of
+#     these databases (the other time limit each). Kalah(5,3) is 848
 #     million boards, 4.7 GB and 5 to 8 minutes a rule set (before the
 #     solver got twice as fast; skip it with --no-cw-5-3); Kalah(6,2) is
 #     1.25 billion boards, at most 9.4 GB and 5 to 12 minutes a rule set,
 #     so it only runs with --cw-6-2 (about 3 hours for all 24); Kalah(5,4)
 #     is 10.3 billion boards and 13.4 GiB without relay (52.3 GiB with
 #     it), so --cw-5-4 runs it for the 12 rule sets without relay only;
-#     Kalah(6,3) and beyond do not fit.
+#     the exact Kalah(6,3) and beyond do not fit.
 #
 #   tools/table.sh [--time-limit SECONDS] [--other-time-limit SECONDS] [--only main|other] [--no-cw-5-3] [--cw-6-2] [--cw-5-4]
 #
@@ -70,14 +72,17 @@ for capture in standard empty; do for end in instant turn; do for leftovers in o
         "data/tables/other-$tag.json".{1,2} > "data/tables/other-$tag.json"
       rm "data/tables/other-$tag.json".{1,2}
     else
+      # Exact up to Kalah(5,five) and Kalah(6,six) (every board up to their
+      # seeds by retrograde analysis); the starts above get bounds proven by
+      # searches over that database, at most $other s each.
       five=2; [ "$cw53" = yes ] && five=3
       # Kalah(5,4) fits only without relay (13.4 GiB; 52.3 GiB with relay).
       [ "$cw54" = yes ] && [ "$relay" = off ] && five=4
       six=1; [ "$cw62" = yes ] && six=2
-      echo "== $tag, h = 1..4 with s = 1..4, Kalah(5,1..$five), Kalah(6,1..$six)"
+      echo "== $tag, h = 1..4 with s = 1..4, Kalah(5,1..$five), Kalah(6,1..$six); bounds on Kalah(5,$((five + 1))..4), Kalah(6,$((six + 1))..4)"
       "$kalah" table --houses 1-4 --seeds 1-4 "${rules[@]}" --time-limit "$other" > "data/tables/other-$tag.json.1"
-      "$kalah" table --houses 5 --seeds 1-$five "${rules[@]}" --time-limit "$other" > "data/tables/other-$tag.json.2"
-      "$kalah" table --houses 6 --seeds 1-$six "${rules[@]}" --time-limit "$other" > "data/tables/other-$tag.json.3"
+      "$kalah" table --houses 5 --seeds 1-4 --db-seeds $((10 * five)) "${rules[@]}" --time-limit "$other" > "data/tables/other-$tag.json.2"
+      "$kalah" table --houses 6 --seeds 1-4 --db-seeds $((12 * six)) "${rules[@]}" --time-limit "$other" > "data/tables/other-$tag.json.3"
       jq -s '.[0] + {entries: (.[0].entries + .[1].entries + .[2].entries)}' \
         "data/tables/other-$tag.json".{1,2,3} > "data/tables/other-$tag.json"
       rm "data/tables/other-$tag.json".{1,2,3}

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use kalah_core::{Engine, Position, Rules};
 use kalah_db::{human_bytes, Database, NoTablebase, Tablebase};
-use kalah_search::{Bounded, SearchOptions, Solver};
+use kalah_search::{BoundSolver, Bounded, SearchOptions, Solver};
 use serde_json::json;
 
 use crate::analysis::{check_table_memory, group};
@@ -52,6 +52,10 @@ pub struct TableArgs {
     /// in memory first (0: none). Without it, the default database file is
     /// used when there is one, else one is built in memory as `solve` does
     /// (from 46 seeds on, 30 seeds fewer than the largest start, at most 24).
+    /// Clockwise, the database is solved by retrograde analysis and gives
+    /// exact values of the starts it covers; by default it covers the
+    /// largest start that fits in memory, and larger starts get bounds from
+    /// searches over it (exact where best play ends within their depth).
     #[arg(long, value_name = "N")]
     db_seeds: Option<u32>,
     /// Seconds per configuration; one that does not finish in time shows the
@@ -105,12 +109,21 @@ type Search = Box<dyn Fn(&Position, Instant) -> anyhow::Result<Bounded>>;
 enum Evaluator {
     Table(Box<Engine>, Box<dyn Tablebase>),
     Search(Search),
+    /// Rules that may cycle: starts the database (of every board up to
+    /// its seeds, by retrograde analysis) covers are answered by it, larger
+    /// ones by bounds proven by a search backed by it.
+    Clockwise(Box<Engine>, Box<dyn Tablebase>, SearchOptions),
 }
 
 impl Evaluator {
     fn value(&self, position: &Position, deadline: Instant) -> anyhow::Result<Bounded> {
         match self {
-            Evaluator::Table(engine, table) => {
+            Evaluator::Clockwise(engine, table, options) if !covers(&**table, position) => {
+                check_table_memory(options.reserved_bytes(engine.houses()) as u64)?;
+                let solver = BoundSolver::new(engine.houses(), engine.rules(), &**table, *options).map_err(|e| user(e.to_string()))?;
+                solver.bounds_within(position, deadline).map_err(|e| user(e.to_string()))
+            }
+            Evaluator::Table(engine, table) | Evaluator::Clockwise(engine, table, _) => {
                 let board = position.mover_board();
                 let v = position.store_difference() + engine.terminal_value(board).unwrap_or_else(|| table.value(board));
                 if let Some(why) = table.failure() {
@@ -141,17 +154,8 @@ pub fn run(args: TableArgs) -> anyhow::Result<()> {
         for s in args.seeds.0..=args.seeds.1 {
             start_position(h, s)?;
         }
-        // Clockwise, the retrograde analysis covers the largest start that
-        // fits in memory; larger starts are not attempted.
-        let mut top = args.seeds.1;
         let setup = Instant::now();
-        let evaluator = loop {
-            let n = 2 * h as u32 * top;
-            match evaluator(h, rules, n, args.db_seeds, threads, args.search.tt_mb_asked()?, !args.json)? {
-                Err(_) if top > args.seeds.0 => top -= 1,
-                e => break e,
-            }
-        };
+        let evaluator = evaluator(h, rules, 2 * h as u32 * args.seeds.1, args.db_seeds, threads, args.search.tt_mb_asked()?, !args.json)?;
         let setup_seconds = setup.elapsed().as_secs_f64();
         if !args.json && setup_seconds >= 0.1 {
             eprintln!("note: {h} houses: {setup_seconds:.1} s to prepare (database built or loaded, retrograde analysis)");
@@ -159,13 +163,8 @@ pub fn run(args: TableArgs) -> anyhow::Result<()> {
         for s in args.seeds.0..=args.seeds.1 {
             let start = start_position(h, s)?;
             let timer = Instant::now();
-            let (bounds, method) = match &evaluator {
-                Ok(e) if s <= top => (e.value(&start, timer + limit)?, describe(e)),
-                _ => {
-                    let n = 2 * h as i32 * s as i32;
-                    (Bounded { lower: -n, upper: n }, clockwise_refusal(h, 2 * h as u32 * s, rules))
-                }
-            };
+            let bounds = evaluator.value(&start, timer + limit)?;
+            let method = describe(&evaluator, &start);
             let entry = Entry {
                 houses: h,
                 seeds: s,
@@ -212,46 +211,80 @@ fn clockwise_fits(h: usize, seeds: u32, rules: Rules) -> bool {
     seeds <= kalah_db::builder::MAX_SEEDS && kalah_db::writer::requirements(h, seeds, rules).0 <= free
 }
 
-/// Why a clockwise start of `seeds` seeds on `h` houses is not attempted.
+/// Why retrograde analysis of every board of `h` houses with up to `seeds` seeds is refused.
 fn clockwise_refusal(h: usize, seeds: u32, rules: Rules) -> String {
-    let needed = kalah_core::boards_up_to(h, seeds);
-    let memory = if seeds <= kalah_db::builder::MAX_SEEDS {
-        format!(" ({} of memory", human_bytes(kalah_db::writer::requirements(h, seeds, rules).0))
-    } else {
-        " (more seeds than a database holds".to_string()
-    };
-    let free = kalah_db::writer::available_memory().map_or(String::new(), |f| format!(", {} available", human_bytes(f)));
-    format!("not attempted: clockwise play needs retrograde analysis of {} boards{memory}{free})", group(needed))
+    let boards = group(kalah_core::boards_up_to(h, seeds));
+    if seeds > kalah_db::builder::MAX_SEEDS {
+        return format!("retrograde analysis of {boards} boards: more seeds than a database holds (at most {})", kalah_db::builder::MAX_SEEDS);
+    }
+    let free = kalah_db::writer::available_memory().map_or(String::new(), |f| format!(", {} is available", human_bytes(f)));
+    format!("retrograde analysis of {boards} boards needs {} of memory{free}", human_bytes(kalah_db::writer::requirements(h, seeds, rules).0))
 }
 
-fn describe(e: &Evaluator) -> String {
+/// Clockwise: every board up to `--db-seeds`, or by default up to the
+/// largest start that fits in memory (else the most seeds that fit), solved
+/// by retrograde analysis; larger starts get bounds from searches over it.
+fn clockwise(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, threads: usize, tt_mb: Option<usize>, announce: bool) -> anyhow::Result<Evaluator> {
+    let engine = Engine::new(h, rules);
+    let n = match db_seeds {
+        Some(n) => {
+            let n = n.min(largest);
+            if !clockwise_fits(h, n, rules) {
+                return Err(user(format!("--db-seeds {n}: {}", clockwise_refusal(h, n, rules))));
+            }
+            n
+        }
+        None => {
+            let step = 2 * h as u32;
+            (1..=largest / step).rev().map(|s| s * step).chain((0..step).rev()).find(|&n| clockwise_fits(h, n, rules)).unwrap_or(0)
+        }
+    };
+    if announce {
+        let memory = kalah_db::builder::memory_needed(h, n, rules);
+        eprintln!(
+            "note: {h} houses, clockwise: retrograde analysis of {} boards ({} of memory){}",
+            group(kalah_core::boards_up_to(h, n)),
+            human_bytes(memory),
+            if n < largest { format!("; starts of more than {n} seeds get bounds from searches over it") } else { String::new() }
+        );
+        if n < largest && db_seeds.is_none() {
+            eprintln!("note: exact values up to {largest} seeds: {}", clockwise_refusal(h, largest, rules));
+        }
+    }
+    let builder = crate::analysis::build_in_memory(&engine, n, threads)?;
+    let options = SearchOptions {
+        threads,
+        tt_bytes: tt_mb.unwrap_or_else(|| default_tt_mb(largest, Some(n))) << 20,
+    };
+    Ok(Evaluator::Clockwise(Box::new(engine), Box::new(builder), options))
+}
+
+/// Whether `table` covers the board of `position`.
+fn covers(table: &dyn Tablebase, position: &Position) -> bool {
+    table.max_seeds().is_some_and(|m| position.seeds_in_houses() <= m)
+}
+
+fn describe(e: &Evaluator, position: &Position) -> String {
     match e {
-        Evaluator::Table(..) => "database".into(),
+        Evaluator::Clockwise(_, table, _) if !covers(&**table, position) => format!(
+            "bounds: searches to growing depths over the {}-seed database, the horizon at its worst and at its best",
+            table.max_seeds().unwrap_or(0)
+        ),
+        Evaluator::Table(..) | Evaluator::Clockwise(..) => "database".into(),
         Evaluator::Search(..) => "search".into(),
     }
 }
 
-/// How to answer the starts of `h` houses with up to `largest` seeds; an
-/// `Err` message when they cannot be answered at all (too large).
-fn evaluator(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, threads: usize, tt_mb: Option<usize>, announce: bool) -> anyhow::Result<Result<Evaluator, String>> {
+/// How to answer the starts of `h` houses with up to `largest` seeds.
+fn evaluator(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, threads: usize, tt_mb: Option<usize>, announce: bool) -> anyhow::Result<Evaluator> {
     let engine = Engine::new(h, rules);
     // A database file that covers every start is all we need.
     let file = match find_default_database(h, rules).map(|p| Database::open_for(&p, h, rules)).transpose().map_err(db_error)? {
-        Some(db) if db.header().max_seeds >= largest => return Ok(Ok(Evaluator::Table(Box::new(engine), Box::new(db)))),
+        Some(db) if db.header().max_seeds >= largest => return Ok(Evaluator::Table(Box::new(engine), Box::new(db))),
         other => other,
     };
     if rules.may_cycle() {
-        // Clockwise: every board up to the largest start, by retrograde analysis.
-        let needed = kalah_core::boards_up_to(h, largest);
-        if !clockwise_fits(h, largest, rules) {
-            return Ok(Err(clockwise_refusal(h, largest, rules)));
-        }
-        if announce {
-            let memory = kalah_db::builder::memory_needed(h, largest, rules);
-            eprintln!("note: {h} houses, clockwise: retrograde analysis of {} boards ({} of memory)", group(needed), human_bytes(memory));
-        }
-        let builder = crate::analysis::build_in_memory(&engine, largest, threads)?;
-        return Ok(Ok(Evaluator::Table(Box::new(engine), Box::new(builder))));
+        return clockwise(h, rules, largest, db_seeds, threads, tt_mb, announce);
     }
     let search_err = |e: kalah_search::SearchError| user(e.to_string());
     // No file and no size asked for: the size `solve` builds by default.
@@ -303,7 +336,7 @@ fn evaluator(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, thread
             Box::new(move |p, deadline| solver.bounds_within(p, deadline).map_err(search_err))
         }
     };
-    Ok(Ok(Evaluator::Search(evaluator)))
+    Ok(Evaluator::Search(evaluator))
 }
 
 fn print_grid(entries: &[Entry], rules: Rules, seeds: Span) {

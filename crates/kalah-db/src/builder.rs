@@ -217,6 +217,10 @@ impl Builder {
             self.build_level_sweep(n, progress);
         }
         self.done = n + 1;
+        if self.done > self.indexer.max_seeds() {
+            // Every level is solved: the working memory is no longer needed.
+            self.retrograde = None;
+        }
         n
     }
 

@@ -12,6 +12,6 @@ pub mod search;
 pub mod solver;
 pub mod tt;
 
-pub use solver::{analyze_from_table, Analysis, Bounded, MoveValue, PvMove, SearchError, SearchOptions, Solver};
+pub use solver::{analyze_from_table, Analysis, BoundSolver, Bounded, MoveValue, PvMove, SearchError, SearchOptions, Solver};
 pub use search::Stats;
 pub use tt::TranspositionTable;

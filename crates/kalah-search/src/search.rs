@@ -9,7 +9,9 @@
 //! The search is exact: no depth limit, every line is followed to the end
 //! of the game or to a board the endgame database covers. This only works
 //! for rules under which play always ends (counter-clockwise sowing); the
-//! clockwise rules are solved by retrograde analysis in `kalah-db`.
+//! clockwise rules are solved by retrograde analysis in `kalah-db`, and
+//! where that does not fit, [`Searcher::prove`] bounds their values (see
+//! "Proven bounds" below).
 //!
 //! # A node
 //!
@@ -40,6 +42,25 @@
 //! a guess's bounds when it looks no deeper, an exact search only its best
 //! move. A depth-limited result that never touched a guessed leaf is exact
 //! and stored as such.
+//!
+//! # Proven bounds
+//!
+//! With clockwise sowing play can go on for ever, so a search cannot
+//! follow every line to its end. [`Searcher::prove`] searches to a depth
+//! and takes each board at the horizon at the least its seeds allow the
+//! root's mover (`-n` or `n`, [`Horizon::WorstForRoot`]) or at the most
+//! ([`Horizon::BestForRoot`]). The minimax value of such a tree is a
+//! monotone function of its leaves, and the true values (endless play
+//! included) satisfy the same recursion, so with the leaves at the worst
+//! the value found is at most the true one, and at the best at least. In a
+//! null-window search this says, for a node whose mover the leaves are
+//! worst for: a result above alpha is a lower bound on its true value (a
+//! result at or below alpha says nothing); for the other nodes, a result
+//! below beta is an upper bound. Such a result rests only on results of
+//! its children of the same kind, on exact values and on exact table
+//! bounds, so it is stored as an exact bound; the other side is stored as
+//! a guess of its depth and only ever used for results that prove
+//! nothing ([`Searcher::guess_bounds`]).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
@@ -73,6 +94,20 @@ const ID_MAX_DEPTH: u32 = 18;
 /// The distances from the guess of the first tests of a bracketed MTD(f)
 /// ([`Searcher::mtdf`]), widest first.
 const BRACKET: &[i32] = &[48, 42, 36, 30, 24, 18, 12, 6];
+/// The depths of [`Searcher::prove`]'s searches grow by this many plies.
+const PROVE_STEP: u32 = 2;
+
+/// What a depth-limited search takes a board at its horizon to be worth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Horizon {
+    /// No further gain: a guess (iterative deepening before an exact search).
+    Guess,
+    /// The least the root's mover can get: results in the root's mover's
+    /// favour are proven ([`Searcher::prove`]).
+    WorstForRoot,
+    /// The most the root's mover can get: results against it are proven.
+    BestForRoot,
+}
 
 /// How many houses of a side (given as a word, one byte a house) hold seeds.
 #[inline]
@@ -178,6 +213,10 @@ pub(crate) struct Searcher<'a, T: Tablebase> {
     pub(crate) stats: Stats,
     /// Plies from the root at which a depth-limited search stops ([`u32::MAX`]: exact search).
     horizon: u32,
+    /// What the horizon's boards are taken to be worth.
+    leaves: Horizon,
+    /// Whether the player to move at the current node is the root's.
+    root_mover: bool,
     /// Leaves a depth-limited search guessed; results resting on them are not exact.
     guessed_leaves: u64,
     flushed: u64,
@@ -202,6 +241,8 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             opponent_scores: mover_always_scores && rules.leftovers == Leftovers::Owner,
             stats: Stats::default(),
             horizon: u32::MAX,
+            leaves: Horizon::Guess,
+            root_mover: true,
             guessed_leaves: 0,
             flushed: 0,
             aborted: false,
@@ -300,23 +341,28 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         if let Some(entry) = key.and_then(|k| self.shared.tt.probe(k)) {
             // Exact bounds always decide; a guess only a depth-limited search
             // that looks no deeper than the search that made it.
-            let usable = match entry.guess_depth {
-                None => true,
-                Some(depth) => self.horizon != u32::MAX && depth >= self.horizon - ply.min(self.horizon),
+            let (lower, upper) = match entry.guess_depth {
+                None => (entry.lower, entry.upper),
+                Some(depth) if self.horizon != u32::MAX && depth >= self.horizon - ply.min(self.horizon) => self.guess_bounds(entry.lower, entry.upper, self.root_mover),
+                Some(_) => (i32::MIN, i32::MAX),
             };
-            if usable && (entry.lower >= beta || entry.upper <= alpha) {
+            if lower >= beta || upper <= alpha {
                 if !entry.is_exact() {
                     self.guessed_leaves += 1;
                 }
                 self.stats.table_cuts += 1;
-                return if entry.lower >= beta { entry.lower } else { entry.upper };
+                return if lower >= beta { lower } else { upper };
             }
             hint = entry.best;
         }
         if ply >= self.horizon {
-            // A depth-limited search stops here and guesses no further gain.
+            // A depth-limited search stops here.
             self.guessed_leaves += 1;
-            return 0.clamp(floor, ceiling);
+            return match (self.leaves, self.root_mover) {
+                (Horizon::Guess, _) => 0.clamp(floor, ceiling),
+                (Horizon::WorstForRoot, true) | (Horizon::BestForRoot, false) => floor,
+                (Horizon::WorstForRoot, false) | (Horizon::BestForRoot, true) => ceiling,
+            };
         }
         let mark = match key {
             Some(k) if ply < BUSY_PLY && self.shared.threads > 1 => Some(self.shared.busy.mark(k)),
@@ -329,13 +375,32 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         v
     }
 
+    /// The bounds of a guess entry a node whose mover is (`root_mover`) or
+    /// is not the root's may use. When searching for proofs
+    /// ([`Searcher::prove`]), only in the direction the node proves nothing
+    /// in (see [`Searcher::finish`]): a result in the direction it does
+    /// prove in then never rests on a guess, only on proven bounds.
+    #[inline]
+    fn guess_bounds(&self, lower: i32, upper: i32, root_mover: bool) -> (i32, i32) {
+        match self.leaves {
+            Horizon::Guess => (lower, upper),
+            _ if root_mover == (self.leaves == Horizon::WorstForRoot) => (i32::MIN, upper),
+            _ => (lower, i32::MAX),
+        }
+    }
+
     /// Searches one move; `None` if stopped.
     #[inline]
     fn search_move(&mut self, child: &Child, alpha: i32, beta: i32, ply: u32) -> Option<i32> {
         let gain = child.outcome.gain();
         let v = match child.outcome.next {
             Next::Mover => gain + self.search(child.outcome.board, child.seeds, alpha - gain, beta - gain, ply + 1),
-            _ => gain - self.search(child.outcome.board, child.seeds, gain - beta, gain - alpha, ply + 1),
+            _ => {
+                self.root_mover = !self.root_mover;
+                let v = gain - self.search(child.outcome.board, child.seeds, gain - beta, gain - alpha, ply + 1);
+                self.root_mover = !self.root_mover;
+                v
+            }
         };
         (!self.aborted).then_some(v)
     }
@@ -416,15 +481,16 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             if let Some(e) = child.key.and_then(|k| self.shared.tt.probe(k)) {
                 // A guess counts only in a depth-limited search that looks no
                 // deeper below the child than the search that made it.
-                let usable = match e.guess_depth {
-                    None => true,
-                    Some(depth) => self.horizon != u32::MAX && depth + ply + 1 >= self.horizon,
+                let (lower, upper) = match e.guess_depth {
+                    None => (e.lower, e.upper),
+                    Some(depth) if self.horizon != u32::MAX && depth + ply + 1 >= self.horizon => {
+                        guessed = true;
+                        self.guess_bounds(e.lower, e.upper, self.root_mover == (child.outcome.next == Next::Mover))
+                    }
+                    Some(_) => (i32::MIN, i32::MAX),
                 };
-                if usable {
-                    lo = lo.max(e.lower);
-                    hi = hi.min(e.upper);
-                    guessed = !e.is_exact();
-                }
+                lo = lo.max(lower);
+                hi = hi.min(upper);
             }
             let gain = child.outcome.gain();
             let (move_lo, move_hi) = match child.outcome.next {
@@ -518,8 +584,26 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             (best, best)
         };
         if self.guessed_leaves != start_guesses {
-            if let Some(k) = key {
-                self.shared.tt.store_guess(k, lower, upper, house, self.horizon - ply.min(self.horizon));
+            let depth = self.horizon - ply.min(self.horizon);
+            let Some(k) = key else { return best };
+            if self.leaves == Horizon::Guess {
+                self.shared.tt.store_guess(k, lower, upper, house, depth);
+                return best;
+            }
+            // Leaves taken at the worst for this node's mover make the value
+            // found a lower bound on the true one; at the best, an upper bound.
+            // The other side of the result is a guess of this depth.
+            let (proven, guessed) = if self.root_mover == (self.leaves == Horizon::WorstForRoot) {
+                ((lower, i32::MAX), (i32::MIN, upper))
+            } else {
+                ((i32::MIN, upper), (lower, i32::MAX))
+            };
+            let (lower, upper) = proven;
+            if lower == i32::MIN && upper == i32::MAX {
+                self.shared.tt.store_guess(k, guessed.0, guessed.1, house, depth);
+            } else {
+                let (lower, upper) = self.round(lower, upper, seeds);
+                self.shared.tt.store(k, lower, upper, house, self.stats.nodes - start_nodes + 1);
             }
             return best;
         }
@@ -623,6 +707,85 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         }
         self.horizon = u32::MAX;
         Some(guess)
+    }
+
+    /// Proven bounds on the value of `board` under any rules, clockwise
+    /// sowing included, closing in until they meet or the searches have
+    /// gone `max_depth` plies deep; `None` if stopped first (the bounds
+    /// proven so far are in `Shared::proven`).
+    ///
+    /// Depth-limited searches to depths `PROVE_STEP`, `2 PROVE_STEP`, ..:
+    /// at each depth, null-window tests just above the lower bound with the
+    /// horizon's boards worth the least their seeds allow for the root's
+    /// mover (a success raises the lower bound), then tests at the upper
+    /// bound with them worth the most (a failure lowers it). The true value
+    /// lies between these two depth-limited values, whatever cycles the
+    /// play has, so every result kept is proven; the table keeps only
+    /// proven bounds (see `Searcher::finish`). Play that goes on for ever
+    /// keeps its lines at the horizon, so the bounds meet only when best
+    /// play ends or enters the database.
+    pub(crate) fn prove(&mut self, board: Board, max_depth: u32) -> Option<(i32, i32)> {
+        if let Some(v) = self.engine.terminal_value(board) {
+            return Some((v, v));
+        }
+        let seeds = board.total() as i32;
+        if seeds <= self.table_max {
+            let v = self.shared.table.value(board);
+            return Some((v, v));
+        }
+        // Cycles make every table entry pay: keep every board above the database.
+        self.tt_min = self.table_max + 1;
+        let (mut lower, mut upper) = (self.floor(seeds), self.ceiling(board, seeds));
+        let mut depth = PROVE_STEP;
+        while lower < upper && depth <= max_depth {
+            self.horizon = depth;
+            self.leaves = Horizon::WorstForRoot;
+            while lower < upper {
+                let (v, exact) = self.proof_test(board, seeds, lower + 1)?;
+                if v > lower {
+                    lower = v;
+                } else {
+                    if exact {
+                        upper = upper.min(v);
+                    }
+                    break;
+                }
+                self.shared.proven.record(lower, upper);
+            }
+            self.leaves = Horizon::BestForRoot;
+            while lower < upper {
+                let (v, exact) = self.proof_test(board, seeds, upper)?;
+                if v < upper {
+                    upper = v;
+                } else {
+                    if exact {
+                        lower = lower.max(v);
+                    }
+                    break;
+                }
+                self.shared.proven.record(lower, upper);
+            }
+            self.shared.proven.record(lower, upper);
+            depth = depth.saturating_add(PROVE_STEP);
+        }
+        self.horizon = u32::MAX;
+        self.leaves = Horizon::Guess;
+        Some((lower, upper))
+    }
+
+    /// One null-window test "value >= beta" of a depth-limited search: its
+    /// result, and whether it touched no horizon (then it is exact either
+    /// way). `None` if stopped.
+    fn proof_test(&mut self, board: Board, seeds: i32, beta: i32) -> Option<(i32, bool)> {
+        let start = self.guessed_leaves;
+        self.root_mover = true;
+        let v = self.search(board, seeds, beta - 1, beta, 0);
+        if self.aborted {
+            self.horizon = u32::MAX;
+            self.leaves = Horizon::Guess;
+            return None;
+        }
+        Some((v, self.guessed_leaves == start))
     }
 
     /// Whether the value of `board` is at least `beta` (one null-window test).

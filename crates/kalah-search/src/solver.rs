@@ -1,5 +1,7 @@
 //! The public face of the search: exact values of positions, of every
-//! move, and a principal variation, on as many threads as asked.
+//! move, and a principal variation, on as many threads as asked
+//! ([`Solver`]); and proven bounds on values under rules that allow
+//! endless play ([`BoundSolver`]).
 //!
 //! # Parallel search
 //!
@@ -209,6 +211,12 @@ impl<T: Tablebase> Solver<T> {
         if rules.may_cycle() {
             return Err(SearchError::EndlessPlay);
         }
+        Solver::build(h, rules, table, options)
+    }
+
+    /// [`Solver::new`] for any rules: only [`BoundSolver`] may search rules
+    /// that allow endless play.
+    fn build(h: usize, rules: Rules, table: T, options: SearchOptions) -> Result<Self, SearchError> {
         if table.max_seeds().is_some() && (table.houses() != h || table.rules() != rules) {
             return Err(SearchError::WrongTablebase {
                 db_houses: table.houses(),
@@ -731,5 +739,78 @@ impl ProgressRanks {
             optimal.iter().copied().max_by_key(|&h| rank_of(h).min(u32::MAX - 1))
         };
         pick.unwrap_or(optimal[0])
+    }
+}
+
+/// Proven bounds on values under any rules, clockwise sowing included.
+///
+/// Alpha-beta cannot score play that goes on for ever, so [`Solver`]
+/// refuses rules that allow it. This searches to a depth and takes the
+/// boards at the horizon first at the least and then at the most their
+/// seeds allow the root's mover: the true value lies between the two
+/// depth-limited values, and as the depth grows the bounds close in, to
+/// the value itself once best play on both sides ends (or enters the
+/// database) within the depth. Where best play is endless they stay apart.
+/// The database (clockwise: one built by retrograde analysis, which has
+/// the exact values of endless play) answers every board it covers.
+pub struct BoundSolver<T: Tablebase>(Solver<T>);
+
+impl<T: Tablebase> std::fmt::Debug for BoundSolver<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("BoundSolver").field(&self.0).finish()
+    }
+}
+
+impl<T: Tablebase> BoundSolver<T> {
+    /// A solver for `h` houses a side under `rules`, backed by `table`.
+    pub fn new(h: usize, rules: Rules, table: T, options: SearchOptions) -> Result<Self, SearchError> {
+        Solver::build(h, rules, table, options).map(BoundSolver)
+    }
+
+    /// Nodes searched so far by all threads.
+    pub fn nodes(&self) -> u64 {
+        self.0.nodes()
+    }
+
+    /// Bounds on the value of `position` for the player to move, proven
+    /// by `deadline` (the exact value if the bounds meet first).
+    pub fn bounds_within(&self, position: &Position, deadline: Instant) -> Result<Bounded, SearchError> {
+        self.prove(position, Some(deadline), u32::MAX)
+    }
+
+    /// Bounds on the value of `position` proven by searches of at most
+    /// `max_depth` plies (the exact value if the bounds meet first).
+    pub fn bounds_to_depth(&self, position: &Position, max_depth: u32) -> Result<Bounded, SearchError> {
+        self.prove(position, None, max_depth)
+    }
+
+    fn prove(&self, position: &Position, deadline: Option<Instant>, max_depth: u32) -> Result<Bounded, SearchError> {
+        let solver = &self.0;
+        let board = position.mover_board();
+        let proven = Proven::default();
+        let found = solver.parallel_until(|s| s.prove(board, max_depth), deadline, &proven);
+        if let Some(why) = solver.table.failure() {
+            return Err(SearchError::Tablebase(why));
+        }
+        let seeds = board.total() as i32;
+        let (mut lower, mut upper) = proven.get();
+        if let Some((l, u)) = found {
+            lower = lower.max(l);
+            upper = upper.min(u);
+        }
+        lower = lower.max(-seeds);
+        upper = upper.min(seeds);
+        if let Some(e) = KeyPacker::new(solver.engine.houses()).pack(board).and_then(|k| solver.tt.probe_exact(k)) {
+            lower = lower.max(e.lower);
+            upper = upper.min(e.upper);
+        }
+        if lower > upper {
+            return Err(SearchError::Inconsistent(format!("bounds {lower}..{upper} proven for {}", position.ring())));
+        }
+        let base = position.store_difference();
+        Ok(Bounded {
+            lower: base + lower,
+            upper: base + upper,
+        })
     }
 }
