@@ -373,7 +373,8 @@ pub fn retrograde_builder(engine: &Engine, seeds: u32, announce: bool, threads: 
     if needed > available {
         return Err(user(format!(
             "clockwise sowing is solved by retrograde analysis of every board with up to {seeds} seeds \
-             ({} boards), which needs {} of memory; {} is available",
+             ({} boards), which needs {} of memory; {} is available (`kalah table` proves bounds on \
+             the values of starts this large)",
             group(kalah_core::boards_up_to(h, seeds)),
             human_bytes(needed),
             human_bytes(available)

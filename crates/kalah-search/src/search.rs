@@ -720,8 +720,8 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
     /// mover (a success raises the lower bound), then tests at the upper
     /// bound with them worth the most (a failure lowers it). The true value
     /// lies between these two depth-limited values, whatever cycles the
-    /// play has, so every result kept is proven; the table keeps only
-    /// proven bounds (see `Searcher::finish`). Play that goes on for ever
+    /// play has, so every bound kept here is proven (the table's guesses
+    /// never make one, see `Searcher::guess_bounds`). Play that goes on for ever
     /// keeps its lines at the horizon, so the bounds meet only when best
     /// play ends or enters the database.
     pub(crate) fn prove(&mut self, board: Board, max_depth: u32) -> Option<(i32, i32)> {
@@ -739,33 +739,28 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         let mut depth = PROVE_STEP;
         while lower < upper && depth <= max_depth {
             self.horizon = depth;
-            self.leaves = Horizon::WorstForRoot;
-            while lower < upper {
-                let (v, exact) = self.proof_test(board, seeds, lower + 1)?;
-                if v > lower {
-                    lower = v;
-                } else {
-                    if exact {
-                        upper = upper.min(v);
-                    }
-                    break;
-                }
-                self.shared.proven.record(lower, upper);
-            }
-            self.leaves = Horizon::BestForRoot;
-            while lower < upper {
-                let (v, exact) = self.proof_test(board, seeds, upper)?;
-                if v < upper {
-                    upper = v;
-                } else {
-                    if exact {
+            for leaves in [Horizon::WorstForRoot, Horizon::BestForRoot] {
+                self.leaves = leaves;
+                // At the worst: can the lower bound rise? At the best: can the upper fall?
+                let raising = leaves == Horizon::WorstForRoot;
+                while lower < upper {
+                    let beta = if raising { lower + 1 } else { upper };
+                    let (v, exact) = self.proof_test(board, seeds, beta)?;
+                    let high = v >= beta;
+                    // Proven in the direction the leaves were taken against,
+                    // and in both if the search reached no leaf.
+                    if high && (raising || exact) {
                         lower = lower.max(v);
                     }
-                    break;
+                    if !high && (!raising || exact) {
+                        upper = upper.min(v);
+                    }
+                    self.shared.proven.record(lower, upper);
+                    if high != raising {
+                        break;
+                    }
                 }
-                self.shared.proven.record(lower, upper);
             }
-            self.shared.proven.record(lower, upper);
             depth = depth.saturating_add(PROVE_STEP);
         }
         self.horizon = u32::MAX;

@@ -3,35 +3,12 @@
 //! independent engine that has the exact value of every board: every
 //! bound proven must hold, and deep enough searches must find most values.
 
-use kalah_core::{Board, Position, Rules, Side};
+use kalah_core::{Position, Rules, Side};
 use kalah_db::{Builder, NoTablebase, Quiet, Tablebase};
-use kalah_search::{BoundSolver, SearchOptions};
+use kalah_search::BoundSolver;
 
-/// A small deterministic generator (xorshift), so failures reproduce.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-fn random_board(rng: &mut Rng, h: usize, seeds: u32) -> Board {
-    let mut cells = [0u8; 16];
-    for _ in 0..seeds {
-        cells[rng.below(2 * h as u64) as usize] += 1;
-    }
-    Board::from_sides(&cells[..h], &cells[h..2 * h])
-}
-
-fn options() -> SearchOptions {
-    SearchOptions { threads: 2, tt_bytes: 16 << 20 }
-}
+mod common;
+use common::{options, random_board, Rng};
 
 /// For `boards` random boards of `h` houses with more seeds than `small`
 /// covers and at most what `exact` covers: the bounds proven at each of
@@ -78,7 +55,6 @@ fn clockwise_bounds_hold_and_close_in() {
         total += 18;
     }
     // Endless best play keeps some bounds apart; most must meet.
-    eprintln!("{found} of {total}");
     assert!(found * 2 > total, "only {found} of {total} clockwise values found exactly");
 }
 
@@ -106,7 +82,6 @@ fn clockwise_kalah_3_3_from_a_smaller_database() {
         let mut small = Builder::new(3, rules, 12).unwrap();
         small.build_all(&Quiet);
         let b = BoundSolver::new(3, rules, small, options()).unwrap().bounds_to_depth(&start, 60).unwrap();
-        eprintln!("{rules}: {value} {b:?}");
         assert!(b.lower <= value && value <= b.upper, "{rules}: Kalah(3,3) = {value}, proven {}..{}", b.lower, b.upper);
     }
 }

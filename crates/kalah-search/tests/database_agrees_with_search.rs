@@ -1,35 +1,12 @@
 //! The database builder and the alpha-beta search are independent engines:
 //! on random boards they must give the same values.
 
-use kalah_core::{Board, Capture, Position, Rules, Side};
+use kalah_core::{Capture, Position, Rules, Side};
 use kalah_db::{Builder, NoTablebase, Quiet, Tablebase};
-use kalah_search::{SearchOptions, Solver};
+use kalah_search::Solver;
 
-/// A small deterministic generator (xorshift), so failures reproduce.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-fn random_board(rng: &mut Rng, h: usize, seeds: u32) -> Board {
-    let mut cells = [0u8; 16];
-    for _ in 0..seeds {
-        cells[rng.below(2 * h as u64) as usize] += 1;
-    }
-    Board::from_sides(&cells[..h], &cells[h..2 * h])
-}
-
-fn options() -> SearchOptions {
-    SearchOptions { threads: 2, tt_bytes: 16 << 20 }
-}
+mod common;
+use common::{options, random_board, Rng};
 
 #[test]
 fn kalah_4_3_from_the_database_and_from_search() {
