@@ -20,8 +20,8 @@ for capture in standard empty; do for end in instant turn; do for leftovers in o
   tag="$capture-$end-$leftovers-cw-relay$relay"
   starts=("3 4 8" "4 3 8" "4 4 8" "5 2 8")
   [ "$relay" = on ] && starts+=("5 3 12")
-  for start in "${starts[@]}"; do
-    read -r h s db <<< "$start"
+  for config in "${starts[@]}"; do
+    read -r h s db <<< "$config"
     want=$(jq ".entries[] | select(.houses == $h and .seeds == $s and .exact) | .value" "data/tables/other-$tag.json")
     [ -n "$want" ] || { echo "$tag: no exact Kalah($h,$s) in data/tables" >&2; exit 2; }
     read -r lower upper < <("$kalah" table --houses "$h" --seeds "$s" --db-seeds "$db" --capture "$capture" --end "$end" \
