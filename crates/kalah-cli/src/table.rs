@@ -221,6 +221,14 @@ fn clockwise_refusal(h: usize, seeds: u32, rules: Rules) -> String {
     format!("retrograde analysis of {boards} boards needs {} of memory{free}", human_bytes(kalah_db::writer::requirements(h, seeds, rules).0))
 }
 
+/// The transposition table of a search for bounds on a start of more than
+/// [`BOUNDS_SMALL_GAP`] seeds above its database, in MiB (else 64): such a
+/// search runs to its time limit, and a large table pays. Clockwise
+/// Kalah(5,3) over a 20-seed database, 60 s, two threads: 0..+4 with 1 GiB,
+/// -2..+6 with 64 MiB (the value is 0).
+const BOUNDS_TT_MB: usize = 1024;
+const BOUNDS_SMALL_GAP: u32 = 8;
+
 /// Clockwise: every board up to `--db-seeds`, or by default up to the
 /// largest start that fits in memory (else the most seeds that fit), solved
 /// by retrograde analysis; larger starts get bounds from searches over it.
@@ -254,7 +262,7 @@ fn clockwise(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, thread
     let builder = crate::analysis::build_in_memory(&engine, n, threads)?;
     let options = SearchOptions {
         threads,
-        tt_bytes: tt_mb.unwrap_or_else(|| default_tt_mb(largest, Some(n))) << 20,
+        tt_bytes: tt_mb.unwrap_or(if largest > n + BOUNDS_SMALL_GAP { BOUNDS_TT_MB } else { 64 }) << 20,
     };
     Ok(Evaluator::Clockwise(Box::new(engine), Box::new(builder), options))
 }
