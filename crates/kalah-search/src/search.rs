@@ -95,6 +95,8 @@ const ID_MAX_DEPTH: u32 = 18;
 /// ([`Searcher::mtdf`]), widest first.
 const BRACKET: &[i32] = &[48, 42, 36, 30, 24, 18, 12, 6];
 /// The depths of [`Searcher::prove`]'s searches grow by this many plies.
+/// Clockwise Kalah(5,3) over a 20-seed database, 60 s (value 0): steps of
+/// 1, 2 and 4 proved -2..+6, 0..+4 and -2..+4.
 const PROVE_STEP: u32 = 2;
 
 /// What a depth-limited search takes a board at its horizon to be worth.
