@@ -74,6 +74,8 @@ struct Entry {
     houses: usize,
     seeds: u32,
     bounds: Bounded,
+    /// Nodes searched (`None`: a database answered).
+    nodes: Option<u64>,
     seconds: f64,
     /// Seconds spent before the first entry of its board size: building a
     /// database in memory, retrograde analysis (clockwise), loading a file.
@@ -102,8 +104,8 @@ impl Entry {
     }
 }
 
-/// Bounds on a position's value proven by a deadline.
-type Search = Box<dyn Fn(&Position, Instant) -> anyhow::Result<Bounded>>;
+/// Bounds on a position's value proven by a deadline, and the nodes searched.
+type Search = Box<dyn Fn(&Position, Instant) -> anyhow::Result<(Bounded, u64)>>;
 
 /// Answers start positions of one board size.
 enum Evaluator {
@@ -116,12 +118,15 @@ enum Evaluator {
 }
 
 impl Evaluator {
-    fn value(&self, position: &Position, deadline: Instant) -> anyhow::Result<Bounded> {
+    /// Bounds on the value of `position` (exact from a database), and the
+    /// nodes searched for them (`None`: none, a database answered).
+    fn value(&self, position: &Position, deadline: Instant) -> anyhow::Result<(Bounded, Option<u64>)> {
         match self {
             Evaluator::Clockwise(engine, table, options) if !covers(&**table, position) => {
                 check_table_memory(options.reserved_bytes(engine.houses()) as u64)?;
                 let solver = BoundSolver::new(engine.houses(), engine.rules(), &**table, *options).map_err(|e| user(e.to_string()))?;
-                solver.bounds_within(position, deadline).map_err(|e| user(e.to_string()))
+                let bounds = solver.bounds_within(position, deadline).map_err(|e| user(e.to_string()))?;
+                Ok((bounds, Some(solver.nodes())))
             }
             Evaluator::Table(engine, table) | Evaluator::Clockwise(engine, table, _) => {
                 let board = position.mover_board();
@@ -129,9 +134,9 @@ impl Evaluator {
                 if let Some(why) = table.failure() {
                     return Err(user(why));
                 }
-                Ok(Bounded { lower: v, upper: v })
+                Ok((Bounded { lower: v, upper: v }, None))
             }
-            Evaluator::Search(f) => f(position, deadline),
+            Evaluator::Search(f) => f(position, deadline).map(|(b, nodes)| (b, Some(nodes))),
         }
     }
 }
@@ -163,12 +168,13 @@ pub fn run(args: TableArgs) -> anyhow::Result<()> {
         for s in args.seeds.0..=args.seeds.1 {
             let start = start_position(h, s)?;
             let timer = Instant::now();
-            let bounds = evaluator.value(&start, timer + limit)?;
+            let (bounds, nodes) = evaluator.value(&start, timer + limit)?;
             let method = describe(&evaluator, &start);
             let entry = Entry {
                 houses: h,
                 seeds: s,
                 bounds,
+                nodes,
                 seconds: timer.elapsed().as_secs_f64(),
                 setup_seconds,
                 method,
@@ -192,6 +198,7 @@ pub fn run(args: TableArgs) -> anyhow::Result<()> {
                 "upper": e.bounds.upper,
                 "exact": e.bounds.is_exact(),
                 "seconds": e.seconds,
+                "nodes": e.nodes,
                 "setup_seconds": e.setup_seconds,
                 "method": e.method,
                 "published": e.published.as_ref().map(|p| json!({"value": p.claim.text(), "source": p.source})),
@@ -337,11 +344,17 @@ fn evaluator(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, thread
     let evaluator: Search = match database {
         Some(table) => {
             let solver = Solver::new(h, rules, table, options).map_err(search_err)?;
-            Box::new(move |p, deadline| solver.bounds_within(p, deadline).map_err(search_err))
+            Box::new(move |p, deadline| {
+                let before = solver.nodes();
+                solver.bounds_within(p, deadline).map(|b| (b, solver.nodes() - before)).map_err(search_err)
+            })
         }
         None => {
             let solver = Solver::new(h, rules, NoTablebase { houses: h, rules }, options).map_err(search_err)?;
-            Box::new(move |p, deadline| solver.bounds_within(p, deadline).map_err(search_err))
+            Box::new(move |p, deadline| {
+                let before = solver.nodes();
+                solver.bounds_within(p, deadline).map(|b| (b, solver.nodes() - before)).map_err(search_err)
+            })
         }
     };
     Ok(Evaluator::Search(evaluator))
