@@ -79,7 +79,8 @@ for capture in standard empty; do for end in instant turn; do for leftovers in o
       # Kalah(5,4) fits only without relay (13.4 GiB; 52.3 GiB with relay).
       [ "$cw54" = yes ] && [ "$relay" = off ] && five=4
       six=1; [ "$cw62" = yes ] && six=2
-      echo "== $tag, h = 1..4 with s = 1..4, Kalah(5,1..$five), Kalah(6,1..$six); bounds on Kalah(5,$((five + 1))..4), Kalah(6,$((six + 1))..4)"
+      bounds="Kalah(6,$((six + 1))..4)"; [ "$five" -lt 4 ] && bounds="Kalah(5,$((five + 1))..4), $bounds"
+      echo "== $tag, h = 1..4 with s = 1..4, Kalah(5,1..$five), Kalah(6,1..$six); bounds on $bounds"
       "$kalah" table --houses 1-4 --seeds 1-4 "${rules[@]}" --time-limit "$other" > "data/tables/other-$tag.json.1"
       "$kalah" table --houses 5 --seeds 1-4 --db-seeds $((10 * five)) "${rules[@]}" --time-limit "$other" > "data/tables/other-$tag.json.2"
       "$kalah" table --houses 6 --seeds 1-4 --db-seeds $((12 * six)) "${rules[@]}" --time-limit "$other" > "data/tables/other-$tag.json.3"
