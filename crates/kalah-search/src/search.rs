@@ -360,10 +360,10 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         if ply >= self.horizon {
             // A depth-limited search stops here.
             self.guessed_leaves += 1;
-            return match (self.leaves, self.root_mover) {
-                (Horizon::Guess, _) => 0.clamp(floor, ceiling),
-                (Horizon::WorstForRoot, true) | (Horizon::BestForRoot, false) => floor,
-                (Horizon::WorstForRoot, false) | (Horizon::BestForRoot, true) => ceiling,
+            return match self.leaves {
+                Horizon::Guess => 0.clamp(floor, ceiling),
+                _ if self.leaves_worst_for(self.root_mover) => floor,
+                _ => ceiling,
             };
         }
         let mark = match key {
@@ -377,6 +377,15 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         v
     }
 
+    /// Whether the horizon's boards are taken at the worst for the mover of
+    /// a node whose mover is (`root_mover`) or is not the root's (when
+    /// searching for proofs: such a node proves lower bounds, the others
+    /// upper bounds).
+    #[inline]
+    fn leaves_worst_for(&self, root_mover: bool) -> bool {
+        root_mover == (self.leaves == Horizon::WorstForRoot)
+    }
+
     /// The bounds of a guess entry a node whose mover is (`root_mover`) or
     /// is not the root's may use. When searching for proofs
     /// ([`Searcher::prove`]), only in the direction the node proves nothing
@@ -386,7 +395,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
     fn guess_bounds(&self, lower: i32, upper: i32, root_mover: bool) -> (i32, i32) {
         match self.leaves {
             Horizon::Guess => (lower, upper),
-            _ if root_mover == (self.leaves == Horizon::WorstForRoot) => (i32::MIN, upper),
+            _ if self.leaves_worst_for(root_mover) => (i32::MIN, upper),
             _ => (lower, i32::MAX),
         }
     }
@@ -574,7 +583,8 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
 
     /// Records the result of a node in the table and returns it. A result
     /// that rests on a guess of a depth-limited search (`guessed_leaves`
-    /// grew since the node began) is stored as a guess of that depth.
+    /// grew since the node began) is stored as a guess of that depth, but
+    /// for the side a search for proofs proves (module docs, "Proven bounds").
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn finish(&mut self, start_guesses: u64, ply: u32, key: Option<u64>, best: i32, alpha: i32, beta: i32, house: u8, seeds: i32, start_nodes: u64) -> i32 {
@@ -586,38 +596,40 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             (best, best)
         };
         if self.guessed_leaves != start_guesses {
-            let depth = self.horizon - ply.min(self.horizon);
-            let Some(k) = key else { return best };
-            if self.leaves == Horizon::Guess {
-                self.shared.tt.store_guess(k, lower, upper, house, depth);
-                return best;
-            }
-            // Leaves taken at the worst for this node's mover make the value
-            // found a lower bound on the true one; at the best, an upper bound.
-            // The other side of the result is a guess of this depth.
-            let (proven, guessed) = if self.root_mover == (self.leaves == Horizon::WorstForRoot) {
-                ((lower, i32::MAX), (i32::MIN, upper))
-            } else {
-                ((i32::MIN, upper), (lower, i32::MAX))
+            // A guess of its depth; but leaves taken at the worst for this
+            // node's mover make the value found a lower bound on the true
+            // one, and at the best an upper bound: that side is proven.
+            const NONE: (i32, i32) = (i32::MIN, i32::MAX);
+            let (proven, guessed) = match self.leaves {
+                Horizon::Guess => (NONE, (lower, upper)),
+                _ if self.leaves_worst_for(self.root_mover) => ((lower, i32::MAX), (i32::MIN, upper)),
+                _ => ((i32::MIN, upper), (lower, i32::MAX)),
             };
-            let (lower, upper) = proven;
-            if lower == i32::MIN && upper == i32::MAX {
-                self.shared.tt.store_guess(k, guessed.0, guessed.1, house, depth);
-            } else {
-                let (lower, upper) = self.round(lower, upper, seeds);
-                self.shared.tt.store(k, lower, upper, house, self.stats.nodes - start_nodes + 1);
+            if proven != NONE {
+                self.store_proven(key, proven, house, seeds, start_nodes);
+            } else if let Some(k) = key {
+                self.shared.tt.store_guess(k, guessed.0, guessed.1, house, self.horizon - ply.min(self.horizon));
             }
             return best;
         }
-        let (lower, upper) = self.round(lower, upper, seeds);
-        if let Some(k) = key {
-            self.shared.tt.store(k, lower, upper, house, self.stats.nodes - start_nodes + 1);
-        }
+        let (lower, upper) = self.store_proven(key, (lower, upper), house, seeds, start_nodes);
         if best >= beta {
             lower
         } else {
             upper
         }
+    }
+
+    /// Records proven `bounds` (rounded to the parity of `seeds`) for `key`
+    /// if the board is cached, found in the nodes searched since
+    /// `start_nodes`; returns them rounded.
+    #[inline]
+    fn store_proven(&self, key: Option<u64>, bounds: (i32, i32), house: u8, seeds: i32, start_nodes: u64) -> (i32, i32) {
+        let (lower, upper) = self.round(bounds.0, bounds.1, seeds);
+        if let Some(k) = key {
+            self.shared.tt.store(k, lower, upper, house, self.stats.nodes - start_nodes + 1);
+        }
+        (lower, upper)
     }
 
     /// The exact value of a board by MTD(f): null-window tests around a

@@ -357,26 +357,36 @@ impl<T: Tablebase> Solver<T> {
 
     fn within(&self, position: &Position, deadline: Instant, bracket: bool) -> Result<Bounded, SearchError> {
         let board = position.mover_board();
-        let base = position.store_difference();
         let proven = Proven::default();
         let exact = self.parallel_until(|s| s.mtdf(board, 0, bracket), Some(deadline), &proven);
+        self.gathered(position, exact.map(|v| (v, v)), &proven)
+    }
+
+    /// The bounds on the value of `position` a search proved: those of the
+    /// thread that finished (`found`, if one did), those every thread
+    /// recorded (`proven`) and the root's exact table entry, with the
+    /// stores added.
+    fn gathered(&self, position: &Position, found: Option<(i32, i32)>, proven: &Proven) -> Result<Bounded, SearchError> {
         if let Some(why) = self.table.failure() {
             return Err(SearchError::Tablebase(why));
         }
+        let board = position.mover_board();
         let seeds = board.total() as i32;
-        let (lower, upper) = match exact {
-            Some(v) => (v, v),
-            None => {
-                let (mut lower, mut upper) = proven.get();
-                lower = lower.max(-seeds);
-                upper = upper.min(seeds);
-                if let Some(e) = KeyPacker::new(self.engine.houses()).pack(board).and_then(|k| self.tt.probe_exact(k)) {
-                    lower = lower.max(e.lower);
-                    upper = upper.min(e.upper);
-                }
-                (lower, upper)
-            }
-        };
+        let (mut lower, mut upper) = proven.get();
+        if let Some((l, u)) = found {
+            lower = lower.max(l);
+            upper = upper.min(u);
+        }
+        lower = lower.max(-seeds);
+        upper = upper.min(seeds);
+        if let Some(e) = KeyPacker::new(self.engine.houses()).pack(board).and_then(|k| self.tt.probe_exact(k)) {
+            lower = lower.max(e.lower);
+            upper = upper.min(e.upper);
+        }
+        if lower > upper {
+            return Err(SearchError::Inconsistent(format!("bounds {lower}..{upper} proven for {}", position.ring())));
+        }
+        let base = position.store_difference();
         Ok(Bounded {
             lower: base + lower,
             upper: base + upper,
@@ -785,32 +795,9 @@ impl<T: Tablebase> BoundSolver<T> {
     }
 
     fn prove(&self, position: &Position, deadline: Option<Instant>, max_depth: u32) -> Result<Bounded, SearchError> {
-        let solver = &self.0;
         let board = position.mover_board();
         let proven = Proven::default();
-        let found = solver.parallel_until(|s| s.prove(board, max_depth), deadline, &proven);
-        if let Some(why) = solver.table.failure() {
-            return Err(SearchError::Tablebase(why));
-        }
-        let seeds = board.total() as i32;
-        let (mut lower, mut upper) = proven.get();
-        if let Some((l, u)) = found {
-            lower = lower.max(l);
-            upper = upper.min(u);
-        }
-        lower = lower.max(-seeds);
-        upper = upper.min(seeds);
-        if let Some(e) = KeyPacker::new(solver.engine.houses()).pack(board).and_then(|k| solver.tt.probe_exact(k)) {
-            lower = lower.max(e.lower);
-            upper = upper.min(e.upper);
-        }
-        if lower > upper {
-            return Err(SearchError::Inconsistent(format!("bounds {lower}..{upper} proven for {}", position.ring())));
-        }
-        let base = position.store_difference();
-        Ok(Bounded {
-            lower: base + lower,
-            upper: base + upper,
-        })
+        let found = self.0.parallel_until(|s| s.prove(board, max_depth), deadline, &proven);
+        self.0.gathered(position, found, &proven)
     }
 }
