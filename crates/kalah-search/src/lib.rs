@@ -2,7 +2,9 @@
 //! lock-free transposition table, enhanced transposition cut-offs, futility
 //! bounds from the seeds left on the board, and lazy SMP over rayon threads.
 //!
-//! * [`solver`]: [`Solver`], values of positions and moves, principal variations.
+//! * [`solver`]: [`Solver`], values of positions and moves, principal
+//!   variations; [`BoundSolver`], proven bounds under rules that allow
+//!   endless play (clockwise sowing).
 //! * [`search`]: the node routine and its contract.
 //! * [`tt`]: the transposition table and its entry layout.
 #![warn(missing_docs)]

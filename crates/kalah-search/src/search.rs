@@ -10,7 +10,7 @@
 //! of the game or to a board the endgame database covers. This only works
 //! for rules under which play always ends (counter-clockwise sowing); the
 //! clockwise rules are solved by retrograde analysis in `kalah-db`, and
-//! where that does not fit, [`Searcher::prove`] bounds their values (see
+//! where that does not fit, `Searcher::prove` bounds their values (see
 //! "Proven bounds" below).
 //!
 //! # A node
@@ -46,10 +46,10 @@
 //! # Proven bounds
 //!
 //! With clockwise sowing play can go on for ever, so a search cannot
-//! follow every line to its end. [`Searcher::prove`] searches to a depth
+//! follow every line to its end. `Searcher::prove` searches to a depth
 //! and takes each board at the horizon at the least its seeds allow the
-//! root's mover (`-n` or `n`, [`Horizon::WorstForRoot`]) or at the most
-//! ([`Horizon::BestForRoot`]). The minimax value of such a tree is a
+//! root's mover (`-n` or `n`, `Horizon::WorstForRoot`) or at the most
+//! (`Horizon::BestForRoot`). The minimax value of such a tree is a
 //! monotone function of its leaves, and the true values (endless play
 //! included) satisfy the same recursion, so with the leaves at the worst
 //! the value found is at most the true one, and at the best at least. In a
@@ -60,7 +60,7 @@
 //! its children of the same kind, on exact values and on exact table
 //! bounds, so it is stored as an exact bound; the other side is stored as
 //! a guess of its depth and only ever used for results that prove
-//! nothing ([`Searcher::guess_bounds`]).
+//! nothing (`Searcher::guess_bounds`).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 

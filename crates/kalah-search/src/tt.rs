@@ -11,8 +11,10 @@
 //!   stale, whichever search or thread wrote them, and two of them for the
 //!   same board may always be intersected.
 //! * **Guess** entries bound the value a *depth-limited* search found
-//!   (leaves `depth` plies down guessed at no further gain; iterative
-//!   deepening, `crate::search`). They only speed up later depth-limited
+//!   (leaves `depth` plies down guessed at no further gain, iterative
+//!   deepening; or, searching for proofs, at the worst or the best their
+//!   seeds allow, the side that proves nothing: `crate::search`, "Proven
+//!   bounds"). They only speed up later depth-limited
 //!   searches to the same or a smaller depth, and order moves; an exact
 //!   search never takes a bound from them. A board has one entry: an exact
 //!   entry replaces a guess, a guess never replaces an exact entry.
