@@ -1,6 +1,8 @@
 //! Solving one position by the best means available: a database probe, a
 //! search backed by the database, or (clockwise sowing) retrograde
-//! analysis of every board it can reach; shared by `solve`, `query` and `play`.
+//! analysis of every board it can reach, or where that does not fit in
+//! memory, bounds proven by a search over a smaller retrograde database;
+//! shared by `solve`, `query` and `db probe`.
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -8,7 +10,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah_core::{Engine, Position, Rules};
 use kalah_db::{human_bytes, Builder, Database, NoTablebase, Progress, Tablebase};
-use kalah_search::{analyze_from_table, Analysis, SearchOptions, Solver};
+use kalah_search::{analyze_from_table, Analysis, BoundSolver, BoundedAnalysis, LineEnd, SearchOptions, Solver};
 use serde_json::json;
 
 use crate::common::{article, db_error, rules_json, signed, user, verdict, DbArgs};
@@ -24,6 +26,10 @@ pub enum Source {
     /// Retrograde analysis in memory of every board with up to the
     /// position's seeds (clockwise sowing, where play can be endless).
     Retrograde,
+    /// Bounds proven by searches to growing depths over a database of
+    /// fewer seeds (clockwise sowing, where retrograde analysis of the
+    /// position's seeds does not fit); the value is exact when they meet.
+    Bounds,
 }
 
 impl Source {
@@ -33,6 +39,7 @@ impl Source {
             Source::Database => "database",
             Source::Search => "search",
             Source::Retrograde => "retrograde",
+            Source::Bounds => "bounds",
         }
     }
 }
@@ -59,13 +66,18 @@ pub struct Request {
     pub best: bool,
     /// Say on stderr what is being used (memory, database).
     pub announce: bool,
+    /// Time for a proof of bounds ([`Source::Bounds`]; default [`BOUNDS_TIME`]).
+    pub time_limit: Option<Duration>,
 }
+
+/// The default time a proof of bounds may take ([`Source::Bounds`]).
+pub const BOUNDS_TIME: Duration = Duration::from_secs(60);
 
 /// The answer, with how it was found.
 #[derive(Clone, Debug)]
 pub struct Report {
-    /// Value, moves, principal variation.
-    pub analysis: Analysis,
+    /// Value, moves, principal variation: exact, or bounds ([`Source::Bounds`]).
+    pub analysis: BoundedAnalysis,
     /// How.
     pub source: Source,
     /// Nodes searched (0 for probes).
@@ -112,7 +124,7 @@ pub fn run(request: &Request) -> anyhow::Result<Report> {
         }),
         (None, None) => None,
     };
-    let finish = |analysis: Analysis, source, nodes, best_move| Report {
+    let finish = |analysis: BoundedAnalysis, source, nodes, best_move| Report {
         analysis,
         source,
         nodes,
@@ -123,15 +135,19 @@ pub fn run(request: &Request) -> anyhow::Result<Report> {
 
     if let Some(b) = memory.as_ref().filter(|b| seeds <= b.indexer().max_seeds()) {
         let analysis = analyze_from_table(&engine, b, position).map_err(|e| user(e.to_string()))?;
-        return Ok(finish(analysis, Source::Database, 0, None));
+        return Ok(finish(analysis.into(), Source::Database, 0, None));
     }
     if let Some(db) = db.as_ref().filter(|d| seeds <= d.header().max_seeds) {
         let analysis = analyze_from_table(&engine, db, position).map_err(|e| user(e.to_string()))?;
-        return Ok(finish(analysis, Source::Database, 0, None));
+        return Ok(finish(analysis.into(), Source::Database, 0, None));
+    }
+    let below = request.db.db_seeds.is_some_and(|n| n < seeds);
+    if rules.may_cycle() && !below && retrograde_fits(h, seeds, rules) {
+        let analysis = retrograde(&engine, position, request.announce, request.threads)?;
+        return Ok(finish(analysis.into(), Source::Retrograde, 0, None));
     }
     if rules.may_cycle() {
-        let analysis = retrograde(&engine, position, request.announce, request.threads)?;
-        return Ok(finish(analysis, Source::Retrograde, 0, None));
+        return bounds(&engine, db, request, start);
     }
     let db_seeds = database.as_ref().map(|d| d.max_seeds);
     let options = SearchOptions {
@@ -162,7 +178,180 @@ pub fn run(request: &Request) -> anyhow::Result<Report> {
         (None, Some(db)) => search(h, rules, crate::common::for_search(db, request.threads)?, options, request)?,
         (None, None) => search(h, rules, NoTablebase { houses: h, rules }, options, request)?,
     };
-    Ok(finish(analysis, Source::Search, nodes, best))
+    Ok(finish(analysis.into(), Source::Search, nodes, best))
+}
+
+/// Whether retrograde analysis of every board of `h` houses with up to
+/// `seeds` seeds fits in the memory available.
+pub fn retrograde_fits(h: usize, seeds: u32, rules: Rules) -> bool {
+    let free = kalah_db::writer::available_memory().unwrap_or(u64::MAX);
+    seeds <= kalah_db::builder::MAX_SEEDS && kalah_db::builder::memory_needed(h, seeds, rules) <= free
+}
+
+/// The database a proof of bounds builds by default ([`bounds`]) has at
+/// most this many seeds and [`BOUNDS_DB_BOARDS`] boards: 20 seeds for six
+/// houses is built by retrograde analysis in 26 s (relay off) to 48 s
+/// (relay on) on two cores. A smaller one saves that time but costs the
+/// proof more: clockwise Kalah(6,3) with relay meets in 3.2 s over 20
+/// seeds, and not within 30 s over 16 or 12. A larger one costs more than
+/// it saves: clockwise Kalah(5,4) with relay, 20 seeds: 5.6 s to build,
+/// 1.2 s to prove; 25 seeds: 101 s and 14 s (the machine loaded).
+const BOUNDS_DB_SEEDS: u32 = 20;
+/// See [`BOUNDS_DB_SEEDS`].
+const BOUNDS_DB_BOARDS: u64 = 250_000_000;
+
+/// The transposition table of a proof of bounds more than
+/// [`BOUNDS_SMALL_GAP`] seeds above its database, in MiB (else 64): such a
+/// proof often runs to its time limit, and a large table pays. Clockwise
+/// Kalah(5,3) over a 20-seed database, 60 s, two threads: 0..+4 with 1 GiB,
+/// -2..+6 with 64 MiB (the value is 0).
+pub const BOUNDS_TT_MB: usize = 1024;
+/// See [`BOUNDS_TT_MB`].
+pub const BOUNDS_SMALL_GAP: u32 = 8;
+
+/// Clockwise, too many seeds for retrograde analysis: bounds on the value
+/// (and on every move's, and a line of best play, as asked) proven within
+/// the time limit by [`BoundSolver`] over a database of fewer seeds: the
+/// file given or found, else one built in memory (`--db-seeds`, by
+/// default the largest of at most [`BOUNDS_DB_SEEDS`] seeds and
+/// [`BOUNDS_DB_BOARDS`] boards that fits).
+fn bounds(engine: &Engine, file: Option<Database>, request: &Request, start: Instant) -> anyhow::Result<Report> {
+    let h = engine.houses();
+    let rules = engine.rules();
+    let position = &request.position;
+    let seeds = position.seeds_in_houses();
+    let n = match (&file, request.db.no_db, request.db.db_seeds) {
+        (Some(d), _, _) => d.header().max_seeds,
+        (None, true, _) | (None, false, Some(0)) => 0,
+        (None, false, Some(n)) => {
+            let n = n.min(seeds.saturating_sub(1));
+            if !retrograde_fits(h, n, rules) {
+                return Err(user(format!(
+                    "--db-seeds {n}: retrograde analysis of {} boards needs {} of memory; {} is available",
+                    group(kalah_core::boards_up_to(h, n)),
+                    human_bytes(kalah_db::builder::memory_needed(h, n, rules)),
+                    human_bytes(kalah_db::writer::available_memory().unwrap_or(0))
+                )));
+            }
+            n
+        }
+        (None, false, None) => (0..seeds.min(BOUNDS_DB_SEEDS + 1))
+            .rev()
+            .find(|&n| kalah_core::boards_up_to(h, n) <= BOUNDS_DB_BOARDS && retrograde_fits(h, n, rules))
+            .unwrap_or(0),
+    };
+    let options = SearchOptions {
+        threads: request.threads,
+        tt_bytes: request.tt_mb.unwrap_or(if seeds > n + BOUNDS_SMALL_GAP { BOUNDS_TT_MB } else { 64 }) << 20,
+    };
+    let limit = request.time_limit.unwrap_or(BOUNDS_TIME);
+    if request.announce {
+        let why = if retrograde_fits(h, seeds, rules) {
+            format!("--db-seeds {n} asks for retrograde analysis of fewer seeds than the position's {seeds}")
+        } else {
+            format!(
+                "clockwise sowing can make play endless, and retrograde analysis of all {} boards with up to {seeds} seeds needs {} of memory ({} is available)",
+                group(kalah_core::boards_up_to(h, seeds)),
+                human_bytes(kalah_db::builder::memory_needed(h, seeds, rules)),
+                human_bytes(kalah_db::writer::available_memory().unwrap_or(0)),
+            )
+        };
+        eprintln!(
+            "note: {why}: proving bounds on the values within {} s by searches over {}",
+            limit.as_secs_f64(),
+            match (&file, n) {
+                (Some(d), _) => format!("the {n}-seed database {}", d.path().display()),
+                (None, 0) => "no database".to_string(),
+                (None, n) => format!("{} {n}-seed database built first in memory by retrograde analysis ({} boards)", article(n.into()), group(kalah_core::boards_up_to(h, n))),
+            }
+        );
+    }
+    let report = |analysis: BoundedAnalysis, nodes: u64, best_move: Option<usize>, database: Option<UsedDatabase>| Report {
+        analysis,
+        source: Source::Bounds,
+        nodes,
+        seconds: start.elapsed().as_secs_f64(),
+        database,
+        best_move,
+    };
+    // The table must fit beside the database's values (a built one's
+    // working memory is freed when it is done).
+    let table = options.reserved_bytes(h) as u64;
+    match file {
+        Some(d) => {
+            check_search_memory(table, Some(&d))?;
+            let used = UsedDatabase {
+                path: Some(d.path().display().to_string()),
+                max_seeds: n,
+                build_seconds: None,
+            };
+            let (a, nodes, best) = prove(engine, crate::common::for_search(d, request.threads)?, options, request, limit)?;
+            Ok(report(a, nodes, best, Some(used)))
+        }
+        None if n == 0 => {
+            check_search_memory(table, None)?;
+            let (a, nodes, best) = prove(engine, NoTablebase { houses: h, rules }, options, request, limit)?;
+            Ok(report(a, nodes, best, None))
+        }
+        None => {
+            check_search_memory(table + kalah_core::boards_up_to(h, n), None)?;
+            let built = build_in_memory(engine, n, request.threads)?;
+            let used = UsedDatabase {
+                path: None,
+                max_seeds: n,
+                build_seconds: Some(start.elapsed().as_secs_f64()),
+            };
+            let (a, nodes, best) = prove(engine, built, options, request, limit)?;
+            Ok(report(a, nodes, best, Some(used)))
+        }
+    }
+}
+
+/// [`bounds`]' proof over `table`, with a spinner.
+fn prove<T: Tablebase>(engine: &Engine, table: T, options: SearchOptions, request: &Request, limit: Duration) -> anyhow::Result<(BoundedAnalysis, u64, Option<usize>)> {
+    let solver = BoundSolver::new(engine.houses(), engine.rules(), table, options).map_err(|e| user(e.to_string()))?;
+    let deadline = Instant::now() + limit;
+    let (analysis, best) = spinning("proving bounds", &|| solver.nodes(), || {
+        let analysis = solver.analyze_within(&request.position, deadline, request.moves, request.pv)?;
+        let v = analysis.value;
+        let best = if request.best && v.is_exact() && !engine.is_over(request.position.mover_board()) {
+            solver.best_move_within(&request.position, v.lower, deadline)?
+        } else {
+            None
+        };
+        Ok::<_, kalah_search::SearchError>((analysis, best))
+    })
+    .map_err(|e| user(e.to_string()))?;
+    Ok((analysis, solver.nodes(), best))
+}
+
+/// Runs `job` with a spinner on stderr that shows the nodes searched
+/// (cleared when it ends, a panic included).
+fn spinning<R>(what: &str, nodes: &(dyn Fn() -> u64 + Sync), job: impl FnOnce() -> R) -> R {
+    let done = AtomicBool::new(false);
+    let spinner = ProgressBar::new_spinner();
+    spinner.set_style(ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("valid template"));
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Relaxed) {
+                let n = nodes();
+                let secs = started.elapsed().as_secs_f64().max(1e-9);
+                spinner.set_message(format!("{what}: {} nodes, {:.1} M nodes/s", group(n), n as f64 / secs / 1e6));
+                spinner.tick();
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            spinner.finish_and_clear();
+        });
+        struct Done<'a>(&'a AtomicBool);
+        impl Drop for Done<'_> {
+            fn drop(&mut self) {
+                self.0.store(true, Relaxed);
+            }
+        }
+        let _done = Done(&done);
+        job()
+    })
 }
 
 /// Positions with fewer seeds are searched without a database built in
@@ -313,33 +502,7 @@ pub fn check_search_memory(bytes: u64, db: Option<&Database>) -> anyhow::Result<
 
 fn search<T: Tablebase>(h: usize, rules: Rules, table: T, options: SearchOptions, request: &Request) -> anyhow::Result<(Analysis, u64, Option<usize>)> {
     let solver = Solver::new(h, rules, table, options).map_err(|e| user(e.to_string()))?;
-    let done = AtomicBool::new(false);
-    let spinner = ProgressBar::new_spinner();
-    spinner.set_style(ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("valid template"));
-    let started = Instant::now();
-    let result = std::thread::scope(|scope| {
-        scope.spawn(|| {
-            while !done.load(Relaxed) {
-                let nodes = solver.nodes();
-                let secs = started.elapsed().as_secs_f64().max(1e-9);
-                spinner.set_message(format!(
-                    "searching: {} nodes, {:.1} M nodes/s",
-                    group(nodes),
-                    nodes as f64 / secs / 1e6
-                ));
-                spinner.tick();
-                std::thread::sleep(Duration::from_millis(100));
-            }
-            spinner.finish_and_clear();
-        });
-        // Stop the spinner however the search ends, a panic included.
-        struct Done<'a>(&'a AtomicBool);
-        impl Drop for Done<'_> {
-            fn drop(&mut self) {
-                self.0.store(true, Relaxed);
-            }
-        }
-        let _done = Done(&done);
+    let result = spinning("searching", &|| solver.nodes(), || {
         let analysis = solver.analyze(&request.position, request.moves, request.pv)?;
         let best = if request.best && analysis.moves.is_empty() && analysis.pv.is_empty() {
             solver.best_move(&request.position, analysis.value)
@@ -373,8 +536,8 @@ pub fn retrograde_builder(engine: &Engine, seeds: u32, announce: bool, threads: 
     if needed > available {
         return Err(user(format!(
             "clockwise sowing is solved by retrograde analysis of every board with up to {seeds} seeds \
-             ({} boards), which needs {} of memory; {} is available (`kalah table` proves bounds on \
-             the values of starts this large)",
+             ({} boards), which needs {} of memory; {} is available (`kalah solve`, `query` and \
+             `table` prove bounds on the values of positions this large)",
             group(kalah_core::boards_up_to(h, seeds)),
             human_bytes(needed),
             human_bytes(available)
@@ -412,12 +575,23 @@ pub fn print_human(title: &str, request: &Request, report: &Report) {
     println!("Rules:    {}", request.rules);
     println!("Position: {}  ({} to move)", p.ring(), mover.name());
     print!("{}", p.diagram());
-    println!("Value:    {}  ({}){}", signed(a.value), verdict(mover, a.value), source_note(report));
+    let v = a.value;
+    if v.is_exact() {
+        println!("Value:    {}  ({}){}", signed(v.lower), verdict(mover, v.lower), source_note(report));
+    } else {
+        println!(
+            "Value:    {}..{}  (proven bounds: not solved within the time limit){}",
+            signed(v.lower),
+            signed(v.upper),
+            source_note(report)
+        );
+    }
     if !a.moves.is_empty() {
         println!("Moves for {}:", mover.name());
         for m in &a.moves {
-            let best = if m.value == a.value { "  best" } else { "" };
-            println!("  house {}  {:>4}{best}", m.house, signed(m.value));
+            // A move is best when it is proven to reach the most the position can.
+            let best = if m.value.lower >= v.upper { "  best" } else { "" };
+            println!("  house {}  {:>4}{best}", m.house, bounds_text(m.value));
         }
     }
     if a.moves.is_empty() {
@@ -425,12 +599,19 @@ pub fn print_human(title: &str, request: &Request, report: &Report) {
             println!("Best move: house {house}");
         }
     }
-    if !a.pv.is_empty() || a.endless {
-        println!("Principal variation ({} moves{}):", a.pv.len(), if a.endless { ", then endless" } else { "" });
+    if !a.pv.is_empty() || a.end == LineEnd::Endless {
+        let end = match a.end {
+            LineEnd::GameOver => "",
+            LineEnd::Endless => ", then endless",
+            LineEnd::Cut => ", cut short",
+        };
+        println!("Principal variation ({} moves{end}):", a.pv.len());
         println!("  {}", pv_text(a));
+    } else if request.pv && v.is_exact() && a.end == LineEnd::Cut {
+        println!("Principal variation: none proven within the time limit");
     }
     match report.source {
-        Source::Search => {
+        Source::Search | Source::Bounds => {
             let build = report.database.as_ref().and_then(|d| d.build_seconds).unwrap_or(0.0);
             let secs = report.seconds - build;
             println!(
@@ -445,6 +626,15 @@ pub fn print_human(title: &str, request: &Request, report: &Report) {
     }
 }
 
+/// `+4`, or `-2..+6` for bounds that do not meet.
+fn bounds_text(b: kalah_search::Bounded) -> String {
+    if b.is_exact() {
+        signed(b.lower)
+    } else {
+        format!("{}..{}", signed(b.lower), signed(b.upper))
+    }
+}
+
 fn source_note(report: &Report) -> String {
     let what = |d: &UsedDatabase| match (&d.path, d.build_seconds) {
         (Some(path), _) => format!("database {path}"),
@@ -456,12 +646,14 @@ fn source_note(report: &Report) -> String {
         (Source::Search, Some(d)) => format!("  [search, {} up to {} seeds]", what(d), d.max_seeds),
         (Source::Search, None) => "  [search, no database]".to_string(),
         (Source::Retrograde, _) => "  [retrograde analysis: clockwise play can be endless]".to_string(),
+        (Source::Bounds, Some(d)) => format!("  [bounds proven by searches over the {}, {} seeds]", what(d), d.max_seeds),
+        (Source::Bounds, None) => "  [bounds proven by searches, no database]".to_string(),
         (Source::Database, None) => String::new(),
     }
 }
 
 /// The principal variation as turns: `1. S3 S6  2. N1  3. S2 ...`.
-pub fn pv_text(a: &Analysis) -> String {
+pub fn pv_text(a: &BoundedAnalysis) -> String {
     let mut out = String::new();
     let mut turn = 0;
     let mut last = None;
@@ -476,8 +668,10 @@ pub fn pv_text(a: &Analysis) -> String {
         }
         out.push_str(&format!(" {}{}", m.side.letter(), m.house));
     }
-    if a.endless {
-        out.push_str("  ... (repeats for ever)");
+    match a.end {
+        LineEnd::Endless => out.push_str("  ... (repeats for ever)"),
+        LineEnd::Cut => out.push_str("  ... (not proven further within the time limit)"),
+        LineEnd::GameOver => {}
     }
     out
 }
@@ -490,7 +684,7 @@ pub fn best_move(request: &Request, report: &Report) -> Option<usize> {
     report
         .best_move
         .or_else(|| a.pv.first().filter(|m| m.side == request.position.to_move()).map(|m| m.house))
-        .or_else(|| a.moves.iter().find(|m| m.value == a.value).map(|m| m.house))
+        .or_else(|| a.moves.iter().find(|m| m.value.lower >= a.value.upper).map(|m| m.house))
 }
 
 /// The report as one JSON object.
@@ -502,17 +696,35 @@ pub fn to_json(request: &Request, report: &Report) -> serde_json::Value {
         "rules": rules_json(request.rules),
         "position": p.ring(),
         "to_move": p.to_move().letter().to_string(),
-        "value": a.value,
-        "verdict": verdict(p.to_move(), a.value),
-        "moves": a.moves.iter().map(|m| json!({"house": m.house, "value": m.value})).collect::<Vec<_>>(),
+        "value": exact_or_null(a.value),
+        "lower": a.value.lower,
+        "upper": a.value.upper,
+        "exact": a.value.is_exact(),
+        "verdict": a.value.is_exact().then(|| verdict(p.to_move(), a.value.lower)),
+        "moves": a.moves.iter().map(|m| json!({
+            "house": m.house,
+            "value": exact_or_null(m.value),
+            "lower": m.value.lower,
+            "upper": m.value.upper,
+        })).collect::<Vec<_>>(),
         "best_move": best_move(request, report),
         "pv": a.pv.iter().map(|m| json!({"side": m.side.letter().to_string(), "house": m.house})).collect::<Vec<_>>(),
-        "pv_endless": a.endless,
+        "pv_endless": a.end == LineEnd::Endless,
+        "pv_cut": a.end == LineEnd::Cut,
         "source": report.source.name(),
         "database": report.database.as_ref().map(|d| json!({"path": d.path, "max_seeds": d.max_seeds, "build_seconds": d.build_seconds})),
         "nodes": report.nodes,
         "seconds": report.seconds,
     })
+}
+
+/// An exact value as a number, bounds that do not meet as `null`.
+fn exact_or_null(b: kalah_search::Bounded) -> serde_json::Value {
+    if b.is_exact() {
+        json!(b.lower)
+    } else {
+        serde_json::Value::Null
+    }
 }
 
 /// Checks that the database, if any, agrees with the request (for `db probe`).

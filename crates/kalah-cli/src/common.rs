@@ -165,7 +165,11 @@ pub struct DbArgs {
     /// Build an endgame database of up to N seeds in memory first, unless a
     /// database file covers N seeds (0: never). Default: when no file is
     /// used, one sized by the position (Kalah(6,4): 18 seeds, about 2 s;
-    /// none below 46 seeds, where it would not pay).
+    /// none below 46 seeds, where it would not pay). Clockwise sowing
+    /// solves every board up to the position's seeds by retrograde
+    /// analysis when that fits in memory; with N below them (or when it
+    /// does not fit), up to N seeds, and bounds on the values above are
+    /// proven by searches over it.
     #[arg(long, value_name = "N", conflicts_with = "no_db")]
     pub db_seeds: Option<u32>,
 }

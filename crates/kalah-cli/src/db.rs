@@ -363,9 +363,10 @@ fn probe(a: ProbeArgs) -> anyhow::Result<()> {
         pv: true,
         best: false,
         announce: false,
+        time_limit: None,
     };
     let report = Report {
-        analysis,
+        analysis: analysis.into(),
         source: Source::Database,
         nodes: 0,
         seconds: start.elapsed().as_secs_f64(),

@@ -37,6 +37,7 @@ use crate::common::UserError;
 ///   kalah solve --position "0,0,1,2,0,3,20,1,0,0,4,2,0,15 S"
 ///   kalah db build --houses 6 --max-seeds 20 --capture empty
 ///   kalah query --position "0,0,1,2,0,3,20,1,0,0,4,2,0,15 N" --json
+///   kalah solve 6 4 --sowing cw --relay on   proven bounds (here they meet)
 #[derive(Parser, Debug)]
 #[command(name = "kalah", version, verbatim_doc_comment)]
 struct Cli {
@@ -47,7 +48,9 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Solve Kalah(h,s) or a position: its value, every move's value and a
-    /// principal variation.
+    /// principal variation. Clockwise sowing (endless play) is solved by
+    /// retrograde analysis, or where that does not fit in memory, shown as
+    /// bounds proven within --time-limit (exact when they meet).
     Solve(solve::SolveArgs),
     /// The perfect-play value of any position: a database probe where it is
     /// covered, a search backed by the database beyond.

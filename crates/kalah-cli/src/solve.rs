@@ -97,7 +97,11 @@ pub struct SolveArgs {
     #[arg(long, conflicts_with_all = ["position", "pie", "shift"])]
     openings: bool,
     /// With --openings or --pie: seconds per opening turn; a turn not solved
-    /// in time shows the bounds on its value proven so far.
+    /// in time shows the bounds on its value proven so far. With clockwise
+    /// sowing, for a position too large for retrograde analysis in memory:
+    /// seconds for the proof of bounds on its value (and every move's, and
+    /// a principal variation), shown as bounds if they do not meet
+    /// (default 60).
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
     /// Print one JSON object on stdout.
@@ -117,6 +121,12 @@ pub struct QueryArgs {
     db: DbArgs,
     #[command(flatten)]
     search: SearchArgs,
+    /// With clockwise sowing, for a position too large for retrograde
+    /// analysis in memory: seconds for the proof of bounds on its value
+    /// (and every move's, and a principal variation), shown as bounds if
+    /// they do not meet (default 60).
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<f64>,
     /// Print one JSON object on stdout.
     #[arg(long)]
     json: bool,
@@ -124,10 +134,15 @@ pub struct QueryArgs {
 
 pub fn solve(args: SolveArgs) -> anyhow::Result<()> {
     let (position, title) = start_or_position(args.houses, args.seeds, args.position.as_deref(), "solve")?;
+    let rules = args.rules.rules();
+    let plain = !(args.openings || args.pie || args.shift);
     let budget = match args.time_limit {
         None => None,
         Some(t) if t > 0.0 && t.is_finite() && (args.openings || args.pie) && !args.shift => Some(std::time::Duration::from_secs_f64(t)),
-        Some(t) if t > 0.0 && t.is_finite() => return Err(user("--time-limit applies to --openings and --pie (without --shift)")),
+        Some(t) if t > 0.0 && t.is_finite() && plain && rules.may_cycle() => Some(std::time::Duration::from_secs_f64(t)),
+        Some(t) if t > 0.0 && t.is_finite() => {
+            return Err(user("--time-limit applies to --openings and --pie (without --shift), and to clockwise sowing"))
+        }
         Some(_) => return Err(user("--time-limit must be a positive number of seconds")),
     };
     if args.pie || args.shift || args.openings {
@@ -137,11 +152,11 @@ pub fn solve(args: SolveArgs) -> anyhow::Result<()> {
             shift: args.shift,
             budget,
         };
-        return crate::opening::run(&args.rules.rules(), &position, &title, &args.db, args.search.threads()?, tt_mb, modes, args.json);
+        return crate::opening::run(&rules, &position, &title, &args.db, args.search.threads()?, tt_mb, modes, args.json);
     }
     let request = Request {
         position,
-        rules: args.rules.rules(),
+        rules,
         db: args.db.clone(),
         threads: args.search.threads()?,
         tt_mb: args.search.tt_mb_asked()?,
@@ -149,6 +164,7 @@ pub fn solve(args: SolveArgs) -> anyhow::Result<()> {
         pv: !args.value_only && !args.best_move,
         best: args.best_move,
         announce: !args.json,
+        time_limit: budget,
     };
     let report = analysis::run(&request)?;
     if args.json {
@@ -161,9 +177,16 @@ pub fn solve(args: SolveArgs) -> anyhow::Result<()> {
 
 pub fn query(args: QueryArgs) -> anyhow::Result<()> {
     let position = parse_position(&args.position)?;
+    let rules = args.rules.rules();
+    let time_limit = match args.time_limit {
+        None => None,
+        Some(t) if t > 0.0 && t.is_finite() && rules.may_cycle() => Some(std::time::Duration::from_secs_f64(t)),
+        Some(t) if t > 0.0 && t.is_finite() => return Err(user("--time-limit applies to clockwise sowing")),
+        Some(_) => return Err(user("--time-limit must be a positive number of seconds")),
+    };
     let request = Request {
         position,
-        rules: args.rules.rules(),
+        rules,
         db: args.db.clone(),
         threads: args.search.threads()?,
         tt_mb: args.search.tt_mb_asked()?,
@@ -171,6 +194,7 @@ pub fn query(args: QueryArgs) -> anyhow::Result<()> {
         pv: true,
         best: false,
         announce: !args.json,
+        time_limit,
     };
     let report = analysis::run(&request)?;
     if args.json {

@@ -9,7 +9,7 @@ use kalah_db::{human_bytes, Database, NoTablebase, Tablebase};
 use kalah_search::{BoundSolver, Bounded, SearchOptions, Solver};
 use serde_json::json;
 
-use crate::analysis::{check_table_memory, group};
+use crate::analysis::{check_table_memory, group, retrograde_fits, BOUNDS_SMALL_GAP, BOUNDS_TT_MB};
 use crate::common::{db_error, find_default_database, print_json, rules_json, signed, start_position, user, RuleArgs};
 use crate::published;
 use crate::solve::{default_tt_mb, SearchArgs};
@@ -211,13 +211,6 @@ pub fn run(args: TableArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Whether retrograde analysis of every board of `h` houses with up to
-/// `seeds` seeds fits in the memory available.
-fn clockwise_fits(h: usize, seeds: u32, rules: Rules) -> bool {
-    let free = kalah_db::writer::available_memory().unwrap_or(u64::MAX);
-    seeds <= kalah_db::builder::MAX_SEEDS && kalah_db::writer::requirements(h, seeds, rules).0 <= free
-}
-
 /// Why retrograde analysis of every board of `h` houses with up to `seeds` seeds is refused.
 fn clockwise_refusal(h: usize, seeds: u32, rules: Rules) -> String {
     let boards = group(kalah_core::boards_up_to(h, seeds));
@@ -225,16 +218,8 @@ fn clockwise_refusal(h: usize, seeds: u32, rules: Rules) -> String {
         return format!("retrograde analysis of {boards} boards: more seeds than a database holds (at most {})", kalah_db::builder::MAX_SEEDS);
     }
     let free = kalah_db::writer::available_memory().map_or(String::new(), |f| format!(", {} is available", human_bytes(f)));
-    format!("retrograde analysis of {boards} boards needs {} of memory{free}", human_bytes(kalah_db::writer::requirements(h, seeds, rules).0))
+    format!("retrograde analysis of {boards} boards needs {} of memory{free}", human_bytes(kalah_db::builder::memory_needed(h, seeds, rules)))
 }
-
-/// The transposition table of a search for bounds on a start of more than
-/// [`BOUNDS_SMALL_GAP`] seeds above its database, in MiB (else 64): such a
-/// search runs to its time limit, and a large table pays. Clockwise
-/// Kalah(5,3) over a 20-seed database, 60 s, two threads: 0..+4 with 1 GiB,
-/// -2..+6 with 64 MiB (the value is 0).
-const BOUNDS_TT_MB: usize = 1024;
-const BOUNDS_SMALL_GAP: u32 = 8;
 
 /// Clockwise: every board up to `--db-seeds`, or by default up to the
 /// largest start that fits in memory (else the most seeds that fit), solved
@@ -244,14 +229,14 @@ fn clockwise(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, thread
     let n = match db_seeds {
         Some(n) => {
             let n = n.min(largest);
-            if !clockwise_fits(h, n, rules) {
+            if !retrograde_fits(h, n, rules) {
                 return Err(user(format!("--db-seeds {n}: {}", clockwise_refusal(h, n, rules))));
             }
             n
         }
         None => {
             let step = 2 * h as u32;
-            (1..=largest / step).rev().map(|s| s * step).chain((0..step).rev()).find(|&n| clockwise_fits(h, n, rules)).unwrap_or(0)
+            (1..=largest / step).rev().map(|s| s * step).chain((0..step).rev()).find(|&n| retrograde_fits(h, n, rules)).unwrap_or(0)
         }
     };
     if announce {

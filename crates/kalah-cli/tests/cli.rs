@@ -379,6 +379,50 @@ fn solve_clockwise_is_retrograde() {
     assert_same_moves(&p, &v, "cw probe vs solve");
 }
 
+/// Clockwise, with a database smaller than the position (`--db-seeds`, as
+/// when retrograde analysis of all its seeds does not fit): `solve` and
+/// `query` prove bounds by searches over it. At this size they meet: the
+/// value and every move's equal those of retrograde analysis of every
+/// board, and the principal variation starts with a best move. A proof cut
+/// short by `--time-limit` shows bounds that hold the value, and no verdict.
+#[test]
+fn solve_clockwise_beyond_its_database_proves_bounds() {
+    let sb = Sandbox::new();
+    for relay in ["off", "on"] {
+        let full = sb.solve(&["3", "3", "--sowing", "cw", "--relay", relay]);
+        assert_eq!(full["source"], "retrograde", "{full}");
+        let v = sb.solve(&["3", "3", "--sowing", "cw", "--relay", relay, "--db-seeds", "12"]);
+        assert_eq!(v["source"], "bounds", "{v}");
+        assert_eq!(v["database"]["max_seeds"], 12, "{v}");
+        assert_eq!((v["exact"].clone(), v["lower"].clone(), v["upper"].clone()), (serde_json::json!(true), full["value"].clone(), full["value"].clone()), "{v}");
+        assert_eq!(value_of(&v), value_of(&full), "relay {relay}\n{v}\n{full}");
+        assert_same_moves(&v, &full, "bounds vs retrograde");
+        assert_eq!(v["verdict"], full["verdict"], "{v}");
+        let best = sb.json(&["solve", "3", "3", "--sowing", "cw", "--relay", relay, "--db-seeds", "12", "--best-move", "--json"]);
+        let house = best["best_move"].as_i64().unwrap_or_else(|| panic!("no best move: {best}"));
+        assert!(moves_of(&full).contains(&(house, value_of(&full))), "house {house} is not best\n{best}\n{full}");
+        let q = sb.query(&["--position", "3,3,3,0,3,3,3,0 S", "--sowing", "cw", "--relay", relay, "--db-seeds", "12", "--time-limit", "30"]);
+        assert_eq!(q["source"], "bounds", "{q}");
+        assert_eq!(value_of(&q), value_of(&full), "{q}");
+    }
+    // Cut short: whatever the machine managed, the bounds hold the value.
+    let full = sb.solve(&["3", "4", "--sowing", "cw"]);
+    let v = sb.json(&["solve", "3", "4", "--sowing", "cw", "--db-seeds", "4", "--time-limit", "0.05", "--tt-mb", "16", "--json"]);
+    let (lower, upper, value) = (v["lower"].as_i64().unwrap(), v["upper"].as_i64().unwrap(), value_of(&full));
+    assert!(lower <= value && value <= upper, "Kalah(3,4) = {value}, proven {lower}..{upper}: {v}");
+    assert_eq!(v["exact"], serde_json::json!(lower == upper), "{v}");
+    if lower < upper {
+        assert!(v["value"].is_null() && v["verdict"].is_null(), "{v}");
+    }
+    for m in v["moves"].as_array().unwrap() {
+        let exact = moves_of(&full).into_iter().find(|&(h, _)| Some(h) == m["house"].as_i64()).unwrap().1;
+        assert!(m["lower"].as_i64().unwrap() <= exact && exact <= m["upper"].as_i64().unwrap(), "house {m}: {exact}");
+    }
+    // --time-limit is for clockwise sowing (and openings).
+    sb.user_error(&["solve", "3", "3", "--time-limit", "5"], &["--time-limit", "clockwise"]);
+    sb.user_error(&["query", "--position", "3,3,3,0,3,3,3,0 S", "--time-limit", "5"], &["--time-limit", "clockwise"]);
+}
+
 #[test]
 fn solve_custom_positions_ring_and_side_forms() {
     let sb = Sandbox::new();

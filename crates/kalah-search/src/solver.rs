@@ -177,9 +177,60 @@ pub struct Analysis {
     pub moves: Vec<MoveValue>,
     /// A principal variation to the end of the game (empty if not asked for).
     pub pv: Vec<PvMove>,
-    /// The principal variation stops because best play repeats a position
-    /// and goes on for ever (clockwise sowing); the rest scores nothing.
-    pub endless: bool,
+    /// How the principal variation ends: with the game, or (clockwise
+    /// sowing) in endless play that scores nothing more, or cut short.
+    pub end: LineEnd,
+}
+
+/// A legal move and bounds on its value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoundedMove {
+    /// The house played, 1-based from the mover's left.
+    pub house: usize,
+    /// Bounds on the final store difference for the player who plays it,
+    /// if both then play perfectly; exact when they meet.
+    pub value: Bounded,
+}
+
+/// How a principal variation ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineEnd {
+    /// With the end of the game (or it was not asked for).
+    GameOver,
+    /// Best play repeats a position and goes on for ever (clockwise
+    /// sowing); the rest scores nothing.
+    Endless,
+    /// Cut short: the time ran out, or the line repeated a position while
+    /// something was still to be won, so it does not show how the value
+    /// is cashed in. Every move shown is best play.
+    Cut,
+}
+
+/// What was proven about a position: the exact value, every move's and a
+/// principal variation ([`Analysis`]), or bounds where they do not meet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoundedAnalysis {
+    /// Bounds on the final store difference for the player to move under
+    /// perfect play.
+    pub value: Bounded,
+    /// Every legal move with its bounds (empty when not asked for or the
+    /// game is over).
+    pub moves: Vec<BoundedMove>,
+    /// A line of best play (empty if not asked for, or the value is not exact).
+    pub pv: Vec<PvMove>,
+    /// How the line ends.
+    pub end: LineEnd,
+}
+
+impl From<Analysis> for BoundedAnalysis {
+    fn from(a: Analysis) -> Self {
+        BoundedAnalysis {
+            value: Bounded { lower: a.value, upper: a.value },
+            moves: a.moves.iter().map(|m| BoundedMove { house: m.house, value: Bounded { lower: m.value, upper: m.value } }).collect(),
+            pv: a.pv,
+            end: a.end,
+        }
+    }
 }
 
 /// Exact alpha-beta solver for one board size and rule set; see the module docs.
@@ -367,10 +418,19 @@ impl<T: Tablebase> Solver<T> {
     /// recorded (`proven`) and the root's exact table entry, with the
     /// stores added.
     fn gathered(&self, position: &Position, found: Option<(i32, i32)>, proven: &Proven) -> Result<Bounded, SearchError> {
+        let (lower, upper) = self.gathered_board(position.mover_board(), found, proven)?;
+        let base = position.store_difference();
+        Ok(Bounded {
+            lower: base + lower,
+            upper: base + upper,
+        })
+    }
+
+    /// [`Solver::gathered`] for a board: bounds on its value for the mover.
+    fn gathered_board(&self, board: Board, found: Option<(i32, i32)>, proven: &Proven) -> Result<(i32, i32), SearchError> {
         if let Some(why) = self.table.failure() {
             return Err(SearchError::Tablebase(why));
         }
-        let board = position.mover_board();
         let seeds = board.total() as i32;
         let (mut lower, mut upper) = proven.get();
         if let Some((l, u)) = found {
@@ -384,13 +444,9 @@ impl<T: Tablebase> Solver<T> {
             upper = upper.min(e.upper);
         }
         if lower > upper {
-            return Err(SearchError::Inconsistent(format!("bounds {lower}..{upper} proven for {}", position.ring())));
+            return Err(SearchError::Inconsistent(format!("bounds {lower}..{upper} proven for the board {board:?}")));
         }
-        let base = position.store_difference();
-        Ok(Bounded {
-            lower: base + lower,
-            upper: base + upper,
-        })
+        Ok((lower, upper))
     }
 
     /// Whether the value of `board` is at least `beta`.
@@ -426,7 +482,7 @@ impl<T: Tablebase> Solver<T> {
                 value: base + v,
                 moves: Vec::new(),
                 pv: Vec::new(),
-                endless: false,
+                end: LineEnd::GameOver,
             };
         }
         let (value, moves) = if all_moves {
@@ -452,7 +508,7 @@ impl<T: Tablebase> Solver<T> {
             value,
             moves,
             pv,
-            endless: false,
+            end: LineEnd::GameOver,
         }
     }
 
@@ -545,7 +601,7 @@ pub fn analyze_from_table<T: Tablebase>(engine: &Engine, table: &T, position: &P
             value: base + v,
             moves: Vec::new(),
             pv: Vec::new(),
-            endless: false,
+            end: LineEnd::GameOver,
         });
     }
     let moves: Vec<MoveValue> = engine
@@ -559,7 +615,7 @@ pub fn analyze_from_table<T: Tablebase>(engine: &Engine, table: &T, position: &P
     if let Some(e) = damaged() {
         return Err(e);
     }
-    let (pv, endless) = table_line(engine, table, board, position.to_move());
+    let (pv, end) = table_line(engine, table, board, position.to_move());
     if let Some(e) = damaged() {
         return Err(e);
     }
@@ -573,7 +629,7 @@ pub fn analyze_from_table<T: Tablebase>(engine: &Engine, table: &T, position: &P
         value,
         moves,
         pv,
-        endless,
+        end,
     })
 }
 
@@ -586,12 +642,22 @@ fn move_value<T: Tablebase>(engine: &Engine, table: &T, board: Board, house: usi
     }
 }
 
-/// A line of best play from the table; `true` if it ends in endless play.
-fn table_line<T: Tablebase>(engine: &Engine, table: &T, start: Board, mut side: Side) -> (Vec<PvMove>, bool) {
+/// A line of best play from the table, and how it ends.
+///
+/// Where play can cycle, the player ahead takes a best move that leaves
+/// the level (cashes something in) when there is one, else follows
+/// [`ProgressRanks`] (in a level too large to rank: a best move to a board
+/// not yet on the line, if any); the player behind resists longest where
+/// the ranks are known, else takes its first best move. A board that
+/// repeats ends the line: endless play if nothing is left to win, else
+/// (only possible in a level too large to rank) the line is cut there.
+fn table_line<T: Tablebase>(engine: &Engine, table: &T, start: Board, mut side: Side) -> (Vec<PvMove>, LineEnd) {
     let mut line = Vec::new();
     let mut seen = std::collections::HashSet::new();
     let mut board = start;
     let mut ranks: Option<ProgressRanks> = None;
+    // The last level found too large to rank.
+    let mut unranked = None;
     while !engine.is_over(board) {
         let target = table.value(board);
         let optimal: Vec<usize> = engine
@@ -601,21 +667,35 @@ fn table_line<T: Tablebase>(engine: &Engine, table: &T, start: Board, mut side: 
         if optimal.is_empty() {
             break; // damaged table; the caller reports it
         }
-        if target == 0 && !seen.insert((board, side)) {
+        if !seen.insert((board, side)) {
             // Nothing left to win: best play may go round for ever.
-            return (line, true);
+            // Something left: the line went round (a level too large to rank).
+            return (line, if target == 0 { LineEnd::Endless } else { LineEnd::Cut });
         }
-        let house = if engine.rules().may_cycle() && target != 0 {
-            let n = board.total();
-            if ranks.as_ref().is_none_or(|r| r.seeds != n || !r.rank.contains_key(&board)) {
-                ranks = ProgressRanks::new(engine, table, board);
-            }
+        let n = board.total();
+        let ranked = |r: &ProgressRanks| r.seeds == n && r.rank.contains_key(&board);
+        let leaves = |house: usize| {
+            let o = engine.play(board, house);
+            o.next == Next::Over || o.board.total() < n
+        };
+        let fresh = |house: usize| !seen.contains(&turn_after(&engine.play(board, house), side));
+        let house = if !engine.rules().may_cycle() || target == 0 {
+            optimal[0]
+        } else if let Some(h) = optimal.iter().copied().find(|&h| target > 0 && leaves(h)) {
+            h
+        } else if ranks.as_ref().is_some_and(ranked) {
+            ranks.as_ref().expect("ranked").best_move(engine, table, board, &optimal)
+        } else if target < 0 || unranked == Some(n) {
+            optimal.iter().copied().find(|&h| fresh(h)).unwrap_or(optimal[0])
+        } else {
+            ranks = ProgressRanks::new(engine, table, board);
             match &ranks {
                 Some(r) => r.best_move(engine, table, board, &optimal),
-                None => optimal[0],
+                None => {
+                    unranked = Some(n);
+                    optimal.iter().copied().find(|&h| fresh(h)).unwrap_or(optimal[0])
+                }
             }
-        } else {
-            optimal[0]
         };
         line.push(PvMove { side, house: house + 1 });
         let o = engine.play(board, house);
@@ -626,7 +706,12 @@ fn table_line<T: Tablebase>(engine: &Engine, table: &T, start: Board, mut side: 
         }
         board = o.board;
     }
-    (line, false)
+    (line, LineEnd::GameOver)
+}
+
+/// The board and the player to move after `side` made a move with outcome `o`.
+fn turn_after(o: &kalah_core::Outcome, side: Side) -> (Board, Side) {
+    (o.board, if o.next == Next::Opponent { side.other() } else { side })
 }
 
 /// How many moves the player ahead needs to cash in the value, for the
@@ -799,5 +884,177 @@ impl<T: Tablebase> BoundSolver<T> {
         let proven = Proven::default();
         let found = self.0.parallel_until(|s| s.prove(board, max_depth), deadline, &proven);
         self.0.gathered(position, found, &proven)
+    }
+
+    /// Bounds on the value of `board` for its mover, proven within `limit`.
+    fn board_bounds(&self, board: Board, limit: Limit) -> Result<(i32, i32), SearchError> {
+        let proven = Proven::default();
+        let found = self.0.parallel_until(|s| s.prove(board, limit.max_depth), limit.deadline, &proven);
+        self.0.gathered_board(board, found, &proven)
+    }
+
+    /// Bounds on the value for its mover of move `house` (0-based) of
+    /// `board`, proven within `limit`.
+    fn move_bounds(&self, board: Board, house: usize, limit: Limit) -> Result<Bounded, SearchError> {
+        let o = self.0.engine.play(board, house);
+        let gain = o.gain();
+        let (lower, upper) = match o.next {
+            Next::Over => (gain, gain),
+            Next::Mover => {
+                let (l, u) = self.board_bounds(o.board, limit)?;
+                (gain + l, gain + u)
+            }
+            Next::Opponent => {
+                let (l, u) = self.board_bounds(o.board, limit)?;
+                (gain - u, gain - l)
+            }
+        };
+        Ok(Bounded { lower, upper })
+    }
+
+    /// What can be proven about `position` by `deadline`: bounds on its
+    /// value; then if asked and the value is exact, a line of best play as
+    /// far as time allows: moves proven to keep the value, preferring ones
+    /// that lead to a board not yet on the line, until the game ends, the
+    /// database covers the board (then on as [`analyze_from_table`] plays,
+    /// which the deadline does not stop), or a board repeats (endless play
+    /// if nothing is left to win, else the line is cut); then if asked,
+    /// bounds on every move's value, the time left shared among them (a
+    /// move not reached in time gets the bounds the table holds already).
+    pub fn analyze_within(&self, position: &Position, deadline: Instant, all_moves: bool, pv: bool) -> Result<BoundedAnalysis, SearchError> {
+        self.analyze(position, Limit { deadline: Some(deadline), max_depth: u32::MAX }, all_moves, pv)
+    }
+
+    /// [`BoundSolver::analyze_within`] with every proof searching at most
+    /// `max_depth` plies instead of a deadline.
+    pub fn analyze_to_depth(&self, position: &Position, max_depth: u32, all_moves: bool, pv: bool) -> Result<BoundedAnalysis, SearchError> {
+        self.analyze(position, Limit { deadline: None, max_depth }, all_moves, pv)
+    }
+
+    fn analyze(&self, position: &Position, limit: Limit, all_moves: bool, pv: bool) -> Result<BoundedAnalysis, SearchError> {
+        let board = position.mover_board();
+        let base = position.store_difference();
+        let mut value = self.prove(position, limit.deadline, limit.max_depth)?;
+        // The line first: it follows the proof just made, so it is quick.
+        let (line, end) = if pv && value.is_exact() {
+            self.line(position, value.lower - base, limit)?
+        } else {
+            (Vec::new(), LineEnd::GameOver)
+        };
+        let mut moves = Vec::new();
+        if all_moves && !self.0.engine.is_over(board) {
+            let houses: Vec<usize> = self.0.engine.moves(board).collect();
+            for (i, &house) in houses.iter().enumerate() {
+                let b = self.move_bounds(board, house, limit.share(houses.len() - i))?;
+                moves.push(BoundedMove {
+                    house: house + 1,
+                    value: Bounded { lower: base + b.lower, upper: base + b.upper },
+                });
+            }
+            // The value is the best move's: each side's bounds tighten the other's.
+            value.lower = value.lower.max(moves.iter().map(|m| m.value.lower).max().unwrap_or(value.lower));
+            value.upper = value.upper.min(moves.iter().map(|m| m.value.upper).max().unwrap_or(value.upper));
+            for m in &mut moves {
+                m.value.upper = m.value.upper.min(value.upper);
+            }
+            if value.lower > value.upper {
+                return Err(SearchError::Inconsistent(format!("the moves' bounds contradict the value's for {}", position.ring())));
+            }
+        }
+        Ok(BoundedAnalysis { value, moves, pv: line, end })
+    }
+
+    /// A best move (its house, 1-based) of the player to move in
+    /// `position`, whose exact value (stores included) is `value`: the
+    /// first move proven by `deadline` to reach it, trying the table's best
+    /// move first and sharing the time among the moves. `None` if the game
+    /// is over or no move was proven in time.
+    pub fn best_move_within(&self, position: &Position, value: i32, deadline: Instant) -> Result<Option<usize>, SearchError> {
+        let board = position.mover_board();
+        let target = value - position.store_difference();
+        let limit = Limit { deadline: Some(deadline), max_depth: u32::MAX };
+        let houses = self.0.moves_hint_first(board);
+        for (i, &house) in houses.iter().enumerate() {
+            if self.move_bounds(board, house, limit.share(houses.len() - i))?.lower >= target {
+                return Ok(Some(house + 1));
+            }
+        }
+        Ok(None)
+    }
+
+    /// A line of best play from `position`, whose board value is `value`;
+    /// see [`BoundSolver::analyze_within`].
+    fn line(&self, position: &Position, mut value: i32, limit: Limit) -> Result<(Vec<PvMove>, LineEnd), SearchError> {
+        let engine = &self.0.engine;
+        let covered = self.0.table.max_seeds();
+        let mut line = Vec::new();
+        let mut side = position.to_move();
+        let mut board = position.mover_board();
+        let mut seen = std::collections::HashSet::new();
+        loop {
+            if engine.is_over(board) {
+                return Ok((line, LineEnd::GameOver));
+            }
+            if covered.is_some_and(|m| board.total() <= m) {
+                let (rest, end) = table_line(engine, &self.0.table, board, side);
+                line.extend(rest);
+                if let Some(why) = self.0.table.failure() {
+                    return Err(SearchError::Tablebase(why));
+                }
+                return Ok((line, end));
+            }
+            if !seen.insert((board, side)) {
+                return Ok((line, if value == 0 { LineEnd::Endless } else { LineEnd::Cut }));
+            }
+            // The first move proven to keep the value that leads somewhere
+            // new, else the first proven to keep it.
+            let houses = self.0.moves_hint_first(board);
+            let mut chosen = None;
+            for (i, &house) in houses.iter().enumerate() {
+                if self.move_bounds(board, house, limit.share(houses.len() - i))?.lower >= value {
+                    let o = engine.play(board, house);
+                    let fresh = o.next == Next::Over || !seen.contains(&turn_after(&o, side));
+                    if fresh || chosen.is_none() {
+                        chosen = Some((house, o));
+                    }
+                    if fresh {
+                        break;
+                    }
+                }
+            }
+            let Some((house, o)) = chosen else {
+                return Ok((line, LineEnd::Cut));
+            };
+            line.push(PvMove { side, house: house + 1 });
+            let gain = o.gain();
+            match o.next {
+                Next::Over => return Ok((line, LineEnd::GameOver)),
+                Next::Mover => value -= gain,
+                Next::Opponent => {
+                    value = gain - value;
+                    side = side.other();
+                }
+            }
+            board = o.board;
+        }
+    }
+}
+
+/// How long a proof of bounds may go on: until a deadline, or to a depth.
+#[derive(Clone, Copy, Debug)]
+struct Limit {
+    deadline: Option<Instant>,
+    max_depth: u32,
+}
+
+impl Limit {
+    /// The limit of the first of `parts` proofs that share this one's time
+    /// evenly (the depth is not shared).
+    fn share(self, parts: usize) -> Limit {
+        let deadline = self.deadline.map(|d| {
+            let now = Instant::now();
+            now + d.saturating_duration_since(now) / parts.max(1) as u32
+        });
+        Limit { deadline, ..self }
     }
 }

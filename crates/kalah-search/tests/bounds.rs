@@ -5,9 +5,9 @@
 //! From issue 4 (clockwise starts too large for retrograde analysis show
 //! proven bounds, not blanks).
 
-use kalah_core::{Position, Rules, Side};
+use kalah_core::{Board, Engine, Next, Position, Rules, Side};
 use kalah_db::{Builder, NoTablebase, Quiet, Tablebase};
-use kalah_search::BoundSolver;
+use kalah_search::{BoundSolver, LineEnd};
 
 mod common;
 use common::{options, random_board, Rng};
@@ -89,4 +89,98 @@ fn clockwise_kalah_3_3_from_a_smaller_database() {
         // Best play ends within 60 plies under every rule set: the bounds meet.
         assert_eq!((b.lower, b.upper), (value, value), "{rules}: Kalah(3,3) = {value}, proven {}..{}", b.lower, b.upper);
     }
+}
+
+/// The exact value of move `house` (0-based) of `board` for its mover.
+fn exact_move_value(engine: &Engine, exact: &Builder, board: Board, house: usize) -> i32 {
+    let o = engine.play(board, house);
+    match o.next {
+        Next::Over => o.gain(),
+        _ => o.value_with(exact.value(o.board)),
+    }
+}
+
+/// `BoundSolver::analyze_to_depth` on random clockwise boards of 3 houses
+/// over a 4-seed database: the bounds on the value and on every move's
+/// hold against retrograde analysis, and where the value is exact, every
+/// move of the principal variation keeps it (a line of best play) and the
+/// line ends as it says: with the game, or at a board seen before on it
+/// with nothing left to win (endless), or cut short.
+#[test]
+fn clockwise_analysis_moves_and_lines_are_best_play() {
+    let mut rng = Rng(0xd1b54a32d192ed03);
+    let mut counts = [0; 3];
+    for rules in Rules::all().filter(|r| r.may_cycle()) {
+        let h = 3;
+        let mut exact = Builder::new(h, rules, 12).unwrap();
+        exact.build_all(&Quiet);
+        let mut small = Builder::new(h, rules, 4).unwrap();
+        small.build_all(&Quiet);
+        // Over a small database, and over none: the line must then find its own way to the end.
+        for (i, n) in check_analysis(h, rules, &exact, small, 6, &mut rng).into_iter().enumerate() {
+            counts[i] += n;
+        }
+        for (i, n) in check_analysis(h, rules, &exact, NoTablebase { houses: h, rules }, 4, &mut rng).into_iter().enumerate() {
+            counts[i] += n;
+        }
+    }
+    let [exact_values, lines, total] = counts;
+    assert!(exact_values * 2 > total && lines * 2 > total, "{exact_values} exact values and {lines} whole lines of {total}");
+}
+
+/// [`clockwise_analysis_moves_and_lines_are_best_play`] for `boards`
+/// random boards above `small`: how many values were exact, how many lines
+/// whole (not cut short), and of how many.
+fn check_analysis<T: Tablebase>(h: usize, rules: Rules, exact: &Builder, small: T, boards: usize, rng: &mut Rng) -> [usize; 3] {
+    let engine = Engine::new(h, rules);
+    let least = small.max_seeds().map_or(1, |m| m + 1);
+    let solver = BoundSolver::new(h, rules, small, options()).unwrap();
+    let (mut exact_values, mut lines) = (0, 0);
+    for _ in 0..boards {
+        let seeds = least + rng.below(13 - least as u64) as u32;
+        let board = random_board(rng, h, seeds);
+        let position = Position::from_mover_board(h, board, Side::South, [0, 0]);
+        let a = solver.analyze_to_depth(&position, 40, true, true).unwrap();
+        let ctx = format!("{rules} board {board:?}: {a:?}");
+        let value = exact.value(board);
+        assert!(a.value.lower <= value && value <= a.value.upper, "value {value}: {ctx}");
+        let legal: Vec<usize> = if engine.is_over(board) { Vec::new() } else { engine.moves(board).map(|m| m + 1).collect() };
+        assert_eq!(a.moves.iter().map(|m| m.house).collect::<Vec<_>>(), legal, "{ctx}");
+        for m in &a.moves {
+            let v = exact_move_value(&engine, exact, board, m.house - 1);
+            assert!(m.value.lower <= v && v <= m.value.upper, "house {} is worth {v}: {ctx}", m.house);
+        }
+        if !a.value.is_exact() {
+            assert!(a.pv.is_empty(), "a line without an exact value: {ctx}");
+            continue;
+        }
+        exact_values += 1;
+        // Replay the line: every move keeps the value of the board it is played on.
+        let (mut b, mut side) = (board, Side::South);
+        let mut visited = vec![(b, side)];
+        for m in &a.pv {
+            assert_eq!(m.side, side, "{ctx}");
+            assert_eq!(exact_move_value(&engine, exact, b, m.house - 1), exact.value(b), "{m:?} does not keep the value: {ctx}");
+            let o = engine.play(b, m.house - 1);
+            if o.next == Next::Opponent {
+                side = side.other();
+            }
+            b = o.board;
+            if o.next == Next::Over {
+                assert_eq!(m, a.pv.last().unwrap(), "play goes on after the game ended: {ctx}");
+                b = Board::default();
+            }
+            visited.push((b, side));
+        }
+        match a.end {
+            LineEnd::GameOver => assert!(b == Board::default() || engine.is_over(b), "the line stops before the end: {ctx}"),
+            LineEnd::Endless => {
+                assert!(visited[..visited.len() - 1].contains(&(b, side)), "an endless line that does not repeat: {ctx}");
+                assert_eq!(exact.value(b), 0, "endless play while something is left to win: {ctx}");
+            }
+            LineEnd::Cut => continue,
+        }
+        lines += 1;
+    }
+    [exact_values, lines, boards]
 }

@@ -32,7 +32,7 @@
 use kalah_core::{Capture, Engine, Next, Position, Rules, Side, Sowing};
 use kalah_db::{Builder, NoTablebase, Quiet};
 use kalah_reference::{solve, RefPosition};
-use kalah_search::{analyze_from_table, Analysis, SearchOptions, Solver};
+use kalah_search::{analyze_from_table, Analysis, LineEnd, SearchOptions, Solver};
 
 /// A small table and two threads, so the parallel (ABDADA) path is the one
 /// checked; the value cannot depend on the thread count.
@@ -131,7 +131,10 @@ fn replay(rules: &Rules, engine: &Engine, start: &Position, analysis: &Analysis)
         line.push(next);
     }
     let last = line.last().expect("the line holds the start");
-    if analysis.endless {
+    if analysis.end == LineEnd::Cut {
+        return Err(format!("the line is cut short in {}", last.ring()));
+    }
+    if analysis.end == LineEnd::Endless {
         if !rules.may_cycle() {
             return Err("endless play reported under counter-clockwise sowing".into());
         }
@@ -243,7 +246,7 @@ fn check_clockwise(rules: &[Rules], h: usize, seeds: &[u32]) {
 /// Clockwise: on the starts of Kalah(h,s) for each `s` of `seeds`, under
 /// every clockwise rule set, a principal variation reported as endless
 /// must stop where the store difference already is the value: endless play
-/// scores nothing more (the promise of `Analysis::endless`). Following
+/// scores nothing more (the promise of `LineEnd::Endless`). Following
 /// moves that merely keep the value is not enough when play can cycle: the
 /// player who can force a gain may circle instead of taking it.
 fn check_endless_lines(h: usize, seeds: &[u32]) -> (usize, Vec<String>) {
@@ -257,7 +260,7 @@ fn check_endless_lines(h: usize, seeds: &[u32]) -> (usize, Vec<String>) {
         for &s in seeds {
             let start = start(h, s);
             let analysis = analyze_from_table(&engine, &levels, &start).unwrap();
-            if !analysis.endless {
+            if analysis.end != LineEnd::Endless {
                 continue;
             }
             endless += 1;

@@ -1032,7 +1032,7 @@ fn lead<T: Tablebase>(cluster: &Cluster, p: &Prepared, solver: &Solver<T>, datab
         value: base + tree.value(),
         moves,
         pv: Vec::new(),
-        endless: false,
+        end: kalah_search::LineEnd::GameOver,
     };
     let request = Request {
         position: p.position,
@@ -1044,10 +1044,11 @@ fn lead<T: Tablebase>(cluster: &Cluster, p: &Prepared, solver: &Solver<T>, datab
         pv: false,
         best: false,
         announce: !p.json,
+        time_limit: None,
     };
     let nodes: u64 = stats.iter().map(|s| s.nodes).sum();
     let report = Report {
-        analysis,
+        analysis: analysis.into(),
         source: Source::Search,
         nodes,
         seconds,
