@@ -66,7 +66,9 @@ pub struct Request {
     pub best: bool,
     /// Say on stderr what is being used (memory, database).
     pub announce: bool,
-    /// Time for a proof of bounds ([`Source::Bounds`]; default [`BOUNDS_TIME`]).
+    /// Time for the search: what it has not proven by then is reported as
+    /// bounds. `None`: a search runs until it is done, a proof of bounds
+    /// ([`Source::Bounds`]) for [`BOUNDS_TIME`].
     pub time_limit: Option<Duration>,
 }
 
@@ -178,7 +180,7 @@ pub fn run(request: &Request) -> anyhow::Result<Report> {
         (None, Some(db)) => search(h, rules, crate::common::for_search(db, request.threads)?, options, request)?,
         (None, None) => search(h, rules, NoTablebase { houses: h, rules }, options, request)?,
     };
-    Ok(finish(analysis.into(), Source::Search, nodes, best))
+    Ok(finish(analysis, Source::Search, nodes, best))
 }
 
 /// Whether retrograde analysis of every board of `h` houses with up to
@@ -500,8 +502,25 @@ pub fn check_search_memory(bytes: u64, db: Option<&Database>) -> anyhow::Result<
     Ok(())
 }
 
-fn search<T: Tablebase>(h: usize, rules: Rules, table: T, options: SearchOptions, request: &Request) -> anyhow::Result<(Analysis, u64, Option<usize>)> {
+fn search<T: Tablebase>(h: usize, rules: Rules, table: T, options: SearchOptions, request: &Request) -> anyhow::Result<(BoundedAnalysis, u64, Option<usize>)> {
     let solver = Solver::new(h, rules, table, options).map_err(|e| user(e.to_string()))?;
+    if let Some(limit) = request.time_limit {
+        // What can be proven in time; bounds where the search did not finish.
+        let deadline = Instant::now() + limit;
+        let position = &request.position;
+        let (analysis, best) = spinning("searching", &|| solver.nodes(), || {
+            let analysis = solver.analyze_within(position, deadline, request.moves, request.pv)?;
+            let v = analysis.value;
+            let over = solver.engine().is_over(position.mover_board());
+            let best = if request.best && v.is_exact() && !over { solver.best_move(position, v.lower) } else { None };
+            match solver.tablebase().failure() {
+                Some(why) => Err(kalah_search::SearchError::Tablebase(why)),
+                None => Ok((analysis, best)),
+            }
+        })
+        .map_err(|e| user(e.to_string()))?;
+        return Ok((analysis, solver.nodes(), best));
+    }
     let result = spinning("searching", &|| solver.nodes(), || {
         let analysis = solver.analyze(&request.position, request.moves, request.pv)?;
         let best = if request.best && analysis.moves.is_empty() && analysis.pv.is_empty() {
@@ -516,7 +535,7 @@ fn search<T: Tablebase>(h: usize, rules: Rules, table: T, options: SearchOptions
         }
     });
     let (analysis, best) = result.map_err(|e| user(e.to_string()))?;
-    Ok((analysis, solver.nodes(), best))
+    Ok((analysis.into(), solver.nodes(), best))
 }
 
 fn retrograde(engine: &Engine, position: &Position, announce: bool, threads: usize) -> anyhow::Result<Analysis> {

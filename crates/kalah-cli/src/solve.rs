@@ -96,12 +96,12 @@ pub struct SolveArgs {
     /// Every opening turn of South (extra-move chains included) with its value.
     #[arg(long, conflicts_with_all = ["position", "pie", "shift"])]
     openings: bool,
-    /// With --openings or --pie: seconds per opening turn; a turn not solved
-    /// in time shows the bounds on its value proven so far. With clockwise
-    /// sowing, for a position too large for retrograde analysis in memory:
-    /// seconds for the proof of bounds on its value (and every move's, and
-    /// a principal variation), shown as bounds if they do not meet
-    /// (default 60).
+    /// Seconds for the search: a value not proven in time is shown as the
+    /// bounds proven on it (and every move's, as far as time allows; a
+    /// principal variation only for an exact value). Default: no limit,
+    /// except 60 s for a clockwise position too large for retrograde
+    /// analysis in memory. With --openings or --pie: seconds per opening
+    /// turn. Database probes and retrograde analysis are always exact.
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
     /// Print one JSON object on stdout.
@@ -121,10 +121,12 @@ pub struct QueryArgs {
     db: DbArgs,
     #[command(flatten)]
     search: SearchArgs,
-    /// With clockwise sowing, for a position too large for retrograde
-    /// analysis in memory: seconds for the proof of bounds on its value
-    /// (and every move's, and a principal variation), shown as bounds if
-    /// they do not meet (default 60).
+    /// Seconds for the search: a value not proven in time is shown as the
+    /// bounds proven on it (and every move's, as far as time allows; a
+    /// principal variation only for an exact value). Default: no limit,
+    /// except 60 s for a clockwise position too large for retrograde
+    /// analysis in memory. Database probes and retrograde analysis are
+    /// always exact.
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
     /// Print one JSON object on stdout.
@@ -132,18 +134,22 @@ pub struct QueryArgs {
     json: bool,
 }
 
+/// A `--time-limit` in seconds, checked.
+fn seconds(t: f64) -> anyhow::Result<std::time::Duration> {
+    if t > 0.0 && t.is_finite() && t < 1e9 {
+        Ok(std::time::Duration::from_secs_f64(t))
+    } else {
+        Err(user(format!("--time-limit {t}: give a positive number of seconds")))
+    }
+}
+
 pub fn solve(args: SolveArgs) -> anyhow::Result<()> {
     let (position, title) = start_or_position(args.houses, args.seeds, args.position.as_deref(), "solve")?;
     let rules = args.rules.rules();
-    let plain = !(args.openings || args.pie || args.shift);
     let budget = match args.time_limit {
         None => None,
-        Some(t) if t > 0.0 && t.is_finite() && (args.openings || args.pie) && !args.shift => Some(std::time::Duration::from_secs_f64(t)),
-        Some(t) if t > 0.0 && t.is_finite() && plain && rules.may_cycle() => Some(std::time::Duration::from_secs_f64(t)),
-        Some(t) if t > 0.0 && t.is_finite() => {
-            return Err(user("--time-limit applies to --openings and --pie (without --shift), and to clockwise sowing"))
-        }
-        Some(_) => return Err(user("--time-limit must be a positive number of seconds")),
+        Some(_) if args.shift => return Err(user("--time-limit does not apply to --shift")),
+        Some(t) => Some(seconds(t)?),
     };
     if args.pie || args.shift || args.openings {
         let tt_mb = args.search.tt_mb_asked()?;
@@ -178,12 +184,7 @@ pub fn solve(args: SolveArgs) -> anyhow::Result<()> {
 pub fn query(args: QueryArgs) -> anyhow::Result<()> {
     let position = parse_position(&args.position)?;
     let rules = args.rules.rules();
-    let time_limit = match args.time_limit {
-        None => None,
-        Some(t) if t > 0.0 && t.is_finite() && rules.may_cycle() => Some(std::time::Duration::from_secs_f64(t)),
-        Some(t) if t > 0.0 && t.is_finite() => return Err(user("--time-limit applies to clockwise sowing")),
-        Some(_) => return Err(user("--time-limit must be a positive number of seconds")),
-    };
+    let time_limit = args.time_limit.map(seconds).transpose()?;
     let request = Request {
         position,
         rules,

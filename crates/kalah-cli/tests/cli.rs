@@ -418,9 +418,29 @@ fn solve_clockwise_beyond_its_database_proves_bounds() {
         let exact = moves_of(&full).into_iter().find(|&(h, _)| Some(h) == m["house"].as_i64()).unwrap().1;
         assert!(m["lower"].as_i64().unwrap() <= exact && exact <= m["upper"].as_i64().unwrap(), "house {m}: {exact}");
     }
-    // --time-limit is for clockwise sowing (and openings).
-    sb.user_error(&["solve", "3", "3", "--time-limit", "5"], &["--time-limit", "clockwise"]);
-    sb.user_error(&["query", "--position", "3,3,3,0,3,3,3,0 S", "--time-limit", "5"], &["--time-limit", "clockwise"]);
+}
+
+/// `--time-limit` caps any search: in time, the answer is the exact one;
+/// cut short, bounds that hold the value, for the position and each move.
+#[test]
+fn solve_with_a_time_limit_shows_what_it_proved() {
+    let sb = Sandbox::new();
+    let full = sb.solve(&["4", "4", "--no-db"]);
+    let v = sb.solve(&["4", "4", "--no-db", "--time-limit", "60"]);
+    assert_eq!((v["exact"].clone(), v["source"].clone()), (serde_json::json!(true), serde_json::json!("search")), "{v}");
+    assert_eq!(value_of(&v), value_of(&full), "{v}\n{full}");
+    assert_same_moves(&v, &full, "with and without a time limit");
+    let cut = sb.json(&["solve", "4", "4", "--no-db", "--time-limit", "0.001", "--tt-mb", "16", "--threads", "1", "--json"]);
+    let (lower, upper, value) = (cut["lower"].as_i64().unwrap(), cut["upper"].as_i64().unwrap(), value_of(&full));
+    assert!(lower <= value && value <= upper, "Kalah(4,4) = {value}, proven {lower}..{upper}: {cut}");
+    assert_eq!(cut["exact"], serde_json::json!(lower == upper), "{cut}");
+    for m in cut["moves"].as_array().unwrap() {
+        let exact = moves_of(&full).into_iter().find(|&(h, _)| Some(h) == m["house"].as_i64()).unwrap().1;
+        assert!(m["lower"].as_i64().unwrap() <= exact && exact <= m["upper"].as_i64().unwrap(), "house {m}: {exact}");
+    }
+    sb.user_error(&["solve", "3", "3", "--time-limit", "0"], &["--time-limit"]);
+    sb.user_error(&["query", "--position", "3,3,3,0,3,3,3,0 S", "--time-limit=-1"], &["--time-limit"]);
+    sb.user_error(&["solve", "3", "3", "--shift", "--time-limit", "5"], &["--time-limit", "--shift"]);
 }
 
 #[test]

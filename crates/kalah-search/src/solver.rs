@@ -463,6 +463,45 @@ impl<T: Tablebase> Solver<T> {
         }
     }
 
+    /// What can be proven about `position` by `deadline`: bounds on its
+    /// value (as [`Solver::bounds_within`]); then if asked and the value is
+    /// exact, a principal variation (as [`Solver::principal_variation`],
+    /// which the deadline does not stop); then if asked, bounds on every
+    /// move's value, the time left shared among them (a move not reached
+    /// in time gets the bounds the table holds already).
+    pub fn analyze_within(&self, position: &Position, deadline: Instant, all_moves: bool, pv: bool) -> Result<BoundedAnalysis, SearchError> {
+        let board = position.mover_board();
+        if self.engine.is_over(board) {
+            return self.analyze(position, all_moves, pv).map(BoundedAnalysis::from);
+        }
+        let base = position.store_difference();
+        let mut value = self.bounds_within(position, deadline)?;
+        let line = if pv && value.is_exact() {
+            self.principal_variation(position, value.lower - base)
+        } else {
+            Vec::new()
+        };
+        let moves = if all_moves {
+            let limit = Limit { deadline: Some(deadline), max_depth: u32::MAX };
+            moves_within(&self.engine, position, &mut value, limit, |house, limit| {
+                outcome_bounds(&self.engine.play(board, house), |b| self.board_bounds_within(b, limit.deadline.unwrap_or(deadline)))
+            })?
+        } else {
+            Vec::new()
+        };
+        if let Some(why) = self.table.failure() {
+            return Err(SearchError::Tablebase(why));
+        }
+        Ok(BoundedAnalysis { value, moves, pv: line, end: LineEnd::GameOver })
+    }
+
+    /// Bounds on the value of `board` for its mover proven by `deadline`.
+    fn board_bounds_within(&self, board: Board, deadline: Instant) -> Result<(i32, i32), SearchError> {
+        let proven = Proven::default();
+        let exact = self.parallel_until(|s| s.mtdf(board, 0, true), Some(deadline), &proven);
+        self.gathered_board(board, exact.map(|v| (v, v)), &proven)
+    }
+
     /// Solves `position`: its value, and if asked every move's value and a
     /// principal variation to the end of the game. Fails only if the
     /// database turned out to be damaged (no value is reported then).
@@ -896,20 +935,7 @@ impl<T: Tablebase> BoundSolver<T> {
     /// Bounds on the value for its mover of move `house` (0-based) of
     /// `board`, proven within `limit`.
     fn move_bounds(&self, board: Board, house: usize, limit: Limit) -> Result<Bounded, SearchError> {
-        let o = self.0.engine.play(board, house);
-        let gain = o.gain();
-        let (lower, upper) = match o.next {
-            Next::Over => (gain, gain),
-            Next::Mover => {
-                let (l, u) = self.board_bounds(o.board, limit)?;
-                (gain + l, gain + u)
-            }
-            Next::Opponent => {
-                let (l, u) = self.board_bounds(o.board, limit)?;
-                (gain - u, gain - l)
-            }
-        };
-        Ok(Bounded { lower, upper })
+        outcome_bounds(&self.0.engine.play(board, house), |b| self.board_bounds(b, limit))
     }
 
     /// What can be proven about `position` by `deadline`: bounds on its
@@ -941,26 +967,11 @@ impl<T: Tablebase> BoundSolver<T> {
         } else {
             (Vec::new(), LineEnd::GameOver)
         };
-        let mut moves = Vec::new();
-        if all_moves && !self.0.engine.is_over(board) {
-            let houses: Vec<usize> = self.0.engine.moves(board).collect();
-            for (i, &house) in houses.iter().enumerate() {
-                let b = self.move_bounds(board, house, limit.share(houses.len() - i))?;
-                moves.push(BoundedMove {
-                    house: house + 1,
-                    value: Bounded { lower: base + b.lower, upper: base + b.upper },
-                });
-            }
-            // The value is the best move's: each side's bounds tighten the other's.
-            value.lower = value.lower.max(moves.iter().map(|m| m.value.lower).max().unwrap_or(value.lower));
-            value.upper = value.upper.min(moves.iter().map(|m| m.value.upper).max().unwrap_or(value.upper));
-            for m in &mut moves {
-                m.value.upper = m.value.upper.min(value.upper);
-            }
-            if value.lower > value.upper {
-                return Err(SearchError::Inconsistent(format!("the moves' bounds contradict the value's for {}", position.ring())));
-            }
-        }
+        let moves = if all_moves {
+            moves_within(&self.0.engine, position, &mut value, limit, |house, limit| self.move_bounds(board, house, limit))?
+        } else {
+            Vec::new()
+        };
         Ok(BoundedAnalysis { value, moves, pv: line, end })
     }
 
@@ -1038,6 +1049,62 @@ impl<T: Tablebase> BoundSolver<T> {
             board = o.board;
         }
     }
+}
+
+/// Bounds on the value for its mover of a move with outcome `o`, given
+/// bounds on the value of the board it leads to (`child`, asked only if
+/// the game goes on).
+fn outcome_bounds(o: &kalah_core::Outcome, child: impl FnOnce(Board) -> Result<(i32, i32), SearchError>) -> Result<Bounded, SearchError> {
+    let gain = o.gain();
+    let (lower, upper) = match o.next {
+        Next::Over => (gain, gain),
+        Next::Mover => {
+            let (l, u) = child(o.board)?;
+            (gain + l, gain + u)
+        }
+        Next::Opponent => {
+            let (l, u) = child(o.board)?;
+            (gain - u, gain - l)
+        }
+    };
+    Ok(Bounded { lower, upper })
+}
+
+/// Every legal move of `position` (none if it is over) with the bounds
+/// `bounds(house, limit)` proves on its value (0-based house; `limit`
+/// shares what is left of `limit` among the moves not yet done), the
+/// stores added; and `value`, the position's bounds, tightened by them:
+/// the value is the best move's.
+fn moves_within(
+    engine: &Engine,
+    position: &Position,
+    value: &mut Bounded,
+    limit: Limit,
+    mut bounds: impl FnMut(usize, Limit) -> Result<Bounded, SearchError>,
+) -> Result<Vec<BoundedMove>, SearchError> {
+    let board = position.mover_board();
+    if engine.is_over(board) {
+        return Ok(Vec::new());
+    }
+    let base = position.store_difference();
+    let houses: Vec<usize> = engine.moves(board).collect();
+    let mut moves = Vec::new();
+    for (i, &house) in houses.iter().enumerate() {
+        let b = bounds(house, limit.share(houses.len() - i))?;
+        moves.push(BoundedMove {
+            house: house + 1,
+            value: Bounded { lower: base + b.lower, upper: base + b.upper },
+        });
+    }
+    value.lower = value.lower.max(moves.iter().map(|m| m.value.lower).max().unwrap_or(value.lower));
+    value.upper = value.upper.min(moves.iter().map(|m| m.value.upper).max().unwrap_or(value.upper));
+    for m in &mut moves {
+        m.value.upper = m.value.upper.min(value.upper);
+    }
+    if value.lower > value.upper {
+        return Err(SearchError::Inconsistent(format!("the moves' bounds contradict the value's for {}", position.ring())));
+    }
+    Ok(moves)
 }
 
 /// How long a proof of bounds may go on: until a deadline, or to a depth.
