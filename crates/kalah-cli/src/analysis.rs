@@ -213,16 +213,56 @@ pub const BOUNDS_SMALL_GAP: u32 = 8;
 
 /// Clockwise, too many seeds for retrograde analysis: bounds on the value
 /// (and on every move's, and a line of best play, as asked) proven within
-/// the time limit by [`BoundSolver`] over a database of fewer seeds: the
+/// the time limit by a [`bound_solver`].
+fn bounds(engine: &Engine, file: Option<Database>, request: &Request, start: Instant) -> anyhow::Result<Report> {
+    let limit = request.time_limit.unwrap_or(BOUNDS_TIME);
+    let seeds = request.position.seeds_in_houses();
+    let (solver, database) = bound_solver(engine, seeds, file, &request.db, request.threads, request.tt_mb, request.announce.then_some(limit))?;
+    let database = database.map(|d| UsedDatabase {
+        build_seconds: d.build_seconds.map(|_| start.elapsed().as_secs_f64()),
+        ..d
+    });
+    let deadline = Instant::now() + limit;
+    let position = &request.position;
+    let (analysis, best) = spinning("proving bounds", &|| solver.nodes(), || {
+        let analysis = solver.analyze_within(position, deadline, request.moves, request.pv)?;
+        let v = analysis.value;
+        let best = if request.best && v.is_exact() && !engine.is_over(position.mover_board()) {
+            solver.best_move_within(position, v.lower, deadline)?
+        } else {
+            None
+        };
+        Ok::<_, kalah_search::SearchError>((analysis, best))
+    })
+    .map_err(|e| user(e.to_string()))?;
+    Ok(Report {
+        analysis,
+        source: Source::Bounds,
+        nodes: solver.nodes(),
+        seconds: start.elapsed().as_secs_f64(),
+        database,
+        best_move: best,
+    })
+}
+
+/// A [`BoundSolver`] for clockwise positions of up to `seeds` seeds, too
+/// many for retrograde analysis, and the database it searches over: the
 /// file given or found, else one built in memory (`--db-seeds`, by
 /// default the largest of at most [`BOUNDS_DB_SEEDS`] seeds and
-/// [`BOUNDS_DB_BOARDS`] boards that fits).
-fn bounds(engine: &Engine, file: Option<Database>, request: &Request, start: Instant) -> anyhow::Result<Report> {
+/// [`BOUNDS_DB_BOARDS`] boards that fits). With `announce` (the time a
+/// proof may take), says so.
+pub fn bound_solver(
+    engine: &Engine,
+    seeds: u32,
+    file: Option<Database>,
+    db: &DbArgs,
+    threads: usize,
+    tt_mb: Option<usize>,
+    announce: Option<Duration>,
+) -> anyhow::Result<(BoundSolver<Box<dyn Tablebase>>, Option<UsedDatabase>)> {
     let h = engine.houses();
     let rules = engine.rules();
-    let position = &request.position;
-    let seeds = position.seeds_in_houses();
-    let n = match (&file, request.db.no_db, request.db.db_seeds) {
+    let n = match (&file, db.no_db, db.db_seeds) {
         (Some(d), _, _) => d.header().max_seeds,
         (None, true, _) | (None, false, Some(0)) => 0,
         (None, false, Some(n)) => {
@@ -243,11 +283,10 @@ fn bounds(engine: &Engine, file: Option<Database>, request: &Request, start: Ins
             .unwrap_or(0),
     };
     let options = SearchOptions {
-        threads: request.threads,
-        tt_bytes: request.tt_mb.unwrap_or(if seeds > n + BOUNDS_SMALL_GAP { BOUNDS_TT_MB } else { 64 }) << 20,
+        threads,
+        tt_bytes: tt_mb.unwrap_or(if seeds > n + BOUNDS_SMALL_GAP { BOUNDS_TT_MB } else { 64 }) << 20,
     };
-    let limit = request.time_limit.unwrap_or(BOUNDS_TIME);
-    if request.announce {
+    if let Some(limit) = announce {
         let why = if retrograde_fits(h, seeds, rules) {
             format!("--db-seeds {n} asks for retrograde analysis of fewer seeds than the position's {seeds}")
         } else {
@@ -259,7 +298,7 @@ fn bounds(engine: &Engine, file: Option<Database>, request: &Request, start: Ins
             )
         };
         eprintln!(
-            "note: {why}: proving bounds on the values within {} s by searches over {}",
+            "note: {why}: proving bounds on values ({} s a position) by searches over {}",
             limit.as_secs_f64(),
             match (&file, n) {
                 (Some(d), _) => format!("the {n}-seed database {}", d.path().display()),
@@ -268,63 +307,37 @@ fn bounds(engine: &Engine, file: Option<Database>, request: &Request, start: Ins
             }
         );
     }
-    let report = |analysis: BoundedAnalysis, nodes: u64, best_move: Option<usize>, database: Option<UsedDatabase>| Report {
-        analysis,
-        source: Source::Bounds,
-        nodes,
-        seconds: start.elapsed().as_secs_f64(),
-        database,
-        best_move,
-    };
     // The table must fit beside the database's values (a built one's
     // working memory is freed when it is done).
-    let table = options.reserved_bytes(h) as u64;
-    match file {
+    let table_bytes = options.reserved_bytes(h) as u64;
+    let (table, used): (Box<dyn Tablebase>, _) = match file {
         Some(d) => {
-            check_search_memory(table, Some(&d))?;
+            check_search_memory(table_bytes, Some(&d))?;
             let used = UsedDatabase {
                 path: Some(d.path().display().to_string()),
                 max_seeds: n,
                 build_seconds: None,
             };
-            let (a, nodes, best) = prove(engine, crate::common::for_search(d, request.threads)?, options, request, limit)?;
-            Ok(report(a, nodes, best, Some(used)))
+            (Box::new(crate::common::for_search(d, threads)?), Some(used))
         }
         None if n == 0 => {
-            check_search_memory(table, None)?;
-            let (a, nodes, best) = prove(engine, NoTablebase { houses: h, rules }, options, request, limit)?;
-            Ok(report(a, nodes, best, None))
+            check_search_memory(table_bytes, None)?;
+            (Box::new(NoTablebase { houses: h, rules }), None)
         }
         None => {
-            check_search_memory(table + kalah_core::boards_up_to(h, n), None)?;
-            let built = build_in_memory(engine, n, request.threads)?;
+            check_search_memory(table_bytes + kalah_core::boards_up_to(h, n), None)?;
+            let started = Instant::now();
+            let built = build_in_memory(engine, n, threads)?;
             let used = UsedDatabase {
                 path: None,
                 max_seeds: n,
-                build_seconds: Some(start.elapsed().as_secs_f64()),
+                build_seconds: Some(started.elapsed().as_secs_f64()),
             };
-            let (a, nodes, best) = prove(engine, built, options, request, limit)?;
-            Ok(report(a, nodes, best, Some(used)))
+            (Box::new(built), Some(used))
         }
-    }
-}
-
-/// [`bounds`]' proof over `table`, with a spinner.
-fn prove<T: Tablebase>(engine: &Engine, table: T, options: SearchOptions, request: &Request, limit: Duration) -> anyhow::Result<(BoundedAnalysis, u64, Option<usize>)> {
-    let solver = BoundSolver::new(engine.houses(), engine.rules(), table, options).map_err(|e| user(e.to_string()))?;
-    let deadline = Instant::now() + limit;
-    let (analysis, best) = spinning("proving bounds", &|| solver.nodes(), || {
-        let analysis = solver.analyze_within(&request.position, deadline, request.moves, request.pv)?;
-        let v = analysis.value;
-        let best = if request.best && v.is_exact() && !engine.is_over(request.position.mover_board()) {
-            solver.best_move_within(&request.position, v.lower, deadline)?
-        } else {
-            None
-        };
-        Ok::<_, kalah_search::SearchError>((analysis, best))
-    })
-    .map_err(|e| user(e.to_string()))?;
-    Ok((analysis, solver.nodes(), best))
+    };
+    let solver = BoundSolver::new(h, rules, table, options).map_err(|e| user(e.to_string()))?;
+    Ok((solver, used))
 }
 
 /// Runs `job` with a spinner on stderr that shows the nodes searched

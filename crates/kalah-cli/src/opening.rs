@@ -14,11 +14,11 @@
 
 use kalah_core::{Engine, Next, Position, Rules, Side};
 use kalah_db::{Builder, NoTablebase, Tablebase};
-use kalah_search::{Bounded, SearchOptions, Solver};
+use kalah_search::{BoundSolver, Bounded, SearchOptions, Solver};
 use std::time::{Duration, Instant};
 use serde_json::json;
 
-use crate::analysis::{check_search_memory, retrograde_builder};
+use crate::analysis::{bound_solver, check_search_memory, retrograde_builder, retrograde_fits, BOUNDS_TIME};
 use crate::common::{user, DbArgs};
 use crate::solve::default_tt_mb;
 
@@ -56,6 +56,36 @@ impl<T: Tablebase> Oracle for Solver<T> {
     }
 }
 
+/// Clockwise positions too large for retrograde analysis: bounds proven
+/// within `limit` a position (see [`crate::analysis::bound_solver`]).
+struct BoundOracle {
+    solver: BoundSolver<Box<dyn Tablebase>>,
+    limit: Duration,
+}
+
+impl Oracle for BoundOracle {
+    fn value(&self, position: &Position) -> anyhow::Result<i32> {
+        let b = self.bounds(position, None)?;
+        if b.is_exact() {
+            return Ok(b.lower);
+        }
+        Err(user(format!(
+            "the value of {} is not proven within {} s (only {}..{}): clockwise play beyond retrograde analysis",
+            position.ring(),
+            self.limit.as_secs_f64(),
+            b.lower,
+            b.upper
+        )))
+    }
+    fn bounds(&self, position: &Position, deadline: Option<Instant>) -> anyhow::Result<Bounded> {
+        let deadline = deadline.unwrap_or_else(|| Instant::now() + self.limit);
+        self.solver.bounds_within(position, deadline).map_err(|e| user(e.to_string()))
+    }
+    fn nodes(&self) -> u64 {
+        self.solver.nodes()
+    }
+}
+
 /// Values read from a table covering every board needed.
 struct TableOracle<T: Tablebase> {
     engine: Engine,
@@ -78,16 +108,35 @@ impl<T: Tablebase> Oracle for TableOracle<T> {
 
 /// The best oracle for positions of `h` houses with up to `seeds` seeds:
 /// a database that covers them all, retrograde analysis for clockwise
-/// sowing, else a search (backed by the database if there is one).
-pub fn oracle(h: usize, rules: Rules, seeds: u32, db: &DbArgs, threads: usize, tt_mb: Option<usize>, announce: bool) -> anyhow::Result<Box<dyn Oracle>> {
+/// sowing, or where that does not fit bounds proven within `budget` a
+/// position (default [`BOUNDS_TIME`]), else a search (backed by the
+/// database if there is one).
+#[allow(clippy::too_many_arguments)]
+pub fn oracle(
+    h: usize,
+    rules: Rules,
+    seeds: u32,
+    db: &DbArgs,
+    threads: usize,
+    tt_mb: Option<usize>,
+    budget: Option<Duration>,
+    announce: bool,
+) -> anyhow::Result<Box<dyn Oracle>> {
     let engine = Engine::new(h, rules);
     let database = match db.open(h, rules)? {
         Some(d) if d.header().max_seeds >= seeds => return Ok(Box::new(TableOracle { engine, table: d })),
         other => other,
     };
-    if rules.may_cycle() {
+    // Clockwise, `--db-seeds` below the position's asks for bounds over that database.
+    let below = db.db_seeds.is_some_and(|n| n < seeds);
+    if rules.may_cycle() && !below && retrograde_fits(h, seeds, rules) {
         let builder: Builder = retrograde_builder(&engine, seeds, announce, threads)?;
         return Ok(Box::new(TableOracle { engine, table: builder }));
+    }
+    if rules.may_cycle() {
+        let limit = budget.unwrap_or(BOUNDS_TIME);
+        let (solver, _) = bound_solver(&engine, seeds, database, db, threads, tt_mb, announce.then_some(limit))?;
+        return Ok(Box::new(BoundOracle { solver, limit }));
     }
     let memory = crate::analysis::memory_database(&engine, seeds, db, database.as_ref(), tt_mb, threads, announce)?;
     let db_seeds = crate::analysis::searched_db_seeds(memory.as_ref(), database.as_ref());
@@ -241,7 +290,7 @@ pub fn run(rules: &Rules, start: &Position, title: &str, db: &DbArgs, threads: u
     let h = start.houses();
     let engine = Engine::new(h, *rules);
     let timer = Instant::now();
-    let oracle = oracle(h, *rules, start.seeds_in_houses(), db, threads, tt_mb, !json)?;
+    let oracle = oracle(h, *rules, start.seeds_in_houses(), db, threads, tt_mb, modes.budget, !json)?;
     if !modes.shift {
         let (pie_value, turns) = pie(&engine, oracle.as_ref(), start, modes.budget)?;
         let best = Bounded {

@@ -420,6 +420,30 @@ fn solve_clockwise_beyond_its_database_proves_bounds() {
     }
 }
 
+/// The pie rule, the openings and the seed shifts of clockwise Kalah(3,3)
+/// from bounds proven over a 12-seed database (as for starts too large
+/// for retrograde analysis) are those of retrograde analysis of every board.
+#[test]
+fn clockwise_openings_from_bounds_equal_retrograde_ones() {
+    let sb = Sandbox::new();
+    for relay in ["off", "on"] {
+        for mode in ["--pie", "--openings", "--shift"] {
+            let run = |extra: &[&str]| {
+                let mut args = vec!["solve", "3", "3", "--sowing", "cw", "--relay", relay, mode, "--tt-mb", "16", "--json"];
+                args.extend_from_slice(extra);
+                let mut v = sb.json(&args);
+                let o = v.as_object_mut().unwrap();
+                let nodes = o.remove("nodes").and_then(|n| n.as_u64()).unwrap_or(0);
+                o.remove("seconds");
+                (v, nodes)
+            };
+            let ((retrograde, _), (bounds, nodes)) = (run(&[]), run(&["--db-seeds", "12"]));
+            assert!(nodes > 0, "relay {relay} {mode}: no search above the 12-seed database");
+            assert_eq!(retrograde, bounds, "relay {relay} {mode}");
+        }
+    }
+}
+
 /// `--time-limit` caps any search: in time, the answer is the exact one;
 /// cut short, bounds that hold the value, for the position and each move.
 #[test]
