@@ -245,6 +245,9 @@ fn bounds(engine: &Engine, file: Option<Database>, request: &Request, start: Ins
     })
 }
 
+/// A [`BoundSolver`] over whatever database [`bound_solver`] found or built.
+pub type BoundsOverDatabase = BoundSolver<Box<dyn Tablebase>>;
+
 /// A [`BoundSolver`] for clockwise positions of up to `seeds` seeds, too
 /// many for retrograde analysis, and the database it searches over: the
 /// file given or found, else one built in memory (`--db-seeds`, by
@@ -259,7 +262,7 @@ pub fn bound_solver(
     threads: usize,
     tt_mb: Option<usize>,
     announce: Option<Duration>,
-) -> anyhow::Result<(BoundSolver<Box<dyn Tablebase>>, Option<UsedDatabase>)> {
+) -> anyhow::Result<(BoundsOverDatabase, Option<UsedDatabase>)> {
     let h = engine.houses();
     let rules = engine.rules();
     let n = match (&file, db.no_db, db.db_seeds) {

@@ -14,11 +14,11 @@
 
 use kalah_core::{Engine, Next, Position, Rules, Side};
 use kalah_db::{Builder, NoTablebase, Tablebase};
-use kalah_search::{BoundSolver, Bounded, SearchOptions, Solver};
+use kalah_search::{Bounded, SearchOptions, Solver};
 use std::time::{Duration, Instant};
 use serde_json::json;
 
-use crate::analysis::{bound_solver, check_search_memory, retrograde_builder, retrograde_fits, BOUNDS_TIME};
+use crate::analysis::{bound_solver, check_search_memory, retrograde_builder, retrograde_fits, BoundsOverDatabase, BOUNDS_TIME};
 use crate::common::{user, DbArgs};
 use crate::solve::default_tt_mb;
 
@@ -59,7 +59,7 @@ impl<T: Tablebase> Oracle for Solver<T> {
 /// Clockwise positions too large for retrograde analysis: bounds proven
 /// within `limit` a position (see [`crate::analysis::bound_solver`]).
 struct BoundOracle {
-    solver: BoundSolver<Box<dyn Tablebase>>,
+    solver: BoundsOverDatabase,
     limit: Duration,
 }
 
