@@ -12,6 +12,14 @@ use kalah_search::{BoundSolver, LineEnd};
 mod common;
 use common::{options, random_board, Rng};
 
+/// Every board of `h` houses with up to `seeds` seeds, solved (retrograde
+/// analysis where play can cycle).
+fn built(h: usize, rules: Rules, seeds: u32) -> Builder {
+    let mut b = Builder::new(h, rules, seeds).unwrap();
+    b.build_all(&Quiet);
+    b
+}
+
 /// For `boards` random boards of `h` houses with more seeds than `small`
 /// covers and at most what `exact` covers: the bounds proven at each of
 /// `depths` hold. Returns how many were exact at the last depth.
@@ -47,11 +55,9 @@ fn clockwise_bounds_hold_and_close_in() {
     let (mut found, mut total) = (0, 0);
     for rules in Rules::all().filter(|r| r.may_cycle()) {
         let h = 3;
-        let mut exact = Builder::new(h, rules, 12).unwrap();
-        exact.build_all(&Quiet);
+        let exact = built(h, rules, 12);
         // Backed by a small database of the same rules, and by none.
-        let mut small = Builder::new(h, rules, 4).unwrap();
-        small.build_all(&Quiet);
+        let small = built(h, rules, 4);
         found += check(h, rules, &exact, small, 12, &[2, 6, 40], &mut rng);
         found += check(h, rules, &exact, NoTablebase { houses: h, rules }, 6, &[3, 40], &mut rng);
         total += 18;
@@ -65,10 +71,8 @@ fn counter_clockwise_bounds_meet_at_the_value() {
     let mut rng = Rng(0x9e3779b97f4a7c15);
     for rules in Rules::all().filter(|r| !r.may_cycle()) {
         let h = 3;
-        let mut exact = Builder::new(h, rules, 12).unwrap();
-        exact.build_all(&Quiet);
-        let mut small = Builder::new(h, rules, 4).unwrap();
-        small.build_all(&Quiet);
+        let exact = built(h, rules, 12);
+        let small = built(h, rules, 4);
         // Counter-clockwise play always ends: deep enough, every bound meets.
         assert_eq!(check(h, rules, &exact, small, 8, &[4, 200], &mut rng), 8, "{rules}");
     }
@@ -79,12 +83,10 @@ fn counter_clockwise_bounds_meet_at_the_value() {
 #[test]
 fn clockwise_kalah_3_3_from_a_smaller_database() {
     for rules in Rules::all().filter(|r| r.may_cycle()) {
-        let mut exact = Builder::new(3, rules, 18).unwrap();
-        exact.build_all(&Quiet);
+        let exact = built(3, rules, 18);
         let start = Position::start(3, 3).unwrap();
         let value = exact.value(start.mover_board());
-        let mut small = Builder::new(3, rules, 12).unwrap();
-        small.build_all(&Quiet);
+        let small = built(3, rules, 12);
         let b = BoundSolver::new(3, rules, small, options()).unwrap().bounds_to_depth(&start, 60).unwrap();
         // Best play ends within 60 plies under every rule set: the bounds meet.
         assert_eq!((b.lower, b.upper), (value, value), "{rules}: Kalah(3,3) = {value}, proven {}..{}", b.lower, b.upper);
@@ -112,10 +114,8 @@ fn clockwise_analysis_moves_and_lines_are_best_play() {
     let mut counts = [0; 3];
     for rules in Rules::all().filter(|r| r.may_cycle()) {
         let h = 3;
-        let mut exact = Builder::new(h, rules, 12).unwrap();
-        exact.build_all(&Quiet);
-        let mut small = Builder::new(h, rules, 4).unwrap();
-        small.build_all(&Quiet);
+        let exact = built(h, rules, 12);
+        let small = built(h, rules, 4);
         // Over a small database, and over none: the line must then find its own way to the end.
         for (i, n) in check_analysis(h, rules, &exact, small, 6, &mut rng).into_iter().enumerate() {
             counts[i] += n;
