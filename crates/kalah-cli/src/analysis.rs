@@ -306,7 +306,11 @@ pub fn bound_solver(
             match (&file, n) {
                 (Some(d), _) => format!("the {n}-seed database {}", d.path().display()),
                 (None, 0) => "no database".to_string(),
-                (None, n) => format!("{} {n}-seed database built first in memory by retrograde analysis ({} boards)", article(n.into()), group(kalah_core::boards_up_to(h, n))),
+                (None, n) => format!(
+                    "{} {n}-seed database built first in memory by retrograde analysis ({} boards; `kalah db build --houses {h} --max-seeds {n}` with these rules makes one that lasts)",
+                    article(n.into()),
+                    group(kalah_core::boards_up_to(h, n))
+                ),
             }
         );
     }
