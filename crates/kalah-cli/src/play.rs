@@ -14,7 +14,9 @@
 //!
 //! * an endgame database that covers the start: every value is a probe;
 //! * clockwise sowing without one: every board with up to the start's
-//!   seeds solved in memory by retrograde analysis, then probes;
+//!   seeds solved in memory by retrograde analysis, then probes; where
+//!   that does not fit, values proven by searches over a smaller database
+//!   ([`BoundBrain`]; an error if one is not proven within a minute);
 //! * otherwise one [`Solver`], so its transposition table (and the
 //!   database behind it, if any) carries over from move to move, with a
 //!   cache of the exact board values it has found.
@@ -47,7 +49,7 @@ use kalah_core::{Board, Engine, Leftovers, Next, Outcome, Position, Rules, Side,
 use kalah_db::{human_bytes, NoTablebase, Tablebase};
 use kalah_search::{analyze_from_table, SearchOptions, Solver};
 
-use crate::analysis::{check_search_memory, group, retrograde_builder};
+use crate::analysis::{bound_solver, check_search_memory, group, retrograde_builder, retrograde_fits, BoundsOverDatabase, UsedDatabase, BOUNDS_TIME};
 use crate::common::{signed, start_or_position, user, verdict, DbArgs, RuleArgs};
 use crate::solve::{default_tt_mb, SearchArgs};
 
@@ -215,10 +217,25 @@ fn brain(start: &Position, rules: Rules, db: &DbArgs, threads: usize, tt_mb: Opt
     let h = start.houses();
     let engine = Engine::new(h, rules);
     let seeds = start.seeds_in_houses();
+    // Clockwise, `--db-seeds` below the start's asks for proofs over that database.
+    let below = db.db_seeds.is_some_and(|n| n < seeds);
     let brain: Box<dyn Brain> = match db.open_up_to(h, rules, crate::common::INTERACTIVE_LOAD_LIMIT)? {
         Some(d) if d.header().max_seeds >= seeds => {
             let what = format!("the {}-seed database {}", d.header().max_seeds, d.path().display());
             Box::new(TableBrain { engine, table: d, what })
+        }
+        database if rules.may_cycle() && (below || !retrograde_fits(h, seeds, rules)) => {
+            let (solver, used) = bound_solver(&engine, seeds, database, db, threads, tt_mb, Some(BOUNDS_TIME))?;
+            let what = format!(
+                "proofs by searches over {} (clockwise play can be endless; every value is proven, within {} s a position)",
+                match used {
+                    Some(UsedDatabase { path: Some(p), max_seeds, .. }) => format!("the {max_seeds}-seed database {p}"),
+                    Some(UsedDatabase { max_seeds, .. }) => format!("the {max_seeds}-seed database built in memory"),
+                    None => "no database".to_string(),
+                },
+                BOUNDS_TIME.as_secs()
+            );
+            Box::new(BoundBrain::new(engine, solver, what))
         }
         _ if rules.may_cycle() => {
             let table = retrograde_builder(&engine, seeds, true, threads)?;
@@ -576,6 +593,139 @@ impl<T: Tablebase> Brain for SearchBrain<T> {
     /// reply, so that a likely move is answered from memory.
     fn ponder(&self, position: &Position, seats: Seats, cancel: &AtomicBool) {
         let _ = self.ponder_until(position, seats, cancel);
+    }
+
+    fn describe(&self) -> &str {
+        &self.what
+    }
+}
+
+/// Clockwise sowing on a board too large for retrograde analysis: values
+/// proven by searches to growing depths over a smaller database
+/// ([`bound_solver`]), each within [`BOUNDS_TIME`] (an error if its bounds
+/// do not meet by then, unless pondering). A best move is a move whose
+/// exact value is the position's; the computer prefers one that cashes
+/// something in, then one that leads to a board it has not played to yet,
+/// so that a lead is not kept by going round in circles; boards the
+/// database covers are played as [`TableBrain`] plays them.
+struct BoundBrain {
+    engine: Engine,
+    solver: BoundsOverDatabase,
+    /// Exact board values found so far.
+    values: Mutex<HashMap<Board, i32>>,
+    /// The boards the computer's moves led to.
+    played: Mutex<HashSet<Board>>,
+    what: String,
+}
+
+impl BoundBrain {
+    fn new(engine: Engine, solver: BoundsOverDatabase, what: String) -> Self {
+        BoundBrain {
+            engine,
+            solver,
+            values: Mutex::new(HashMap::new()),
+            played: Mutex::new(HashSet::new()),
+            what,
+        }
+    }
+
+    fn covered(&self, board: Board) -> bool {
+        self.solver.tablebase().max_seeds().is_some_and(|m| board.total() <= m)
+    }
+
+    fn checked(&self) -> anyhow::Result<()> {
+        match self.solver.tablebase().failure() {
+            Some(why) => Err(user(why)),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Brain for BoundBrain {
+    fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    fn board_value(&self, board: Board, cancel: Option<&AtomicBool>) -> anyhow::Result<Option<i32>> {
+        if let Some(v) = self.engine.terminal_value(board) {
+            return Ok(Some(v));
+        }
+        if self.covered(board) {
+            let v = self.solver.tablebase().value(board);
+            self.checked()?;
+            return Ok(Some(v));
+        }
+        if let Some(&v) = self.values.lock().unwrap_or_else(|e| e.into_inner()).get(&board) {
+            return Ok(Some(v));
+        }
+        // Slices of proof, each resuming from the transposition table.
+        let position = Position::from_mover_board(self.engine.houses(), board, Side::South, [0, 0]);
+        let started = Instant::now();
+        let mut slice = PONDER_SLICE;
+        let v = loop {
+            if cancel.is_some_and(|c| c.load(Relaxed)) {
+                return Ok(None);
+            }
+            let b = self
+                .solver
+                .bounds_within(&position, Instant::now() + slice)
+                .map_err(|e| user(e.to_string()))?;
+            if b.is_exact() {
+                break b.lower;
+            }
+            if cancel.is_none() && started.elapsed() >= BOUNDS_TIME {
+                return Err(user(format!(
+                    "the value of {} is not proven within {} s (only {}..{}): clockwise play without an end in sight; \
+                     the computer plays only proven best moves",
+                    position.ring(),
+                    BOUNDS_TIME.as_secs(),
+                    b.lower,
+                    b.upper
+                )));
+            }
+            slice = (slice * 2).min(PONDER_SLICE_MAX);
+        };
+        self.checked()?;
+        self.values.lock().unwrap_or_else(|e| e.into_inner()).insert(board, v);
+        Ok(Some(v))
+    }
+
+    fn best_move(&self, position: &Position, cancel: Option<&AtomicBool>) -> anyhow::Result<Option<usize>> {
+        let board = position.mover_board();
+        if self.covered(board) {
+            return table_best_move(&self.engine, self.solver.tablebase(), position).map(Some);
+        }
+        let Some(value) = self.board_value(board, cancel)? else {
+            return Ok(None);
+        };
+        let mut best = Vec::new();
+        for house in position.legal_moves() {
+            match move_value(self, board, house, cancel)? {
+                None => return Ok(None),
+                Some(v) if v == value => best.push((house, self.engine.play(board, house - 1))),
+                Some(_) => {}
+            }
+        }
+        let played = self.played.lock().unwrap_or_else(|e| e.into_inner());
+        let cashes_in = |o: &Outcome| o.next == Next::Over || o.board.total() < board.total();
+        let chosen = best
+            .iter()
+            .find(|(_, o)| value > 0 && cashes_in(o))
+            .or_else(|| best.iter().find(|(_, o)| !played.contains(&o.board)))
+            .or(best.first())
+            .map(|&(house, o)| (house, o.board));
+        drop(played);
+        let Some((house, next)) = chosen else {
+            return Err(anyhow::anyhow!("internal error: no move of {} reaches its value {value}", position.ring()));
+        };
+        if cancel.is_none() {
+            self.played.lock().unwrap_or_else(|e| e.into_inner()).insert(next);
+        }
+        Ok(Some(house))
+    }
+
+    fn searches(&self, board: Board) -> bool {
+        self.engine.terminal_value(board).is_none() && !self.covered(board)
     }
 
     fn describe(&self) -> &str {

@@ -642,3 +642,32 @@ fn bad_arguments_are_refused() {
     assert_eq!(run.code, Some(2), "{}", run.describe());
     assert!(run.stderr.contains("east"), "{}", run.describe());
 }
+
+/// Clockwise, with a database smaller than the start (`--db-seeds`, as
+/// when retrograde analysis of the start does not fit): the computer
+/// plays from values proven by searches over it, only best moves (judged
+/// by retrograde analysis of every board), and realises the start's value
+/// against itself.
+#[test]
+fn the_computer_plays_clockwise_from_proofs_over_a_smaller_database() {
+    use kalah_core::{Capture, End, Relay};
+    for (relay, capture, end) in [(Relay::Off, Capture::Standard, End::Instant), (Relay::On, Capture::Standard, End::Instant), (Relay::Off, Capture::Empty, End::Turn)] {
+        let r = Rules { sowing: Sowing::Cw, relay, capture, end, ..Rules::default() };
+        let rule_args = ["--sowing", "cw", "--relay", relay.name(), "--capture", capture.name(), "--end", end.name(), "--db-seeds", "12"];
+        let args = |side: &'static str| [&["3", "3"][..], &rule_args[..], &["--side", side][..]].concat();
+        let run = play(&args("none"), "").ok();
+        assert!(run.stdout.contains("proofs by searches over the 12-seed database"), "{}", run.describe());
+        let judge = Judge::new(3, r, 18);
+        assert!(check_transcript(&run, &judge) > 0, "{}", run.describe());
+        let value = judge.analyze(&Position::start(3, 3).unwrap()).value;
+        let Some(Event::Over { south, north }) = events(&run.stdout).last().cloned() else {
+            panic!("no final score\n{}", run.describe())
+        };
+        assert_eq!(south as i32 - north as i32, value, "{r}\n{}", run.describe());
+        // Against a person too: every computer move is a best move.
+        for side in ["S", "N"] {
+            let run = play(&args(side), &clumsy(3, 80)).ok();
+            assert!(check_transcript(&run, &judge) > 0, "{}", run.describe());
+        }
+    }
+}

@@ -906,6 +906,16 @@ impl<T: Tablebase> BoundSolver<T> {
         self.0.nodes()
     }
 
+    /// The database behind the proofs.
+    pub fn tablebase(&self) -> &T {
+        self.0.tablebase()
+    }
+
+    /// The rules engine.
+    pub fn engine(&self) -> &Engine {
+        self.0.engine()
+    }
+
     /// Bounds on the value of `position` for the player to move, proven
     /// by `deadline` (the exact value if the bounds meet first).
     pub fn bounds_within(&self, position: &Position, deadline: Instant) -> Result<Bounded, SearchError> {
