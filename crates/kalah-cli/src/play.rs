@@ -47,7 +47,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah_core::{Board, Engine, Leftovers, Next, Outcome, Position, Rules, Side, Sowing};
 use kalah_db::{human_bytes, NoTablebase, Tablebase};
-use kalah_search::{analyze_from_table, SearchOptions, Solver};
+use kalah_search::{analyze_from_table, table_move, SearchOptions, Solver};
 
 use crate::analysis::{bound_solver, check_search_memory, group, retrograde_builder, retrograde_fits, BoundsOverDatabase, UsedDatabase, BOUNDS_TIME};
 use crate::common::{signed, start_or_position, user, verdict, DbArgs, RuleArgs};
@@ -390,16 +390,16 @@ impl<T: Tablebase> Brain for TableBrain<T> {
 /// under clockwise sowing, where merely keeping the value may go round in
 /// circles).
 fn table_best_move<T: Tablebase>(engine: &Engine, table: &T, position: &Position) -> anyhow::Result<usize> {
-    let a = analyze_from_table(engine, table, position).map_err(|e| user(e.to_string()))?;
-    match a.pv.first() {
-        Some(m) => Ok(m.house),
-        None => a
-            .moves
-            .iter()
-            .find(|m| m.value == a.value)
-            .map(|m| m.house)
-            .ok_or_else(|| anyhow::anyhow!("internal error: no best move in {}", position.ring())),
+    if let Some(house) = table_move(engine, table, position) {
+        return Ok(house);
     }
+    // Damaged, or no line: the full analysis reports what is wrong.
+    let a = analyze_from_table(engine, table, position).map_err(|e| user(e.to_string()))?;
+    a.moves
+        .iter()
+        .find(|m| m.value == a.value)
+        .map(|m| m.house)
+        .ok_or_else(|| anyhow::anyhow!("internal error: no best move in {}", position.ring()))
 }
 
 /// Values found by one search that lasts the whole game; see the module docs.
@@ -639,6 +639,36 @@ impl BoundBrain {
             None => Ok(()),
         }
     }
+
+    /// Bounds on the value of a move with outcome `o` for its mover,
+    /// proven by `deadline` (exact where the value is known).
+    fn move_bounds(&self, o: &Outcome, deadline: Instant) -> anyhow::Result<(i32, i32)> {
+        if o.next == Next::Over {
+            return Ok((o.gain(), o.gain()));
+        }
+        let child = o.board;
+        let known = self.engine.terminal_value(child).or_else(|| self.values.lock().unwrap_or_else(|e| e.into_inner()).get(&child).copied());
+        let (lower, upper) = match known {
+            Some(v) => (v, v),
+            None if self.covered(child) => {
+                let v = self.solver.tablebase().value(child);
+                self.checked()?;
+                (v, v)
+            }
+            None => {
+                let position = Position::from_mover_board(self.engine.houses(), child, Side::South, [0, 0]);
+                let b = self.solver.bounds_within(&position, deadline).map_err(|e| user(e.to_string()))?;
+                if b.is_exact() {
+                    self.values.lock().unwrap_or_else(|e| e.into_inner()).insert(child, b.lower);
+                }
+                (b.lower, b.upper)
+            }
+        };
+        Ok(match o.next {
+            Next::Mover => (o.gain() + lower, o.gain() + upper),
+            _ => (o.gain() - upper, o.gain() - lower),
+        })
+    }
 }
 
 impl Brain for BoundBrain {
@@ -698,28 +728,49 @@ impl Brain for BoundBrain {
         let Some(value) = self.board_value(board, cancel)? else {
             return Ok(None);
         };
+        // Rounds of proofs over the moves not yet decided, in growing
+        // slices, until some move is proven to reach the value (a move
+        // proven to fall short drops out; no move needs an exact value).
+        let mut open: Vec<(usize, Outcome)> = position.legal_moves().into_iter().map(|house| (house, self.engine.play(board, house - 1))).collect();
         let mut best = Vec::new();
-        for house in position.legal_moves() {
-            match move_value(self, board, house, cancel)? {
-                None => return Ok(None),
-                Some(v) if v == value => best.push((house, self.engine.play(board, house - 1))),
-                Some(_) => {}
+        let started = Instant::now();
+        let mut slice = PONDER_SLICE;
+        while best.is_empty() {
+            if cancel.is_some_and(|c| c.load(Relaxed)) {
+                return Ok(None);
             }
+            if cancel.is_none() && started.elapsed() >= BOUNDS_TIME {
+                return Err(user(format!(
+                    "no move of {} is proven to reach its value {value} within {} s",
+                    position.ring(),
+                    BOUNDS_TIME.as_secs()
+                )));
+            }
+            let mut still = Vec::new();
+            for (house, o) in open {
+                let (lower, upper) = self.move_bounds(&o, Instant::now() + slice)?;
+                if lower >= value {
+                    best.push((house, o));
+                } else if upper >= value {
+                    still.push((house, o));
+                }
+            }
+            if best.is_empty() && still.is_empty() {
+                return Err(anyhow::anyhow!("internal error: no move of {} reaches its value {value}", position.ring()));
+            }
+            open = still;
+            slice = (slice * 2).min(PONDER_SLICE_MAX);
         }
         let played = self.played.lock().unwrap_or_else(|e| e.into_inner());
         let cashes_in = |o: &Outcome| o.next == Next::Over || o.board.total() < board.total();
-        let chosen = best
+        let (house, next) = best
             .iter()
             .find(|(_, o)| value > 0 && cashes_in(o))
             .or_else(|| best.iter().find(|(_, o)| !played.contains(&o.board)))
-            .or(best.first())
-            .map(|&(house, o)| (house, o.board));
+            .map_or(best[0], |&c| c);
         drop(played);
-        let Some((house, next)) = chosen else {
-            return Err(anyhow::anyhow!("internal error: no move of {} reaches its value {value}", position.ring()));
-        };
         if cancel.is_none() {
-            self.played.lock().unwrap_or_else(|e| e.into_inner()).insert(next);
+            self.played.lock().unwrap_or_else(|e| e.into_inner()).insert(next.board);
         }
         Ok(Some(house))
     }

@@ -654,7 +654,7 @@ pub fn analyze_from_table<T: Tablebase>(engine: &Engine, table: &T, position: &P
     if let Some(e) = damaged() {
         return Err(e);
     }
-    let (pv, end) = table_line(engine, table, board, position.to_move());
+    let (pv, end) = table_line(engine, table, board, position.to_move(), usize::MAX);
     if let Some(e) = damaged() {
         return Err(e);
     }
@@ -670,6 +670,19 @@ pub fn analyze_from_table<T: Tablebase>(engine: &Engine, table: &T, position: &P
         pv,
         end,
     })
+}
+
+/// The first move (its house, 1-based) of the line of best play
+/// [`analyze_from_table`] gives from `position` (which makes progress
+/// where play can cycle), without the rest of the line; `None` if the
+/// game is over or the table is damaged.
+pub fn table_move<T: Tablebase>(engine: &Engine, table: &T, position: &Position) -> Option<usize> {
+    let board = position.mover_board();
+    if engine.is_over(board) {
+        return None;
+    }
+    let (line, _) = table_line(engine, table, board, position.to_move(), 1);
+    line.first().filter(|_| table.failure().is_none()).map(|m| m.house)
 }
 
 /// The value for the mover of move `house` of `board`, from the table.
@@ -690,14 +703,14 @@ fn move_value<T: Tablebase>(engine: &Engine, table: &T, board: Board, house: usi
 /// the ranks are known, else takes its first best move. A board that
 /// repeats ends the line: endless play if nothing is left to win, else
 /// (only possible in a level too large to rank) the line is cut there.
-fn table_line<T: Tablebase>(engine: &Engine, table: &T, start: Board, mut side: Side) -> (Vec<PvMove>, LineEnd) {
+fn table_line<T: Tablebase>(engine: &Engine, table: &T, start: Board, mut side: Side, max_moves: usize) -> (Vec<PvMove>, LineEnd) {
     let mut line = Vec::new();
     let mut seen = std::collections::HashSet::new();
     let mut board = start;
     let mut ranks: Option<ProgressRanks> = None;
     // The last level found too large to rank.
     let mut unranked = None;
-    while !engine.is_over(board) {
+    while !engine.is_over(board) && line.len() < max_moves {
         let target = table.value(board);
         let optimal: Vec<usize> = engine
             .moves(board)
@@ -1017,7 +1030,7 @@ impl<T: Tablebase> BoundSolver<T> {
                 return Ok((line, LineEnd::GameOver));
             }
             if covered.is_some_and(|m| board.total() <= m) {
-                let (rest, end) = table_line(engine, &self.0.table, board, side);
+                let (rest, end) = table_line(engine, &self.0.table, board, side, usize::MAX);
                 line.extend(rest);
                 if let Some(why) = self.0.table.failure() {
                     return Err(SearchError::Tablebase(why));
