@@ -603,11 +603,13 @@ impl<T: Tablebase> Brain for SearchBrain<T> {
 /// Clockwise sowing on a board too large for retrograde analysis: values
 /// proven by searches to growing depths over a smaller database
 /// ([`bound_solver`]), each within [`BOUNDS_TIME`] (an error if its bounds
-/// do not meet by then, unless pondering). A best move is a move whose
-/// exact value is the position's; the computer prefers one that cashes
-/// something in, then one that leads to a board it has not played to yet,
-/// so that a lead is not kept by going round in circles; boards the
-/// database covers are played as [`TableBrain`] plays them.
+/// do not meet by then). A best move is one proven to reach the position's
+/// exact value (the moves are proven in rounds of growing slices until one
+/// is); among those the first round proves, the computer prefers, when
+/// ahead, one that cashes something in, then one that leads to a board it
+/// has not played to yet, so that a lead is not kept by going round in
+/// circles. Boards the database covers are played as [`TableBrain`] plays
+/// them.
 struct BoundBrain {
     engine: Engine,
     solver: BoundsOverDatabase,
