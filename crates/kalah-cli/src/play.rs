@@ -343,6 +343,35 @@ fn move_values(
     Ok(Some(out))
 }
 
+/// The value of `board` for its mover if it is known without a search:
+/// the game is over, `table` covers the board, or `values` holds it.
+fn known_value<T: Tablebase>(engine: &Engine, table: &T, values: &Mutex<HashMap<Board, i32>>, board: Board) -> anyhow::Result<Option<i32>> {
+    if let Some(v) = engine.terminal_value(board) {
+        return Ok(Some(v));
+    }
+    if table.max_seeds().is_some_and(|m| board.total() <= m) {
+        let v = table.value(board);
+        if let Some(why) = table.failure() {
+            return Err(user(why));
+        }
+        return Ok(Some(v));
+    }
+    Ok(values.lock().unwrap_or_else(|e| e.into_inner()).get(&board).copied())
+}
+
+/// Bounds for its mover on a move with outcome `o`, from bounds on the
+/// value of the board it leads to (`child`, asked only if the game goes on).
+fn outcome_bounds(o: &Outcome, child: impl FnOnce(Board) -> anyhow::Result<(i32, i32)>) -> anyhow::Result<(i32, i32)> {
+    if o.next == Next::Over {
+        return Ok((o.gain(), o.gain()));
+    }
+    let (lower, upper) = child(o.board)?;
+    Ok(match o.next {
+        Next::Mover => (o.gain() + lower, o.gain() + upper),
+        _ => (o.gain() - upper, o.gain() - lower),
+    })
+}
+
 /// Values read from a table that covers every board of the game.
 struct TableBrain<T: Tablebase> {
     engine: Engine,
@@ -432,31 +461,16 @@ impl<T: Tablebase> SearchBrain<T> {
     /// before, the database, and the transposition table (a search whose
     /// deadline has already passed reports the bounds proven so far).
     fn move_bounds(&self, board: Board, house: usize) -> anyhow::Result<(i32, i32)> {
-        let o = self.engine().play(board, house - 1);
-        if o.next == Next::Over {
-            return Ok((o.gain(), o.gain()));
-        }
-        let child = o.board;
-        let (lower, upper) = if let Some(v) = self.engine().terminal_value(child) {
-            (v, v)
-        } else if self.covered(child) {
-            let v = self.solver.tablebase().value(child);
-            self.checked()?;
-            (v, v)
-        } else if let Some(&v) = self.values.lock().unwrap_or_else(|e| e.into_inner()).get(&child) {
-            (v, v)
-        } else {
-            let h = self.engine().houses();
-            let position = Position::from_mover_board(h, child, Side::South, [0, 0]);
+        outcome_bounds(&self.engine().play(board, house - 1), |child| {
+            if let Some(v) = known_value(self.engine(), self.solver.tablebase(), &self.values, child)? {
+                return Ok((v, v));
+            }
+            let position = Position::from_mover_board(self.engine().houses(), child, Side::South, [0, 0]);
             let b = self
                 .solver
                 .value_within(&position, Instant::now())
                 .map_err(|e| user(e.to_string()))?;
-            (b.lower, b.upper)
-        };
-        Ok(match o.next {
-            Next::Mover => (o.gain() + lower, o.gain() + upper),
-            _ => (o.gain() - upper, o.gain() - lower),
+            Ok((b.lower, b.upper))
         })
     }
 
@@ -498,15 +512,7 @@ impl<T: Tablebase> Brain for SearchBrain<T> {
     }
 
     fn board_value(&self, board: Board, cancel: Option<&AtomicBool>) -> anyhow::Result<Option<i32>> {
-        if let Some(v) = self.engine().terminal_value(board) {
-            return Ok(Some(v));
-        }
-        if self.covered(board) {
-            let v = self.solver.tablebase().value(board);
-            self.checked()?;
-            return Ok(Some(v));
-        }
-        if let Some(&v) = self.values.lock().unwrap_or_else(|e| e.into_inner()).get(&board) {
+        if let Some(v) = known_value(self.engine(), self.solver.tablebase(), &self.values, board)? {
             return Ok(Some(v));
         }
         let v = match cancel {
@@ -645,30 +651,16 @@ impl BoundBrain {
     /// Bounds on the value of a move with outcome `o` for its mover,
     /// proven by `deadline` (exact where the value is known).
     fn move_bounds(&self, o: &Outcome, deadline: Instant) -> anyhow::Result<(i32, i32)> {
-        if o.next == Next::Over {
-            return Ok((o.gain(), o.gain()));
-        }
-        let child = o.board;
-        let known = self.engine.terminal_value(child).or_else(|| self.values.lock().unwrap_or_else(|e| e.into_inner()).get(&child).copied());
-        let (lower, upper) = match known {
-            Some(v) => (v, v),
-            None if self.covered(child) => {
-                let v = self.solver.tablebase().value(child);
-                self.checked()?;
-                (v, v)
+        outcome_bounds(o, |child| {
+            if let Some(v) = known_value(&self.engine, self.solver.tablebase(), &self.values, child)? {
+                return Ok((v, v));
             }
-            None => {
-                let position = Position::from_mover_board(self.engine.houses(), child, Side::South, [0, 0]);
-                let b = self.solver.bounds_within(&position, deadline).map_err(|e| user(e.to_string()))?;
-                if b.is_exact() {
-                    self.values.lock().unwrap_or_else(|e| e.into_inner()).insert(child, b.lower);
-                }
-                (b.lower, b.upper)
+            let position = Position::from_mover_board(self.engine.houses(), child, Side::South, [0, 0]);
+            let b = self.solver.bounds_within(&position, deadline).map_err(|e| user(e.to_string()))?;
+            if b.is_exact() {
+                self.values.lock().unwrap_or_else(|e| e.into_inner()).insert(child, b.lower);
             }
-        };
-        Ok(match o.next {
-            Next::Mover => (o.gain() + lower, o.gain() + upper),
-            _ => (o.gain() - upper, o.gain() - lower),
+            Ok((b.lower, b.upper))
         })
     }
 }
@@ -679,15 +671,7 @@ impl Brain for BoundBrain {
     }
 
     fn board_value(&self, board: Board, cancel: Option<&AtomicBool>) -> anyhow::Result<Option<i32>> {
-        if let Some(v) = self.engine.terminal_value(board) {
-            return Ok(Some(v));
-        }
-        if self.covered(board) {
-            let v = self.solver.tablebase().value(board);
-            self.checked()?;
-            return Ok(Some(v));
-        }
-        if let Some(&v) = self.values.lock().unwrap_or_else(|e| e.into_inner()).get(&board) {
+        if let Some(v) = known_value(&self.engine, self.solver.tablebase(), &self.values, board)? {
             return Ok(Some(v));
         }
         // Slices of proof, each resuming from the transposition table.
