@@ -407,10 +407,19 @@ impl<T: Tablebase> Solver<T> {
     }
 
     fn within(&self, position: &Position, deadline: Instant, bracket: bool) -> Result<Bounded, SearchError> {
-        let board = position.mover_board();
+        let (lower, upper) = self.board_within(position.mover_board(), deadline, bracket)?;
+        let base = position.store_difference();
+        Ok(Bounded {
+            lower: base + lower,
+            upper: base + upper,
+        })
+    }
+
+    /// [`Solver::within`] for a board: bounds on its value for the mover.
+    fn board_within(&self, board: Board, deadline: Instant, bracket: bool) -> Result<(i32, i32), SearchError> {
         let proven = Proven::default();
         let exact = self.parallel_until(|s| s.mtdf(board, 0, bracket), Some(deadline), &proven);
-        self.gathered(position, exact.map(|v| (v, v)), &proven)
+        self.gathered_board(board, exact.map(|v| (v, v)), &proven)
     }
 
     /// The bounds on the value of `position` a search proved: those of the
@@ -484,7 +493,7 @@ impl<T: Tablebase> Solver<T> {
         let moves = if all_moves {
             let limit = Limit { deadline: Some(deadline), max_depth: u32::MAX };
             moves_within(&self.engine, position, &mut value, limit, |house, limit| {
-                outcome_bounds(&self.engine.play(board, house), |b| self.board_bounds_within(b, limit.deadline.unwrap_or(deadline)))
+                outcome_bounds(&self.engine.play(board, house), |b| self.board_within(b, limit.deadline.unwrap_or(deadline), true))
             })?
         } else {
             Vec::new()
@@ -493,13 +502,6 @@ impl<T: Tablebase> Solver<T> {
             return Err(SearchError::Tablebase(why));
         }
         Ok(BoundedAnalysis { value, moves, pv: line, end: LineEnd::GameOver })
-    }
-
-    /// Bounds on the value of `board` for its mover proven by `deadline`.
-    fn board_bounds_within(&self, board: Board, deadline: Instant) -> Result<(i32, i32), SearchError> {
-        let proven = Proven::default();
-        let exact = self.parallel_until(|s| s.mtdf(board, 0, true), Some(deadline), &proven);
-        self.gathered_board(board, exact.map(|v| (v, v)), &proven)
     }
 
     /// Solves `position`: its value, and if asked every move's value and a
