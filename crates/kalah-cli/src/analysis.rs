@@ -143,13 +143,12 @@ pub fn run(request: &Request) -> anyhow::Result<Report> {
         let analysis = analyze_from_table(&engine, db, position).map_err(|e| user(e.to_string()))?;
         return Ok(finish(analysis.into(), Source::Database, 0, None));
     }
-    let below = request.db.db_seeds.is_some_and(|n| n < seeds);
-    if rules.may_cycle() && !below && retrograde_fits(h, seeds, rules) {
-        let analysis = retrograde(&engine, position, request.announce, request.threads)?;
-        return Ok(finish(analysis.into(), Source::Retrograde, 0, None));
+    if proves_bounds(h, seeds, rules, &request.db) {
+        return bounds(&engine, db, request, start);
     }
     if rules.may_cycle() {
-        return bounds(&engine, db, request, start);
+        let analysis = retrograde(&engine, position, request.announce, request.threads)?;
+        return Ok(finish(analysis.into(), Source::Retrograde, 0, None));
     }
     let db_seeds = database.as_ref().map(|d| d.max_seeds);
     let options = SearchOptions {
@@ -181,6 +180,15 @@ pub fn run(request: &Request) -> anyhow::Result<Report> {
         (None, None) => search(h, rules, NoTablebase { houses: h, rules }, options, request)?,
     };
     Ok(finish(analysis, Source::Search, nodes, best))
+}
+
+/// Whether a position of `h` houses with `seeds` seeds under `rules` (not
+/// covered by a database file) is answered by proofs of bounds
+/// ([`bound_solver`]) rather than retrograde analysis: clockwise, when
+/// retrograde analysis of its seeds does not fit, or `--db-seeds` asks for
+/// a database of fewer seeds.
+pub fn proves_bounds(h: usize, seeds: u32, rules: Rules, db: &DbArgs) -> bool {
+    rules.may_cycle() && (db.db_seeds.is_some_and(|n| n < seeds) || !retrograde_fits(h, seeds, rules))
 }
 
 /// Whether retrograde analysis of every board of `h` houses with up to

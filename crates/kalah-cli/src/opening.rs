@@ -18,7 +18,7 @@ use kalah_search::{Bounded, SearchOptions, Solver};
 use std::time::{Duration, Instant};
 use serde_json::json;
 
-use crate::analysis::{bound_solver, check_search_memory, retrograde_builder, retrograde_fits, BoundsOverDatabase, BOUNDS_TIME};
+use crate::analysis::{bound_solver, check_search_memory, proves_bounds, retrograde_builder, BoundsOverDatabase, BOUNDS_TIME};
 use crate::common::{user, DbArgs};
 use crate::solve::default_tt_mb;
 
@@ -127,16 +127,14 @@ pub fn oracle(
         Some(d) if d.header().max_seeds >= seeds => return Ok(Box::new(TableOracle { engine, table: d })),
         other => other,
     };
-    // Clockwise, `--db-seeds` below the position's asks for bounds over that database.
-    let below = db.db_seeds.is_some_and(|n| n < seeds);
-    if rules.may_cycle() && !below && retrograde_fits(h, seeds, rules) {
-        let builder: Builder = retrograde_builder(&engine, seeds, announce, threads)?;
-        return Ok(Box::new(TableOracle { engine, table: builder }));
-    }
-    if rules.may_cycle() {
+    if proves_bounds(h, seeds, rules, db) {
         let limit = budget.unwrap_or(BOUNDS_TIME);
         let (solver, _) = bound_solver(&engine, seeds, database, db, threads, tt_mb, announce.then_some(limit))?;
         return Ok(Box::new(BoundOracle { solver, limit }));
+    }
+    if rules.may_cycle() {
+        let builder: Builder = retrograde_builder(&engine, seeds, announce, threads)?;
+        return Ok(Box::new(TableOracle { engine, table: builder }));
     }
     let memory = crate::analysis::memory_database(&engine, seeds, db, database.as_ref(), tt_mb, threads, announce)?;
     let db_seeds = crate::analysis::searched_db_seeds(memory.as_ref(), database.as_ref());

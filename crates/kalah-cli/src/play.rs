@@ -49,7 +49,7 @@ use kalah_core::{Board, Engine, Leftovers, Next, Outcome, Position, Rules, Side,
 use kalah_db::{human_bytes, NoTablebase, Tablebase};
 use kalah_search::{analyze_from_table, table_move, SearchOptions, Solver};
 
-use crate::analysis::{bound_solver, check_search_memory, group, retrograde_builder, retrograde_fits, BoundsOverDatabase, UsedDatabase, BOUNDS_TIME};
+use crate::analysis::{bound_solver, check_search_memory, group, proves_bounds, retrograde_builder, BoundsOverDatabase, UsedDatabase, BOUNDS_TIME};
 use crate::common::{signed, start_or_position, user, verdict, DbArgs, RuleArgs};
 use crate::solve::{default_tt_mb, SearchArgs};
 
@@ -217,14 +217,12 @@ fn brain(start: &Position, rules: Rules, db: &DbArgs, threads: usize, tt_mb: Opt
     let h = start.houses();
     let engine = Engine::new(h, rules);
     let seeds = start.seeds_in_houses();
-    // Clockwise, `--db-seeds` below the start's asks for proofs over that database.
-    let below = db.db_seeds.is_some_and(|n| n < seeds);
     let brain: Box<dyn Brain> = match db.open_up_to(h, rules, crate::common::INTERACTIVE_LOAD_LIMIT)? {
         Some(d) if d.header().max_seeds >= seeds => {
             let what = format!("the {}-seed database {}", d.header().max_seeds, d.path().display());
             Box::new(TableBrain { engine, table: d, what })
         }
-        database if rules.may_cycle() && (below || !retrograde_fits(h, seeds, rules)) => {
+        database if proves_bounds(h, seeds, rules, db) => {
             let (solver, used) = bound_solver(&engine, seeds, database, db, threads, tt_mb, Some(BOUNDS_TIME))?;
             let what = format!(
                 "proofs by searches over {} (clockwise play can be endless; every value is proven, within {} s a position)",
