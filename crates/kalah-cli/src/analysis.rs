@@ -532,27 +532,16 @@ pub fn check_search_memory(bytes: u64, db: Option<&Database>) -> anyhow::Result<
 
 fn search<T: Tablebase>(h: usize, rules: Rules, table: T, options: SearchOptions, request: &Request) -> anyhow::Result<(BoundedAnalysis, u64, Option<usize>)> {
     let solver = Solver::new(h, rules, table, options).map_err(|e| user(e.to_string()))?;
-    if let Some(limit) = request.time_limit {
-        // What can be proven in time; bounds where the search did not finish.
-        let deadline = Instant::now() + limit;
-        let position = &request.position;
-        let (analysis, best) = spinning("searching", &|| solver.nodes(), || {
-            let analysis = solver.analyze_within(position, deadline, request.moves, request.pv)?;
-            let v = analysis.value;
-            let over = solver.engine().is_over(position.mover_board());
-            let best = if request.best && v.is_exact() && !over { solver.best_move(position, v.lower) } else { None };
-            match solver.tablebase().failure() {
-                Some(why) => Err(kalah_search::SearchError::Tablebase(why)),
-                None => Ok((analysis, best)),
-            }
-        })
-        .map_err(|e| user(e.to_string()))?;
-        return Ok((analysis, solver.nodes(), best));
-    }
+    let position = &request.position;
     let result = spinning("searching", &|| solver.nodes(), || {
-        let analysis = solver.analyze(&request.position, request.moves, request.pv)?;
-        let best = if request.best && analysis.moves.is_empty() && analysis.pv.is_empty() {
-            solver.best_move(&request.position, analysis.value)
+        let analysis = match request.time_limit {
+            // What can be proven in time; bounds where the search did not finish.
+            Some(limit) => solver.analyze_within(position, Instant::now() + limit, request.moves, request.pv)?,
+            None => solver.analyze(position, request.moves, request.pv)?.into(),
+        };
+        let v = analysis.value;
+        let best = if request.best && analysis.moves.is_empty() && analysis.pv.is_empty() && v.is_exact() {
+            solver.best_move(position, v.lower)
         } else {
             None
         };
@@ -563,7 +552,7 @@ fn search<T: Tablebase>(h: usize, rules: Rules, table: T, options: SearchOptions
         }
     });
     let (analysis, best) = result.map_err(|e| user(e.to_string()))?;
-    Ok((analysis.into(), solver.nodes(), best))
+    Ok((analysis, solver.nodes(), best))
 }
 
 fn retrograde(engine: &Engine, position: &Position, announce: bool, threads: usize) -> anyhow::Result<Analysis> {
