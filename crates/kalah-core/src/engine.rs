@@ -184,7 +184,10 @@ impl Engine {
     }
 
     /// Plays the mover's house `house` (0-based, must be non-empty).
-    #[inline]
+    ///
+    /// Always inlined: a search plays every move of every node, and the
+    /// call (saving and restoring registers) cost a sixth of a move.
+    #[inline(always)]
     pub fn play(&self, mut board: Board, house: usize) -> Outcome {
         let h = self.h;
         let mut seeds = board.get(house);

@@ -97,8 +97,9 @@ pub struct Indexer {
     h: usize,
     max_seeds: u32,
     /// `bar[j][p] = C(p + j, j + 1)`: the half-rank term of bar `j` when the
-    /// first `j + 1` houses hold `p` seeds.
-    bar: Vec<[u64; 256]>,
+    /// first `j + 1` houses hold `p` seeds; zero for `j >= h - 1`, so that a
+    /// half rank is a fixed number of look-ups with no loop to run.
+    bar: Box<[[u64; 256]; MAX_HOUSES - 1]>,
     /// `choose[j][b] = C(b, j)` for `j < h` and every bar position `b` (for unranking).
     choose: Vec<Vec<u64>>,
     /// `dist[m]`: distributions of `m` seeds over one side.
@@ -109,6 +110,8 @@ pub struct Indexer {
     block_start: Vec<Vec<u64>>,
     /// `base[n * stride + m] = level_start[n] + block_start[n][m]`.
     base: Vec<u64>,
+    /// `in_level[n * stride + m] = block_start[n][m]`.
+    in_level: Vec<u64>,
     stride: usize,
 }
 
@@ -127,9 +130,9 @@ impl Indexer {
         let choose = (0..h.max(1))
             .map(|j| (0..=bars).map(|b| binomial(b as u64, j as u64)).collect())
             .collect();
-        let bar = (0..h.saturating_sub(1))
-            .map(|j| std::array::from_fn(|p| binomial((p + j) as u64, (j + 1) as u64)))
-            .collect();
+        let bar = Box::new(std::array::from_fn(|j| {
+            std::array::from_fn(|p| if j + 1 < h { binomial((p + j) as u64, (j + 1) as u64) } else { 0 })
+        }));
         let dist: [u64; 256] = std::array::from_fn(|m| distributions(h as u64, m as u64));
         let level_start: Vec<u64> = (0..=max_seeds + 1)
             .map(|n| if n == 0 { 0 } else { boards_up_to(h, n - 1) })
@@ -148,9 +151,11 @@ impl Indexer {
             .collect();
         let stride = max_seeds as usize + 2;
         let mut base = vec![0u64; (max_seeds as usize + 1) * stride];
+        let mut in_level = vec![0u64; (max_seeds as usize + 1) * stride];
         for (n, blocks) in block_start.iter().enumerate() {
             for (m, &b) in blocks.iter().enumerate() {
                 base[n * stride + m] = level_start[n] + b;
+                in_level[n * stride + m] = b;
             }
         }
         Indexer {
@@ -162,6 +167,7 @@ impl Indexer {
             level_start,
             block_start,
             base,
+            in_level,
             stride,
         }
     }
@@ -215,6 +221,7 @@ impl Indexer {
     fn half_rank(&self, prefix: u64) -> u64 {
         let mut rank = 0u64;
         for (j, bar) in self.bar.iter().enumerate() {
+            // Bytes past the last house hold the side's total: bar rows of zeros.
             rank += bar[(prefix >> (8 * j)) as u8 as usize];
         }
         rank
@@ -261,7 +268,21 @@ impl Indexer {
     /// The index of `board` within its level (its index minus the level start).
     #[inline]
     pub fn index_in_level(&self, board: Board) -> u64 {
-        self.index(board) - self.level_start[board.total() as usize]
+        self.locate(board).1
+    }
+
+    /// The level of `board` (its seeds) and its index within the level,
+    /// from one pass over its houses.
+    #[inline]
+    pub fn locate(&self, board: Board) -> (u32, u64) {
+        let h = self.h;
+        let mover = board.mover_word().wrapping_mul(PREFIX);
+        let opponent = board.opponent_word().wrapping_mul(PREFIX);
+        let m = (mover >> (8 * (h - 1))) as u8 as usize;
+        let n = m + (opponent >> (8 * (h - 1))) as u8 as usize;
+        debug_assert!(n <= self.max_seeds as usize);
+        let i = self.in_level[n * self.stride + m] + self.half_rank(opponent) * self.dist[m] + self.half_rank(mover);
+        (n as u32, i)
     }
 
     /// The houses of a side with `m` seeds and half rank `rank`.

@@ -974,8 +974,15 @@ impl Tablebase for Builder {
     }
 
     #[inline]
-    fn prefetch(&self, board: Board) {
-        crate::memory::prefetch(&self.cells()[self.indexer.index(board) as usize]);
+    fn prefetch(&self, board: Board) -> u64 {
+        let index = self.indexer.index(board);
+        crate::memory::prefetch(&self.cells()[index as usize]);
+        index
+    }
+
+    #[inline]
+    fn value_at(&self, _board: Board, slot: u64) -> i32 {
+        self.cells()[slot as usize].load(Relaxed) as i8 as i32
     }
 }
 

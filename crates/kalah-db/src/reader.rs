@@ -21,6 +21,9 @@ use crate::format::{blocks, level_checksum, Header, HeaderProblem, BLOCK_BYTES};
 use crate::memory::{FrozenBuffer, LargeBuffer, MappedFile};
 use crate::tablebase::Tablebase;
 
+/// Where a [`Tablebase::prefetch`] slot keeps the level (above) and the
+/// index within it (below; a level has fewer than 2^48 boards).
+const SLOT_LEVEL_SHIFT: u32 = 48;
 /// Bytes [`Database::load_into_memory`] reads at a time on one thread
 /// (small in tests, so that small files are read in many pieces).
 const LOAD_PIECE: usize = if cfg!(test) { 4096 } else { 16 << 20 };
@@ -241,6 +244,22 @@ impl Database {
         u64::from_le_bytes(self.map.bytes()[at..at + 8].try_into().expect("8 bytes"))
     }
 
+    /// The value of the board at index `i` of level `n`.
+    #[inline]
+    fn value_in(&self, n: u32, i: u64) -> i32 {
+        let b = i / BLOCK_BYTES as u64;
+        if !self.check_block(n, b) {
+            // No value from a damaged block: remember the damage and answer
+            // 0; the search reports the failure instead of its result.
+            if !self.failed.swap(true, Relaxed) {
+                let why = self.damaged(n, b).to_string();
+                *self.failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(why);
+            }
+            return 0;
+        }
+        self.level(n)[i as usize] as i8 as i32
+    }
+
     /// Checks block `b` of level `n` (once); `false` if it is damaged.
     /// Every probe asks, so the answer for a checked block is inlined.
     #[inline]
@@ -352,26 +371,22 @@ impl Tablebase for Database {
 
     #[inline]
     fn value(&self, board: Board) -> i32 {
-        let n = board.total();
-        let i = self.indexer.index(board) - self.indexer.level_start(n);
-        let b = i / BLOCK_BYTES as u64;
-        if !self.check_block(n, b) {
-            // No value from a damaged block: remember the damage and answer
-            // 0; the search reports the failure instead of its result.
-            if !self.failed.swap(true, Relaxed) {
-                let why = self.damaged(n, b).to_string();
-                *self.failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(why);
-            }
-            return 0;
-        }
-        self.level(n)[i as usize] as i8 as i32
+        let (n, i) = self.indexer.locate(board);
+        self.value_in(n, i)
+    }
+
+    /// The slot is the board's level (its seeds) above bit 48 and its index
+    /// within the level below.
+    #[inline]
+    fn prefetch(&self, board: Board) -> u64 {
+        let (n, i) = self.indexer.locate(board);
+        crate::memory::prefetch(&self.level(n)[i as usize]);
+        (n as u64) << SLOT_LEVEL_SHIFT | i
     }
 
     #[inline]
-    fn prefetch(&self, board: Board) {
-        let n = board.total();
-        let i = self.indexer.index(board) - self.indexer.level_start(n);
-        crate::memory::prefetch(&self.level(n)[i as usize]);
+    fn value_at(&self, _board: Board, slot: u64) -> i32 {
+        self.value_in((slot >> SLOT_LEVEL_SHIFT) as u32, slot & ((1 << SLOT_LEVEL_SHIFT) - 1))
     }
 
     fn failure(&self) -> Option<String> {

@@ -16,9 +16,18 @@ pub trait Tablebase: Sync {
     /// The value of `board`, which must be covered.
     fn value(&self, board: Board) -> i32;
     /// Asks the processor to start fetching the value of `board` (covered),
-    /// which is read soon after.
+    /// which is read soon after, and returns where it is kept: a slot to
+    /// give [`Tablebase::value_at`] with the same board, so that the
+    /// board's index is computed once.
     #[inline]
-    fn prefetch(&self, _board: Board) {}
+    fn prefetch(&self, _board: Board) -> u64 {
+        0
+    }
+    /// The value of `board` (covered), whose slot [`Tablebase::prefetch`] gave.
+    #[inline]
+    fn value_at(&self, board: Board, _slot: u64) -> i32 {
+        self.value(board)
+    }
     /// A problem found while answering (a damaged block of a file): every
     /// value given since may be wrong, and a search must not report its result.
     fn failure(&self) -> Option<String> {
@@ -66,8 +75,11 @@ impl<T: Tablebase + ?Sized> Tablebase for Box<T> {
     fn failure(&self) -> Option<String> {
         (**self).failure()
     }
-    fn prefetch(&self, board: Board) {
+    fn prefetch(&self, board: Board) -> u64 {
         (**self).prefetch(board)
+    }
+    fn value_at(&self, board: Board, slot: u64) -> i32 {
+        (**self).value_at(board, slot)
     }
 }
 
@@ -87,7 +99,10 @@ impl<T: Tablebase + ?Sized> Tablebase for &T {
     fn failure(&self) -> Option<String> {
         (**self).failure()
     }
-    fn prefetch(&self, board: Board) {
+    fn prefetch(&self, board: Board) -> u64 {
         (**self).prefetch(board)
+    }
+    fn value_at(&self, board: Board, slot: u64) -> i32 {
+        (**self).value_at(board, slot)
     }
 }

@@ -64,7 +64,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
-use kalah_core::{Board, Capture, Engine, KeyPacker, Leftovers, Next, Outcome, Relay, Sowing};
+use kalah_core::{Board, Capture, Engine, KeyPacker, Leftovers, Next, Relay, Sowing};
 use kalah_db::Tablebase;
 
 use crate::busy::BusyTable;
@@ -111,14 +111,11 @@ pub(crate) enum Horizon {
     BestForRoot,
 }
 
-/// How many houses of a side (given as a word, one byte a house) hold seeds.
+/// Whether two or more houses of a side (given as a word, one byte a
+/// house) hold seeds: whether bits remain above the byte of the lowest one.
 #[inline]
-fn occupied(side: u64) -> u32 {
-    let mut x = side;
-    x |= x >> 4;
-    x |= x >> 2;
-    x |= x >> 1;
-    (x & 0x0101_0101_0101_0101).count_ones()
+fn two_occupied(side: u64) -> bool {
+    side.checked_shr((side.trailing_zeros() | 7) + 1).unwrap_or(0) != 0
 }
 
 /// What the search counts, per thread.
@@ -159,29 +156,31 @@ impl Stats {
 /// A move of a node, with what is known of its value before searching it.
 #[derive(Clone, Copy)]
 struct Child {
-    house: u8,
-    outcome: Outcome,
+    /// The board after the move, seen from the player who moves next.
+    board: Board,
+    /// The child's table key, if it is cached; for a board the database
+    /// covers, the slot of its value instead ([`Tablebase::prefetch`]).
+    key: Option<u64>,
+    /// The store difference the move makes for the mover.
+    gain: i32,
     /// Seeds on the board after the move.
     seeds: i32,
-    /// The child's table key, if it is cached.
-    key: Option<u64>,
     /// Ordering score: higher first.
     score: i32,
+    house: u8,
+    /// Who moves next (never [`Next::Over`]: such moves are not children).
+    next: Next,
 }
 
 impl Child {
     const EMPTY: Child = Child {
-        house: 0,
-        outcome: Outcome {
-            board: Board::EMPTY,
-            next: Next::Over,
-            mover_gain: 0,
-            opponent_gain: 0,
-            captured: 0,
-        },
-        seeds: 0,
+        board: Board::EMPTY,
         key: None,
+        gain: 0,
+        seeds: 0,
         score: 0,
+        house: 0,
+        next: Next::Mover,
     };
 }
 
@@ -286,7 +285,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
     /// [`Searcher::floor`]). The value is then at most `seeds - 2`.
     #[inline]
     fn ceiling(&self, board: Board, seeds: i32) -> i32 {
-        if self.opponent_scores && occupied(board.opponent_word()) >= 2 {
+        if self.opponent_scores && two_occupied(board.opponent_word()) {
             seeds - 2
         } else {
             seeds
@@ -319,7 +318,17 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
     /// `v == V`. `seeds` is `board.total()`. If the search was stopped
     /// (`self.aborted`), the result means nothing and nothing was stored.
     pub(crate) fn search(&mut self, board: Board, seeds: i32, alpha: i32, beta: i32, ply: u32) -> i32 {
+        let key = if seeds >= self.tt_min { self.packer.pack(board) } else { None };
+        self.search_keyed(board, seeds, key, alpha, beta, ply)
+    }
+
+    /// [`Searcher::search`] of a board whose table key is `key`, which a
+    /// board with at least `tt_min` seeds must have if it fits a key (the
+    /// parent packed it already to probe the table).
+    #[inline]
+    fn search_keyed(&mut self, board: Board, seeds: i32, key: Option<u64>, alpha: i32, beta: i32, ply: u32) -> i32 {
         debug_assert!(alpha < beta);
+        debug_assert_eq!(key, if seeds >= self.tt_min { self.packer.pack(board) } else { None });
         debug_assert_eq!(board.total() as i32, seeds);
         self.stats.nodes += 1;
         if self.stats.nodes & STOP_CHECK_MASK == 0 {
@@ -338,7 +347,6 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         if floor >= beta {
             return floor;
         }
-        let key = if seeds >= self.tt_min { self.packer.pack(board) } else { None };
         let mut hint = u8::MAX;
         if let Some(entry) = key.and_then(|k| self.shared.tt.probe(k)) {
             // Exact bounds always decide; a guess only a depth-limited search
@@ -403,12 +411,12 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
     /// Searches one move; `None` if stopped.
     #[inline]
     fn search_move(&mut self, child: &Child, alpha: i32, beta: i32, ply: u32) -> Option<i32> {
-        let gain = child.outcome.gain();
-        let v = match child.outcome.next {
-            Next::Mover => gain + self.search(child.outcome.board, child.seeds, alpha - gain, beta - gain, ply + 1),
+        let gain = child.gain;
+        let v = match child.next {
+            Next::Mover => gain + self.search_keyed(child.board, child.seeds, child.key, alpha - gain, beta - gain, ply + 1),
             _ => {
                 self.root_mover = !self.root_mover;
-                let v = gain - self.search(child.outcome.board, child.seeds, gain - beta, gain - alpha, ply + 1);
+                let v = gain - self.search_keyed(child.board, child.seeds, child.key, gain - beta, gain - alpha, ply + 1);
                 self.root_mover = !self.root_mover;
                 v
             }
@@ -449,8 +457,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             // Start fetching what the next loop reads: the database entry
             // of a covered board, the table bucket of another.
             let child_key = if left <= self.table_max {
-                self.shared.table.prefetch(outcome.board);
-                None
+                Some(self.shared.table.prefetch(outcome.board))
             } else if left >= self.tt_min {
                 let k = self.packer.pack(outcome.board);
                 if let Some(k) = k {
@@ -461,22 +468,28 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                 None
             };
             children[count] = Child {
-                house: house as u8,
-                outcome,
-                seeds: left,
+                board: outcome.board,
                 key: child_key,
+                gain: outcome.gain(),
+                seeds: left,
                 score: 0,
+                house: house as u8,
+                next: outcome.next,
             };
             count += 1;
         }
 
-        // Bounds on each move from its child's range and table entry.
+        // Bounds on each move from its child's range and table entry; the
+        // moves still to search are `order[..kept]`.
+        let mut order = [0u8; kalah_core::MAX_HOUSES];
         let mut kept = 0;
-        for i in 0..count {
-            let child = children[i];
+        for (i, child) in children[..count].iter_mut().enumerate() {
+            let gain = child.gain;
             if child.seeds <= self.table_max {
                 // Covered by the database: an exact value.
-                let v = child.outcome.value_with(self.shared.table.value(child.outcome.board));
+                let slot = child.key.unwrap_or_default();
+                let value = self.shared.table.value_at(child.board, slot);
+                let v = if child.next == Next::Mover { gain + value } else { gain - value };
                 if v > best {
                     best = v;
                     best_house = child.house;
@@ -487,7 +500,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                 }
                 continue;
             }
-            let (mut lo, mut hi) = (self.floor(child.seeds), self.ceiling(child.outcome.board, child.seeds));
+            let (mut lo, mut hi) = (self.floor(child.seeds), self.ceiling(child.board, child.seeds));
             let mut guessed = false;
             if let Some(e) = child.key.and_then(|k| self.shared.tt.probe(k)) {
                 // A guess counts only in a depth-limited search that looks no
@@ -496,15 +509,14 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                     None => (e.lower, e.upper),
                     Some(depth) if self.horizon != u32::MAX && depth + ply + 1 >= self.horizon => {
                         guessed = true;
-                        self.guess_bounds(e.lower, e.upper, self.root_mover == (child.outcome.next == Next::Mover))
+                        self.guess_bounds(e.lower, e.upper, self.root_mover == (child.next == Next::Mover))
                     }
                     Some(_) => (i32::MIN, i32::MAX),
                 };
                 lo = lo.max(lower);
                 hi = hi.min(upper);
             }
-            let gain = child.outcome.gain();
-            let (move_lo, move_hi) = match child.outcome.next {
+            let (move_lo, move_hi) = match child.next {
                 Next::Mover => (gain + lo, gain + hi),
                 _ => (gain - hi, gain - lo),
             };
@@ -524,61 +536,85 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                 }
                 continue;
             }
-            let score = if child.house == hint {
+            child.score = if child.house == hint {
                 1 << 20
-            } else if child.outcome.next == Next::Mover {
+            } else if child.next == Next::Mover {
                 (1 << 16) + child.house as i32
             } else {
                 // Seeds won now, then the bounds from the child's entry, then
                 // the house nearer the store.
                 (((gain << 8) + (move_lo.max(-100) + move_hi.min(100)) / 2 + 128) << 4) + child.house as i32
             };
-            children[kept] = Child { score, ..child };
+            order[kept] = i as u8;
             kept += 1;
         }
-        let children = &mut children[..kept];
-        children.sort_unstable_by_key(|c| std::cmp::Reverse(c.score));
 
-        let mut deferred = [false; kalah_core::MAX_HOUSES];
-        let mut any_deferred = false;
-        for pass in 0..2 {
-            for (i, child) in children.iter().enumerate() {
-                if pass == 1 && !deferred[i] {
-                    continue;
+        // Highest score first, picked one at a time: most nodes are cut by
+        // their first move, so sorting the rest would be wasted.
+        let mut searched = 0u32;
+        let mut deferred = [0u8; kalah_core::MAX_HOUSES];
+        let mut deferrals = 0;
+        let mut left = kept;
+        while left > 0 {
+            let mut pick = 0;
+            for j in 1..left {
+                if children[order[j] as usize].score > children[order[pick] as usize].score {
+                    pick = j;
                 }
-                if pass == 0 && i > 0 && ply < BUSY_PLY && self.shared.threads > 1 {
-                    if let Some(k) = child.key {
-                        if self.shared.busy.is_busy(k) {
-                            // Another thread is on it: its result will likely be in the table later.
-                            deferred[i] = true;
-                            any_deferred = true;
-                            self.stats.deferred += 1;
-                            continue;
-                        }
-                    }
-                }
-                let Some(v) = self.search_move(child, alpha, beta, ply) else {
-                    return 0;
-                };
-                if v > best {
-                    best = v;
-                    best_house = child.house;
-                    if best >= beta {
-                        if i == 0 {
-                            self.stats.first_move_cuts += 1;
-                        } else {
-                            self.stats.later_cuts += 1;
-                        }
-                        return self.finish(start_guesses, ply, key, best, alpha, beta, best_house, seeds, start_nodes);
+            }
+            let index = order[pick];
+            order.copy_within(pick + 1..left, pick);
+            left -= 1;
+            let child = &children[index as usize];
+            if searched > 0 && ply < BUSY_PLY && self.shared.threads > 1 {
+                if let Some(k) = child.key {
+                    if self.shared.busy.is_busy(k) {
+                        // Another thread is on it: its result will likely be in the table later.
+                        deferred[deferrals] = index;
+                        deferrals += 1;
+                        self.stats.deferred += 1;
+                        continue;
                     }
                 }
             }
-            if !any_deferred {
-                break;
+            if let Some(cut) = self.search_child(child, alpha, beta, ply, &mut best, &mut best_house, searched) {
+                return cut.map_or(0, |v| self.finish(start_guesses, ply, key, v, alpha, beta, best_house, seeds, start_nodes));
             }
+            searched += 1;
+        }
+        for &index in &deferred[..deferrals] {
+            if let Some(cut) = self.search_child(&children[index as usize], alpha, beta, ply, &mut best, &mut best_house, searched) {
+                return cut.map_or(0, |v| self.finish(start_guesses, ply, key, v, alpha, beta, best_house, seeds, start_nodes));
+            }
+            searched += 1;
         }
         self.stats.all_nodes += 1;
         self.finish(start_guesses, ply, key, best, alpha, beta, best_house, seeds, start_nodes)
+    }
+
+    /// Searches one move of a node and raises `best` by its result:
+    /// `Some(Some(v))` if it refutes the node (`v >= beta`), `Some(None)`
+    /// if the search was stopped, `None` to go on. `searched` moves came
+    /// before it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn search_child(&mut self, child: &Child, alpha: i32, beta: i32, ply: u32, best: &mut i32, best_house: &mut u8, searched: u32) -> Option<Option<i32>> {
+        let Some(v) = self.search_move(child, alpha, beta, ply) else {
+            return Some(None);
+        };
+        if v > *best {
+            *best = v;
+            *best_house = child.house;
+            if v >= beta {
+                if searched == 0 {
+                    self.stats.first_move_cuts += 1;
+                } else {
+                    self.stats.later_cuts += 1;
+                }
+                return Some(Some(v));
+            }
+        }
+        None
     }
 
     /// Records the result of a node in the table and returns it. A result
@@ -817,18 +853,24 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
 
 #[cfg(test)]
 mod tests {
-    use super::occupied;
+    use super::two_occupied;
 
     #[test]
-    fn occupied_counts_the_houses_holding_seeds() {
-        assert_eq!(occupied(0), 0);
-        assert_eq!(occupied(0x01), 1);
-        assert_eq!(occupied(0xff00_0000_0000_0000), 1);
-        assert_eq!(occupied(0x8040_2010_0804_0201), 8);
-        assert_eq!(occupied(0x0000_0300_0080_0000), 2);
+    fn two_occupied_tells_whether_two_houses_hold_seeds() {
+        assert!(!two_occupied(0));
+        assert!(!two_occupied(0x01));
+        assert!(!two_occupied(0xff00_0000_0000_0000));
+        assert!(two_occupied(0x8040_2010_0804_0201));
+        assert!(two_occupied(0x0000_0300_0080_0000));
+        assert!(two_occupied(0x0100_0000_0000_0080));
         for house in 0..8 {
             for seeds in 1..=255u64 {
-                assert_eq!(occupied(seeds << (8 * house)), 1, "{seeds} seeds in house {house}");
+                assert!(!two_occupied(seeds << (8 * house)), "{seeds} seeds in house {house}");
+                for other in 0..8 {
+                    if other != house {
+                        assert!(two_occupied(seeds << (8 * house) | 1 << (8 * other)), "houses {house} and {other}");
+                    }
+                }
             }
         }
     }

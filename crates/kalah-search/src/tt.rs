@@ -101,6 +101,7 @@ pub struct TranspositionTable {
     words: LargeBuffer,
     bucket_bits: u32,
     key_bits: u32,
+    mixer: Mixer,
 }
 
 /// Bytes of one bucket.
@@ -124,16 +125,29 @@ fn bucket_bits(bytes: usize, key_bits: u32) -> u32 {
 }
 
 /// A bijection of `bits`-bit numbers that spreads the key over the low bits.
-#[inline]
-fn mix(key: u64, bits: u32) -> u64 {
-    let mask = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
-    let half = bits.div_ceil(2);
-    // Odd multipliers and right xor-shifts are both invertible modulo 2^bits.
-    let mut x = key.wrapping_mul(0x9E37_79B9_7F4A_7C15) & mask;
-    x ^= x >> half;
-    x = x.wrapping_mul(0xD6E8_FEB8_6659_FD93) & mask;
-    x ^= x >> half;
-    x
+#[derive(Clone, Copy, Debug)]
+struct Mixer {
+    mask: u64,
+    half: u32,
+}
+
+impl Mixer {
+    fn new(bits: u32) -> Mixer {
+        Mixer {
+            mask: if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 },
+            half: bits.div_ceil(2),
+        }
+    }
+
+    #[inline]
+    fn mix(self, key: u64) -> u64 {
+        // Odd multipliers and right xor-shifts are both invertible modulo 2^bits.
+        let mut x = key.wrapping_mul(0x9E37_79B9_7F4A_7C15) & self.mask;
+        x ^= x >> self.half;
+        x = x.wrapping_mul(0xD6E8_FEB8_6659_FD93) & self.mask;
+        x ^= x >> self.half;
+        x
+    }
 }
 
 impl TranspositionTable {
@@ -152,6 +166,7 @@ impl TranspositionTable {
             words,
             bucket_bits,
             key_bits,
+            mixer: Mixer::new(key_bits),
         })
     }
 
@@ -180,7 +195,7 @@ impl TranspositionTable {
 
     #[inline]
     fn locate(&self, key: u64) -> (&[AtomicU64], u64) {
-        let mixed = mix(key, self.key_bits);
+        let mixed = self.mixer.mix(key);
         let bucket = self.bucket((mixed & ((1u64 << self.bucket_bits) - 1)) as usize);
         (bucket, mixed >> self.bucket_bits)
     }
@@ -360,7 +375,7 @@ mod tests {
         for bits in [1u32, 4, 8, 12, 16] {
             let mut seen = vec![false; 1 << bits];
             for k in 0..1u64 << bits {
-                let m = mix(k, bits) as usize;
+                let m = Mixer::new(bits).mix(k) as usize;
                 assert!(!seen[m], "collision at width {bits}");
                 seen[m] = true;
             }
