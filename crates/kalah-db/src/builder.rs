@@ -974,10 +974,13 @@ impl Tablebase for Builder {
     }
 
     #[inline]
-    fn prefetch(&self, board: Board) -> u64 {
-        let index = self.indexer.index(board);
-        crate::memory::prefetch(&self.cells()[index as usize]);
-        index
+    fn slot(&self, board: Board) -> u64 {
+        self.indexer.index(board)
+    }
+
+    #[inline]
+    fn prefetch_slot(&self, slot: u64) {
+        crate::memory::prefetch(&self.cells()[slot as usize]);
     }
 
     #[inline]

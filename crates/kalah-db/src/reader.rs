@@ -378,10 +378,15 @@ impl Tablebase for Database {
     /// The slot is the board's level (its seeds) above bit 48 and its index
     /// within the level below.
     #[inline]
-    fn prefetch(&self, board: Board) -> u64 {
+    fn slot(&self, board: Board) -> u64 {
         let (n, i) = self.indexer.locate(board);
-        crate::memory::prefetch(&self.level(n)[i as usize]);
         (n as u64) << SLOT_LEVEL_SHIFT | i
+    }
+
+    #[inline]
+    fn prefetch_slot(&self, slot: u64) {
+        let (n, i) = ((slot >> SLOT_LEVEL_SHIFT) as u32, slot & ((1 << SLOT_LEVEL_SHIFT) - 1));
+        crate::memory::prefetch(&self.level(n)[i as usize]);
     }
 
     #[inline]

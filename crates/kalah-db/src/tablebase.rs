@@ -20,9 +20,19 @@ pub trait Tablebase: Sync {
     /// give [`Tablebase::value_at`] with the same board, so that the
     /// board's index is computed once.
     #[inline]
-    fn prefetch(&self, _board: Board) -> u64 {
+    fn prefetch(&self, board: Board) -> u64 {
+        let slot = self.slot(board);
+        self.prefetch_slot(slot);
+        slot
+    }
+    /// Where the value of `board` (covered) is kept, for [`Tablebase::value_at`].
+    #[inline]
+    fn slot(&self, _board: Board) -> u64 {
         0
     }
+    /// Asks the processor to start fetching the value kept at `slot`.
+    #[inline]
+    fn prefetch_slot(&self, _slot: u64) {}
     /// The value of `board` (covered), whose slot [`Tablebase::prefetch`] gave.
     #[inline]
     fn value_at(&self, board: Board, _slot: u64) -> i32 {
@@ -81,6 +91,12 @@ impl<T: Tablebase + ?Sized> Tablebase for Box<T> {
     fn value_at(&self, board: Board, slot: u64) -> i32 {
         (**self).value_at(board, slot)
     }
+    fn slot(&self, board: Board) -> u64 {
+        (**self).slot(board)
+    }
+    fn prefetch_slot(&self, slot: u64) {
+        (**self).prefetch_slot(slot)
+    }
 }
 
 impl<T: Tablebase + ?Sized> Tablebase for &T {
@@ -104,5 +120,11 @@ impl<T: Tablebase + ?Sized> Tablebase for &T {
     }
     fn value_at(&self, board: Board, slot: u64) -> i32 {
         (**self).value_at(board, slot)
+    }
+    fn slot(&self, board: Board) -> u64 {
+        (**self).slot(board)
+    }
+    fn prefetch_slot(&self, slot: u64) {
+        (**self).prefetch_slot(slot)
     }
 }

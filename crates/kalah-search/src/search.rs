@@ -111,6 +111,17 @@ pub(crate) enum Horizon {
     BestForRoot,
 }
 
+/// The houses of a side (given as a word, one byte a house) that hold
+/// seeds, as the lowest bit of each of their bytes.
+#[inline]
+fn occupied_houses(side: u64) -> u64 {
+    let mut x = side;
+    x |= x >> 4;
+    x |= x >> 2;
+    x |= x >> 1;
+    x & 0x0101_0101_0101_0101
+}
+
 /// Whether two or more houses of a side (given as a word, one byte a
 /// house) hold seeds: whether bits remain above the byte of the lowest one.
 #[inline]
@@ -429,17 +440,16 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
     fn expand(&mut self, board: Board, seeds: i32, alpha: i32, beta: i32, ply: u32, key: Option<u64>, hint: u8) -> i32 {
         let start_nodes = self.stats.nodes;
         let start_guesses = self.guessed_leaves;
-        let h = self.engine.houses();
         // The best value proven so far (exact moves, bounds of pruned moves, searched moves).
         let mut best = i32::MIN;
         let mut best_house = 0u8;
 
         let mut children = [Child::EMPTY; kalah_core::MAX_HOUSES];
         let mut count = 0;
-        for house in 0..h {
-            if board.get(house) == 0 {
-                continue;
-            }
+        let mut houses = occupied_houses(board.mover_word());
+        while houses != 0 {
+            let house = (houses.trailing_zeros() / 8) as usize;
+            houses &= houses - 1;
             let outcome = self.engine.play(board, house);
             let left = seeds - outcome.mover_gain as i32 - outcome.opponent_gain as i32;
             if outcome.next == Next::Over {
@@ -454,16 +464,10 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                 }
                 continue;
             }
-            // Start fetching what the next loop reads: the database entry
-            // of a covered board, the table bucket of another.
             let child_key = if left <= self.table_max {
-                Some(self.shared.table.prefetch(outcome.board))
+                Some(self.shared.table.slot(outcome.board))
             } else if left >= self.tt_min {
-                let k = self.packer.pack(outcome.board);
-                if let Some(k) = k {
-                    self.shared.tt.prefetch(k);
-                }
-                k
+                self.packer.pack(outcome.board)
             } else {
                 None
             };
@@ -477,6 +481,18 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                 next: outcome.next,
             };
             count += 1;
+        }
+
+        // Start fetching what the next loop reads: the database entry of a
+        // covered board, the table bucket of another. All at once, so that
+        // the processor's page walks (the tables are larger than its TLB
+        // reaches) and cache misses overlap.
+        for child in &children[..count] {
+            match child.key {
+                Some(slot) if child.seeds <= self.table_max => self.shared.table.prefetch_slot(slot),
+                Some(key) => self.shared.tt.prefetch(key),
+                None => {}
+            }
         }
 
         // Bounds on each move from its child's range and table entry; the
@@ -853,7 +869,19 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
 
 #[cfg(test)]
 mod tests {
-    use super::two_occupied;
+    use super::{occupied_houses, two_occupied};
+
+    #[test]
+    fn occupied_houses_marks_the_houses_holding_seeds() {
+        assert_eq!(occupied_houses(0), 0);
+        assert_eq!(occupied_houses(0x0000_0300_0080_0000), 0x0000_0100_0001_0000);
+        assert_eq!(occupied_houses(0xff00_0000_0000_0001), 0x0100_0000_0000_0001);
+        for house in 0..8 {
+            for seeds in 1..=255u64 {
+                assert_eq!(occupied_houses(seeds << (8 * house)), 1 << (8 * house), "{seeds} seeds in house {house}");
+            }
+        }
+    }
 
     #[test]
     fn two_occupied_tells_whether_two_houses_hold_seeds() {
