@@ -20,16 +20,19 @@
 //! 2. The board's own table entry: a bound that decides the window ends the
 //!    node. Boards with few seeds, or few more than the database covers,
 //!    skip the table (`TT_MIN_SEEDS`, `TT_ABOVE_TABLE`).
-//! 3. Every move is played once. A move that ends the game, or leads to a
-//!    board the database covers, has an exact value at once; the others'
-//!    table buckets are prefetched.
+//! 3. Every move is played once. A move that ends the game has an exact
+//!    value at once. Then the database entries of the moves to covered
+//!    boards and the table buckets of the others are prefetched, all
+//!    together, and the covered moves' exact values read.
 //! 4. Enhanced transposition cut-off: each remaining move's value is
 //!    bounded from its board's entry and seed count; a move whose lower
 //!    bound reaches beta refutes the node without a search, a move whose
 //!    upper bound cannot exceed alpha needs none.
-//! 5. The rest are searched in order: the table's best move, then moves
-//!    that end in the store (the mover plays again), then by seeds won, by
-//!    the children's bounds and by the house nearer the store. With several
+//! 5. The rest are searched in order, each picked when its turn comes
+//!    (most nodes are refuted by their first move): the table's best move,
+//!    then moves that end in the store (the mover plays again), then by
+//!    seeds won, by the children's bounds and by the house nearer the
+//!    store. With several
 //!    threads, a move another thread is searching is put off to the end
 //!    (ABDADA).
 //!

@@ -7,6 +7,10 @@
 //!                                                 time, nodes and the search's counters;
 //!                                                 `mem:N` builds an N-seed database in
 //!                                                 memory first (timed apart)
+//! kalah-bench memory [MIB ...]                    random reads of huge-page memory of each
+//!                                                 size: the latency of one read waited
+//!                                                 for, and the time a read takes when
+//!                                                 eight are issued at once
 //! ```
 //!
 //! Run with `cargo run --release -p kalah-bench-tools -- ...`. Each run prints
@@ -30,7 +34,8 @@ fn main() {
     match args.get(1).map(String::as_str) {
         Some("build") => build(&args),
         Some("search") => search(&args),
-        _ => eprintln!("usage: kalah-bench build H N [THREADS] | search H S CAPTURE THREADS TT_MB [DATABASE | mem:N]"),
+        Some("memory") => memory(&args),
+        _ => eprintln!("usage: kalah-bench build H N [THREADS] | search H S CAPTURE THREADS TT_MB [DATABASE | mem:N] | memory [MIB ...]"),
     }
 }
 
@@ -104,5 +109,63 @@ fn search(args: &[String]) {
             let a = solver.analyze(&p, false, false).expect("no damage");
             report("no database", a.value, solver.nodes(), solver.stats(), start);
         }
+    }
+}
+
+/// A xorshift step: the random numbers of [`memory`].
+fn xorshift(x: &mut u64) -> u64 {
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    *x
+}
+
+/// Random reads of a [`LargeBuffer`] (huge pages, as the search's tables
+/// and databases use) of each size: one cache line at a time, each read's
+/// address taken from the one before (the latency a search waits when it
+/// cannot prefetch), then in groups of eight independent reads (what
+/// issuing several prefetches together can gain).
+fn memory(args: &[String]) {
+    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+    let sizes: Vec<usize> = if args.len() > 2 {
+        (2..args.len()).map(|i| arg(args, i, "size in MiB")).collect()
+    } else {
+        vec![4, 16, 64, 256, 1024, 2048]
+    };
+    const READS: usize = 20_000_000;
+    const LINE_WORDS: usize = 8;
+    for mib in sizes {
+        let buffer = kalah_db::memory::LargeBuffer::zeroed(mib << 20).expect("memory for the test");
+        let words = buffer.atomics::<AtomicU64>();
+        let lines = words.len() / LINE_WORDS;
+        // A random cycle through every line: each holds the word index of the next.
+        let mut order: Vec<usize> = (0..lines).collect();
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for i in (1..lines).rev() {
+            order.swap(i, (xorshift(&mut x) % (i as u64 + 1)) as usize);
+        }
+        for k in 0..lines {
+            words[order[k] * LINE_WORDS].store((order[(k + 1) % lines] * LINE_WORDS) as u64, Relaxed);
+        }
+        let mut at = 0usize;
+        let start = Instant::now();
+        for _ in 0..READS {
+            at = words[at].load(Relaxed) as usize;
+        }
+        let dependent = start.elapsed().as_secs_f64() * 1e9 / READS as f64;
+        let mut sum = 0u64;
+        let start = Instant::now();
+        for _ in 0..READS / 8 {
+            let mut group = [0usize; 8];
+            for g in &mut group {
+                *g = (xorshift(&mut x) % lines as u64) as usize * LINE_WORDS;
+            }
+            for g in group {
+                sum = sum.wrapping_add(words[g].load(Relaxed));
+            }
+        }
+        let independent = start.elapsed().as_secs_f64() * 1e9 / READS as f64;
+        // Printing the results keeps the reads from being optimised away.
+        println!("| random reads of {mib} MiB | {dependent:.1} ns a read, one at a time | {independent:.1} ns a read, eight at a time | (checks {at} {sum}) |");
     }
 }
