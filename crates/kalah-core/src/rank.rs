@@ -255,14 +255,8 @@ impl Indexer {
     /// The index of `board` (seen from the mover), which must hold at most `max_seeds` seeds.
     #[inline]
     pub fn index(&self, board: Board) -> u64 {
-        let h = self.h;
-        // Prefix sums of each side's houses: no byte carries, a board holds at most 255 seeds.
-        let mover = board.mover_word().wrapping_mul(PREFIX);
-        let opponent = board.opponent_word().wrapping_mul(PREFIX);
-        let m = (mover >> (8 * (h - 1))) as u8 as usize;
-        let n = m + (opponent >> (8 * (h - 1))) as u8 as usize;
-        debug_assert!(n <= self.max_seeds as usize);
-        self.base[n * self.stride + m] + self.half_rank(opponent) * self.dist[m] + self.half_rank(mover)
+        let (n, i) = self.locate(board);
+        self.level_start[n as usize] + i
     }
 
     /// The index of `board` within its level (its index minus the level start).
@@ -276,6 +270,7 @@ impl Indexer {
     #[inline]
     pub fn locate(&self, board: Board) -> (u32, u64) {
         let h = self.h;
+        // Prefix sums of each side's houses: no byte carries, a board holds at most 255 seeds.
         let mover = board.mover_word().wrapping_mul(PREFIX);
         let opponent = board.opponent_word().wrapping_mul(PREFIX);
         let m = (mover >> (8 * (h - 1))) as u8 as usize;

@@ -15,25 +15,19 @@ pub trait Tablebase: Sync {
     fn max_seeds(&self) -> Option<u32>;
     /// The value of `board`, which must be covered.
     fn value(&self, board: Board) -> i32;
-    /// Asks the processor to start fetching the value of `board` (covered),
-    /// which is read soon after, and returns where it is kept: a slot to
-    /// give [`Tablebase::value_at`] with the same board, so that the
-    /// board's index is computed once.
-    #[inline]
-    fn prefetch(&self, board: Board) -> u64 {
-        let slot = self.slot(board);
-        self.prefetch_slot(slot);
-        slot
-    }
-    /// Where the value of `board` (covered) is kept, for [`Tablebase::value_at`].
+    /// Where the value of `board` (covered) is kept: a slot for
+    /// [`Tablebase::prefetch_slot`] and [`Tablebase::value_at`], so that a
+    /// search that prefetches a value and reads it later works out the
+    /// board's index once.
     #[inline]
     fn slot(&self, _board: Board) -> u64 {
         0
     }
-    /// Asks the processor to start fetching the value kept at `slot`.
+    /// Asks the processor to start fetching the value kept at `slot`, which
+    /// is read soon after.
     #[inline]
     fn prefetch_slot(&self, _slot: u64) {}
-    /// The value of `board` (covered), whose slot [`Tablebase::prefetch`] gave.
+    /// The value of `board` (covered), kept at `slot` (its [`Tablebase::slot`]).
     #[inline]
     fn value_at(&self, board: Board, _slot: u64) -> i32 {
         self.value(board)
@@ -69,62 +63,36 @@ impl Tablebase for NoTablebase {
     }
 }
 
-impl<T: Tablebase + ?Sized> Tablebase for Box<T> {
-    fn houses(&self) -> usize {
-        (**self).houses()
-    }
-    fn rules(&self) -> Rules {
-        (**self).rules()
-    }
-    fn max_seeds(&self) -> Option<u32> {
-        (**self).max_seeds()
-    }
-    fn value(&self, board: Board) -> i32 {
-        (**self).value(board)
-    }
-    fn failure(&self) -> Option<String> {
-        (**self).failure()
-    }
-    fn prefetch(&self, board: Board) -> u64 {
-        (**self).prefetch(board)
-    }
-    fn value_at(&self, board: Board, slot: u64) -> i32 {
-        (**self).value_at(board, slot)
-    }
-    fn slot(&self, board: Board) -> u64 {
-        (**self).slot(board)
-    }
-    fn prefetch_slot(&self, slot: u64) {
-        (**self).prefetch_slot(slot)
-    }
+/// A database behind a pointer answers as the database itself.
+macro_rules! forward_tablebase {
+    ($($pointer:ty),*) => {$(
+        impl<T: Tablebase + ?Sized> Tablebase for $pointer {
+            fn houses(&self) -> usize {
+                (**self).houses()
+            }
+            fn rules(&self) -> Rules {
+                (**self).rules()
+            }
+            fn max_seeds(&self) -> Option<u32> {
+                (**self).max_seeds()
+            }
+            fn value(&self, board: Board) -> i32 {
+                (**self).value(board)
+            }
+            fn failure(&self) -> Option<String> {
+                (**self).failure()
+            }
+            fn slot(&self, board: Board) -> u64 {
+                (**self).slot(board)
+            }
+            fn prefetch_slot(&self, slot: u64) {
+                (**self).prefetch_slot(slot)
+            }
+            fn value_at(&self, board: Board, slot: u64) -> i32 {
+                (**self).value_at(board, slot)
+            }
+        }
+    )*};
 }
 
-impl<T: Tablebase + ?Sized> Tablebase for &T {
-    fn houses(&self) -> usize {
-        (**self).houses()
-    }
-    fn rules(&self) -> Rules {
-        (**self).rules()
-    }
-    fn max_seeds(&self) -> Option<u32> {
-        (**self).max_seeds()
-    }
-    fn value(&self, board: Board) -> i32 {
-        (**self).value(board)
-    }
-    fn failure(&self) -> Option<String> {
-        (**self).failure()
-    }
-    fn prefetch(&self, board: Board) -> u64 {
-        (**self).prefetch(board)
-    }
-    fn value_at(&self, board: Board, slot: u64) -> i32 {
-        (**self).value_at(board, slot)
-    }
-    fn slot(&self, board: Board) -> u64 {
-        (**self).slot(board)
-    }
-    fn prefetch_slot(&self, slot: u64) {
-        (**self).prefetch_slot(slot)
-    }
-}
+forward_tablebase!(Box<T>, &T);

@@ -411,9 +411,11 @@ fn concurrent_probes_of_one_mapping_agree_with_one_thread() {
                     (0..len / 3).into_par_iter().for_each(|i| {
                         let j = ((3 * i + round) * 7919) % len;
                         let board = db.indexer().unrank(j);
-                        db.prefetch(board);
+                        let slot = db.slot(board);
+                        db.prefetch_slot(slot);
                         assert_eq!(db.probe(board).unwrap(), Some(truth[j as usize]), "board {j}");
                         assert_eq!(db.value(board), truth[j as usize], "board {j}");
+                        assert_eq!(db.value_at(board, slot), truth[j as usize], "board {j}");
                     })
                 },
             )
