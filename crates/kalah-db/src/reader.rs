@@ -21,7 +21,7 @@ use crate::format::{blocks, level_checksum, Header, HeaderProblem, BLOCK_BYTES};
 use crate::memory::{FrozenBuffer, LargeBuffer, MappedFile};
 use crate::tablebase::Tablebase;
 
-/// Where a [`Tablebase::prefetch`] slot keeps the level (above) and the
+/// Where a [`Tablebase::slot`] keeps the level (above) and the
 /// index within it (below; a level has fewer than 2^48 boards).
 const SLOT_LEVEL_SHIFT: u32 = 48;
 /// Bytes [`Database::load_into_memory`] reads at a time on one thread

@@ -173,7 +173,7 @@ struct Child {
     /// The board after the move, seen from the player who moves next.
     board: Board,
     /// The child's table key, if it is cached; for a board the database
-    /// covers, the slot of its value instead ([`Tablebase::prefetch`]).
+    /// covers, the slot of its value instead ([`Tablebase::slot`]).
     key: Option<u64>,
     /// The store difference the move makes for the mover.
     gain: i32,
