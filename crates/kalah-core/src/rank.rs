@@ -106,12 +106,11 @@ pub struct Indexer {
     dist: [u64; 256],
     /// `level_start[n]`: boards with fewer than `n` seeds (`n <= max_seeds + 1`).
     level_start: Vec<u64>,
-    /// `block_start[n][m]`: boards with `n` seeds whose mover has fewer than `m` (`m <= n + 1`).
-    block_start: Vec<Vec<u64>>,
-    /// `base[n * stride + m] = level_start[n] + block_start[n][m]`.
+    /// `block_start[n * stride + m]`: boards with `n` seeds whose mover has
+    /// fewer than `m` (`m <= n + 1`).
+    block_start: Vec<u64>,
+    /// `base[n * stride + m] = level_start[n] + block_start[n * stride + m]`.
     base: Vec<u64>,
-    /// `in_level[n * stride + m] = block_start[n][m]`.
-    in_level: Vec<u64>,
     stride: usize,
 }
 
@@ -137,25 +136,17 @@ impl Indexer {
         let level_start: Vec<u64> = (0..=max_seeds + 1)
             .map(|n| if n == 0 { 0 } else { boards_up_to(h, n - 1) })
             .collect();
-        let block_start: Vec<Vec<u64>> = (0..=max_seeds as usize)
-            .map(|n| {
-                let mut starts = Vec::with_capacity(n + 2);
-                let mut acc = 0u64;
-                for m in 0..=n {
-                    starts.push(acc);
+        let stride = max_seeds as usize + 2;
+        let mut block_start = vec![0u64; (max_seeds as usize + 1) * stride];
+        let mut base = vec![0u64; (max_seeds as usize + 1) * stride];
+        for n in 0..=max_seeds as usize {
+            let mut acc = 0u64;
+            for m in 0..=n + 1 {
+                block_start[n * stride + m] = acc;
+                base[n * stride + m] = level_start[n] + acc;
+                if m <= n {
                     acc += dist[m] * dist[n - m];
                 }
-                starts.push(acc);
-                starts
-            })
-            .collect();
-        let stride = max_seeds as usize + 2;
-        let mut base = vec![0u64; (max_seeds as usize + 1) * stride];
-        let mut in_level = vec![0u64; (max_seeds as usize + 1) * stride];
-        for (n, blocks) in block_start.iter().enumerate() {
-            for (m, &b) in blocks.iter().enumerate() {
-                base[n * stride + m] = level_start[n] + b;
-                in_level[n * stride + m] = b;
             }
         }
         Indexer {
@@ -167,7 +158,6 @@ impl Indexer {
             level_start,
             block_start,
             base,
-            in_level,
             stride,
         }
     }
@@ -212,7 +202,7 @@ impl Indexer {
     /// Offset within level `n` of the block where the mover has `m` seeds.
     #[inline]
     pub fn block_start(&self, n: u32, m: u32) -> u64 {
-        self.block_start[n as usize][m as usize]
+        self.block_start[n as usize * self.stride + m as usize]
     }
 
     /// The half rank of one side from its prefix sums (byte `j` of `prefix`
@@ -259,12 +249,6 @@ impl Indexer {
         self.level_start[n as usize] + i
     }
 
-    /// The index of `board` within its level (its index minus the level start).
-    #[inline]
-    pub fn index_in_level(&self, board: Board) -> u64 {
-        self.locate(board).1
-    }
-
     /// The level of `board` (its seeds) and its index within the level,
     /// from one pass over its houses.
     #[inline]
@@ -276,7 +260,7 @@ impl Indexer {
         let m = (mover >> (8 * (h - 1))) as u8 as usize;
         let n = m + (opponent >> (8 * (h - 1))) as u8 as usize;
         debug_assert!(n <= self.max_seeds as usize);
-        let i = self.in_level[n * self.stride + m] + self.half_rank(opponent) * self.dist[m] + self.half_rank(mover);
+        let i = self.block_start[n * self.stride + m] + self.half_rank(opponent) * self.dist[m] + self.half_rank(mover);
         (n as u32, i)
     }
 
@@ -310,7 +294,7 @@ impl Indexer {
         assert!(index < self.len(), "index {index} out of range");
         let n = self.level_start.partition_point(|&s| s <= index) as u32 - 1;
         let within = index - self.level_start[n as usize];
-        let blocks = &self.block_start[n as usize];
+        let blocks = &self.block_start[n as usize * self.stride..][..n as usize + 2];
         let m = blocks.partition_point(|&s| s <= within) as u32 - 1;
         let within = within - blocks[m as usize];
         let d = self.dist[m as usize];
