@@ -47,7 +47,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah_core::{Board, Engine, Leftovers, Next, Outcome, Position, Rules, Side, Sowing};
 use kalah_db::{human_bytes, NoTablebase, Tablebase};
-use kalah_search::{analyze_from_table, table_move, SearchOptions, Solver};
+use kalah_search::{analyze_from_table, table_move, Bounded, SearchError, SearchOptions, Solver};
 
 use crate::analysis::{bound_solver, check_search_memory, group, proves_bounds, retrograde_builder, BoundsOverDatabase, UsedDatabase, BOUNDS_TIME};
 use crate::common::{signed, start_or_position, user, verdict, DbArgs, RuleArgs};
@@ -377,15 +377,6 @@ struct TableBrain<T: Tablebase> {
     what: String,
 }
 
-impl<T: Tablebase> TableBrain<T> {
-    fn checked(&self) -> anyhow::Result<()> {
-        match self.table.failure() {
-            Some(why) => Err(user(why)),
-            None => Ok(()),
-        }
-    }
-}
-
 impl<T: Tablebase> Brain for TableBrain<T> {
     fn engine(&self) -> &Engine {
         &self.engine
@@ -396,7 +387,7 @@ impl<T: Tablebase> Brain for TableBrain<T> {
             Some(v) => v,
             None => self.table.value(board),
         };
-        self.checked()?;
+        checked(&self.table)?;
         Ok(Some(v))
     }
 
@@ -429,6 +420,42 @@ fn table_best_move<T: Tablebase>(engine: &Engine, table: &T, position: &Position
         .ok_or_else(|| anyhow::anyhow!("internal error: no best move in {}", position.ring()))
 }
 
+/// Whether `table` covers `board`.
+fn covers<T: Tablebase>(table: &T, board: Board) -> bool {
+    table.max_seeds().is_some_and(|m| board.total() <= m)
+}
+
+/// An error if `table` met a damaged block: values read since may be wrong.
+fn checked<T: Tablebase>(table: &T) -> anyhow::Result<()> {
+    match table.failure() {
+        Some(why) => Err(user(why)),
+        None => Ok(()),
+    }
+}
+
+/// An exact value proven in slices of growing length, each resuming from
+/// the transposition table: `prove(deadline)` gives the bounds proven by
+/// then, `unmet(bounds)` may give up after a slice whose bounds did not
+/// meet. `None` if `cancel` was raised first.
+fn proven_in_slices(
+    cancel: Option<&AtomicBool>,
+    prove: impl Fn(Instant) -> Result<Bounded, SearchError>,
+    unmet: impl Fn(Bounded) -> anyhow::Result<()>,
+) -> anyhow::Result<Option<i32>> {
+    let mut slice = PONDER_SLICE;
+    loop {
+        if cancel.is_some_and(|c| c.load(Relaxed)) {
+            return Ok(None);
+        }
+        let b = prove(Instant::now() + slice).map_err(|e| user(e.to_string()))?;
+        if b.is_exact() {
+            return Ok(Some(b.lower));
+        }
+        unmet(b)?;
+        slice = (slice * 2).min(PONDER_SLICE_MAX);
+    }
+}
+
 /// Values found by one search that lasts the whole game; see the module docs.
 struct SearchBrain<T: Tablebase> {
     solver: Solver<T>,
@@ -449,11 +476,6 @@ impl<T: Tablebase> SearchBrain<T> {
         }
     }
 
-    /// Whether the database behind the search covers `board`.
-    fn covered(&self, board: Board) -> bool {
-        self.solver.tablebase().max_seeds().is_some_and(|m| board.total() <= m)
-    }
-
     /// Bounds on the value of move `house` (1-based) of `board` for its
     /// mover, from what is known without searching: exact values found
     /// before, the database, and the transposition table (a search whose
@@ -470,13 +492,6 @@ impl<T: Tablebase> SearchBrain<T> {
                 .map_err(|e| user(e.to_string()))?;
             Ok((b.lower, b.upper))
         })
-    }
-
-    fn checked(&self) -> anyhow::Result<()> {
-        match self.solver.tablebase().failure() {
-            Some(why) => Err(user(why)),
-            None => Ok(()),
-        }
     }
 }
 
@@ -515,34 +530,22 @@ impl<T: Tablebase> Brain for SearchBrain<T> {
         }
         let v = match cancel {
             None => self.solver.board_value(board),
-            Some(cancel) => {
-                // Slices of search: each resumes from the transposition table.
-                let h = self.engine().houses();
-                let position = Position::from_mover_board(h, board, Side::South, [0, 0]);
-                let mut slice = PONDER_SLICE;
-                loop {
-                    if cancel.load(Relaxed) {
-                        return Ok(None);
-                    }
-                    let b = self
-                        .solver
-                        .value_within(&position, Instant::now() + slice)
-                        .map_err(|e| user(e.to_string()))?;
-                    if b.is_exact() {
-                        break b.lower;
-                    }
-                    slice = (slice * 2).min(PONDER_SLICE_MAX);
+            Some(_) => {
+                let position = Position::from_mover_board(self.engine().houses(), board, Side::South, [0, 0]);
+                match proven_in_slices(cancel, |deadline| self.solver.value_within(&position, deadline), |_| Ok(()))? {
+                    Some(v) => v,
+                    None => return Ok(None),
                 }
             }
         };
-        self.checked()?;
+        checked(self.solver.tablebase())?;
         self.values.lock().unwrap_or_else(|e| e.into_inner()).insert(board, v);
         Ok(Some(v))
     }
 
     fn best_move(&self, position: &Position, cancel: Option<&AtomicBool>) -> anyhow::Result<Option<usize>> {
         let board = position.mover_board();
-        if self.covered(board) {
+        if covers(self.solver.tablebase(), board) {
             return table_best_move(self.engine(), self.solver.tablebase(), position).map(Some);
         }
         if let Some(&house) = self.replies.lock().unwrap_or_else(|e| e.into_inner()).get(&board) {
@@ -588,7 +591,7 @@ impl<T: Tablebase> Brain for SearchBrain<T> {
     }
 
     fn searches(&self, board: Board) -> bool {
-        self.engine().terminal_value(board).is_none() && !self.covered(board)
+        self.engine().terminal_value(board).is_none() && !covers(self.solver.tablebase(), board)
     }
 
     /// The position's value; then, the most promising moves first (by the
@@ -635,17 +638,6 @@ impl BoundBrain {
         }
     }
 
-    fn covered(&self, board: Board) -> bool {
-        self.solver.tablebase().max_seeds().is_some_and(|m| board.total() <= m)
-    }
-
-    fn checked(&self) -> anyhow::Result<()> {
-        match self.solver.tablebase().failure() {
-            Some(why) => Err(user(why)),
-            None => Ok(()),
-        }
-    }
-
     /// Bounds on the value of a move with outcome `o` for its mover,
     /// proven by `deadline` (exact where the value is known).
     fn move_bounds(&self, o: &Outcome, deadline: Instant) -> anyhow::Result<(i32, i32)> {
@@ -672,41 +664,36 @@ impl Brain for BoundBrain {
         if let Some(v) = known_value(&self.engine, self.solver.tablebase(), &self.values, board)? {
             return Ok(Some(v));
         }
-        // Slices of proof, each resuming from the transposition table.
         let position = Position::from_mover_board(self.engine.houses(), board, Side::South, [0, 0]);
         let started = Instant::now();
-        let mut slice = PONDER_SLICE;
-        let v = loop {
-            if cancel.is_some_and(|c| c.load(Relaxed)) {
-                return Ok(None);
-            }
-            let b = self
-                .solver
-                .bounds_within(&position, Instant::now() + slice)
-                .map_err(|e| user(e.to_string()))?;
-            if b.is_exact() {
-                break b.lower;
-            }
-            if cancel.is_none() && started.elapsed() >= BOUNDS_TIME {
-                return Err(user(format!(
+        let proven = proven_in_slices(
+            cancel,
+            |deadline| self.solver.bounds_within(&position, deadline),
+            |b| {
+                if cancel.is_some() || started.elapsed() < BOUNDS_TIME {
+                    return Ok(());
+                }
+                Err(user(format!(
                     "the value of {} is not proven within {} s (only {}..{}): clockwise play without an end in sight; \
                      the computer plays only proven best moves",
                     position.ring(),
                     BOUNDS_TIME.as_secs(),
                     b.lower,
                     b.upper
-                )));
-            }
-            slice = (slice * 2).min(PONDER_SLICE_MAX);
+                )))
+            },
+        )?;
+        let Some(v) = proven else {
+            return Ok(None);
         };
-        self.checked()?;
+        checked(self.solver.tablebase())?;
         self.values.lock().unwrap_or_else(|e| e.into_inner()).insert(board, v);
         Ok(Some(v))
     }
 
     fn best_move(&self, position: &Position, cancel: Option<&AtomicBool>) -> anyhow::Result<Option<usize>> {
         let board = position.mover_board();
-        if self.covered(board) {
+        if covers(self.solver.tablebase(), board) {
             return table_best_move(&self.engine, self.solver.tablebase(), position).map(Some);
         }
         let Some(value) = self.board_value(board, cancel)? else {
@@ -760,7 +747,7 @@ impl Brain for BoundBrain {
     }
 
     fn searches(&self, board: Board) -> bool {
-        self.engine.terminal_value(board).is_none() && !self.covered(board)
+        self.engine.terminal_value(board).is_none() && !covers(self.solver.tablebase(), board)
     }
 
     fn describe(&self) -> &str {
