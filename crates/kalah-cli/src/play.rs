@@ -233,7 +233,7 @@ fn brain(start: &Position, rules: Rules, db: &DbArgs, threads: usize, tt_mb: Opt
                 },
                 BOUNDS_TIME.as_secs()
             );
-            Box::new(BoundBrain::new(engine, solver, what))
+            Box::new(BoundBrain::new(solver, what))
         }
         _ if rules.may_cycle() => {
             let table = retrograde_builder(&engine, seeds, true, threads)?;
@@ -618,7 +618,6 @@ impl<T: Tablebase> Brain for SearchBrain<T> {
 /// circles. Boards the database covers are played as [`TableBrain`] plays
 /// them.
 struct BoundBrain {
-    engine: Engine,
     solver: BoundsOverDatabase,
     /// Exact board values found so far.
     values: Mutex<HashMap<Board, i32>>,
@@ -628,9 +627,8 @@ struct BoundBrain {
 }
 
 impl BoundBrain {
-    fn new(engine: Engine, solver: BoundsOverDatabase, what: String) -> Self {
+    fn new(solver: BoundsOverDatabase, what: String) -> Self {
         BoundBrain {
-            engine,
             solver,
             values: Mutex::new(HashMap::new()),
             played: Mutex::new(HashSet::new()),
@@ -642,10 +640,10 @@ impl BoundBrain {
     /// proven by `deadline` (exact where the value is known).
     fn move_bounds(&self, o: &Outcome, deadline: Instant) -> anyhow::Result<(i32, i32)> {
         outcome_bounds(o, |child| {
-            if let Some(v) = known_value(&self.engine, self.solver.tablebase(), &self.values, child)? {
+            if let Some(v) = known_value(self.engine(), self.solver.tablebase(), &self.values, child)? {
                 return Ok((v, v));
             }
-            let position = Position::from_mover_board(self.engine.houses(), child, Side::South, [0, 0]);
+            let position = Position::from_mover_board(self.engine().houses(), child, Side::South, [0, 0]);
             let b = self.solver.bounds_within(&position, deadline).map_err(|e| user(e.to_string()))?;
             if b.is_exact() {
                 self.values.lock().unwrap_or_else(|e| e.into_inner()).insert(child, b.lower);
@@ -657,14 +655,14 @@ impl BoundBrain {
 
 impl Brain for BoundBrain {
     fn engine(&self) -> &Engine {
-        &self.engine
+        self.solver.engine()
     }
 
     fn board_value(&self, board: Board, cancel: Option<&AtomicBool>) -> anyhow::Result<Option<i32>> {
-        if let Some(v) = known_value(&self.engine, self.solver.tablebase(), &self.values, board)? {
+        if let Some(v) = known_value(self.engine(), self.solver.tablebase(), &self.values, board)? {
             return Ok(Some(v));
         }
-        let position = Position::from_mover_board(self.engine.houses(), board, Side::South, [0, 0]);
+        let position = Position::from_mover_board(self.engine().houses(), board, Side::South, [0, 0]);
         let started = Instant::now();
         let proven = proven_in_slices(
             cancel,
@@ -694,7 +692,7 @@ impl Brain for BoundBrain {
     fn best_move(&self, position: &Position, cancel: Option<&AtomicBool>) -> anyhow::Result<Option<usize>> {
         let board = position.mover_board();
         if covers(self.solver.tablebase(), board) {
-            return table_best_move(&self.engine, self.solver.tablebase(), position).map(Some);
+            return table_best_move(self.engine(), self.solver.tablebase(), position).map(Some);
         }
         let Some(value) = self.board_value(board, cancel)? else {
             return Ok(None);
@@ -702,7 +700,7 @@ impl Brain for BoundBrain {
         // Rounds of proofs over the moves not yet decided, in growing
         // slices, until some move is proven to reach the value (a move
         // proven to fall short drops out; no move needs an exact value).
-        let mut open: Vec<(usize, Outcome)> = position.legal_moves().into_iter().map(|house| (house, self.engine.play(board, house - 1))).collect();
+        let mut open: Vec<(usize, Outcome)> = position.legal_moves().into_iter().map(|house| (house, self.engine().play(board, house - 1))).collect();
         let mut best = Vec::new();
         let started = Instant::now();
         let mut slice = PONDER_SLICE;
@@ -747,7 +745,7 @@ impl Brain for BoundBrain {
     }
 
     fn searches(&self, board: Board) -> bool {
-        self.engine.terminal_value(board).is_none() && !covers(self.solver.tablebase(), board)
+        self.engine().terminal_value(board).is_none() && !covers(self.solver.tablebase(), board)
     }
 
     fn describe(&self) -> &str {
