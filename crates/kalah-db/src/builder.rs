@@ -64,7 +64,7 @@
 //! lands somewhere new, so the passes are bound by memory latency, not by
 //! work. The arrays sit in huge pages (no TLB miss on top of the cache
 //! miss), and each thread queues what it is about to touch a few dozen
-//! deep, prefetching the line when it queues it ([`Lagged`], [`Frontier`]):
+//! deep, prefetching the line when it queues it (`Lagged`, `Frontier`):
 //! many misses are in flight at once instead of one. That made clockwise
 //! builds about twice as fast (BENCHMARKS.md).
 
@@ -924,7 +924,7 @@ fn retrograde_level_limit(h: usize, rules: Rules) -> u64 {
 }
 
 /// Refuses a clockwise build whose largest level the retrograde solver
-/// cannot number ([`retrograde_level_limit`]).
+/// cannot number (see `retrograde_level_limit`).
 pub fn check_retrograde_size(h: usize, max_seeds: u32, rules: Rules) -> Result<(), DbError> {
     let level = kalah_core::boards_with(h, max_seeds);
     let limit = retrograde_level_limit(h, rules);

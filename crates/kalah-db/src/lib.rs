@@ -2,7 +2,7 @@
 //! seeds in its houses, for one board size and rule set.
 //!
 //! * [`builder`]: solving the levels in memory ([`Builder`]).
-//! * [`format`]: the file format, specified at the top of the module.
+//! * [`format`](mod@format): the file format, specified at the top of the module.
 //! * [`writer`]: building a file, resumable ([`build_file`]).
 //! * [`reader`]: opening, checking and probing a file ([`Database`]).
 //! * [`pack`]: zstd archives restored byte for byte ([`pack::pack`], [`pack::unpack`]).

@@ -16,7 +16,7 @@
 //! # A node
 //!
 //! 1. Futility: the value lies in `floor(n)..=ceiling(n)`, within `-n..=n`
-//!    (see [`Searcher::floor`] and [`Searcher::ceiling`]).
+//!    (see `Searcher::floor` and `Searcher::ceiling`).
 //! 2. The board's own table entry: a bound that decides the window ends the
 //!    node. Boards with few seeds, or few more than the database covers,
 //!    skip the table (`TT_MIN_SEEDS`, `TT_ABOVE_TABLE`).

@@ -631,7 +631,7 @@ impl<T: Tablebase> Solver<T> {
 ///
 /// Where play can cycle, keeping the value is not enough for a line of best
 /// play: the player ahead must also make progress towards cashing it in.
-/// The line follows [`ProgressRanks`]: the player ahead always moves to a
+/// The line follows `ProgressRanks`: the player ahead always moves to a
 /// board fewer moves from the exit that realises the value.
 pub fn analyze_from_table<T: Tablebase>(engine: &Engine, table: &T, position: &Position) -> Result<Analysis, SearchError> {
     let board = position.mover_board();

@@ -120,7 +120,7 @@ fn xorshift(x: &mut u64) -> u64 {
     *x
 }
 
-/// Random reads of a [`LargeBuffer`] (huge pages, as the search's tables
+/// Random reads of a [`kalah_db::memory::LargeBuffer`] (huge pages, as the search's tables
 /// and databases use) of each size: one cache line at a time, each read's
 /// address taken from the one before (the latency a search waits when it
 /// cannot prefetch), then in groups of eight independent reads (what
