@@ -175,8 +175,9 @@ impl Stats {
 /// the same seeds, trying first the house that refuted most often so far
 /// makes the tree a third smaller (Kalah(6,4) with the 20-seed database:
 /// 11.8 M -> 7.8 M nodes; Kalah(5,5) and Kalah(6,4) under both capture
-/// rules over smaller databases: 30-37% fewer; BENCHMARKS.md, "Move
-/// ordering by history"). Each thread keeps its own.
+/// rules over smaller databases: 31-38% fewer; but the small Kalah(6,3)
+/// searches, which start with no counts, grow 2-3 times; BENCHMARKS.md,
+/// "Move ordering by history"). Each thread keeps its own.
 #[derive(Clone, Copy, Debug, Default)]
 struct History {
     cuts: [u32; kalah_core::MAX_HOUSES],
