@@ -970,7 +970,7 @@ impl Tablebase for Builder {
 
     #[inline]
     fn value(&self, board: Board) -> i32 {
-        self.cells()[self.indexer.index(board) as usize].load(Relaxed) as i8 as i32
+        self.value_at(board, self.slot(board))
     }
 
     #[inline]

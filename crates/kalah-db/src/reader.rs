@@ -244,6 +244,12 @@ impl Database {
         u64::from_le_bytes(self.map.bytes()[at..at + 8].try_into().expect("8 bytes"))
     }
 
+    /// The level and the index within it that [`Tablebase::slot`] keeps in `slot`.
+    #[inline]
+    fn unslot(slot: u64) -> (u32, u64) {
+        ((slot >> SLOT_LEVEL_SHIFT) as u32, slot & ((1 << SLOT_LEVEL_SHIFT) - 1))
+    }
+
     /// The value of the board at index `i` of level `n`.
     #[inline]
     fn value_in(&self, n: u32, i: u64) -> i32 {
@@ -385,13 +391,14 @@ impl Tablebase for Database {
 
     #[inline]
     fn prefetch_slot(&self, slot: u64) {
-        let (n, i) = ((slot >> SLOT_LEVEL_SHIFT) as u32, slot & ((1 << SLOT_LEVEL_SHIFT) - 1));
+        let (n, i) = Self::unslot(slot);
         crate::memory::prefetch(&self.level(n)[i as usize]);
     }
 
     #[inline]
     fn value_at(&self, _board: Board, slot: u64) -> i32 {
-        self.value_in((slot >> SLOT_LEVEL_SHIFT) as u32, slot & ((1 << SLOT_LEVEL_SHIFT) - 1))
+        let (n, i) = Self::unslot(slot);
+        self.value_in(n, i)
     }
 
     fn failure(&self) -> Option<String> {

@@ -246,6 +246,16 @@ impl Child {
         house: 0,
         next: Next::Mover,
     };
+
+    /// The mover's value of the move, given the value of the child's board
+    /// for the player who moves next (as [`kalah_core::Outcome::value_with`]).
+    #[inline]
+    fn value_with(&self, next_value: i32) -> i32 {
+        match self.next {
+            Next::Mover => self.gain + next_value,
+            _ => self.gain - next_value,
+        }
+    }
 }
 
 /// What the searchers share.
@@ -560,8 +570,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             if child.seeds <= self.table_max {
                 // Covered by the database: an exact value.
                 let slot = child.key.unwrap_or_default();
-                let value = self.shared.table.value_at(child.board, slot);
-                let v = if child.next == Next::Mover { gain + value } else { gain - value };
+                let v = child.value_with(self.shared.table.value_at(child.board, slot));
                 if v > best {
                     best = v;
                     best_house = child.house;
