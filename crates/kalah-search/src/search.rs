@@ -617,10 +617,14 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                 }
                 continue;
             }
-            // Bits 20 and up: seeds won (a move that plays again counts as
-            // 16); 12-19: the house's history; 4-11: the middle of the
-            // move's bounds; 0-3: the house (nearer the store higher for a
-            // move that plays again, farther for the others).
+            // The score, highest first (the table's move: bit 28 alone):
+            //
+            //   bits  31..20       19..12         11..4          3..0
+            //        seeds won   house history  middle of the   house
+            //        (16 for a   (moves that    move's bounds   (nearer the store
+            //        move that   end the turn)  + 128           higher for a move
+            //        plays again)                               that plays again,
+            //                                                   farther for others)
             child.score = if child.house == hint {
                 1 << 28
             } else if child.next == Next::Mover {
