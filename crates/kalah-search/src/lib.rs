@@ -1,6 +1,7 @@
 //! Exact search for Kalah: null-window alpha-beta (MTD(f)) with a shared,
 //! lock-free transposition table, enhanced transposition cut-offs, futility
-//! bounds from the seeds left on the board, and lazy SMP over rayon threads.
+//! bounds from the seeds left on the board, and young-brothers-wait
+//! splitting of nodes over rayon threads.
 //!
 //! * [`solver`]: [`Solver`], values of positions and moves, principal
 //!   variations; [`BoundSolver`], proven bounds under rules that allow
@@ -9,7 +10,6 @@
 //! * [`tt`]: the transposition table and its entry layout.
 #![warn(missing_docs)]
 
-mod busy;
 pub mod search;
 pub mod solver;
 pub mod tt;

@@ -34,8 +34,9 @@
 //!    nearer the store first), then by seeds won, by how often the same
 //!    house has refuted a node before (the history heuristic, see
 //!    `History`), by the children's bounds, and last the house farther
-//!    from the store. With several threads, a move another thread is
-//!    searching is put off to the end (ABDADA).
+//!    from the store. With several threads, when the first move searched
+//!    does not refute a node the table keeps, the others are searched in
+//!    parallel (`Searcher::split`).
 //!
 //! # Iterative deepening
 //!
@@ -71,7 +72,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use kalah_core::{Board, Capture, Engine, KeyPacker, Leftovers, Next, Relay, Sowing};
 use kalah_db::Tablebase;
 
-use crate::busy::BusyTable;
 use crate::tt::TranspositionTable;
 
 /// Counts the stop flag is checked after (a power of two, minus one).
@@ -88,8 +88,14 @@ const TT_MIN_SEEDS: i32 = 8;
 /// 3 beats 5 (24-seed database: 112-113 s against 124-143 s; 30-seed:
 /// 18.8 s against 19.4 s; two threads; BENCHMARKS.md).
 const TT_ABOVE_TABLE: i32 = 3;
-/// Boards this close to the root are marked while searched (ABDADA).
-const BUSY_PLY: u32 = 14;
+/// Boards with fewer seeds than this many more than the table's least
+/// are never split between threads ([`Searcher::split`]): their subtrees
+/// are small, and a split costs a hand-over of rayon tasks (Kalah(5,5)
+/// over a 16-seed database splits 6.3 M nodes at 0, 2.6 M at 4). From 0
+/// to 4 to 8 Kalah(5,5) took 10.3, 9.2 and 9.5 s and Kalah(6,4) over a
+/// 20-seed database 1.39, 1.51 and 1.36 s (medians of four, two threads):
+/// no clear winner in this machine's noise.
+const SPLIT_ABOVE_TT: i32 = 4;
 /// Iterative deepening before an exact search: depths `ID_STEP, 2 ID_STEP, ..`
 /// up to `ID_MAX_DEPTH`. Tuned on Kalah(6,3), Kalah(5,5) and Kalah(6,4)
 /// with a 20-seed database (node counts, one thread).
@@ -150,8 +156,8 @@ pub struct Stats {
     pub later_cuts: u64,
     /// Nodes where no move reached beta.
     pub all_nodes: u64,
-    /// Moves put off because another thread was searching them.
-    pub deferred: u64,
+    /// Nodes whose moves were searched in parallel (`Searcher::split`).
+    pub splits: u64,
 }
 
 impl Stats {
@@ -164,7 +170,7 @@ impl Stats {
         self.first_move_cuts += o.first_move_cuts;
         self.later_cuts += o.later_cuts;
         self.all_nodes += o.all_nodes;
-        self.deferred += o.deferred;
+        self.splits += o.splits;
     }
 }
 
@@ -177,8 +183,10 @@ impl Stats {
 /// 11.8 M -> 7.8 M nodes; Kalah(5,5) and Kalah(6,4) under both capture
 /// rules over smaller databases: 31-38% fewer; but the small Kalah(6,3)
 /// searches, which start with no counts, grow 2-3 times; BENCHMARKS.md,
-/// "Move ordering by history"). Each thread keeps its own.
-#[derive(Clone, Copy, Debug, Default)]
+/// "Move ordering by history"). Each searcher keeps its own; the forks of
+/// a split start from a copy, and what they count is added back
+/// ([`History::merge`]), so the counts follow the tree as on one thread.
+#[derive(Clone, Copy, Debug)]
 struct History {
     cuts: [u32; kalah_core::MAX_HOUSES],
     /// The largest of `cuts`.
@@ -186,6 +194,31 @@ struct History {
 }
 
 impl History {
+    const fn new() -> History {
+        History {
+            cuts: [0; kalah_core::MAX_HOUSES],
+            max: 0,
+        }
+    }
+
+    /// Adds what the forks of a split counted after they were made from
+    /// this history (`forks`, each a copy of it when the split began).
+    fn merge(&mut self, forks: impl Iterator<Item = History>) {
+        let start = *self;
+        for fork in forks {
+            for (count, (&now, &then)) in self.cuts.iter_mut().zip(fork.cuts.iter().zip(&start.cuts)) {
+                *count = (*count + now).saturating_sub(then);
+            }
+        }
+        self.max = self.cuts.iter().copied().max().unwrap_or(0);
+        while self.max >= Self::LIMIT {
+            for c in &mut self.cuts {
+                *c /= 2;
+            }
+            self.max /= 2;
+        }
+    }
+
     /// Counts are halved when one reaches this, so that they keep
     /// following the search as it moves on.
     const LIMIT: u32 = 1 << 24;
@@ -262,7 +295,6 @@ impl Child {
 pub(crate) struct Shared<'a, T: Tablebase> {
     pub(crate) engine: &'a Engine,
     pub(crate) tt: &'a TranspositionTable,
-    pub(crate) busy: &'a BusyTable,
     pub(crate) table: &'a T,
     pub(crate) stop: &'a AtomicBool,
     pub(crate) nodes: &'a AtomicU64,
@@ -280,6 +312,8 @@ pub(crate) struct Searcher<'a, T: Tablebase> {
     table_max: i32,
     /// Boards with fewer seeds are searched without the table.
     tt_min: i32,
+    /// Boards with fewer seeds are never split ([`Searcher::split`]).
+    split_min: i32,
     parity: bool,
     /// See [`Searcher::floor`].
     mover_always_scores: bool,
@@ -296,22 +330,57 @@ pub(crate) struct Searcher<'a, T: Tablebase> {
     guessed_leaves: u64,
     flushed: u64,
     pub(crate) aborted: bool,
+    /// The split this search is a fork of, if any: set when a sibling fork
+    /// refuted the node split, which makes this search pointless.
+    cancel: Option<&'a Cancel<'a>>,
+    history: History,
+}
+
+/// The flag of a node whose moves are searched in parallel (see
+/// [`Searcher::split`]), and that of the split above it.
+struct Cancel<'a> {
+    flag: AtomicBool,
+    parent: Option<&'a Cancel<'a>>,
+}
+
+impl Cancel<'_> {
+    /// Whether this split or one above it was refuted.
+    fn is_set(&self) -> bool {
+        let mut at = Some(self);
+        while let Some(c) = at {
+            if c.flag.load(Relaxed) {
+                return true;
+            }
+            at = c.parent;
+        }
+        false
+    }
+}
+
+/// What a fork of a split found ([`Searcher::split`]).
+struct Forked {
+    value: Option<i32>,
+    house: u8,
+    stats: Stats,
+    guessed_leaves: u64,
     history: History,
 }
 
 impl<'a, T: Tablebase> Searcher<'a, T> {
     pub(crate) fn new(shared: &'a Shared<'a, T>) -> Self {
         let rules = shared.engine.rules();
+        let tt_min = match shared.table.max_seeds() {
+            Some(m) => TT_MIN_SEEDS.max(m as i32 + 1 + TT_ABOVE_TABLE),
+            None => TT_MIN_SEEDS,
+        };
         let mover_always_scores = rules.capture == Capture::Empty && rules.sowing == Sowing::Ccw && rules.relay == Relay::Off;
         Searcher {
             shared,
             engine: shared.engine,
             packer: KeyPacker::new(shared.engine.houses()),
             table_max: shared.table.max_seeds().map_or(-1, |m| m as i32),
-            tt_min: match shared.table.max_seeds() {
-                Some(m) => TT_MIN_SEEDS.max(m as i32 + 1 + TT_ABOVE_TABLE),
-                None => TT_MIN_SEEDS,
-            },
+            tt_min,
+            split_min: tt_min + SPLIT_ABOVE_TT,
             parity: rules.values_have_seed_parity(),
             mover_always_scores,
             opponent_scores: mover_always_scores && rules.leftovers == Leftovers::Owner,
@@ -322,7 +391,36 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             guessed_leaves: 0,
             flushed: 0,
             aborted: false,
-            history: History::default(),
+            cancel: None,
+            history: History::new(),
+        }
+    }
+
+    /// A searcher for one move of a split node: this one's state, counting
+    /// from zero, stopped when `cancel` (or a split above) is set.
+    fn fork<'b>(&self, cancel: &'b Cancel<'b>) -> Searcher<'b, T>
+    where
+        'a: 'b,
+    {
+        Searcher {
+            shared: self.shared,
+            engine: self.engine,
+            packer: self.packer,
+            table_max: self.table_max,
+            tt_min: self.tt_min,
+            split_min: self.split_min,
+            parity: self.parity,
+            mover_always_scores: self.mover_always_scores,
+            opponent_scores: self.opponent_scores,
+            stats: Stats::default(),
+            horizon: self.horizon,
+            leaves: self.leaves,
+            root_mover: self.root_mover,
+            guessed_leaves: 0,
+            flushed: 0,
+            aborted: false,
+            cancel: Some(cancel),
+            history: self.history,
         }
     }
 
@@ -409,7 +507,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         self.stats.nodes += 1;
         if self.stats.nodes & STOP_CHECK_MASK == 0 {
             self.flush_nodes();
-            if self.shared.stop.load(Relaxed) {
+            if self.shared.stop.load(Relaxed) || self.cancel.is_some_and(Cancel::is_set) {
                 self.aborted = true;
                 return 0;
             }
@@ -450,15 +548,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                 _ => ceiling,
             };
         }
-        let mark = match key {
-            Some(k) if ply < BUSY_PLY && self.shared.threads > 1 => Some(self.shared.busy.mark(k)),
-            _ => None,
-        };
-        let v = self.expand(board, seeds, alpha, beta, ply, key, hint);
-        if let Some(m) = mark {
-            self.shared.busy.release(m);
-        }
-        v
+        self.expand(board, seeds, alpha, beta, ply, key, hint)
     }
 
     /// Whether the horizon's boards are taken at the worst for the mover of
@@ -643,8 +733,6 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         // Highest score first, picked one at a time: most nodes are cut by
         // their first move, so sorting the rest would be wasted.
         let mut searched = 0u32;
-        let mut deferred = [0u8; kalah_core::MAX_HOUSES];
-        let mut deferrals = 0;
         let mut left = kept;
         while left > 0 {
             let mut pick = 0;
@@ -657,24 +745,23 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             order.copy_within(pick + 1..left, pick);
             left -= 1;
             let child = &children[index as usize];
-            if searched > 0 && ply < BUSY_PLY && self.shared.threads > 1 {
-                if let Some(k) = child.key {
-                    if self.shared.busy.is_busy(k) {
-                        // Another thread is on it: its result will likely be in the table later.
-                        deferred[deferrals] = index;
-                        deferrals += 1;
-                        self.stats.deferred += 1;
-                        continue;
+            if searched > 0 && self.shared.threads > 1 && seeds >= self.split_min {
+                // The first move did not refute the node, so most likely no
+                // move does and every one must be searched: the rest in
+                // parallel (young brothers wait).
+                order[left] = index;
+                let rest = &mut order[..=left];
+                rest.sort_by_key(|&i| std::cmp::Reverse(children[i as usize].score));
+                let rest: &[u8] = rest;
+                return match self.split(&children, rest, alpha, beta, ply, &mut best, &mut best_house) {
+                    Some(cut) => cut.map_or(0, |v| self.finish(start_guesses, ply, key, v, alpha, beta, best_house, seeds, start_nodes)),
+                    None => {
+                        self.stats.all_nodes += 1;
+                        self.finish(start_guesses, ply, key, best, alpha, beta, best_house, seeds, start_nodes)
                     }
-                }
+                };
             }
             if let Some(cut) = self.search_child(child, alpha, beta, ply, &mut best, &mut best_house, searched) {
-                return cut.map_or(0, |v| self.finish(start_guesses, ply, key, v, alpha, beta, best_house, seeds, start_nodes));
-            }
-            searched += 1;
-        }
-        for &index in &deferred[..deferrals] {
-            if let Some(cut) = self.search_child(&children[index as usize], alpha, beta, ply, &mut best, &mut best_house, searched) {
                 return cut.map_or(0, |v| self.finish(start_guesses, ply, key, v, alpha, beta, best_house, seeds, start_nodes));
             }
             searched += 1;
@@ -707,6 +794,68 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                 }
                 return Some(Some(v));
             }
+        }
+        None
+    }
+
+    /// Searches the moves `rest` of a node in parallel, each by a fork of
+    /// this searcher, and raises `best` by their results; returns as
+    /// [`Searcher::search_child`]. The first fork to refute the node
+    /// stops the others.
+    #[allow(clippy::too_many_arguments)]
+    fn split(&mut self, children: &[Child], rest: &[u8], alpha: i32, beta: i32, ply: u32, best: &mut i32, best_house: &mut u8) -> Option<Option<i32>> {
+        use rayon::prelude::*;
+        let cancel = Cancel {
+            flag: AtomicBool::new(false),
+            parent: self.cancel,
+        };
+        let this = &*self;
+        let forked: Vec<Forked> = rest
+            .par_iter()
+            .with_max_len(1)
+            .map(|&index| {
+                let child = &children[index as usize];
+                let mut fork = this.fork(&cancel);
+                let value = if cancel.is_set() { None } else { fork.search_move(child, alpha, beta, ply) };
+                if value.is_some_and(|v| v >= beta) {
+                    cancel.flag.store(true, Relaxed);
+                    if child.next != Next::Mover {
+                        fork.history.record(child.house);
+                    }
+                }
+                fork.flush_nodes();
+                Forked {
+                    value,
+                    house: child.house,
+                    stats: fork.stats,
+                    guessed_leaves: fork.guessed_leaves,
+                    history: fork.history,
+                }
+            })
+            .collect();
+        self.stats.splits += 1;
+        self.history.merge(forked.iter().map(|f| f.history));
+        let mut stopped = false;
+        for f in &forked {
+            self.stats.add(&f.stats);
+            self.flushed += f.stats.nodes;
+            self.guessed_leaves += f.guessed_leaves;
+            match f.value {
+                Some(v) if v > *best => {
+                    *best = v;
+                    *best_house = f.house;
+                }
+                Some(_) => {}
+                None => stopped = true,
+            }
+        }
+        if *best >= beta {
+            self.stats.later_cuts += 1;
+            return Some(Some(*best));
+        }
+        if stopped {
+            self.aborted = true;
+            return Some(None);
         }
         None
     }
@@ -983,7 +1132,7 @@ mod tests {
 
     #[test]
     fn history_ranks_houses_by_their_refutations_below_256() {
-        let mut h = History::default();
+        let mut h = History::new();
         assert_eq!(h.shift(), 0);
         assert!((0..8).all(|house| h.rank(house, h.shift()) == 0));
         for _ in 0..300 {
@@ -1002,5 +1151,32 @@ mod tests {
         assert!((0..8).all(|house| h.rank(house, shift) < 256));
         assert!((128..256).contains(&h.rank(4, shift)), "the most frequent house keeps the top bit of the rank");
         assert!(h.cuts[4] > h.cuts[2] && h.cuts[2] > h.cuts[5]);
+    }
+
+    #[test]
+    fn a_split_adds_what_its_forks_counted() {
+        let mut h = History::new();
+        h.record(1);
+        h.record(1);
+        let (mut a, mut b) = (h, h);
+        a.record(1);
+        a.record(3);
+        b.record(3);
+        b.record(3);
+        b.record(0);
+        h.merge([a, b].into_iter());
+        assert_eq!(h.cuts[..4], [1, 3, 0, 3]);
+        assert_eq!(h.max, 3);
+        // Near the limit the merged counts are halved like any others.
+        let mut big = History::new();
+        big.cuts[2] = History::LIMIT - 2;
+        big.max = History::LIMIT - 2;
+        let (mut a, mut b) = (big, big);
+        a.record(2);
+        a.record(5);
+        b.record(2);
+        big.merge([a, b].into_iter());
+        assert_eq!((big.cuts[2], big.max), (History::LIMIT / 2, History::LIMIT / 2));
+        assert_eq!(big.cuts[5], 0, "one count, halved");
     }
 }

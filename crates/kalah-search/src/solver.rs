@@ -5,13 +5,16 @@
 //!
 //! # Parallel search
 //!
-//! Every thread runs the same MTD(f) on the same position and all share one
-//! transposition table. Near the root a thread marks the boards it is
-//! searching, and a thread that meets a marked board among its moves puts
-//! it off to the end (ABDADA), so the threads spread over different
-//! subtrees and find each other's results in the table. The first thread
-//! to finish stops the rest. Every bound in the table is exact, so the
-//! value cannot depend on the number of threads, only the time.
+//! One MTD(f) runs on the pool's threads, which share one transposition
+//! table. A node whose first move fails to refute it (so most likely
+//! every move must be searched) searches its other moves in parallel as
+//! rayon tasks, and an idle thread steals them: "young brothers wait"
+//! (Feldmann's YBWC). The first of them to refute the node stops the
+//! others. Only boards the table keeps are split, so each task is a
+//! subtree large enough to pay for its hand-over. Every bound in the table
+//! is exact, so the value cannot depend on the number of threads, only the
+//! time (and, as the order moves are tried in follows each thread's
+//! history, the nodes).
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -21,7 +24,6 @@ use kalah_core::{key_width, Board, Engine, KeyPacker, Next, Position, Rules, Sid
 use kalah_db::Tablebase;
 use thiserror::Error;
 
-use crate::busy::BusyTable;
 use crate::search::{Searcher, Shared, Stats};
 use crate::tt::TranspositionTable;
 
@@ -233,11 +235,13 @@ impl From<Analysis> for BoundedAnalysis {
     }
 }
 
+/// Stack of a search thread, in bytes.
+const SEARCH_STACK: usize = 64 << 20;
+
 /// Exact alpha-beta solver for one board size and rule set; see the module docs.
 pub struct Solver<T: Tablebase> {
     engine: Engine,
     tt: TranspositionTable,
-    busy: BusyTable,
     table: T,
     pool: rayon::ThreadPool,
     threads: usize,
@@ -280,6 +284,10 @@ impl<T: Tablebase> Solver<T> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .thread_name(|i| format!("search-{i}"))
+            // A thread waiting for a split's moves runs stolen ones on top
+            // of its own line: room for many lines of play (only touched
+            // pages cost memory).
+            .stack_size(SEARCH_STACK)
             .build()
             .map_err(|e| SearchError::Threads {
                 threads,
@@ -291,7 +299,6 @@ impl<T: Tablebase> Solver<T> {
                 bytes: options.tt_bytes,
                 why: e.to_string(),
             })?,
-            busy: BusyTable::new(),
             table,
             pool,
             threads,
@@ -325,15 +332,15 @@ impl<T: Tablebase> Solver<T> {
         *self.stats.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Runs `job` on every thread (shared table, ABDADA); returns the first result.
+    /// Runs `job` on the threads (see the module docs, "Parallel search").
     fn parallel<R: Send>(&self, job: impl Fn(&mut Searcher<'_, T>) -> Option<R> + Sync) -> R {
         self.parallel_until(job, None, &Proven::default())
             .expect("a search without a deadline returns a result")
     }
 
-    /// Runs `job` on every thread until one returns a result or, if given,
-    /// the deadline passes (then `None`). Exact bounds the threads prove on
-    /// the way are gathered in `proven`.
+    /// Runs `job` on the threads until it returns a result or, if given,
+    /// the deadline passes (then `None`). Exact bounds proven on the way
+    /// are gathered in `proven`.
     fn parallel_until<R: Send>(
         &self,
         job: impl Fn(&mut Searcher<'_, T>) -> Option<R> + Sync,
@@ -342,11 +349,9 @@ impl<T: Tablebase> Solver<T> {
     ) -> Option<R> {
         let stop = AtomicBool::new(false);
         let finished = AtomicBool::new(false);
-        let result = Mutex::new(None);
         let shared = Shared {
             engine: &self.engine,
             tt: &self.tt,
-            busy: &self.busy,
             table: &self.table,
             stop: &stop,
             nodes: &self.nodes,
@@ -367,21 +372,16 @@ impl<T: Tablebase> Solver<T> {
                     }
                 });
             }
-            self.pool.broadcast(|_| {
+            let found = self.pool.install(|| {
                 let mut searcher = Searcher::new(&shared);
-                if let Some(r) = job(&mut searcher) {
-                    let mut slot = result.lock().unwrap_or_else(|e| e.into_inner());
-                    if slot.is_none() {
-                        *slot = Some(r);
-                    }
-                    stop.store(true, Relaxed);
-                }
+                let found = job(&mut searcher);
                 searcher.flush_nodes();
                 self.stats.lock().unwrap_or_else(|e| e.into_inner()).add(&searcher.stats);
+                found
             });
             finished.store(true, Relaxed);
-        });
-        result.into_inner().unwrap_or_else(|e| e.into_inner())
+            found
+        })
     }
 
     /// The exact value of `board` (future store difference for the mover).

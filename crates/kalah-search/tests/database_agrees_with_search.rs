@@ -59,6 +59,8 @@ fn searches_backed_by_a_database_agree_with_a_larger_database() {
             let searched = solver.analyze(&position, false, false).unwrap().value;
             assert_eq!(truth.value(board), searched, "{rules} board {board:?} with a {small}-seed database");
         }
+        // Two threads: the values above came through nodes split between them.
+        assert!(solver.stats().splits > 0, "{rules}: no node was split");
     }
 }
 

@@ -34,7 +34,7 @@ use kalah_db::{Builder, NoTablebase, Quiet};
 use kalah_reference::{solve, RefPosition};
 use kalah_search::{analyze_from_table, Analysis, LineEnd, SearchOptions, Solver};
 
-/// A small table and two threads, so the parallel (ABDADA) path is the one
+/// A small table and two threads, so the parallel path (split nodes) is the one
 /// checked; the value cannot depend on the thread count.
 const OPTIONS: SearchOptions = SearchOptions {
     threads: 2,
