@@ -40,7 +40,8 @@ impl SearchArgs {
 /// this project's test machine. With a database the search stores only
 /// boards several seeds above it, so what counts is how far above it the
 /// position is: Kalah(6,5) with the 30-seed database searches as fast with
-/// 256 MiB as with 1 GiB (BENCHMARKS.md).
+/// 256 MiB as with 1 GiB, and Kalah(6,4) with the 20-seed one (28 seeds
+/// above it) faster with 64 MiB than with 256 (BENCHMARKS.md).
 pub(crate) fn default_tt_mb(seeds: u32, db_seeds: Option<u32>) -> usize {
     match db_seeds {
         None => match seeds {
@@ -50,7 +51,7 @@ pub(crate) fn default_tt_mb(seeds: u32, db_seeds: Option<u32>) -> usize {
             _ => 1024,
         },
         Some(n) => match seeds.saturating_sub(n) {
-            0..=24 => 64,
+            0..=28 => 64,
             25..=32 => 256,
             _ => 1024,
         },
