@@ -52,7 +52,7 @@ pub(crate) fn default_tt_mb(seeds: u32, db_seeds: Option<u32>) -> usize {
         },
         Some(n) => match seeds.saturating_sub(n) {
             0..=28 => 64,
-            25..=32 => 256,
+            29..=32 => 256,
             _ => 1024,
         },
     }

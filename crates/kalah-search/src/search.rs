@@ -403,24 +403,12 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         'a: 'b,
     {
         Searcher {
-            shared: self.shared,
-            engine: self.engine,
-            packer: self.packer,
-            table_max: self.table_max,
-            tt_min: self.tt_min,
-            split_min: self.split_min,
-            parity: self.parity,
-            mover_always_scores: self.mover_always_scores,
-            opponent_scores: self.opponent_scores,
             stats: Stats::default(),
-            horizon: self.horizon,
-            leaves: self.leaves,
-            root_mover: self.root_mover,
             guessed_leaves: 0,
             flushed: 0,
             aborted: false,
             cancel: Some(cancel),
-            history: self.history,
+            ..*self
         }
     }
 

@@ -10,11 +10,11 @@
 //! every move must be searched) searches its other moves in parallel as
 //! rayon tasks, and an idle thread steals them: "young brothers wait"
 //! (Feldmann's YBWC). The first of them to refute the node stops the
-//! others. Only boards the table keeps are split, so each task is a
-//! subtree large enough to pay for its hand-over. Every bound in the table
-//! is exact, so the value cannot depend on the number of threads, only the
-//! time (and, as the order moves are tried in follows each thread's
-//! history, the nodes).
+//! others. Only boards a few seeds above those the table keeps are split,
+//! so each task is a subtree large enough to pay for its hand-over. Every
+//! bound in the table is exact, so the value cannot depend on the number
+//! of threads, only the time (and the nodes: which results the table
+//! holds when a board is reached depends on the threads' timing).
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -333,7 +333,7 @@ impl<T: Tablebase> Solver<T> {
     }
 
     /// Runs `job` on the threads (see the module docs, "Parallel search").
-    fn parallel<R: Send>(&self, job: impl Fn(&mut Searcher<'_, T>) -> Option<R> + Sync) -> R {
+    fn parallel<R: Send>(&self, job: impl FnOnce(&mut Searcher<'_, T>) -> Option<R> + Send) -> R {
         self.parallel_until(job, None, &Proven::default())
             .expect("a search without a deadline returns a result")
     }
@@ -343,7 +343,7 @@ impl<T: Tablebase> Solver<T> {
     /// are gathered in `proven`.
     fn parallel_until<R: Send>(
         &self,
-        job: impl Fn(&mut Searcher<'_, T>) -> Option<R> + Sync,
+        job: impl FnOnce(&mut Searcher<'_, T>) -> Option<R> + Send,
         deadline: Option<Instant>,
         proven: &Proven,
     ) -> Option<R> {
