@@ -35,8 +35,9 @@
 //!    house has refuted a node before (the history heuristic, see
 //!    `History`), by the children's bounds, and last the house farther
 //!    from the store. With several threads, when the first move searched
-//!    does not refute a node the table keeps, the others are searched in
-//!    parallel (`Searcher::split`).
+//!    does not refute a node the table keeps (the first two, if the node
+//!    was expected to be refuted: `SPLIT_CUT_AFTER`), the others are
+//!    searched in parallel (`Searcher::split`).
 //!
 //! # Iterative deepening
 //!
@@ -96,6 +97,17 @@ const TT_ABOVE_TABLE: i32 = 3;
 /// 20-seed database 1.39, 1.51 and 1.36 s (medians of four, two threads):
 /// no clear winner in this machine's noise.
 const SPLIT_ABOVE_TT: i32 = 4;
+/// Moves a node expected to be refuted (a cut node, see
+/// `Searcher::expect_cut`) searches one after the other before it splits
+/// the rest; a node expected to have every move fail splits after one (young
+/// brothers wait). When the first move of a cut node fails, the next one
+/// most often refutes it, and searching the others beside it would be
+/// wasted. Kalah(6,4) over the 20-seed database, two threads, ten runs
+/// each: 1, 2 and 3 took 1.36, 1.12 and 1.24 s (medians) and searched
+/// 9.6, 8.2 and 8.6 M nodes (one thread: 7.8 M); Kalah(6,5) over the
+/// 24-seed one and Kalah(6,4) under standard capture over a 16-seed one
+/// did not change (BENCHMARKS.md).
+const SPLIT_CUT_AFTER: u32 = 2;
 /// Iterative deepening before an exact search: depths `ID_STEP, 2 ID_STEP, ..`
 /// up to `ID_MAX_DEPTH`. Tuned on Kalah(6,3), Kalah(5,5) and Kalah(6,4)
 /// with a 20-seed database (node counts, one thread).
@@ -326,6 +338,12 @@ pub(crate) struct Searcher<'a, T: Tablebase> {
     leaves: Horizon,
     /// Whether the player to move at the current node is the root's.
     root_mover: bool,
+    /// Whether the current node is expected to be refuted by one move (a
+    /// cut node), rather than to have every move fail (an all node). A
+    /// root is taken as an all node; the opponent's replies to an all
+    /// node's moves are cut nodes and the other way round, and a move that
+    /// plays again keeps the type (its mover is the same).
+    expect_cut: bool,
     /// Leaves a depth-limited search guessed; results resting on them are not exact.
     guessed_leaves: u64,
     flushed: u64,
@@ -388,6 +406,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             horizon: u32::MAX,
             leaves: Horizon::Guess,
             root_mover: true,
+            expect_cut: false,
             guessed_leaves: 0,
             flushed: 0,
             aborted: false,
@@ -570,8 +589,10 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             Next::Mover => gain + self.search_keyed(child.board, child.seeds, child.key, alpha - gain, beta - gain, ply + 1),
             _ => {
                 self.root_mover = !self.root_mover;
+                self.expect_cut = !self.expect_cut;
                 let v = gain - self.search_keyed(child.board, child.seeds, child.key, gain - beta, gain - alpha, ply + 1);
                 self.root_mover = !self.root_mover;
+                self.expect_cut = !self.expect_cut;
                 v
             }
         };
@@ -733,9 +754,10 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             order.copy_within(pick + 1..left, pick);
             left -= 1;
             let child = &children[index as usize];
-            if searched > 0 && self.shared.threads > 1 && seeds >= self.split_min {
-                // The first move did not refute the node, so most likely no
-                // move does and every one must be searched: the rest in
+            let split_after = if self.expect_cut { SPLIT_CUT_AFTER } else { 1 };
+            if searched >= split_after && self.shared.threads > 1 && seeds >= self.split_min {
+                // The first moves did not refute the node, so most likely
+                // no move does and every one must be searched: the rest in
                 // parallel (young brothers wait).
                 order[left] = index;
                 let rest = &mut order[..=left];
