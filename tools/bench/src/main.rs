@@ -2,11 +2,14 @@
 //!
 //! ```text
 //! kalah-bench build H N [THREADS]                 build every level up to N seeds in memory
-//! kalah-bench search H S CAPTURE THREADS TT_MB [DATABASE | mem:N]
+//! kalah-bench search H S CAPTURE THREADS TT_MB [DATABASE | map:DATABASE | mem:N]
 //!                                                 solve Kalah(H,S) (value only) and print
 //!                                                 time, nodes and the search's counters;
-//!                                                 `mem:N` builds an N-seed database in
-//!                                                 memory first (timed apart)
+//!                                                 a database file is copied into huge-page
+//!                                                 memory first, as `kalah solve` does (timed
+//!                                                 apart), or with `map:` probed through its
+//!                                                 file mapping; `mem:N` builds an N-seed
+//!                                                 database in memory first (timed apart)
 //! kalah-bench memory [MIB ...]                    random reads of huge-page memory of each
 //!                                                 size: the latency of one read waited
 //!                                                 for, and the time a read takes when
@@ -35,7 +38,7 @@ fn main() {
         Some("build") => build(&args),
         Some("search") => search(&args),
         Some("memory") => memory(&args),
-        _ => eprintln!("usage: kalah-bench build H N [THREADS] | search H S CAPTURE THREADS TT_MB [DATABASE | mem:N] | memory [MIB ...]"),
+        _ => eprintln!("usage: kalah-bench build H N [THREADS] | search H S CAPTURE THREADS TT_MB [DATABASE | map:DATABASE | mem:N] | memory [MIB ...]"),
     }
 }
 
@@ -96,8 +99,11 @@ fn search(args: &[String]) {
         }
         Some(path) => {
             let loading = Instant::now();
-            let db = Database::open(Path::new(path)).expect("a database").load_into_memory().expect("memory for it");
-            let what = format!("{}-seed database (loaded in {:.2} s)", db.header().max_seeds, loading.elapsed().as_secs_f64());
+            let (db, how) = match path.strip_prefix("map:") {
+                Some(path) => (Database::open(Path::new(path)).expect("a database"), "mapped"),
+                None => (Database::open(Path::new(path)).expect("a database").load_into_memory().expect("memory for it"), "loaded"),
+            };
+            let what = format!("{}-seed database ({how} in {:.2} s)", db.header().max_seeds, loading.elapsed().as_secs_f64());
             let solver = Solver::new(h, rules, db, options).expect("a solver");
             let start = Instant::now();
             let a = solver.analyze(&p, false, false).expect("no damage");
