@@ -40,8 +40,10 @@ impl SearchArgs {
 /// this project's test machine. With a database the search stores only
 /// boards several seeds above it, so what counts is how far above it the
 /// position is: Kalah(6,5) with the 30-seed database searches as fast with
-/// 256 MiB as with 1 GiB, and Kalah(6,4) with the 20-seed one (28 seeds
-/// above it) faster with 64 MiB than with 256 (BENCHMARKS.md).
+/// 256 MiB as with 1 GiB, Kalah(6,4) with the 20-seed one (28 seeds above
+/// it) faster with 64 MiB than with 256, and Kalah(6,5) with the 24-seed
+/// one (36 above) fastest with 256 MiB: 32.6-36.3 s against 37.0-42.1 s
+/// with 1 GiB, whose pages cost seconds of system time (BENCHMARKS.md).
 pub(crate) fn default_tt_mb(seeds: u32, db_seeds: Option<u32>) -> usize {
     match db_seeds {
         None => match seeds {
@@ -52,7 +54,7 @@ pub(crate) fn default_tt_mb(seeds: u32, db_seeds: Option<u32>) -> usize {
         },
         Some(n) => match seeds.saturating_sub(n) {
             0..=28 => 64,
-            29..=32 => 256,
+            29..=38 => 256,
             _ => 1024,
         },
     }
