@@ -49,11 +49,12 @@
 //! a guess's move first made exact searches up to twice as large as
 //! ordering by seeds won and history alone (Kalah(6,5) over the 24-seed
 //! database, one thread: 465.1 M nodes against 213.0 M; Kalah(6,4) over
-//! the 20-seed one 7.83 M against 5.99 M; Kalah(5,4), Kalah(6,3) and
-//! Kalah(6,4) without a database 56%, 32% and 15% fewer; Kalah(5,5) and
-//! Kalah(6,4) under standard capture 1% more; BENCHMARKS.md). So the
-//! shallow searches' moves are wrong often enough to cost more than they
-//! save, and the more so the larger the table, which keeps more of them.
+//! the 20-seed one 7.83 M against 5.99 M; Kalah(5,4) (standard capture)
+//! and Kalah(6,3) over 12-seed databases 56% and 32% fewer, Kalah(6,4)
+//! without one 15%; Kalah(5,5) 1% and Kalah(6,4) under standard capture
+//! 1.5-4% more; BENCHMARKS.md). So the shallow searches' moves are wrong
+//! often enough to cost more than they save, and the more so the larger
+//! the table, which keeps more of them.
 //! A depth-limited result that never touched a guessed leaf is exact and
 //! stored as such.
 //!

@@ -11,11 +11,12 @@
 //! rayon tasks, and an idle thread steals them: "young brothers wait"
 //! (Feldmann's YBWC). A node expected to be refuted (a cut node, by its
 //! place in the tree) waits for its second move too. The first of the
-//! tasks to refute the node stops the others. Only boards a few seeds above those the table keeps are split,
-//! so each task is a subtree large enough to pay for its hand-over. Every
-//! bound in the table is exact, so the value cannot depend on the number
-//! of threads, only the time (and the nodes: which results the table
-//! holds when a board is reached depends on the threads' timing).
+//! tasks to refute the node stops the others. Only boards a few seeds
+//! above those the table keeps are split, so each task is a subtree
+//! large enough to pay for its hand-over. Every bound in the table is
+//! exact, so the value cannot depend on the number of threads, only the
+//! time (and the nodes: which results the table holds when a board is
+//! reached depends on the threads' timing).
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};

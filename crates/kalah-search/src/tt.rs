@@ -16,8 +16,9 @@
 //!   seeds allow, the side that proves nothing: `crate::search`, "Proven
 //!   bounds"). They only speed up later depth-limited
 //!   searches to the same or a smaller depth, and order their moves; an
-//!   exact search takes neither a bound nor a move from them. A board has one entry: an exact
-//!   entry replaces a guess, a guess never replaces an exact entry.
+//!   exact search takes neither a bound nor a move from them. A board has
+//!   one entry: an exact entry replaces a guess, a guess never replaces an
+//!   exact entry.
 //!
 //! # Layout: one `u64` per entry, eight to a cache line
 //!
