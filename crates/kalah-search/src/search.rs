@@ -107,7 +107,7 @@ const TT_ABOVE_TABLE: i32 = 3;
 /// no clear winner in this machine's noise.
 const SPLIT_ABOVE_TT: i32 = 4;
 /// Moves a node expected to be refuted (a cut node, see
-/// `Searcher::expect_cut`) searches one after the other before it splits
+/// `Searcher::expects_cut`) searches one after the other before it splits
 /// the rest; a node expected to have every move fail splits after one (young
 /// brothers wait). When the first move of a cut node fails, the next one
 /// most often refutes it, and searching the others beside it would be
@@ -349,12 +349,6 @@ pub(crate) struct Searcher<'a, T: Tablebase> {
     leaves: Horizon,
     /// Whether the player to move at the current node is the root's.
     root_mover: bool,
-    /// Whether the current node is expected to be refuted by one move (a
-    /// cut node), rather than to have every move fail (an all node). A
-    /// root is taken as an all node; the opponent's replies to an all
-    /// node's moves are cut nodes and the other way round, and a move that
-    /// plays again keeps the type (its mover is the same).
-    expect_cut: bool,
     /// Leaves a depth-limited search guessed; results resting on them are not exact.
     guessed_leaves: u64,
     flushed: u64,
@@ -417,7 +411,6 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             horizon: u32::MAX,
             leaves: Horizon::Guess,
             root_mover: true,
-            expect_cut: false,
             guessed_leaves: 0,
             flushed: 0,
             aborted: false,
@@ -574,6 +567,17 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         self.expand(board, seeds, alpha, beta, ply, key, hint)
     }
 
+    /// Whether the current node is expected to be refuted by one move (a
+    /// cut node), rather than to have every move fail (an all node). A
+    /// root is taken as an all node; the opponent's replies to an all
+    /// node's moves are cut nodes and the other way round, and a move that
+    /// plays again keeps the type (its mover is the same): so the cut nodes
+    /// are those whose mover is not the root's.
+    #[inline]
+    fn expects_cut(&self) -> bool {
+        !self.root_mover
+    }
+
     /// Whether the horizon's boards are taken at the worst for the mover of
     /// a node whose mover is (`root_mover`) or is not the root's (when
     /// searching for proofs: such a node proves lower bounds, the others
@@ -605,10 +609,8 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             Next::Mover => gain + self.search_keyed(child.board, child.seeds, child.key, alpha - gain, beta - gain, ply + 1),
             _ => {
                 self.root_mover = !self.root_mover;
-                self.expect_cut = !self.expect_cut;
                 let v = gain - self.search_keyed(child.board, child.seeds, child.key, gain - beta, gain - alpha, ply + 1);
                 self.root_mover = !self.root_mover;
-                self.expect_cut = !self.expect_cut;
                 v
             }
         };
@@ -770,7 +772,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             order.copy_within(pick + 1..left, pick);
             left -= 1;
             let child = &children[index as usize];
-            let split_after = if self.expect_cut { SPLIT_CUT_AFTER } else { 1 };
+            let split_after = if self.expects_cut() { SPLIT_CUT_AFTER } else { 1 };
             if searched >= split_after && self.shared.threads > 1 && seeds >= self.split_min {
                 // The first moves did not refute the node, so most likely
                 // no move does and every one must be searched: the rest in

@@ -99,10 +99,9 @@ fn search(args: &[String]) {
         }
         Some(path) => {
             let loading = Instant::now();
-            let (db, how) = match path.strip_prefix("map:") {
-                Some(path) => (Database::open(Path::new(path)).expect("a database"), "mapped"),
-                None => (Database::open(Path::new(path)).expect("a database").load_into_memory().expect("memory for it"), "loaded"),
-            };
+            let (path, mapped) = path.strip_prefix("map:").map_or((path.as_str(), false), |p| (p, true));
+            let db = Database::open(Path::new(path)).expect("a database");
+            let (db, how) = if mapped { (db, "mapped") } else { (db.load_into_memory().expect("memory for it"), "loaded") };
             let what = format!("{}-seed database ({how} in {:.2} s)", db.header().max_seeds, loading.elapsed().as_secs_f64());
             let solver = Solver::new(h, rules, db, options).expect("a solver");
             let start = Instant::now();
