@@ -15,8 +15,10 @@
 //!
 //! # A node
 //!
-//! 1. Futility: the value lies in `floor(n)..=ceiling(n)`, within `-n..=n`
-//!    (see `Searcher::floor` and `Searcher::ceiling`).
+//! 1. Futility: the value of a board of `n` seeds lies in `-n..=n`; it is
+//!    at least `2 g - n` when the mover is sure to bank `g` seeds (a chain
+//!    of moves into the store), and at most `n - 2` when the opponent is
+//!    sure to score one (see `Bounds`).
 //! 2. The board's own table entry: a bound that decides the window ends the
 //!    node. Boards with few seeds, or few more than the database covers,
 //!    skip the table (`TT_MIN_SEEDS`, `TT_ABOVE_TABLE`).
@@ -79,7 +81,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
-use kalah_core::{Board, Capture, Engine, KeyPacker, Leftovers, Next, Relay, Sowing};
+use kalah_core::{Board, Capture, Engine, KeyPacker, Leftovers, Next, Relay, Rules, Sowing};
 use kalah_db::Tablebase;
 
 use crate::tt::TranspositionTable;
@@ -142,6 +144,171 @@ pub(crate) enum Horizon {
     WorstForRoot,
     /// The most the root's mover can get: results against it are proven.
     BestForRoot,
+}
+
+/// Bounds on the value of a board from its seeds alone (step 1 of a
+/// node, "futility"), under one rule set: [`Bounds::floor`] and
+/// [`Bounds::ceiling`].
+#[derive(Clone, Copy, Debug)]
+struct Bounds {
+    /// The mover of any board wins a seed at once ([`Bounds::floor`]).
+    mover_always_scores: bool,
+    /// The opponent scores whenever two of its houses hold seeds ([`Bounds::ceiling`]).
+    opponent_scores: bool,
+    /// [`store_distances`], or 0 with clockwise sowing.
+    store_distances: u64,
+    /// The opponent scores whenever two of its houses reach its store ([`Bounds::ceiling`]).
+    opponent_reaching_scores: bool,
+}
+
+impl Bounds {
+    fn new(h: usize, rules: Rules) -> Bounds {
+        let ccw = rules.sowing == Sowing::Ccw;
+        let mover_always_scores = rules.capture == Capture::Empty && ccw && rules.relay == Relay::Off;
+        Bounds {
+            mover_always_scores,
+            opponent_scores: mover_always_scores && rules.leftovers == Leftovers::Owner,
+            store_distances: if ccw { store_distances(h) } else { 0 },
+            opponent_reaching_scores: ccw && rules.relay == Relay::Off && rules.leftovers == Leftovers::Owner,
+        }
+    }
+
+    /// A least value `board` (with `seeds` seeds, not over) can have, cheap
+    /// to find: [`Bounds::chain_floor`] without the chain.
+    #[inline]
+    fn floor(&self, board: Board, seeds: i32) -> i32 {
+        if self.mover_always_scores || (self.store_distances != 0 && reaches_store(board.mover_word(), self.store_distances)) {
+            2 - seeds
+        } else {
+            -seeds
+        }
+    }
+
+    /// A least value of `board` (with `seeds` seeds, not over), at least
+    /// [`Bounds::floor`]: [`Bounds::chain_floor`] if that may reach `need`
+    /// (the mover banks at most the seeds on its side), else the cheap one:
+    /// the chain is followed only where it may decide something.
+    #[inline]
+    fn floor_toward(&self, board: Board, seeds: i32, need: i32) -> i32 {
+        let floor = self.floor(board, seeds);
+        if floor >= need || self.store_distances == 0 || 2 * board.mover_seeds() as i32 - seeds < need {
+            floor
+        } else {
+            self.chain_floor(board, seeds)
+        }
+    }
+
+    /// The least value `board` (with `seeds` seeds, not over) can have.
+    ///
+    /// Always `-seeds`; but when the mover is sure to bank `g` seeds, the
+    /// opponent can score at most `seeds - g`, and the value is at least
+    /// `2 g - seeds`. With counter-clockwise sowing, `g` counts
+    ///
+    /// * the moves of a chain that each end in the store (a house holding
+    ///   exactly as many seeds as it is far from the store, the one nearest
+    ///   the store first: its seeds fill the houses to its right by one and
+    ///   end in the store, and the mover moves again), found by
+    ///   [`banked_by_chain`];
+    /// * and one more if, after the chain, a house holds at least as many
+    ///   seeds as it is far from the store, whose move passes the store.
+    ///   With empty capture and no relay there always is one while the
+    ///   mover has seeds: the rightmost non-empty house either reaches the
+    ///   store or ends in an own house that was empty (every house to its
+    ///   right is), which captures.
+    fn chain_floor(&self, board: Board, seeds: i32) -> i32 {
+        if self.store_distances == 0 {
+            return -seeds;
+        }
+        let (banked, side) = banked_by_chain(board.mover_word(), self.store_distances);
+        let more = side != 0 && (self.mover_always_scores || reaches_store(side, self.store_distances));
+        2 * (banked + more as i32) - seeds
+    }
+
+    /// The greatest value `board` (with `seeds` seeds, not over) can have.
+    ///
+    /// Always `seeds`; but with counter-clockwise sowing, no relay and
+    /// leftovers to their owner, the opponent is sure to score a seed, and
+    /// the value is at most `seeds - 2`, when two of its houses hold seeds
+    /// (under empty capture) or when two of its houses reach its store
+    /// (under either capture). The mover's turn captures at most one house
+    /// (a capture ends the turn) and sowing only adds seeds, so the other
+    /// house still holds seeds (still reaches the store) when the turn is
+    /// over. Then either the game is over, and the opponent keeps those
+    /// seeds, or the opponent moves and wins a seed at once (see
+    /// [`Bounds::floor`]).
+    #[inline]
+    fn ceiling(&self, board: Board, seeds: i32) -> i32 {
+        let opponent = board.opponent_word();
+        let scores = if self.opponent_scores {
+            two_occupied(opponent)
+        } else if self.opponent_reaching_scores {
+            let reaching = houses_reaching_store(opponent, self.store_distances);
+            reaching & reaching.wrapping_sub(1) != 0
+        } else {
+            false
+        };
+        if scores {
+            seeds - 2
+        } else {
+            seeds
+        }
+    }
+}
+
+/// The distance of each house to its owner's store, counter-clockwise,
+/// as the bytes of a word (`h - i` in byte `i`), and 128 in the bytes past
+/// the last house (see [`reaches_store`]).
+fn store_distances(h: usize) -> u64 {
+    (0..kalah_core::MAX_HOUSES).fold(0, |word, i| word | (if i < h { (h - i) as u64 } else { 0x80 }) << (8 * i))
+}
+
+/// Whether some house of a side (given as a word) holds at least as many
+/// seeds as its distance to the store (`distances`, from
+/// [`store_distances`]): then its move puts a seed in the store. Exact for
+/// houses of fewer than 128 seeds; a house of more may be missed.
+#[inline]
+fn reaches_store(side: u64, distances: u64) -> bool {
+    houses_reaching_store(side, distances) != 0
+}
+
+/// The houses of [`reaches_store`], as the top bit of each of their bytes.
+#[inline]
+fn houses_reaching_store(side: u64, distances: u64) -> u64 {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Per byte, (seeds + 128) - distance: no byte borrows from the next
+    // (distances are at most 128), and the top bit stays set exactly when
+    // seeds >= distance; past the last house, 128 - 128 clears it.
+    ((side | HIGH) - distances) & HIGH
+}
+
+/// The seeds a chain of moves that each end in the store banks from a side
+/// (given as a word), and the side after the chain: each move is from the
+/// house nearest the store that holds exactly its distance to it
+/// (`distances`, from [`store_distances`]). The chain stops early at a
+/// house of 128 seeds or more (a bound, not the most it could bank).
+#[inline]
+fn banked_by_chain(mut side: u64, distances: u64) -> (i32, u64) {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    // The top bit of each house's byte (distances 1 to 8; 128 past the last house).
+    let houses = ((distances & LOW) + LOW) & !distances & HIGH;
+    let mut banked = 0;
+    while side & HIGH == 0 {
+        // The top bit of each byte where side and distance agree (past the
+        // last house they never do: 0 against 128); no carry crosses a byte.
+        let diff = side ^ distances;
+        let exact = !(((diff & LOW) + LOW) | diff) & HIGH;
+        if exact == 0 {
+            break;
+        }
+        // Play the exact house nearest the store (the highest byte): empty
+        // it and add a seed to each house between it and the store.
+        let byte = (63 - exact.leading_zeros()) / 8;
+        let right = houses & !(2u64 << (8 * byte + 7)).wrapping_sub(1);
+        side = (side & !(0xff << (8 * byte))) + (right >> 7);
+        banked += 1;
+    }
+    (banked, side)
 }
 
 /// The houses of a side (given as a word, one byte a house) that hold
@@ -338,10 +505,7 @@ pub(crate) struct Searcher<'a, T: Tablebase> {
     /// Boards with fewer seeds are never split ([`Searcher::split`]).
     split_min: i32,
     parity: bool,
-    /// See [`Searcher::floor`].
-    mover_always_scores: bool,
-    /// See [`Searcher::ceiling`].
-    opponent_scores: bool,
+    bounds: Bounds,
     pub(crate) stats: Stats,
     /// Plies from the root at which a depth-limited search stops ([`u32::MAX`]: exact search).
     horizon: u32,
@@ -396,7 +560,6 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             Some(m) => TT_MIN_SEEDS.max(m as i32 + 1 + TT_ABOVE_TABLE),
             None => TT_MIN_SEEDS,
         };
-        let mover_always_scores = rules.capture == Capture::Empty && rules.sowing == Sowing::Ccw && rules.relay == Relay::Off;
         Searcher {
             shared,
             engine: shared.engine,
@@ -405,8 +568,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             tt_min,
             split_min: tt_min + SPLIT_ABOVE_TT,
             parity: rules.values_have_seed_parity(),
-            mover_always_scores,
-            opponent_scores: mover_always_scores && rules.leftovers == Leftovers::Owner,
+            bounds: Bounds::new(shared.engine.houses(), rules),
             stats: Stats::default(),
             horizon: u32::MAX,
             leaves: Horizon::Guess,
@@ -439,42 +601,6 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
     pub(crate) fn flush_nodes(&mut self) {
         self.shared.nodes.fetch_add(self.stats.nodes - self.flushed, Relaxed);
         self.flushed = self.stats.nodes;
-    }
-
-    /// The least value a board with `seeds` seeds that is not over can have.
-    ///
-    /// Always `-seeds`; but with empty capture, counter-clockwise sowing and
-    /// no relay the mover can always win a seed at once: the rightmost
-    /// non-empty house either reaches the store or ends in an own house
-    /// that was empty (every house to its right is), which captures. The
-    /// opponent can then score at most `seeds - 1`: the value is at least
-    /// `1 - (seeds - 1) = 2 - seeds`.
-    #[inline]
-    fn floor(&self, seeds: i32) -> i32 {
-        if self.mover_always_scores {
-            2 - seeds
-        } else {
-            -seeds
-        }
-    }
-
-    /// The greatest value `board` (with `seeds` seeds, not over) can have.
-    ///
-    /// Always `seeds`; but with empty capture, counter-clockwise sowing, no
-    /// relay and leftovers to their owner, the opponent scores at least a
-    /// seed whenever two or more of its houses hold seeds: the mover's turn
-    /// captures at most one house (a capture ends the turn) and sowing only
-    /// adds seeds, so a house of the opponent's still holds seeds when the
-    /// turn is over. Then either the game is over, and the opponent keeps
-    /// those seeds, or the opponent moves and wins a seed at once (see
-    /// [`Searcher::floor`]). The value is then at most `seeds - 2`.
-    #[inline]
-    fn ceiling(&self, board: Board, seeds: i32) -> i32 {
-        if self.opponent_scores && two_occupied(board.opponent_word()) {
-            seeds - 2
-        } else {
-            seeds
-        }
     }
 
     /// Rounds a lower bound up and an upper bound down to the parity of `seeds`.
@@ -524,11 +650,11 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             }
         }
         // Futility: nobody can gain more than the seeds left on the board.
-        let ceiling = self.ceiling(board, seeds);
+        let ceiling = self.bounds.ceiling(board, seeds);
         if ceiling <= alpha {
             return ceiling;
         }
-        let floor = self.floor(seeds);
+        let floor = self.bounds.floor_toward(board, seeds, beta);
         if floor >= beta {
             return floor;
         }
@@ -698,7 +824,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                 }
                 continue;
             }
-            let (mut lo, mut hi) = (self.floor(child.seeds), self.ceiling(child.board, child.seeds));
+            let (mut lo, mut hi) = (self.bounds.floor(child.board, child.seeds), self.bounds.ceiling(child.board, child.seeds));
             let mut guessed = false;
             if let Some(e) = child.key.and_then(|k| self.shared.tt.probe(k)) {
                 // A guess counts only in a depth-limited search that looks no
@@ -713,6 +839,11 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                 };
                 lo = lo.max(lower);
                 hi = hi.min(upper);
+            }
+            // The bound from a chain into the store, where it may decide the move.
+            let need = if child.next == Next::Mover { beta - gain } else { gain - alpha };
+            if lo < need {
+                lo = lo.max(self.bounds.floor_toward(child.board, child.seeds, need));
             }
             let (move_lo, move_hi) = match child.next {
                 Next::Mover => (gain + lo, gain + hi),
@@ -964,7 +1095,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             depth += ID_STEP;
         }
         self.horizon = u32::MAX;
-        let (mut lower, mut upper) = (self.floor(seeds), self.ceiling(board, seeds));
+        let (mut lower, mut upper) = (self.bounds.chain_floor(board, seeds), self.bounds.ceiling(board, seeds));
         let step = if self.parity { 2 } else { 1 };
         let mut guess = guess.clamp(lower, upper);
         let brackets = if bracket { BRACKET } else { &[] };
@@ -1005,7 +1136,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
     /// at no further gain), by MTD(f) from `guess`. `None` if stopped.
     fn mtdf_limited(&mut self, board: Board, seeds: i32, guess: i32, depth: u32) -> Option<i32> {
         self.horizon = depth;
-        let (mut lower, mut upper) = (self.floor(seeds), self.ceiling(board, seeds));
+        let (mut lower, mut upper) = (self.bounds.chain_floor(board, seeds), self.bounds.ceiling(board, seeds));
         let mut guess = guess.clamp(lower, upper);
         // Guessed values need not be consistent between passes: a few passes do.
         for _ in 0..16 {
@@ -1055,7 +1186,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         }
         // Cycles make every table entry pay: keep every board above the database.
         self.tt_min = self.table_max + 1;
-        let (mut lower, mut upper) = (self.floor(seeds), self.ceiling(board, seeds));
+        let (mut lower, mut upper) = (self.bounds.chain_floor(board, seeds), self.bounds.ceiling(board, seeds));
         let mut depth = PROVE_STEP;
         while lower < upper && depth <= max_depth {
             self.horizon = depth;
@@ -1123,7 +1254,107 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
 
 #[cfg(test)]
 mod tests {
-    use super::{occupied_houses, two_occupied, History};
+    use super::{banked_by_chain, houses_reaching_store, occupied_houses, reaches_store, store_distances, two_occupied, Bounds, History};
+    use kalah_core::{Engine, Rules};
+    use kalah_db::{Builder, Quiet, Tablebase};
+
+    #[test]
+    fn houses_reaching_the_store_are_those_holding_their_distance_or_more() {
+        for h in 1..=8usize {
+            let distances = store_distances(h);
+            for house in 0..h {
+                for seeds in 0..128u64 {
+                    for other in [0u64, 1, 7, 127] {
+                        // `other` seeds in the next house to the left, if any: no borrow may reach it.
+                        let side = seeds << (8 * house) | if house > 0 { other << (8 * (house - 1)) } else { 0 };
+                        let want: u64 = (0..h)
+                            .filter(|&i| (side >> (8 * i)) as u8 as usize >= h - i)
+                            .map(|i| 0x80 << (8 * i))
+                            .sum();
+                        assert_eq!(houses_reaching_store(side, distances), want, "h={h} side {side:#x}");
+                        assert_eq!(reaches_store(side, distances), want != 0);
+                    }
+                }
+                // A house of 128 seeds or more may be missed, but nothing is claimed wrongly.
+                for seeds in 128..256u64 {
+                    let reaching = houses_reaching_store(seeds << (8 * house), distances);
+                    assert!(reaching == 0 || reaching == 0x80 << (8 * house), "h={h} house {house} seeds {seeds}");
+                }
+            }
+        }
+    }
+
+    /// The chain played one house at a time, from the houses as a list.
+    fn chain_by_hand(mut side: Vec<u8>) -> (i32, Vec<u8>) {
+        let h = side.len();
+        let mut banked = 0;
+        while let Some(i) = (0..h).rev().find(|&i| side[i] as usize == h - i) {
+            side[i] = 0;
+            for s in &mut side[i + 1..] {
+                *s += 1;
+            }
+            banked += 1;
+        }
+        (banked, side)
+    }
+
+    #[test]
+    fn a_chain_banks_what_playing_it_house_by_house_banks() {
+        let word = |side: &[u8]| side.iter().rev().fold(0u64, |w, &s| w << 8 | s as u64);
+        // Every side of up to 5 houses with at most 6 seeds a house, and
+        // for 6 to 8 houses every side of at most 3 seeds a house.
+        for h in 1..=8usize {
+            let most = if h <= 5 { 6u64 } else { 3 };
+            let distances = store_distances(h);
+            for code in 0..(most + 1).pow(h as u32) {
+                let side: Vec<u8> = (0..h).map(|i| (code / (most + 1).pow(i as u32) % (most + 1)) as u8).collect();
+                let (banked, after) = chain_by_hand(side.clone());
+                assert_eq!(banked_by_chain(word(&side), distances), (banked, word(&after)), "h={h} side {side:?}");
+            }
+        }
+        // Houses 6, 4, 6, 5, 6 (from the left, 1-based) in turn: five seeds
+        // banked, and the house 4 away from the store keeps its seed.
+        assert_eq!(banked_by_chain(word(&[0, 0, 1, 3, 1, 1]), store_distances(6)), (5, word(&[0, 0, 1, 0, 0, 0])));
+        // A house of 128 seeds stops the chain.
+        assert_eq!(banked_by_chain(word(&[128, 0, 0, 0, 0, 1]), store_distances(6)), (0, word(&[128, 0, 0, 0, 0, 1])));
+    }
+
+    /// Every value of small databases lies within the bounds, under every
+    /// rule set, and the bounds from houses reaching the store are not
+    /// idle: on some boards the floor is above `-seeds`, and above
+    /// `2 - seeds` (a chain), and the ceiling below `seeds`.
+    #[test]
+    fn every_value_lies_between_floor_and_ceiling() {
+        for rules in Rules::all() {
+            for (h, max) in [(3usize, 10u32), (4, 8)] {
+                let engine = Engine::new(h, rules);
+                let bounds = Bounds::new(h, rules);
+                let mut builder = Builder::new(h, rules, max).unwrap();
+                builder.build_all(&Quiet);
+                let (mut raised, mut chained, mut lowered) = (0u32, 0u32, 0u32);
+                for index in 0..builder.indexer().len() {
+                    let board = builder.indexer().unrank(index);
+                    if engine.is_over(board) {
+                        continue;
+                    }
+                    let seeds = board.total() as i32;
+                    let (floor, ceiling, value) = (bounds.chain_floor(board, seeds), bounds.ceiling(board, seeds), builder.value(board));
+                    assert!(bounds.floor(board, seeds) <= floor, "{rules} board {board:?}: the cheap floor is above the chain's");
+                    assert!(floor <= value && value <= ceiling, "{rules} board {board:?}: {value} not in {floor}..={ceiling}");
+                    raised += u32::from(floor > -seeds);
+                    chained += u32::from(floor > 2 - seeds);
+                    lowered += u32::from(ceiling < seeds);
+                }
+                if rules.sowing == kalah_core::Sowing::Ccw {
+                    assert!(raised > 0, "{rules} h={h}: no floor above -seeds");
+                    assert!(chained > 0, "{rules} h={h}: no chain of moves into the store");
+                    if rules.relay == kalah_core::Relay::Off && rules.leftovers == kalah_core::Leftovers::Owner {
+                        assert!(lowered > 0, "{rules} h={h}: no ceiling below seeds");
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn occupied_houses_marks_the_houses_holding_seeds() {
