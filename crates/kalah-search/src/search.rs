@@ -184,17 +184,16 @@ impl Bounds {
         }
     }
 
-    /// A least value of `board` (with `seeds` seeds, not over), at least
-    /// [`Bounds::floor`]: [`Bounds::chain_floor`] if that may reach `need`
-    /// (the mover banks at most the seeds on its side), else the cheap one:
-    /// the chain is followed only where it may decide something.
+    /// `floor`, a least value of `board` (with `seeds` seeds, not over)
+    /// already known, raised to [`Bounds::chain_floor`] if that may reach
+    /// `need` (the mover banks at most the seeds on its side): the chain is
+    /// followed only where it may decide something.
     #[inline]
-    fn floor_toward(&self, board: Board, seeds: i32, need: i32) -> i32 {
-        let floor = self.floor(board, seeds);
+    fn raise_floor(&self, board: Board, seeds: i32, floor: i32, need: i32) -> i32 {
         if floor >= need || self.store_distances == 0 || 2 * board.mover_seeds() as i32 - seeds < need {
             floor
         } else {
-            self.chain_floor(board, seeds)
+            floor.max(self.chain_floor(board, seeds))
         }
     }
 
@@ -290,8 +289,6 @@ fn houses_reaching_store(side: u64, distances: u64) -> u64 {
 fn banked_by_chain(mut side: u64, distances: u64) -> (i32, u64) {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    // The top bit of each house's byte (distances 1 to 8; 128 past the last house).
-    let houses = ((distances & LOW) + LOW) & !distances & HIGH;
     let mut banked = 0;
     while side & HIGH == 0 {
         // The top bit of each byte where side and distance agree (past the
@@ -302,7 +299,9 @@ fn banked_by_chain(mut side: u64, distances: u64) -> (i32, u64) {
             break;
         }
         // Play the exact house nearest the store (the highest byte): empty
-        // it and add a seed to each house between it and the store.
+        // it and add a seed to each house between it and the store (the
+        // top bits of the houses' bytes: distances 1 to 8, 128 past them).
+        let houses = ((distances & LOW) + LOW) & !distances & HIGH;
         let byte = (63 - exact.leading_zeros()) / 8;
         let right = houses & !(2u64 << (8 * byte + 7)).wrapping_sub(1);
         side = (side & !(0xff << (8 * byte))) + (right >> 7);
@@ -654,7 +653,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         if ceiling <= alpha {
             return ceiling;
         }
-        let floor = self.bounds.floor_toward(board, seeds, beta);
+        let floor = self.bounds.raise_floor(board, seeds, self.bounds.floor(board, seeds), beta);
         if floor >= beta {
             return floor;
         }
@@ -842,9 +841,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             }
             // The bound from a chain into the store, where it may decide the move.
             let need = if child.next == Next::Mover { beta - gain } else { gain - alpha };
-            if lo < need {
-                lo = lo.max(self.bounds.floor_toward(child.board, child.seeds, need));
-            }
+            lo = self.bounds.raise_floor(child.board, child.seeds, lo, need);
             let (move_lo, move_hi) = match child.next {
                 Next::Mover => (gain + lo, gain + hi),
                 _ => (gain - hi, gain - lo),
