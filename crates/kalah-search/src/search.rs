@@ -18,7 +18,10 @@
 //! 1. Futility: the value of a board of `n` seeds lies in `-n..=n`; it is
 //!    at least `2 g - n` when the mover is sure to bank `g` seeds (a chain
 //!    of moves into the store), and at most `n - 2` when the opponent is
-//!    sure to score one (see `Bounds`).
+//!    sure to score one (see `Bounds`). Only a root checks them itself:
+//!    a node's moves were bounded by them in step 4 against the same
+//!    window (every search is a null-window test), so a move is searched
+//!    only where they do not decide it.
 //! 2. The board's own table entry: a bound that decides the window ends the
 //!    node. Boards with few seeds, or few more than the database covers,
 //!    skip the table (`TT_MIN_SEEDS`, `TT_ABOVE_TABLE`).
@@ -628,18 +631,35 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
     /// `v == V`. `seeds` is `board.total()`. If the search was stopped
     /// (`self.aborted`), the result means nothing and nothing was stored.
     pub(crate) fn search(&mut self, board: Board, seeds: i32, alpha: i32, beta: i32, ply: u32) -> i32 {
+        // Futility: nobody can gain more than the seeds left on the board.
+        let ceiling = self.bounds.ceiling(board, seeds);
+        if ceiling <= alpha {
+            self.stats.nodes += 1;
+            return ceiling;
+        }
+        let floor = self.bounds.raise_floor(board, seeds, self.bounds.floor(board, seeds), beta);
+        if floor >= beta {
+            self.stats.nodes += 1;
+            return floor;
+        }
         let key = if seeds >= self.tt_min { self.packer.pack(board) } else { None };
         self.search_keyed(board, seeds, key, alpha, beta, ply)
     }
 
-    /// [`Searcher::search`] of a board whose table key is `key`, which a
-    /// board with at least `tt_min` seeds must have if it fits a key (the
-    /// parent packed it already to probe the table).
+    /// [`Searcher::search`] of a board whose futility bounds (step 1 of a
+    /// node) are known not to decide the window, and whose table key is
+    /// `key`, which a board with at least `tt_min` seeds must have if it
+    /// fits a key. A node's moves come here: the node packed their keys to
+    /// probe the table, and bounded their values by the same futility
+    /// bounds before it searched them (`Searcher::expand`), against the
+    /// same window (every search is a null-window test).
     #[inline]
     fn search_keyed(&mut self, board: Board, seeds: i32, key: Option<u64>, alpha: i32, beta: i32, ply: u32) -> i32 {
         debug_assert!(alpha < beta);
         debug_assert_eq!(key, if seeds >= self.tt_min { self.packer.pack(board) } else { None });
         debug_assert_eq!(board.total() as i32, seeds);
+        debug_assert!(self.bounds.ceiling(board, seeds) > alpha);
+        debug_assert!(self.bounds.raise_floor(board, seeds, self.bounds.floor(board, seeds), beta) < beta);
         self.stats.nodes += 1;
         if self.stats.nodes & STOP_CHECK_MASK == 0 {
             self.flush_nodes();
@@ -647,15 +667,6 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                 self.aborted = true;
                 return 0;
             }
-        }
-        // Futility: nobody can gain more than the seeds left on the board.
-        let ceiling = self.bounds.ceiling(board, seeds);
-        if ceiling <= alpha {
-            return ceiling;
-        }
-        let floor = self.bounds.raise_floor(board, seeds, self.bounds.floor(board, seeds), beta);
-        if floor >= beta {
-            return floor;
         }
         let mut hint = u8::MAX;
         if let Some(entry) = key.and_then(|k| self.shared.tt.probe(k)) {
@@ -683,6 +694,8 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         if ply >= self.horizon {
             // A depth-limited search stops here.
             self.guessed_leaves += 1;
+            let floor = self.bounds.raise_floor(board, seeds, self.bounds.floor(board, seeds), beta);
+            let ceiling = self.bounds.ceiling(board, seeds);
             return match self.leaves {
                 Horizon::Guess => 0.clamp(floor, ceiling),
                 _ if self.leaves_worst_for(self.root_mover) => floor,
