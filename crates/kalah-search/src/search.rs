@@ -457,6 +457,8 @@ struct Child {
     /// Ordering score: higher first.
     score: i32,
     house: u8,
+    /// The move of the child's table entry ([`Searcher::hint`]; `u8::MAX`: none).
+    hint: u8,
     /// Who moves next (never [`Next::Over`]: such moves are not children).
     next: Next,
 }
@@ -469,6 +471,7 @@ impl Child {
         seeds: 0,
         score: 0,
         house: 0,
+        hint: u8::MAX,
         next: Next::Mover,
     };
 
@@ -643,7 +646,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             return floor;
         }
         let key = if seeds >= self.tt_min { self.packer.pack(board) } else { None };
-        self.search_keyed(board, seeds, key, alpha, beta, ply)
+        self.search_keyed(board, seeds, key, alpha, beta, ply, None)
     }
 
     /// [`Searcher::search`] of a board whose futility bounds (step 1 of a
@@ -653,8 +656,14 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
     /// probe the table, and bounded their values by the same futility
     /// bounds before it searched them (`Searcher::expand`), against the
     /// same window (every search is a null-window test).
+    ///
+    /// `probed` is the move of the board's table entry (`u8::MAX`: none)
+    /// when the node probed the entry for its bounds and nothing was
+    /// stored since (the entry did not decide the window, or the move
+    /// would not be searched): then the table is not probed again.
+    #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn search_keyed(&mut self, board: Board, seeds: i32, key: Option<u64>, alpha: i32, beta: i32, ply: u32) -> i32 {
+    fn search_keyed(&mut self, board: Board, seeds: i32, key: Option<u64>, alpha: i32, beta: i32, ply: u32, probed: Option<u8>) -> i32 {
         debug_assert!(alpha < beta);
         debug_assert_eq!(key, if seeds >= self.tt_min { self.packer.pack(board) } else { None });
         debug_assert_eq!(board.total() as i32, seeds);
@@ -668,8 +677,8 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                 return 0;
             }
         }
-        let mut hint = u8::MAX;
-        if let Some(entry) = key.and_then(|k| self.shared.tt.probe(k)) {
+        let mut hint = probed.unwrap_or(u8::MAX);
+        if let Some(entry) = key.filter(|_| probed.is_none()).and_then(|k| self.shared.tt.probe(k)) {
             // Exact bounds always decide; a guess only a depth-limited search
             // that looks no deeper than the search that made it.
             let (lower, upper) = match entry.guess_depth {
@@ -684,12 +693,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                 self.stats.table_cuts += 1;
                 return if lower >= beta { lower } else { upper };
             }
-            // The move of a guess orders only depth-limited searches: an
-            // exact search orders better by itself than by what a shallow
-            // search guessed (module docs, "Iterative deepening").
-            if entry.guess_depth.is_none() || self.horizon != u32::MAX {
-                hint = entry.best;
-            }
+            hint = self.hint(&entry);
         }
         if ply >= self.horizon {
             // A depth-limited search stops here.
@@ -703,6 +707,19 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             };
         }
         self.expand(board, seeds, alpha, beta, ply, key, hint)
+    }
+
+    /// The move a table entry suggests to try first (`u8::MAX`: none). The
+    /// move of a guess orders only depth-limited searches: an exact search
+    /// orders better by itself than by what a shallow search guessed
+    /// (module docs, "Iterative deepening").
+    #[inline]
+    fn hint(&self, entry: &crate::tt::Bounds) -> u8 {
+        if entry.guess_depth.is_none() || self.horizon != u32::MAX {
+            entry.best
+        } else {
+            u8::MAX
+        }
     }
 
     /// Whether the current node is expected to be refuted by one move (a
@@ -739,15 +756,17 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         }
     }
 
-    /// Searches one move; `None` if stopped.
+    /// Searches one move; `None` if stopped. `fresh`: nothing was stored in
+    /// the table since its entry was probed for the move's bounds.
     #[inline]
-    fn search_move(&mut self, child: &Child, alpha: i32, beta: i32, ply: u32) -> Option<i32> {
+    fn search_move(&mut self, child: &Child, alpha: i32, beta: i32, ply: u32, fresh: bool) -> Option<i32> {
         let gain = child.gain;
+        let probed = fresh.then_some(child.hint);
         let v = match child.next {
-            Next::Mover => gain + self.search_keyed(child.board, child.seeds, child.key, alpha - gain, beta - gain, ply + 1),
+            Next::Mover => gain + self.search_keyed(child.board, child.seeds, child.key, alpha - gain, beta - gain, ply + 1, probed),
             _ => {
                 self.root_mover = !self.root_mover;
-                let v = gain - self.search_keyed(child.board, child.seeds, child.key, gain - beta, gain - alpha, ply + 1);
+                let v = gain - self.search_keyed(child.board, child.seeds, child.key, gain - beta, gain - alpha, ply + 1, probed);
                 self.root_mover = !self.root_mover;
                 v
             }
@@ -798,6 +817,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                 seeds: left,
                 score: 0,
                 house: house as u8,
+                hint: u8::MAX,
                 next: outcome.next,
             };
             count += 1;
@@ -839,6 +859,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             let (mut lo, mut hi) = (self.bounds.floor(child.board, child.seeds), self.bounds.ceiling(child.board, child.seeds));
             let mut guessed = false;
             if let Some(e) = child.key.and_then(|k| self.shared.tt.probe(k)) {
+                child.hint = self.hint(&e);
                 // A guess counts only in a depth-limited search that looks no
                 // deeper below the child than the search that made it.
                 let (lower, upper) = match e.guess_depth {
@@ -946,7 +967,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn search_child(&mut self, child: &Child, alpha: i32, beta: i32, ply: u32, best: &mut i32, best_house: &mut u8, searched: u32) -> Option<Option<i32>> {
-        let Some(v) = self.search_move(child, alpha, beta, ply) else {
+        let Some(v) = self.search_move(child, alpha, beta, ply, searched == 0) else {
             return Some(None);
         };
         if v > *best {
@@ -985,7 +1006,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             .map(|&index| {
                 let child = &children[index as usize];
                 let mut fork = this.fork(&cancel);
-                let value = if cancel.is_set() { None } else { fork.search_move(child, alpha, beta, ply) };
+                let value = if cancel.is_set() { None } else { fork.search_move(child, alpha, beta, ply, false) };
                 if value.is_some_and(|v| v >= beta) {
                     cancel.flag.store(true, Relaxed);
                     if child.next != Next::Mover {
