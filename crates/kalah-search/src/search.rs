@@ -658,9 +658,11 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
     /// same window (every search is a null-window test).
     ///
     /// `probed` is the move of the board's table entry (`u8::MAX`: none)
-    /// when the node probed the entry for its bounds and nothing was
-    /// stored since (the entry did not decide the window, or the move
-    /// would not be searched): then the table is not probed again.
+    /// when the node probed the entry for its bounds and this search has
+    /// stored nothing since (the entry did not decide the window, or the
+    /// move would not be searched): then the table is not probed again.
+    /// Another thread may have stored the entry in between; that is missed
+    /// as it would be by a probe a moment earlier.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn search_keyed(&mut self, board: Board, seeds: i32, key: Option<u64>, alpha: i32, beta: i32, ply: u32, probed: Option<u8>) -> i32 {
@@ -756,8 +758,8 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         }
     }
 
-    /// Searches one move; `None` if stopped. `fresh`: nothing was stored in
-    /// the table since its entry was probed for the move's bounds.
+    /// Searches one move; `None` if stopped. `fresh`: this search stored
+    /// nothing in the table since it probed the move's entry for its bounds.
     #[inline]
     fn search_move(&mut self, child: &Child, alpha: i32, beta: i32, ply: u32, fresh: bool) -> Option<i32> {
         let gain = child.gain;
