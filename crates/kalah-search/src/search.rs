@@ -200,6 +200,13 @@ impl Bounds {
         }
     }
 
+    /// [`Bounds::floor`] raised by [`Bounds::raise_floor`] toward `need`:
+    /// the floor of a board checked against a window whose beta is `need`.
+    #[inline]
+    fn floor_toward(&self, board: Board, seeds: i32, need: i32) -> i32 {
+        self.raise_floor(board, seeds, self.floor(board, seeds), need)
+    }
+
     /// The least value `board` (with `seeds` seeds, not over) can have.
     ///
     /// Always `-seeds`; but when the mover is sure to bank `g` seeds, the
@@ -640,7 +647,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             self.stats.nodes += 1;
             return ceiling;
         }
-        let floor = self.bounds.raise_floor(board, seeds, self.bounds.floor(board, seeds), beta);
+        let floor = self.bounds.floor_toward(board, seeds, beta);
         if floor >= beta {
             self.stats.nodes += 1;
             return floor;
@@ -670,7 +677,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         debug_assert_eq!(key, if seeds >= self.tt_min { self.packer.pack(board) } else { None });
         debug_assert_eq!(board.total() as i32, seeds);
         debug_assert!(self.bounds.ceiling(board, seeds) > alpha);
-        debug_assert!(self.bounds.raise_floor(board, seeds, self.bounds.floor(board, seeds), beta) < beta);
+        debug_assert!(self.bounds.floor_toward(board, seeds, beta) < beta);
         self.stats.nodes += 1;
         if self.stats.nodes & STOP_CHECK_MASK == 0 {
             self.flush_nodes();
@@ -700,7 +707,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         if ply >= self.horizon {
             // A depth-limited search stops here.
             self.guessed_leaves += 1;
-            let floor = self.bounds.raise_floor(board, seeds, self.bounds.floor(board, seeds), beta);
+            let floor = self.bounds.floor_toward(board, seeds, beta);
             let ceiling = self.bounds.ceiling(board, seeds);
             return match self.leaves {
                 Horizon::Guess => 0.clamp(floor, ceiling),
