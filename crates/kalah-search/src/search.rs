@@ -63,6 +63,18 @@
 //! A depth-limited result that never touched a guessed leaf is exact and
 //! stored as such.
 //!
+//! Iterative deepening runs on one thread even when the search has more
+//! (`Searcher::may_split`). Its exact entries carry best moves that the
+//! exact search plays first; split between threads, a node's entry holds
+//! whichever refutation a thread happened to find first, and the exact
+//! searches that followed were up to 40% larger from one run to the next.
+//! On one thread deepening takes a little longer and leaves the same
+//! moves every time. Two threads, alternating runs (BENCHMARKS.md):
+//! Kalah(6,4) over the 20-seed database 5.63-5.78 M nodes, mean 1.83 s,
+//! against 5.73-7.92 M, mean 1.96 s (twelve runs each); Kalah(5,5) over a
+//! 16-seed one 51.0-52.8 M nodes and 16.7-19.3 s against 70.4-70.7 M and
+//! 25.2-25.4 s (three each); Kalah(6,5) over the 24-seed one unchanged.
+//!
 //! # Proven bounds
 //!
 //! With clockwise sowing play can go on for ever, so a search cannot
@@ -744,6 +756,14 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         }
     }
 
+    /// Whether a node with `seeds` seeds may search its moves in parallel
+    /// ([`Searcher::split`]): with several threads, a board large enough,
+    /// and not in iterative deepening (module docs).
+    #[inline]
+    fn may_split(&self, seeds: i32) -> bool {
+        self.shared.threads > 1 && seeds >= self.split_min && (self.horizon == u32::MAX || self.leaves != Horizon::Guess)
+    }
+
     /// Whether the current node is expected to be refuted by one move (a
     /// cut node), rather than to have every move fail (an all node). A
     /// root is taken as an all node; the opponent's replies to an all
@@ -958,7 +978,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             left -= 1;
             let child = &children[index as usize];
             let split_after = if self.expects_cut() { SPLIT_CUT_AFTER } else { 1 };
-            if searched >= split_after && self.shared.threads > 1 && seeds >= self.split_min {
+            if searched >= split_after && self.may_split(seeds) {
                 // The first moves did not refute the node, so most likely
                 // no move does and every one must be searched: the rest in
                 // parallel (young brothers wait).

@@ -52,8 +52,11 @@ fn searches_backed_by_a_database_agree_with_a_larger_database() {
         let mut backing = Builder::new(h, rules, small).unwrap();
         backing.build_all(&Quiet);
         let solver = Solver::new(h, rules, backing, options()).unwrap();
-        for _ in 0..12 {
-            let seeds = small + 1 + rng.below((large - small) as u64) as u32;
+        // Twelve boards anywhere above the small database, and six near the
+        // top, whose exact searches are large enough to split (iterative
+        // deepening never splits).
+        for i in 0..18 {
+            let seeds = if i < 12 { small + 1 + rng.below((large - small) as u64) as u32 } else { large - rng.below(4) as u32 };
             let board = random_board(&mut rng, h, seeds);
             let position = Position::from_mover_board(h, board, Side::South, [0, 0]);
             let searched = solver.analyze(&position, false, false).unwrap().value;
