@@ -64,10 +64,11 @@
 //! stored as such.
 //!
 //! Iterative deepening runs on one thread even when the search has more
-//! (`Searcher::may_split`). Its exact entries carry best moves that the
-//! exact search plays first; split between threads, a node's entry holds
-//! whichever refutation a thread happened to find first, and the exact
-//! searches that followed were up to 40% larger from one run to the next.
+//! (`Searcher::may_split`). Split between threads, it made the exact
+//! searches that followed up to 40% larger from one run to the next; most
+//! likely because its exact entries carry best moves that the exact
+//! search plays first, and a split node's entry holds whichever
+//! refutation a thread happened to find first.
 //! On one thread deepening takes a little longer and leaves the same
 //! moves every time. Two threads, alternating runs (BENCHMARKS.md):
 //! Kalah(6,4) over the 20-seed database 5.63-5.78 M nodes, mean 1.83 s,
