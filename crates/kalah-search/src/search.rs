@@ -42,7 +42,8 @@
 //!    from the store. With several threads, when the first move searched
 //!    does not refute a node the table keeps (the first two, if the node
 //!    was expected to be refuted: `SPLIT_CUT_AFTER`), the others are
-//!    searched in parallel (`Searcher::split`).
+//!    searched in parallel (`Searcher::split`; not in iterative
+//!    deepening, below).
 //!
 //! # Iterative deepening
 //!
