@@ -148,8 +148,9 @@ fn usage_line(e: &clap::Error) -> String {
     format!("{message}{tip}; see `kalah help` or `kalah COMMAND --help`")
 }
 
-/// `kalah ... | head`: a closed stdout ends the program quietly with code 0
-/// instead of the panic of `println!` (Rust ignores SIGPIPE).
+/// `kalah ... | head` and `kalah ... 2>&1 | head`: a closed stdout or
+/// stderr ends the program quietly with code 0 instead of the panic of
+/// `println!` or `eprintln!` (Rust ignores SIGPIPE).
 fn quiet_on_closed_stdout() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -159,7 +160,7 @@ fn quiet_on_closed_stdout() {
             .map(String::as_str)
             .or_else(|| info.payload().downcast_ref::<&str>().copied())
             .unwrap_or("");
-        if message.starts_with("failed printing to stdout") {
+        if message.starts_with("failed printing to stdout") || message.starts_with("failed printing to stderr") {
             std::process::exit(0);
         }
         default(info);

@@ -327,3 +327,19 @@ fn a_closed_stdout_is_not_a_panic() {
         assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
     }
 }
+
+/// `kalah ... 2>&1 | head`: notes into a closed pipe end the program
+/// quietly with code 0 too (a panic would exit with 101).
+#[test]
+fn a_closed_stderr_is_not_a_panic() {
+    let mut child = Command::new(BIN)
+        .args(["table", "--houses", "1-3", "--seeds", "1-3"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take()); // the reader goes away before the first note
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0));
+}
