@@ -313,13 +313,7 @@ fn a_symbolic_link_loop_is_one_line_naming_the_file() {
 #[test]
 fn a_closed_stdout_is_not_a_panic() {
     for args in [&["chains", "--houses", "8", "--max", "60"][..], &["chains", "--houses", "6", "--json"]] {
-        let mut child = Command::new(BIN)
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child = spawn(args, Stdio::piped());
         drop(child.stdout.take()); // the reader goes away before the first line
         let out = child.wait_with_output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -332,14 +326,13 @@ fn a_closed_stdout_is_not_a_panic() {
 /// quietly with code 0 too (a panic would exit with 101).
 #[test]
 fn a_closed_stderr_is_not_a_panic() {
-    let mut child = Command::new(BIN)
-        .args(["table", "--houses", "1-3", "--seeds", "1-3"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn(&["table", "--houses", "1-3", "--seeds", "1-3"], Stdio::null());
     drop(child.stderr.take()); // the reader goes away before the first note
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(0));
+}
+
+/// Starts `kalah args` with no input, stdout as given and stderr piped.
+fn spawn(args: &[&str], stdout: Stdio) -> std::process::Child {
+    Command::new(BIN).args(args).stdin(Stdio::null()).stdout(stdout).stderr(Stdio::piped()).spawn().unwrap()
 }
