@@ -72,7 +72,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    quiet_on_closed_stdout();
+    quiet_on_closed_output();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -151,7 +151,7 @@ fn usage_line(e: &clap::Error) -> String {
 /// `kalah ... | head` and `kalah ... 2>&1 | head`: a closed stdout or
 /// stderr ends the program quietly with code 0 instead of the panic of
 /// `println!` or `eprintln!` (Rust ignores SIGPIPE).
-fn quiet_on_closed_stdout() {
+fn quiet_on_closed_output() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         let message = info
