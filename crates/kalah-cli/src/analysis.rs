@@ -153,7 +153,8 @@ pub fn run(request: &Request) -> anyhow::Result<Report> {
     let db_seeds = database.as_ref().map(|d| d.max_seeds);
     let options = SearchOptions {
         threads: request.threads,
-        tt_bytes: request.tt_mb.unwrap_or_else(|| default_tt_mb(seeds, db_seeds)) << 20,
+        tt_bytes: request.tt_mb.unwrap_or_else(|| default_tt_mb(h, seeds, db_seeds)) << 20,
+        max_seeds: Some(seeds),
     };
     check_search_memory(options.reserved_bytes(h) as u64, db.as_ref().filter(|_| memory.is_none()))?;
     if request.announce {
@@ -296,6 +297,7 @@ pub fn bound_solver(
     let options = SearchOptions {
         threads,
         tt_bytes: tt_mb.unwrap_or(if seeds > n + BOUNDS_SMALL_GAP { BOUNDS_TT_MB } else { 64 }) << 20,
+        max_seeds: Some(seeds),
     };
     if let Some(limit) = announce {
         let why = if retrograde_fits(h, seeds, rules) {
@@ -443,7 +445,8 @@ pub fn memory_database(engine: &Engine, seeds: u32, args: &DbArgs, file: Option<
     let boards = kalah_core::boards_up_to(h, n);
     let options = SearchOptions {
         threads,
-        tt_bytes: tt_mb.unwrap_or_else(|| default_tt_mb(seeds, Some(n))) << 20,
+        tt_bytes: tt_mb.unwrap_or_else(|| default_tt_mb(h, seeds, Some(n))) << 20,
+        max_seeds: Some(seeds),
     };
     let table = options.reserved_bytes(h) as u64;
     if let Some(available) = kalah_db::writer::available_memory() {

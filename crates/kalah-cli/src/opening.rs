@@ -140,7 +140,8 @@ pub fn oracle(
     let db_seeds = crate::analysis::searched_db_seeds(memory.as_ref(), database.as_ref());
     let options = SearchOptions {
         threads,
-        tt_bytes: tt_mb.unwrap_or_else(|| default_tt_mb(seeds, db_seeds)) << 20,
+        tt_bytes: tt_mb.unwrap_or_else(|| default_tt_mb(h, seeds, db_seeds)) << 20,
+        max_seeds: Some(seeds),
     };
     check_search_memory(options.reserved_bytes(h) as u64, database.as_ref().filter(|_| memory.is_none()))?;
     let search = |e: kalah_search::SearchError| user(e.to_string());

@@ -248,7 +248,8 @@ fn brain(start: &Position, rules: Rules, db: &DbArgs, threads: usize, tt_mb: Opt
             let db_seeds = crate::analysis::searched_db_seeds(memory.as_ref(), database.as_ref());
             let options = SearchOptions {
                 threads,
-                tt_bytes: tt_mb.unwrap_or_else(|| default_tt_mb(seeds, db_seeds)) << 20,
+                tt_bytes: tt_mb.unwrap_or_else(|| default_tt_mb(h, seeds, db_seeds)) << 20,
+                max_seeds: Some(seeds),
             };
             let loaded = database.as_ref().filter(|d| memory.is_none() && d.file_bytes() <= crate::common::INTERACTIVE_LOAD_LIMIT);
             check_search_memory(options.reserved_bytes(h) as u64, loaded)?;

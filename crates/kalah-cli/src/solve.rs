@@ -13,7 +13,9 @@ pub struct SearchArgs {
     pub threads: Option<usize>,
     /// Transposition table size in MiB (default: from 16 MiB for small
     /// positions up to 1024 MiB for 37 seeds or more, or for 33 seeds or
-    /// more above the endgame database used).
+    /// more above the endgame database used). Rounded down to a power of
+    /// two; a table too small for the keys of the position's boards grows
+    /// to what they need (at most 128 MiB on 5 and 6 houses, 2 GiB on 8).
     #[arg(long, value_name = "MB")]
     pub tt_mb: Option<usize>,
 }
@@ -33,19 +35,27 @@ impl SearchArgs {
     }
 }
 
-/// The default transposition table size in MiB for positions with `seeds`
-/// seeds in their houses, searched with a database of `db_seeds` seeds if
-/// any. Small searches do not need, and should not pay for, a large table:
-/// its pages are zeroed when first touched, about 0.1 to 1.5 s a GiB on
-/// this project's test machine. With a database the search stores only
-/// boards several seeds above it, so what counts is how far above it the
-/// position is: Kalah(6,5) with the 30-seed database searches as fast with
-/// 256 MiB as with 1 GiB, Kalah(6,4) with the 20-seed one (28 seeds above
-/// it) faster with 64 MiB than with 256, and Kalah(6,5) with the 24-seed
-/// one (36 above) fastest with 256 MiB: 32.6-36.3 s against 37.0-42.1 s
-/// with 1 GiB, whose pages cost seconds of system time (BENCHMARKS.md).
-pub(crate) fn default_tt_mb(seeds: u32, db_seeds: Option<u32>) -> usize {
-    match db_seeds {
+/// The default transposition table size in MiB for positions of `h`
+/// houses with `seeds` seeds in their houses, searched with a database of
+/// `db_seeds` seeds if any. Small searches do not need, and should not pay
+/// for, a large table: its pages are zeroed when first touched, about 0.1
+/// to 1.5 s a GiB on this project's test machine. With a database the
+/// search stores only boards several seeds above it, so what counts is how
+/// far above it the position is: Kalah(6,5) with the 30-seed database
+/// searches as fast with 256 MiB as with 1 GiB, Kalah(6,4) with the
+/// 20-seed one (28 seeds above it) faster with 128 MiB than with 256, and
+/// Kalah(6,5) with the 24-seed one (36 above) fastest with 256 MiB:
+/// 32.6-36.3 s against 37.0-42.1 s with 1 GiB, whose pages cost seconds of
+/// system time (BENCHMARKS.md).
+///
+/// A table smaller than its keys' fields need takes unary keys
+/// (`kalah_search::SearchOptions::keys`), which cost about 5% of a
+/// search's time (Kalah(6,4) over the 20-seed database, 64 MiB of unary
+/// keys against 128 MiB of fields). So a search large enough for 64 MiB
+/// gets what the fields need if that is at most 128 MiB (five and six
+/// houses).
+pub(crate) fn default_tt_mb(h: usize, seeds: u32, db_seeds: Option<u32>) -> usize {
+    let mb = match db_seeds {
         None => match seeds {
             0..=16 => 16,
             17..=24 => 64,
@@ -57,6 +67,12 @@ pub(crate) fn default_tt_mb(seeds: u32, db_seeds: Option<u32>) -> usize {
             29..=38 => 256,
             _ => 1024,
         },
+    };
+    let fields = kalah_search::SearchOptions::fields_mb(h);
+    if mb >= 64 && fields <= 128 {
+        mb.max(fields)
+    } else {
+        mb
     }
 }
 

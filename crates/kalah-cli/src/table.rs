@@ -255,6 +255,7 @@ fn clockwise(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, thread
     let options = SearchOptions {
         threads,
         tt_bytes: tt_mb.unwrap_or(if largest > n + BOUNDS_SMALL_GAP { BOUNDS_TT_MB } else { 64 }) << 20,
+        max_seeds: Some(largest),
     };
     Ok(Evaluator::Clockwise(Box::new(engine), Box::new(builder), options))
 }
@@ -323,7 +324,8 @@ fn evaluator(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, thread
     // Checked with the database in memory: what is available is what is left.
     let options = SearchOptions {
         threads,
-        tt_bytes: tt_mb.unwrap_or_else(|| default_tt_mb(largest, database.as_ref().and_then(|t| t.max_seeds()))) << 20,
+        tt_bytes: tt_mb.unwrap_or_else(|| default_tt_mb(h, largest, database.as_ref().and_then(|t| t.max_seeds()))) << 20,
+        max_seeds: Some(largest),
     };
     check_table_memory(options.reserved_bytes(h) as u64)?;
     let evaluator: Search = match database {

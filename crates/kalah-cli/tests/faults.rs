@@ -222,7 +222,7 @@ fn concurrent_searches_on_one_mapping_agree_with_one_thread() {
     .iter()
     .map(|p| p.parse().unwrap())
     .collect();
-    let options = |threads| SearchOptions { threads, tt_bytes: 8 << 20 };
+    let options = |threads| SearchOptions { threads, tt_bytes: 8 << 20, max_seeds: None };
     let single: Vec<_> = positions
         .iter()
         .map(|p| Solver::new(4, Rules::default(), &db, options(1)).unwrap().analyze(p, true, false).unwrap())

@@ -166,6 +166,7 @@ impl Judge {
             let options = SearchOptions {
                 threads: 1,
                 tt_bytes: 1 << 22,
+                max_seeds: None,
             };
             Judge::Search(
                 engine,

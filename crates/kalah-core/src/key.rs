@@ -30,6 +30,33 @@
 //! key, so a table that stores whole keys can never take one position for
 //! another. A board with a house above the field's limit has no key
 //! ([`KeyPacker::pack`] returns `None`); searches simply do not cache it.
+//!
+//! # Unary keys, for small tables
+//!
+//! A table that stores part of each key in its entries needs keys of few
+//! bits to be small (`kalah-search`'s table keeps 39 bits an entry and picks
+//! the bucket with the rest, so 60-bit keys need 2^21 buckets, 128 MiB).
+//! [`KeyPacker::unary`] writes a board with `n` seeds as `n + 2h - 1` bits
+//! instead: from the lowest bit, each house in turn (the mover's 1 to `h`,
+//! then the opponent's) as one 1 bit a seed, and a 0 bit after every house
+//! but the last.
+//!
+//! ```text
+//!  h = 2; the mover's houses hold 2 and 0 seeds, the opponent's 1 and 3:
+//!  6 seeds, so 6 + 2h - 1 = 9 bits
+//!
+//!  bit      8 7 6   5    4    3   2    1 0
+//!           1 1 1   0    1    0   0    1 1
+//!           opp 2        opp 1         mover 1   (mover 2 holds none:
+//!                                                 the zeros 2 and 3 meet)
+//! ```
+//!
+//! The `2h - 1` zeros split the bits back into the houses, so two boards
+//! never share a key (the last house is the ones left above the last
+//! zero). A packer of keys of at most `b` bits packs the boards of at most
+//! `b - 2h + 1` seeds, whatever their houses hold, and no others: small
+//! searches, whose boards have few seeds, get a small table. Packing costs a
+//! step a house where the fields cost three steps in all.
 
 use crate::board::{ones, Board, MAX_HOUSES, OPPONENT};
 
@@ -65,43 +92,121 @@ fn compress(word: u64, w: u32) -> u64 {
 #[derive(Clone, Copy, Debug)]
 pub struct KeyPacker {
     h: usize,
-    width: u32,
-    /// The bits of each house byte that must be clear for the house to fit.
-    overflow: u64,
+    form: Form,
 }
 
+/// The two kinds of keys (module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Form {
+    /// A field of `width` bits a house; `overflow` has the bits of each
+    /// house byte that must be clear for the house to fit.
+    Fields { width: u32, overflow: u64 },
+    /// Unary keys of at most `bits` bits.
+    Unary { bits: u32 },
+}
+
+/// Every byte 1: multiplying a side's word by it sums its houses into each byte.
+const PREFIX: u64 = 0x0101_0101_0101_0101;
+
 impl KeyPacker {
-    /// A packer for boards with `h` houses a side.
+    /// A packer of fixed-field keys for boards with `h` houses a side.
     pub fn new(h: usize) -> KeyPacker {
         assert!((1..=MAX_HOUSES).contains(&h));
         let width = key_width(h);
         let per_byte_overflow = (0xffu32 << width) as u8 as u64;
         KeyPacker {
             h,
-            width,
-            overflow: ones(h) * per_byte_overflow,
+            form: Form::Fields {
+                width,
+                overflow: ones(h) * per_byte_overflow,
+            },
         }
     }
 
-    /// The key of `board`, or `None` if a house holds more than the field allows.
+    /// A packer of unary keys of at most `bits` bits (module docs) for
+    /// boards with `h` houses a side: it packs every board of at most
+    /// `bits - 2h + 1` seeds. `bits` must lie in `2h - 1..=64`.
+    pub fn unary(h: usize, bits: u32) -> KeyPacker {
+        assert!((1..=MAX_HOUSES).contains(&h));
+        assert!((2 * h as u32 - 1..=64).contains(&bits), "{bits}-bit unary keys for {h} houses");
+        KeyPacker { h, form: Form::Unary { bits } }
+    }
+
+    /// The bits a key may use: every key is below `2^bits()`.
+    pub fn bits(&self) -> u32 {
+        match self.form {
+            Form::Fields { width, .. } => 2 * self.h as u32 * width,
+            Form::Unary { bits } => bits,
+        }
+    }
+
+    /// Whether the keys are unary ([`KeyPacker::unary`]).
+    pub fn is_unary(&self) -> bool {
+        matches!(self.form, Form::Unary { .. })
+    }
+
+    /// The key of `board`, or `None` if it does not fit: a house holds more
+    /// than its field allows, or, for unary keys, the board holds more
+    /// seeds than the keys' bits allow.
     #[inline]
     pub fn pack(&self, board: Board) -> Option<u64> {
         let (mover, opponent) = (board.mover_word(), board.opponent_word());
-        if (mover | opponent) & self.overflow != 0 {
+        match self.form {
+            Form::Fields { width, overflow } => {
+                if (mover | opponent) & overflow != 0 {
+                    return None;
+                }
+                Some(compress(mover, width) | compress(opponent, width) << (width as usize * self.h))
+            }
+            Form::Unary { bits } => self.pack_unary(mover, opponent, bits),
+        }
+    }
+
+    /// [`KeyPacker::pack`] of unary keys: all ones, but a zero after each
+    /// house, at the house's prefix sum of seeds plus the zeros before it.
+    #[inline]
+    fn pack_unary(&self, mover: u64, opponent: u64, bits: u32) -> Option<u64> {
+        let h = self.h;
+        // Byte i: the seeds of houses 0..=i (no byte carries: at most 255 seeds).
+        let mover_sums = mover.wrapping_mul(PREFIX);
+        let opponent_sums = opponent.wrapping_mul(PREFIX);
+        let m = (mover_sums >> (8 * (h - 1))) as u8 as u32;
+        let n = m + (opponent_sums >> (8 * (h - 1))) as u8 as u32;
+        let len = n + 2 * h as u32 - 1;
+        if len > bits {
             return None;
         }
-        let w = self.width;
-        Some(compress(mover, w) | compress(opponent, w) << (w as usize * self.h))
+        let mut zeros = 0u64;
+        for i in 0..h {
+            zeros |= 1 << (((mover_sums >> (8 * i)) & 0xff) as u32 + i as u32);
+        }
+        for i in 0..h - 1 {
+            zeros |= 1 << (m + ((opponent_sums >> (8 * i)) & 0xff) as u32 + (h + i) as u32);
+        }
+        Some((u64::MAX >> (64 - len)) & !zeros)
     }
 
     /// The board of a key made by [`KeyPacker::pack`].
     pub fn unpack(&self, key: u64) -> Board {
-        let mask = (1u64 << self.width) - 1;
-        let w = self.width as usize;
         let mut board = Board::EMPTY;
-        for i in 0..self.h {
-            board.set(i, ((key >> (w * i)) & mask) as u8);
-            board.set(OPPONENT + i, ((key >> (w * (self.h + i))) & mask) as u8);
+        let cell = |i: usize| if i < self.h { i } else { OPPONENT + i - self.h };
+        match self.form {
+            Form::Fields { width, .. } => {
+                let mask = (1u64 << width) - 1;
+                let w = width as usize;
+                for i in 0..2 * self.h {
+                    board.set(cell(i), ((key >> (w * i)) & mask) as u8);
+                }
+            }
+            Form::Unary { .. } => {
+                // Each house is the run of ones up to the next zero; the last, the ones left.
+                let mut rest = key;
+                for i in 0..2 * self.h {
+                    let seeds = rest.trailing_ones();
+                    board.set(cell(i), seeds as u8);
+                    rest = rest.checked_shr(seeds + 1).unwrap_or(0);
+                }
+            }
         }
         board
     }
@@ -132,7 +237,70 @@ mod tests {
         assert_eq!(KeyPacker::new(4).pack(Board::from_sides(&[64, 0, 0, 0], &[0; 4])), None);
     }
 
+    #[test]
+    // The digits are grouped by house: opponent 2, zero, opponent 1, zero, zero, mover 1.
+    #[allow(clippy::unusual_byte_groupings)]
+    fn layout_of_a_unary_key() {
+        // The example of the module docs.
+        let p = KeyPacker::unary(2, 9);
+        let b = Board::from_sides(&[2, 0], &[1, 3]);
+        assert_eq!(p.pack(b), Some(0b111_0_1_0_0_11));
+        assert_eq!(p.unpack(0b111_0_1_0_0_11), b);
+        // One seed more does not fit in 9 bits; an empty board is all zeros.
+        assert_eq!(p.pack(Board::from_sides(&[2, 0], &[1, 4])), None);
+        assert_eq!(p.pack(Board::EMPTY), Some(0));
+        assert_eq!(p.bits(), 9);
+        assert!(p.is_unary() && !KeyPacker::new(2).is_unary());
+        assert_eq!(KeyPacker::new(6).bits(), 60);
+    }
+
+    #[test]
+    fn unary_keys_of_every_small_board_are_distinct_and_unpack() {
+        // Every board of h = 2 with houses up to 6 seeds, keys of 16 bits:
+        // exactly those of at most 13 seeds have one, all different.
+        let p = KeyPacker::unary(2, 16);
+        let mut seen = std::collections::HashSet::new();
+        for code in 0..7u32.pow(4) {
+            let c: Vec<u8> = (0..4).map(|i| (code / 7u32.pow(i) % 7) as u8).collect();
+            let b = Board::from_sides(&c[..2], &c[2..]);
+            let n: u32 = c.iter().map(|&x| x as u32).sum();
+            match p.pack(b) {
+                Some(key) => {
+                    assert!(n <= 13 && key < 1 << 16, "{c:?}");
+                    assert!(seen.insert(key), "two boards share key {key:#b}");
+                    assert_eq!(p.unpack(key), b);
+                }
+                None => assert!(n > 13, "{c:?} has no key"),
+            }
+        }
+    }
+
     proptest! {
+        #[test]
+        fn unary_keys_unpack_and_stay_within_their_bits(h in 1usize..=8, extra in 0u32..=49, cells in prop::collection::vec(0u8..=15, 16)) {
+            let bits = (2 * h as u32 - 1 + extra).min(64);
+            let p = KeyPacker::unary(h, bits);
+            let b = Board::from_sides(&cells[..h], &cells[8..8 + h]);
+            match p.pack(b) {
+                Some(key) => {
+                    prop_assert!(b.total() + 2 * h as u32 - 1 <= bits);
+                    prop_assert!(bits == 64 || key >> bits == 0);
+                    prop_assert_eq!(p.unpack(key), b);
+                }
+                None => prop_assert!(b.total() + 2 * h as u32 - 1 > bits),
+            }
+        }
+
+        #[test]
+        fn distinct_boards_have_distinct_unary_keys(h in 1usize..=8, a in prop::collection::vec(0u8..=6, 16), b in prop::collection::vec(0u8..=6, 16)) {
+            let p = KeyPacker::unary(h, 64);
+            let x = Board::from_sides(&a[..h], &a[8..8 + h]);
+            let y = Board::from_sides(&b[..h], &b[8..8 + h]);
+            if let (Some(kx), Some(ky)) = (p.pack(x), p.pack(y)) {
+                prop_assert_eq!(kx == ky, x == y);
+            }
+        }
+
         #[test]
         fn keys_put_each_house_in_its_field(h in 1usize..=8, cells in prop::collection::vec(0u8..=255, 16)) {
             let p = KeyPacker::new(h);

@@ -524,6 +524,8 @@ impl Child {
 pub(crate) struct Shared<'a, T: Tablebase> {
     pub(crate) engine: &'a Engine,
     pub(crate) tt: &'a TranspositionTable,
+    /// The keys of `tt`.
+    pub(crate) keys: KeyPacker,
     pub(crate) table: &'a T,
     pub(crate) stop: &'a AtomicBool,
     pub(crate) nodes: &'a AtomicU64,
@@ -602,7 +604,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         Searcher {
             shared,
             engine: shared.engine,
-            packer: KeyPacker::new(shared.engine.houses()),
+            packer: shared.keys,
             table_max: shared.table.max_seeds().map_or(-1, |m| m as i32),
             tt_min,
             split_min: tt_min + SPLIT_ABOVE_TT,

@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 use std::sync::Mutex;
 
-use kalah_core::{key_width, Board, Engine, KeyPacker, Next, Position, Rules, Side};
+use kalah_core::{Board, Engine, KeyPacker, Next, Position, Rules, Side};
 use kalah_db::Tablebase;
 use thiserror::Error;
 
@@ -78,14 +78,46 @@ pub struct SearchOptions {
     pub threads: usize,
     /// Transposition table size in bytes.
     pub tt_bytes: usize,
+    /// The most seeds a board the solver searches will hold (a root's,
+    /// since seeds only leave the board), if known: a table smaller than
+    /// its keys' fields need then stays as small as asked when unary keys
+    /// cover every such board ([`SearchOptions::keys`]).
+    pub max_seeds: Option<u32>,
 }
 
 impl SearchOptions {
     /// The bytes of the transposition table a solver for `h` houses makes
-    /// from these options (`tt_bytes` rounded down to a power of two, and
-    /// up to the least the keys of `h` houses need).
+    /// from these options: `tt_bytes` rounded down to a power of two (and up
+    /// to 64 bytes, one bucket; see [`SearchOptions::keys`] for how any
+    /// size fits the keys).
     pub fn table_bytes(&self, h: usize) -> usize {
-        TranspositionTable::size_for(self.tt_bytes, key_bits(h))
+        TranspositionTable::size_for(self.tt_bytes, self.keys(h).bits())
+    }
+
+    /// The least table, in MiB (rounded up), that takes the fixed-field
+    /// keys of `h` houses ([`SearchOptions::keys`]): 128 on five and six houses.
+    pub fn fields_mb(h: usize) -> usize {
+        TranspositionTable::min_bytes(KeyPacker::new(h).bits()).div_ceil(1 << 20)
+    }
+
+    /// The table keys of a solver for `h` houses with these options:
+    /// unary keys (`kalah_core::key`) when the table is smaller than the
+    /// fixed fields' keys need (their 60 bits on five and six houses need
+    /// 128 MiB, their 64 bits on eight 2 GiB) and unary keys as wide as the
+    /// table allows cover every board of `max_seeds` seeds; else the
+    /// fields, and the table grows to their size. So a small search gets
+    /// the small table asked for (the start of Kalah(8,1) searched in a
+    /// 2 GiB table before), and a large one never leaves boards out of its
+    /// table. (A solver that searches boards of more seeds than it was told
+    /// searches them without the table, like boards whose houses do not
+    /// fit the fields.)
+    pub fn keys(&self, h: usize) -> KeyPacker {
+        let fields = KeyPacker::new(h);
+        let unary_bits = TranspositionTable::widest_keys(self.tt_bytes);
+        match self.max_seeds {
+            Some(n) if TranspositionTable::min_bytes(fields.bits()) > self.tt_bytes && n + 2 * h as u32 - 1 <= unary_bits => KeyPacker::unary(h, unary_bits),
+            _ => fields,
+        }
     }
 
     /// The bytes a memory check should count for the table: what it
@@ -96,16 +128,12 @@ impl SearchOptions {
     }
 }
 
-/// Bits of the packed key of a board of `h` houses a side.
-fn key_bits(h: usize) -> u32 {
-    2 * h as u32 * key_width(h)
-}
-
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             tt_bytes: 1 << 30,
+            max_seeds: None,
         }
     }
 }
@@ -244,6 +272,8 @@ const SEARCH_STACK: usize = 64 << 20;
 pub struct Solver<T: Tablebase> {
     engine: Engine,
     tt: TranspositionTable,
+    /// The keys of `tt` ([`SearchOptions::keys`]).
+    keys: KeyPacker,
     table: T,
     pool: rayon::ThreadPool,
     threads: usize,
@@ -295,12 +325,14 @@ impl<T: Tablebase> Solver<T> {
                 threads,
                 why: e.to_string(),
             })?;
+        let keys = options.keys(h);
         Ok(Solver {
             engine: Engine::new(h, rules),
-            tt: TranspositionTable::new(options.tt_bytes, key_bits(h)).map_err(|e| SearchError::Memory {
+            tt: TranspositionTable::new(options.tt_bytes, keys.bits()).map_err(|e| SearchError::Memory {
                 bytes: options.tt_bytes,
                 why: e.to_string(),
             })?,
+            keys,
             table,
             pool,
             threads,
@@ -354,6 +386,7 @@ impl<T: Tablebase> Solver<T> {
         let shared = Shared {
             engine: &self.engine,
             tt: &self.tt,
+            keys: self.keys,
             table: &self.table,
             stop: &stop,
             nodes: &self.nodes,
@@ -450,7 +483,7 @@ impl<T: Tablebase> Solver<T> {
         }
         lower = lower.max(-seeds);
         upper = upper.min(seeds);
-        if let Some(e) = KeyPacker::new(self.engine.houses()).pack(board).and_then(|k| self.tt.probe_exact(k)) {
+        if let Some(e) = self.keys.pack(board).and_then(|k| self.tt.probe_exact(k)) {
             lower = lower.max(e.lower);
             upper = upper.min(e.upper);
         }
@@ -575,7 +608,7 @@ impl<T: Tablebase> Solver<T> {
     /// value, whose test the table then answers at once.
     fn moves_hint_first(&self, board: Board) -> Vec<usize> {
         let mut moves: Vec<usize> = self.engine.moves(board).collect();
-        let hint = KeyPacker::new(self.engine.houses()).pack(board).and_then(|k| self.tt.probe(k)).map(|e| e.best as usize);
+        let hint = self.keys.pack(board).and_then(|k| self.tt.probe(k)).map(|e| e.best as usize);
         if let Some(i) = hint.and_then(|h| moves.iter().position(|&m| m == h)) {
             moves[..=i].rotate_right(1);
         }

@@ -28,7 +28,10 @@
 //! the remaining `K - b` bits are stored in the entry. Because `mix` is a
 //! bijection and the bucket plus the stored bits give back the whole mixed
 //! key, **a matching entry is always the same board**: no false hits, ever.
-//! The table needs `K - b <= 39`, so at least `2^(K - 39)` buckets.
+//! The table needs `K - b <= 39`, so at least `2^(K - 39)` buckets: 128 MiB
+//! for the 60-bit keys of five and six houses. A solver asked for less
+//! takes unary keys, whose width grows with the seeds a board holds, where
+//! they cover every board it will search (`SearchOptions::keys`).
 //!
 //! ```text
 //!  63                        25 24  23    19 18  16 15      8 7       0
@@ -155,6 +158,14 @@ impl TranspositionTable {
     /// The smallest table (in bytes) for keys of `key_bits` bits.
     pub fn min_bytes(key_bits: u32) -> usize {
         (1usize << key_bits.saturating_sub(KEY_BITS)) * BUCKET_BYTES
+    }
+
+    /// The widest keys a table of `bytes` bytes holds at that size (its
+    /// buckets rounded down to a power of two): the 39 bits an entry keeps
+    /// and the bits that choose its bucket, at most 64.
+    pub fn widest_keys(bytes: usize) -> u32 {
+        let buckets = (bytes / BUCKET_BYTES).max(1);
+        (KEY_BITS + (usize::BITS - 1 - buckets.leading_zeros())).min(64)
     }
 
     /// A table of at most `bytes` bytes (rounded down to a power of two of

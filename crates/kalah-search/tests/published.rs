@@ -21,6 +21,7 @@ const CSV: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/published.csv
 const OPTIONS: SearchOptions = SearchOptions {
     threads: 2,
     tt_bytes: 64 << 20,
+    max_seeds: None,
 };
 
 /// What a source says about a start.

@@ -74,12 +74,16 @@ fn search(args: &[String]) {
     let threads: usize = arg(args, 5, "threads");
     let mb: usize = arg(args, 6, "transposition table MiB");
     let rules = Rules { capture, ..Rules::default() };
-    let options = SearchOptions { threads, tt_bytes: mb << 20 };
+    let options = SearchOptions { threads, tt_bytes: mb << 20, max_seeds: Some(h as u32 * 2 * s) };
+    // The table actually made: six houses and more round a request up to
+    // what their keys need (128 MiB for six).
+    let made = options.table_bytes(h) >> 20;
+    let table = if made == mb { format!("{mb} MiB table") } else { format!("{made} MiB table ({mb} asked)") };
     let p = Position::start(h, s).expect("a valid start");
     let report = |what: &str, value: i32, nodes: u64, stats: Stats, start: Instant| {
         let t = start.elapsed().as_secs_f64();
         println!(
-            "| Kalah({h},{s}) {capture}, {what}, {threads} threads, {mb} MiB table | {value:+} | {t:.2} s | {nodes} nodes | {:.2} M nodes/s |",
+            "| Kalah({h},{s}) {capture}, {what}, {threads} threads, {table} | {value:+} | {t:.2} s | {nodes} nodes | {:.2} M nodes/s |",
             nodes as f64 / t / 1e6
         );
         println!("{stats:?}");

@@ -892,7 +892,7 @@ fn prepare(cluster: &Cluster, m: &clap::ArgMatches) -> anyhow::Result<(Prepared,
         title,
         rules,
         threads,
-        tt_mb: tt_mb.unwrap_or_else(|| default_tt_mb(position.seeds_in_houses(), db_seeds)),
+        tt_mb: tt_mb.unwrap_or_else(|| default_tt_mb(position.houses(), position.seeds_in_houses(), db_seeds)),
         db: db.clone(),
         value_only,
         json,
@@ -939,6 +939,7 @@ fn go<T: Tablebase>(cluster: &Cluster, p: &Prepared, table: T, database: Option<
     let options = SearchOptions {
         threads: p.threads,
         tt_bytes: p.tt_mb << 20,
+        max_seeds: Some(p.position.seeds_in_houses()),
     };
     let solver = check_tables_memory(cluster, options.reserved_bytes(h) as u64)
         .and_then(|()| Solver::new(h, p.rules, table, options).map_err(|e| user(e.to_string())));
@@ -1121,6 +1122,7 @@ mod tests {
         let options = SearchOptions {
             threads: 1,
             tt_bytes: 1 << 22,
+            max_seeds: None,
         };
         let solvers: Vec<Solver<T>> = tables.into_iter().map(|t| Solver::new(h, rules, t, options).unwrap()).collect();
         let mut tree = Tree::new(solvers[0].engine(), solvers[0].tablebase(), position.mover_board(), wanted, 30, all_moves);
@@ -1146,7 +1148,7 @@ mod tests {
         };
         for (h, s, rules) in [(4, 3, Rules::default()), (4, 3, empty), (3, 4, turn), (5, 2, empty)] {
             let position = Position::start(h, s).unwrap();
-            let single = Solver::new(h, rules, NoTablebase { houses: h, rules }, SearchOptions { threads: 1, tt_bytes: 1 << 22 })
+            let single = Solver::new(h, rules, NoTablebase { houses: h, rules }, SearchOptions { threads: 1, tt_bytes: 1 << 22, max_seeds: None })
                 .unwrap()
                 .analyze(&position, true, false)
                 .unwrap();
@@ -1172,7 +1174,7 @@ mod tests {
         let mut builder = Builder::new(4, rules, 10).unwrap();
         builder.build_all(&kalah_db::Quiet);
         let position = Position::start(4, 3).unwrap();
-        let single = Solver::new(4, rules, &builder, SearchOptions { threads: 1, tt_bytes: 1 << 22 })
+        let single = Solver::new(4, rules, &builder, SearchOptions { threads: 1, tt_bytes: 1 << 22, max_seeds: None })
             .unwrap()
             .analyze(&position, true, false)
             .unwrap();
