@@ -13,7 +13,7 @@ use kalah_db::{human_bytes, Builder, Database, NoTablebase, Progress, Tablebase}
 use kalah_search::{analyze_from_table, Analysis, BoundSolver, BoundedAnalysis, LineEnd, SearchOptions, Solver};
 use serde_json::json;
 
-use crate::common::{article, db_error, rules_json, signed, user, verdict, DbArgs};
+use crate::common::{article, db_error, rules_json, signed, user, verdict, DbArgs, ANALYSIS_LOAD_GAP, VALUE_LOAD_GAP};
 use crate::solve::default_tt_mb;
 
 /// How a value was found.
@@ -109,8 +109,9 @@ pub fn run(request: &Request) -> anyhow::Result<Report> {
     let h = position.houses();
     let rules = request.rules;
     let engine = Engine::new(h, rules);
-    let db = request.db.open(h, rules)?;
     let seeds = position.seeds_in_houses();
+    let gap = if request.moves || request.pv { ANALYSIS_LOAD_GAP } else { VALUE_LOAD_GAP };
+    let db = request.db.open_for(h, rules, seeds, gap)?;
     let start = Instant::now();
     let memory = memory_database(&engine, seeds, &request.db, db.as_ref(), request.tt_mb, request.threads, request.announce)?;
     let database = match (&memory, &db) {

@@ -129,8 +129,48 @@ pub fn find_default_database_up_to(h: usize, rules: Rules, max_bytes: u64) -> Op
     find_database_in(&database_dir(), h, rules, max_bytes)
 }
 
-/// [`find_default_database_up_to`] in the directory `dir`.
-fn find_database_in(dir: &std::path::Path, h: usize, rules: Rules, max_bytes: u64) -> Option<PathBuf> {
+/// Seeds a search for a value (or a best move) may lie above the database
+/// backing it for a smaller default database to serve it better than a
+/// larger one ([`DbArgs::open_for`]): the larger costs more to load whole
+/// than it saves. Measured on the Intel machine (BENCHMARKS.md, "Which
+/// default database"), `kalah solve 6 S --capture empty --best-move`,
+/// whole command: Kalah(6,3) 0.54 s over the 20-seed database (16 seeds
+/// above it), 2.06 s over the 24-seed one, 13.47 s over the 30-seed one
+/// (10.3 GiB to load); Kalah(6,4) 2.15 s over the 20- or 24-seed one,
+/// 15.87 s over the 30-seed one.
+pub const VALUE_LOAD_GAP: u32 = 24;
+
+/// [`VALUE_LOAD_GAP`] for the searches of every move's value and a
+/// principal variation, or of many openings, which search several times
+/// as many nodes, so that a larger database pays sooner: `kalah solve`
+/// (Kalah(6,4), standard capture) took 8.65 and 9.53 s over the 30-seed
+/// database against 13.16 and 15.19 s over the 24-seed one (18 and 24
+/// seeds below it), while Kalah(6,3) took 0.80 s over the 24-seed one (12
+/// below) against 6.57 s over the 30-seed one.
+pub const ANALYSIS_LOAD_GAP: u32 = 18;
+
+/// The default database for a position of `seeds` seeds on `h` houses
+/// under `rules` ([`DbArgs::open_for`]), if any.
+pub fn find_default_database_for(h: usize, rules: Rules, seeds: u32, gap: u32) -> Option<PathBuf> {
+    let found = default_databases(&database_dir(), h, rules)?;
+    choose_for_seeds(&found, seeds, gap)
+}
+
+/// Among `found` (ascending seeds), the database for a position of `seeds`
+/// seeds: the largest if it covers the position (it is probed, not loaded)
+/// or if none has at least `seeds - gap` seeds, else the smallest that has.
+fn choose_for_seeds(found: &[(u32, u64, PathBuf)], seeds: u32, gap: u32) -> Option<PathBuf> {
+    let largest = found.last()?;
+    if largest.0 >= seeds {
+        return Some(largest.2.clone());
+    }
+    let near = found.iter().find(|(n, _, _)| n + gap >= seeds);
+    Some(near.unwrap_or(largest).2.clone())
+}
+
+/// The complete default databases for `h` houses and `rules` in `dir`, as
+/// (seeds, bytes, path) in ascending order; `None` if `dir` cannot be read.
+fn default_databases(dir: &std::path::Path, h: usize, rules: Rules) -> Option<Vec<(u32, u64, PathBuf)>> {
     let suffix = format!("-{}.kdb", rules.tag());
     let prefix = format!("kalah-h{h}-n");
     let mut found: Vec<(u32, u64, PathBuf)> = Vec::new();
@@ -147,6 +187,12 @@ fn find_database_in(dir: &std::path::Path, h: usize, rules: Rules, max_bytes: u6
         found.push((n, bytes, entry.path()));
     }
     found.sort();
+    Some(found)
+}
+
+/// [`find_default_database_up_to`] in the directory `dir`.
+fn find_database_in(dir: &std::path::Path, h: usize, rules: Rules, max_bytes: u64) -> Option<PathBuf> {
+    let found = default_databases(dir, h, rules)?;
     let small = found.iter().rev().find(|(_, bytes, _)| *bytes <= max_bytes);
     small.or(found.first()).map(|(_, _, p)| p.clone())
 }
@@ -154,9 +200,13 @@ fn find_database_in(dir: &std::path::Path, h: usize, rules: Rules, max_bytes: u6
 /// How a command picks its database.
 #[derive(Args, Clone, Debug, Default)]
 pub struct DbArgs {
-    /// Endgame database to use. Without it the largest database for the
-    /// board and rules in the database directory (`$KALAH_DB_DIR`, default
-    /// `data/db`) is used, if there is one.
+    /// Endgame database to use. Without it one for the board and rules in
+    /// the database directory (`$KALAH_DB_DIR`, default `data/db`) is used,
+    /// if there is one: the largest, unless it does not cover the position
+    /// and a smaller one lies at most 24 seeds below it (18 for every
+    /// move's value, a principal variation or the openings); then the
+    /// smallest such, which loads faster than a larger one would save
+    /// (`play`: the largest of at most 2 GiB).
     #[arg(long, value_name = "FILE", conflicts_with = "no_db")]
     pub db: Option<PathBuf>,
     /// Use no endgame database, not even a default one.
@@ -175,20 +225,32 @@ pub struct DbArgs {
 }
 
 impl DbArgs {
-    /// Opens the database these flags ask for, checked against the board and rules.
-    pub fn open(&self, h: usize, rules: Rules) -> anyhow::Result<Option<Database>> {
-        self.open_up_to(h, rules, u64::MAX)
+    /// Opens the database these flags ask for, checked against the board
+    /// and rules, choosing among the default databases the largest of at
+    /// most `max_bytes` (a database given by `--db` is used whatever its size).
+    pub fn open_up_to(&self, h: usize, rules: Rules, max_bytes: u64) -> anyhow::Result<Option<Database>> {
+        self.open_path(h, rules, || find_default_database_up_to(h, rules, max_bytes))
     }
 
-    /// [`DbArgs::open`], choosing among the default databases the largest
-    /// of at most `max_bytes` (a database given by `--db` is used whatever its size).
-    pub fn open_up_to(&self, h: usize, rules: Rules, max_bytes: u64) -> anyhow::Result<Option<Database>> {
+    /// Opens the database these flags ask for, for a position of `seeds`
+    /// seeds, checked against the board and rules: among the default
+    /// databases, the largest if it covers the position or if every one
+    /// lies more than `gap` seeds below it ([`VALUE_LOAD_GAP`],
+    /// [`ANALYSIS_LOAD_GAP`]), else the smallest within that many seeds. A
+    /// search that close above a database is small, and a larger database
+    /// would take longer to load into memory than the search it saves.
+    pub fn open_for(&self, h: usize, rules: Rules, seeds: u32, gap: u32) -> anyhow::Result<Option<Database>> {
+        self.open_path(h, rules, || find_default_database_for(h, rules, seeds, gap))
+    }
+
+    /// The database of `--db`, else the default one `default` finds; none with `--no-db`.
+    fn open_path(&self, h: usize, rules: Rules, default: impl FnOnce() -> Option<PathBuf>) -> anyhow::Result<Option<Database>> {
         if self.no_db {
             return Ok(None);
         }
         let path = match &self.db {
             Some(p) => p.clone(),
-            None => match find_default_database_up_to(h, rules, max_bytes) {
+            None => match default() {
                 Some(p) => p,
                 None => return Ok(None),
             },
@@ -338,5 +400,26 @@ mod tests {
         assert_eq!(pick(1199), Some(name(6, 20, rules)));
         assert_eq!(pick(10), Some(name(6, 20, rules)), "none is small enough: the smallest");
         assert_eq!(find_database_in(dir.path(), 4, rules, u64::MAX), None);
+
+        // By the position's seeds: the largest where it covers the position
+        // or where none lies within the gap below it, else the smallest within.
+        let found = default_databases(dir.path(), 6, rules).unwrap();
+        let seeds: Vec<u32> = found.iter().map(|(n, _, _)| *n).collect();
+        assert_eq!(seeds, [20, 24, 30]);
+        let for_seeds = |s, gap| choose_for_seeds(&found, s, gap).map(|p| p.file_name().unwrap().to_string_lossy().into_owned());
+        let value = |s| for_seeds(s, VALUE_LOAD_GAP);
+        assert_eq!(value(12), Some(name(6, 30, rules)), "covered: probed, not loaded");
+        assert_eq!(value(30), Some(name(6, 30, rules)));
+        assert_eq!(value(36), Some(name(6, 20, rules)), "Kalah(6,3)");
+        assert_eq!(value(44), Some(name(6, 20, rules)));
+        assert_eq!(value(45), Some(name(6, 24, rules)));
+        assert_eq!(value(48), Some(name(6, 24, rules)), "Kalah(6,4)");
+        assert_eq!(value(54), Some(name(6, 30, rules)));
+        assert_eq!(value(60), Some(name(6, 30, rules)), "Kalah(6,5): none within, the largest");
+        let analysis = |s| for_seeds(s, ANALYSIS_LOAD_GAP);
+        assert_eq!(analysis(36), Some(name(6, 20, rules)), "Kalah(6,3)");
+        assert_eq!(analysis(42), Some(name(6, 24, rules)));
+        assert_eq!(analysis(48), Some(name(6, 30, rules)), "Kalah(6,4)");
+        assert_eq!(choose_for_seeds(&[], 48, VALUE_LOAD_GAP), None);
     }
 }

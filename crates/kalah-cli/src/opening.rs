@@ -123,7 +123,7 @@ pub fn oracle(
     announce: bool,
 ) -> anyhow::Result<Box<dyn Oracle>> {
     let engine = Engine::new(h, rules);
-    let database = match db.open(h, rules)? {
+    let database = match db.open_for(h, rules, seeds, crate::common::ANALYSIS_LOAD_GAP)? {
         Some(d) if d.header().max_seeds >= seeds => return Ok(Box::new(TableOracle { engine, table: d })),
         other => other,
     };

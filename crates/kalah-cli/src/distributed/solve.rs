@@ -882,7 +882,7 @@ fn prepare(cluster: &Cluster, m: &clap::ArgMatches) -> anyhow::Result<(Prepared,
     }
     // Bad arguments are refused before a database is read.
     let (threads, tt_mb, value_only, json) = (cluster.threads(search.threads)?, search.tt_mb_asked()?, flag(m, "value_only")?, flag(m, "json")?);
-    let database = match db.open(position.houses(), rules)? {
+    let database = match db.open_for(position.houses(), rules, position.seeds_in_houses(), crate::common::ANALYSIS_LOAD_GAP)? {
         Some(d) => Some(for_search(cluster, d)?),
         None => None,
     };
