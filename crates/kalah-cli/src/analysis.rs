@@ -297,7 +297,7 @@ pub fn bound_solver(
     };
     let options = SearchOptions {
         threads,
-        tt_bytes: tt_mb.unwrap_or(if seeds > n + BOUNDS_SMALL_GAP { BOUNDS_TT_MB } else { 64 }) << 20,
+        tt_bytes: tt_mb.unwrap_or_else(|| crate::solve::fields_floor(h, if seeds > n + BOUNDS_SMALL_GAP { BOUNDS_TT_MB } else { 64 })) << 20,
         max_seeds: Some(seeds),
     };
     if let Some(limit) = announce {

@@ -48,12 +48,8 @@ impl SearchArgs {
 /// 32.6-36.3 s against 37.0-42.1 s with 1 GiB, whose pages cost seconds of
 /// system time (BENCHMARKS.md).
 ///
-/// A table smaller than its keys' fields need takes unary keys
-/// (`kalah_search::SearchOptions::keys`), which cost about 5% of a
-/// search's time (Kalah(6,4) over the 20-seed database, 64 MiB of unary
-/// keys against 128 MiB of fields). So a search large enough for 64 MiB
-/// gets what the fields need if that is at most 128 MiB (five and six
-/// houses).
+/// The size is then raised to what the keys' fields need where that is
+/// small ([`fields_floor`]).
 pub(crate) fn default_tt_mb(h: usize, seeds: u32, db_seeds: Option<u32>) -> usize {
     let mb = match db_seeds {
         None => match seeds {
@@ -68,6 +64,17 @@ pub(crate) fn default_tt_mb(h: usize, seeds: u32, db_seeds: Option<u32>) -> usiz
             _ => 1024,
         },
     };
+    fields_floor(h, mb)
+}
+
+/// A default table size `mb` for `h` houses, raised to what the keys'
+/// fixed fields need if it is at least 64 MiB and they need at most 128
+/// (five and six houses). A smaller table takes unary keys
+/// (`kalah_search::SearchOptions::keys`), which cost 5-8% of a search's
+/// time (Kalah(6,4) over the 20-seed database, one thread: 64 MiB of unary
+/// keys against 128 MiB of fields, BENCHMARKS.md): worth it for the small
+/// tables of small searches only.
+pub(crate) fn fields_floor(h: usize, mb: usize) -> usize {
     let fields = kalah_search::SearchOptions::fields_mb(h);
     if mb >= 64 && fields <= 128 {
         mb.max(fields)

@@ -254,7 +254,7 @@ fn clockwise(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, thread
     let builder = crate::analysis::build_in_memory(&engine, n, threads)?;
     let options = SearchOptions {
         threads,
-        tt_bytes: tt_mb.unwrap_or(if largest > n + BOUNDS_SMALL_GAP { BOUNDS_TT_MB } else { 64 }) << 20,
+        tt_bytes: tt_mb.unwrap_or_else(|| crate::solve::fields_floor(h, if largest > n + BOUNDS_SMALL_GAP { BOUNDS_TT_MB } else { 64 })) << 20,
         max_seeds: Some(largest),
     };
     Ok(Evaluator::Clockwise(Box::new(engine), Box::new(builder), options))
