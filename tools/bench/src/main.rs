@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! kalah-bench build H N [THREADS]                 build every level up to N seeds in memory
-//! kalah-bench search H S CAPTURE THREADS TT_MB [DATABASE | map:DATABASE | mem:N]
+//! kalah-bench search H S CAPTURE THREADS [unary:]TT_MB [DATABASE | map:DATABASE | mem:N]
 //!                                                 solve Kalah(H,S) (value only) and print
 //!                                                 time, nodes and the search's counters;
 //!                                                 a database file is copied into huge-page
@@ -38,7 +38,7 @@ fn main() {
         Some("build") => build(&args),
         Some("search") => search(&args),
         Some("memory") => memory(&args),
-        _ => eprintln!("usage: kalah-bench build H N [THREADS] | search H S CAPTURE THREADS TT_MB [DATABASE | map:DATABASE | mem:N] | memory [MIB ...]"),
+        _ => eprintln!("usage: kalah-bench build H N [THREADS] | search H S CAPTURE THREADS [unary:]TT_MB [DATABASE | map:DATABASE | mem:N] | memory [MIB ...]"),
     }
 }
 
@@ -72,13 +72,20 @@ fn search(args: &[String]) {
     let s: u32 = arg(args, 3, "seeds");
     let capture: Capture = arg(args, 4, "capture rule");
     let threads: usize = arg(args, 5, "threads");
-    let mb: usize = arg(args, 6, "transposition table MiB");
+    // `MB` keeps the keys' fixed fields, so that a table too small for them
+    // grows to what they need (128 MiB on six houses), as every search here
+    // did before unary keys; `unary:MB` lets the table take unary keys
+    // where they cover the start (`SearchOptions::keys`).
+    let (mb, unary) = match args.get(6).and_then(|a| a.strip_prefix("unary:")) {
+        Some(mb) => (mb.parse().expect("unary:MB, MB the transposition table MiB"), true),
+        None => (arg(args, 6, "transposition table MiB"), false),
+    };
     let rules = Rules { capture, ..Rules::default() };
-    let options = SearchOptions { threads, tt_bytes: mb << 20, max_seeds: Some(h as u32 * 2 * s) };
-    // The table actually made: six houses and more round a request up to
-    // what their keys need (128 MiB for six).
+    let options = SearchOptions { threads, tt_bytes: mb << 20, max_seeds: unary.then_some(h as u32 * 2 * s) };
+    // The table actually made, and the keys.
     let made = options.table_bytes(h) >> 20;
-    let table = if made == mb { format!("{mb} MiB table") } else { format!("{made} MiB table ({mb} asked)") };
+    let keys = if options.keys(h).is_unary() { ", unary keys" } else { "" };
+    let table = if made == mb { format!("{mb} MiB table{keys}") } else { format!("{made} MiB table ({mb} asked){keys}") };
     let p = Position::start(h, s).expect("a valid start");
     let report = |what: &str, value: i32, nodes: u64, stats: Stats, start: Instant| {
         let t = start.elapsed().as_secs_f64();
