@@ -120,12 +120,15 @@ impl std::fmt::Debug for TranspositionTable {
     }
 }
 
+/// Log2 of the buckets `bytes` bytes hold, rounded down (at least one bucket).
+fn asked_bucket_bits(bytes: usize) -> u32 {
+    (bytes / BUCKET_BYTES).max(1).ilog2()
+}
+
 /// Log2 of the buckets of a table asked for `bytes` bytes: see [`TranspositionTable::new`].
 fn bucket_bits(bytes: usize, key_bits: u32) -> u32 {
     assert!((1..=64).contains(&key_bits));
-    let wanted = (bytes / BUCKET_BYTES).max(1);
-    let bits = usize::BITS - 1 - wanted.leading_zeros();
-    bits.max(key_bits.saturating_sub(KEY_BITS)).min(key_bits)
+    asked_bucket_bits(bytes).max(key_bits.saturating_sub(KEY_BITS)).min(key_bits)
 }
 
 /// A bijection of `bits`-bit numbers that spreads the key over the low bits.
@@ -164,8 +167,7 @@ impl TranspositionTable {
     /// buckets rounded down to a power of two): the 39 bits an entry keeps
     /// and the bits that choose its bucket, at most 64.
     pub fn widest_keys(bytes: usize) -> u32 {
-        let buckets = (bytes / BUCKET_BYTES).max(1);
-        (KEY_BITS + (usize::BITS - 1 - buckets.leading_zeros())).min(64)
+        (KEY_BITS + asked_bucket_bits(bytes)).min(64)
     }
 
     /// A table of at most `bytes` bytes (rounded down to a power of two of
