@@ -19,6 +19,7 @@
 //! Run with `cargo run --release -p kalah-bench-tools -- ...`. Each run prints
 //! one line that can go into BENCHMARKS.md as it is.
 
+use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
@@ -26,10 +27,29 @@ use kalah_core::{Capture, Position, Rules};
 use kalah_db::{Builder, Database, NoTablebase, Quiet};
 use kalah_search::{SearchOptions, Solver, Stats};
 
+const USAGE: &str = "usage: kalah-bench build H N [THREADS] | search H S CAPTURE THREADS [unary:]TT_MB [DATABASE | map:DATABASE | mem:N] | memory [MIB ...]";
+
+/// Prints a line of results; a closed standard output (`kalah-bench ... | head`) ends the run quietly.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        if writeln!(std::io::stdout(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    };
+}
+
+/// Ends the run with `what` went wrong and why, exit code 1.
+fn fail<E: std::fmt::Display>(what: &str, e: E) -> ! {
+    eprintln!("kalah-bench: {what}: {e}");
+    std::process::exit(1)
+}
+
+/// Argument `i` parsed, or the usage and exit code 2.
 fn arg<T: std::str::FromStr>(args: &[String], i: usize, what: &str) -> T {
-    args.get(i)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or_else(|| panic!("argument {i}: {what} expected (see the module docs)"))
+    args.get(i).and_then(|a| a.parse().ok()).unwrap_or_else(|| {
+        eprintln!("kalah-bench: argument {i}: {what} expected\n{USAGE}");
+        std::process::exit(2)
+    })
 }
 
 fn main() {
@@ -38,7 +58,10 @@ fn main() {
         Some("build") => build(&args),
         Some("search") => search(&args),
         Some("memory") => memory(&args),
-        _ => eprintln!("usage: kalah-bench build H N [THREADS] | search H S CAPTURE THREADS [unary:]TT_MB [DATABASE | map:DATABASE | mem:N] | memory [MIB ...]"),
+        _ => {
+            eprintln!("{USAGE}");
+            std::process::exit(2)
+        }
     }
 }
 
@@ -47,8 +70,8 @@ fn build(args: &[String]) {
     let n: u32 = arg(args, 3, "max seeds");
     let threads: usize = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(2);
     let rules = Rules { capture: Capture::Empty, ..Rules::default() };
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool");
-    let mut b = Builder::new(h, rules, n).expect("memory for the database");
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap_or_else(|e| fail("a thread pool", e));
+    let mut b = Builder::new(h, rules, n).unwrap_or_else(|e| fail("memory for the database", e));
     let start = Instant::now();
     pool.install(|| {
         while b.levels_done() <= n {
@@ -56,12 +79,12 @@ fn build(args: &[String]) {
             let level = b.build_next(&Quiet);
             let len = b.indexer().level_len(level);
             let secs = t.elapsed().as_secs_f64();
-            println!("level {level}: {len} boards in {secs:.2} s ({:.1} M boards/s)", len as f64 / secs / 1e6);
+            out!("level {level}: {len} boards in {secs:.2} s ({:.1} M boards/s)", len as f64 / secs / 1e6);
         }
     });
     let secs = start.elapsed().as_secs_f64();
     let boards = b.indexer().len();
-    println!(
+    out!(
         "| build h={h} up to {n} seeds, {threads} threads | {boards} boards | {secs:.2} s | {:.1} M boards/s |",
         boards as f64 / secs / 1e6
     );
@@ -77,7 +100,7 @@ fn search(args: &[String]) {
     // did before unary keys; `unary:MB` lets the table take unary keys
     // where they cover the start (`SearchOptions::keys`).
     let (mb, unary) = match args.get(6).and_then(|a| a.strip_prefix("unary:")) {
-        Some(mb) => (mb.parse().expect("unary:MB, MB the transposition table MiB"), true),
+        Some(mb) => (mb.parse().unwrap_or_else(|e| fail("unary:MB, MB the transposition table MiB", e)), true),
         None => (arg(args, 6, "transposition table MiB"), false),
     };
     let rules = Rules { capture, ..Rules::default() };
@@ -86,43 +109,43 @@ fn search(args: &[String]) {
     let made = options.table_bytes(h) >> 20;
     let keys = if options.keys(h).is_unary() { ", unary keys" } else { "" };
     let table = if made == mb { format!("{mb} MiB table{keys}") } else { format!("{made} MiB table ({mb} asked){keys}") };
-    let p = Position::start(h, s).expect("a valid start");
+    let p = Position::start(h, s).unwrap_or_else(|e| fail("a valid start", e));
     let report = |what: &str, value: i32, nodes: u64, stats: Stats, start: Instant| {
         let t = start.elapsed().as_secs_f64();
-        println!(
+        out!(
             "| Kalah({h},{s}) {capture}, {what}, {threads} threads, {table} | {value:+} | {t:.2} s | {nodes} nodes | {:.2} M nodes/s |",
             nodes as f64 / t / 1e6
         );
-        println!("{stats:?}");
+        out!("{stats:?}");
     };
     match args.get(7) {
         Some(mem) if mem.starts_with("mem:") => {
-            let n: u32 = mem[4..].parse().expect("mem:N, N the seeds of the database to build");
+            let n: u32 = mem[4..].parse().unwrap_or_else(|e| fail("mem:N, N the seeds of the database to build", e));
             let building = Instant::now();
-            let mut db = Builder::new(h, rules, n).expect("memory for the database");
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool");
+            let mut db = Builder::new(h, rules, n).unwrap_or_else(|e| fail("memory for the database", e));
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap_or_else(|e| fail("a thread pool", e));
             pool.install(|| db.build_all(&Quiet));
             let what = format!("{n}-seed database built in memory in {:.2} s", building.elapsed().as_secs_f64());
-            let solver = Solver::new(h, rules, db, options).expect("a solver");
+            let solver = Solver::new(h, rules, db, options).unwrap_or_else(|e| fail("a solver", e));
             let start = Instant::now();
-            let a = solver.analyze(&p, false, false).expect("no damage");
+            let a = solver.analyze(&p, false, false).unwrap_or_else(|e| fail("no damage", e));
             report(&what, a.value, solver.nodes(), solver.stats(), start);
         }
         Some(path) => {
             let loading = Instant::now();
             let (path, mapped) = path.strip_prefix("map:").map_or((path.as_str(), false), |p| (p, true));
-            let db = Database::open(Path::new(path)).expect("a database");
-            let (db, how) = if mapped { (db, "mapped") } else { (db.load_into_memory().expect("memory for it"), "loaded") };
+            let db = Database::open(Path::new(path)).unwrap_or_else(|e| fail("a database", e));
+            let (db, how) = if mapped { (db, "mapped") } else { (db.load_into_memory().unwrap_or_else(|e| fail("memory for it", e)), "loaded") };
             let what = format!("{}-seed database ({how} in {:.2} s)", db.header().max_seeds, loading.elapsed().as_secs_f64());
-            let solver = Solver::new(h, rules, db, options).expect("a solver");
+            let solver = Solver::new(h, rules, db, options).unwrap_or_else(|e| fail("a solver", e));
             let start = Instant::now();
-            let a = solver.analyze(&p, false, false).expect("no damage");
+            let a = solver.analyze(&p, false, false).unwrap_or_else(|e| fail("no damage", e));
             report(&what, a.value, solver.nodes(), solver.stats(), start);
         }
         None => {
-            let solver = Solver::new(h, rules, NoTablebase { houses: h, rules }, options).expect("a solver");
+            let solver = Solver::new(h, rules, NoTablebase { houses: h, rules }, options).unwrap_or_else(|e| fail("a solver", e));
             let start = Instant::now();
-            let a = solver.analyze(&p, false, false).expect("no damage");
+            let a = solver.analyze(&p, false, false).unwrap_or_else(|e| fail("no damage", e));
             report("no database", a.value, solver.nodes(), solver.stats(), start);
         }
     }
@@ -151,7 +174,7 @@ fn memory(args: &[String]) {
     const READS: usize = 20_000_000;
     const LINE_WORDS: usize = 8;
     for mib in sizes {
-        let buffer = kalah_db::memory::LargeBuffer::zeroed(mib << 20).expect("memory for the test");
+        let buffer = kalah_db::memory::LargeBuffer::zeroed(mib << 20).unwrap_or_else(|e| fail("memory for the test", e));
         let words = buffer.atomics::<AtomicU64>();
         let lines = words.len() / LINE_WORDS;
         // A random cycle through every line: each holds the word index of the next.
@@ -182,6 +205,6 @@ fn memory(args: &[String]) {
         }
         let independent = start.elapsed().as_secs_f64() * 1e9 / READS as f64;
         // Printing the results keeps the reads from being optimised away.
-        println!("| random reads of {mib} MiB | {dependent:.1} ns a read, one at a time | {independent:.1} ns a read, eight at a time | (checks {at} {sum}) |");
+        out!("| random reads of {mib} MiB | {dependent:.1} ns a read, one at a time | {independent:.1} ns a read, eight at a time | (checks {at} {sum}) |");
     }
 }
