@@ -98,6 +98,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
+use arrayvec::ArrayVec;
 use kalah_core::{Board, Capture, Engine, KeyPacker, Leftovers, Next, Relay, Rules, Sowing};
 use kalah_db::Tablebase;
 
@@ -491,18 +492,6 @@ struct Child {
 }
 
 impl Child {
-    const EMPTY: Child = Child {
-        board: Board::EMPTY,
-        key: 0,
-        gain: 0,
-        seeds: 0,
-        score: 0,
-        house: 0,
-        hint: u8::MAX,
-        next: Next::Mover,
-        keyed: false,
-    };
-
     /// The child's table key, or for a covered board the slot of its value.
     #[inline]
     fn key(&self) -> Option<u64> {
@@ -829,8 +818,8 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         let mut best = i32::MIN;
         let mut best_house = 0u8;
 
-        let mut children = [Child::EMPTY; kalah_core::MAX_HOUSES];
-        let mut count = 0;
+        // Not an array of placeholders: writing them cost 1.6% of a search's instructions.
+        let mut children = ArrayVec::<Child, { kalah_core::MAX_HOUSES }>::new();
         let mut houses = occupied_houses(board.mover_word());
         while houses != 0 {
             let house = (houses.trailing_zeros() / 8) as usize;
@@ -856,7 +845,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             } else {
                 None
             };
-            children[count] = Child {
+            children.push(Child {
                 board: outcome.board,
                 key: child_key.unwrap_or(0),
                 keyed: child_key.is_some(),
@@ -866,15 +855,14 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                 house: house as u8,
                 hint: u8::MAX,
                 next: outcome.next,
-            };
-            count += 1;
+            });
         }
 
         // Start fetching what the next loop reads: the database entry of a
         // covered board, the table bucket of another. All at once, so that
         // the processor's page walks (the tables are larger than its TLB
         // reaches) and cache misses overlap.
-        for child in &children[..count] {
+        for child in &children {
             match child.key() {
                 Some(slot) if child.seeds <= self.table_max => self.shared.table.prefetch_slot(slot),
                 Some(key) => self.shared.tt.prefetch(key),
@@ -887,7 +875,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         let mut order = [0u8; kalah_core::MAX_HOUSES];
         let mut kept = 0;
         let history_shift = self.history.shift();
-        for (i, child) in children[..count].iter_mut().enumerate() {
+        for (i, child) in children.iter_mut().enumerate() {
             let gain = child.gain;
             if child.seeds <= self.table_max {
                 // Covered by the database: an exact value.
