@@ -480,8 +480,6 @@ struct Child {
     gain: i32,
     /// Seeds on the board after the move.
     seeds: i32,
-    /// Ordering score: higher first.
-    score: i32,
     house: u8,
     /// The move of the child's table entry ([`Searcher::hint`]; `u8::MAX`: none).
     hint: u8,
@@ -851,7 +849,6 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                 keyed: child_key.is_some(),
                 gain: outcome.gain(),
                 seeds: left,
-                score: 0,
                 house: house as u8,
                 hint: u8::MAX,
                 next: outcome.next,
@@ -871,8 +868,11 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         }
 
         // Bounds on each move from its child's range and table entry; the
-        // moves still to search are `order[..kept]`.
-        let mut order = [0u8; kalah_core::MAX_HOUSES];
+        // moves still to search are `ranked[..kept]`, each its score
+        // shifted left by 8 bits above its index in `children`: the
+        // search order is the order of these words, read without going
+        // through `children`.
+        let mut ranked = [0i64; kalah_core::MAX_HOUSES];
         let mut kept = 0;
         let history_shift = self.history.shift();
         for (i, child) in children.iter_mut().enumerate() {
@@ -939,7 +939,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             //        move that   end the turn)  + 128           higher for a move
             //        plays again)                               that plays again,
             //                                                   farther for others)
-            child.score = if child.house == hint {
+            let score = if child.house == hint {
                 1 << 28
             } else if child.next == Next::Mover {
                 (16 << 20) + child.house as i32
@@ -950,7 +950,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                     + (middle << 4)
                     + (kalah_core::MAX_HOUSES as i32 - 1 - child.house as i32)
             };
-            order[kept] = i as u8;
+            ranked[kept] = (score as i64) << 8 | i as i64;
             kept += 1;
         }
 
@@ -961,24 +961,26 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         while left > 0 {
             let mut pick = 0;
             for j in 1..left {
-                if children[order[j] as usize].score > children[order[pick] as usize].score {
+                if ranked[j] > ranked[pick] {
                     pick = j;
                 }
             }
-            let index = order[pick];
-            order.copy_within(pick + 1..left, pick);
+            let picked = ranked[pick];
+            ranked.copy_within(pick + 1..left, pick);
             left -= 1;
-            let child = &children[index as usize];
+            let child = &children[(picked & 0xff) as usize];
             let split_after = if self.expects_cut() { SPLIT_CUT_AFTER } else { 1 };
             if searched >= split_after && self.may_split(seeds) {
                 // The first moves did not refute the node, so most likely
                 // no move does and every one must be searched: the rest in
                 // parallel (young brothers wait).
-                order[left] = index;
-                let rest = &mut order[..=left];
-                rest.sort_by_key(|&i| std::cmp::Reverse(children[i as usize].score));
-                let rest: &[u8] = rest;
-                return match self.split(&children, rest, alpha, beta, ply, &mut best, &mut best_house) {
+                ranked[left] = picked;
+                ranked[..=left].sort_unstable_by(|a, b| b.cmp(a));
+                let mut rest = [0u8; kalah_core::MAX_HOUSES];
+                for (r, &word) in rest.iter_mut().zip(&ranked[..=left]) {
+                    *r = (word & 0xff) as u8;
+                }
+                return match self.split(&children, &rest[..=left], alpha, beta, ply, &mut best, &mut best_house) {
                     Some(cut) => cut.map_or(0, |v| self.finish(start_guesses, ply, key, v, alpha, beta, best_house, seeds, start_nodes)),
                     None => {
                         self.stats.all_nodes += 1;
