@@ -99,7 +99,26 @@ impl Board {
     /// Seeds in the opponent's house `j` (0-based).
     #[inline]
     pub const fn opponent(self, j: usize) -> u8 {
-        self.get(OPPONENT + j)
+        (self.0[1] >> (8 * (j & 7))) as u8
+    }
+
+    /// Seeds in the mover's house `i` (0-based): [`Board::get`] of a cell
+    /// known to be the mover's, without choosing the word.
+    #[inline]
+    pub const fn mover(self, i: usize) -> u8 {
+        (self.0[0] >> (8 * (i & 7))) as u8
+    }
+
+    /// Empties the mover's house `i` (0-based).
+    #[inline]
+    pub fn clear_mover(&mut self, i: usize) {
+        self.0[0] &= !(0xff << (8 * (i & 7)));
+    }
+
+    /// Empties the opponent's house `j` (0-based).
+    #[inline]
+    pub fn clear_opponent(&mut self, j: usize) {
+        self.0[1] &= !(0xff << (8 * (j & 7)));
     }
 
     /// Adds the bytes of `mover` and `opponent` to the two sides. The
@@ -206,6 +225,10 @@ mod tests {
         c.set(OPPONENT + 1, 9);
         c.set(0, 0);
         assert_eq!(c, Board::from_sides(&[0, 2, 3], &[4, 9, 6]));
+        assert_eq!((c.mover(1), c.mover(2), c.opponent(1)), (2, 3, 9));
+        c.clear_mover(2);
+        c.clear_opponent(0);
+        assert_eq!(c, Board::from_sides(&[0, 2, 0], &[0, 9, 6]));
     }
 
     #[test]

@@ -190,9 +190,9 @@ impl Engine {
     #[inline(always)]
     pub fn play(&self, mut board: Board, house: usize) -> Outcome {
         let h = self.h;
-        let mut seeds = board.get(house);
+        let mut seeds = board.mover(house);
         debug_assert!(house < h && seeds > 0, "move from an empty or foreign house");
-        board.set(house, 0);
+        board.clear_mover(house);
         let mut from = self.position_of[house];
         let mut gain = 0u32;
         let mut captured = 0u32;
@@ -216,11 +216,11 @@ impl Engine {
                 break false;
             }
             if self.captures_at(board, cell) {
-                let opposite = OPPONENT + h - 1 - cell;
-                captured = board.get(opposite) as u32 + 1;
+                let opposite = h - 1 - cell;
+                captured = board.opponent(opposite) as u32 + 1;
                 gain += captured;
-                board.set(cell, 0);
-                board.set(opposite, 0);
+                board.clear_mover(cell);
+                board.clear_opponent(opposite);
             }
             break false;
         };
@@ -356,7 +356,7 @@ impl Engine {
     #[inline]
     fn captures_at(&self, board: Board, cell: usize) -> bool {
         let h = self.h;
-        cell < h && board.get(cell) == 1 && (self.rules.capture == Capture::Empty || board.get(OPPONENT + h - 1 - cell) > 0)
+        cell < h && board.mover(cell) == 1 && (self.rules.capture == Capture::Empty || board.opponent(h - 1 - cell) > 0)
     }
 
     /// The value for the mover of a finished game: the leftovers' score
