@@ -931,26 +931,28 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                 }
                 continue;
             }
-            // The score, highest first (the table's move: bit 28 alone):
+            // The score, highest first (the table's move: bit 50 alone).
+            // Wide enough that no field needs clamping: a move's bounds lie
+            // within the seeds on the board, and history ranks below 256.
             //
-            //   bits  31..20       19..12         11..4          3..0
+            //   bits  49..36       35..24         23..4          3..0
             //        seeds won   house history  middle of the   house
             //        (16 for a   (moves that    move's bounds   (nearer the store
-            //        move that   end the turn)  + 128           higher for a move
+            //        move that   end the turn)  + 2^19          higher for a move
             //        plays again)                               that plays again,
             //                                                   farther for others)
-            let score = if child.house == hint {
-                1 << 28
+            let score: i64 = if child.house == hint {
+                1 << 50
             } else if child.next == Next::Mover {
-                (16 << 20) + child.house as i32
+                (16 << 36) + child.house as i64
             } else {
-                let middle = (move_lo.clamp(-100, 100) + move_hi.clamp(-100, 100)) / 2 + 128;
-                (gain.clamp(-127, 127) << 20)
-                    + (self.history.rank(child.house, history_shift) << 12)
-                    + (middle << 4)
-                    + (kalah_core::MAX_HOUSES as i32 - 1 - child.house as i32)
+                let middle = (move_lo + move_hi) / 2 + (1 << 19);
+                ((gain as i64) << 36)
+                    + ((self.history.rank(child.house, history_shift) as i64) << 24)
+                    + ((middle as i64) << 4)
+                    + (kalah_core::MAX_HOUSES - 1 - child.house as usize) as i64
             };
-            ranked[kept] = (score as i64) << 8 | i as i64;
+            ranked[kept] = score << 8 | i as i64;
             kept += 1;
         }
 
