@@ -14,6 +14,8 @@
 //! of the cycle (`L = 2h + 1`, full laps, the emptied house included) and one
 //! more in the `k % L` cells after `p`. Both parts are precomputed masks, so a
 //! sowing is an addition to each side's word whatever the number of seeds.
+//! A move from a house of fewer than 64 seeds looks its two masks (laps
+//! included), its store gain and its last cell up in one table entry.
 
 use crate::board::{ones, Board, MAX_HOUSES, OPPONENT};
 use crate::rules::{Capture, End, Leftovers, Relay, Rules, Sowing};
@@ -22,6 +24,9 @@ use crate::rules::{Capture, End, Leftovers, Relay, Rules, Sowing};
 const STORE: u8 = u8::MAX;
 /// Longest cycle: 2 * MAX_HOUSES + 1.
 const MAX_CYCLE: usize = 2 * MAX_HOUSES + 1;
+
+/// Moves of fewer seeds than this are looked up whole ([`Engine::play`]).
+const LOOKED_UP: usize = 64;
 
 /// Who moves after a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -99,6 +104,10 @@ pub struct Engine {
     lap: u64,
     /// `k / L` and `k % L` for every `k` a cell can hold.
     laps: [(u8, u8); 256],
+    /// `moves[i][k]`: the mover's move from house `i` holding `k <
+    /// LOOKED_UP` seeds, laps and all, as one run (its first sowing: a
+    /// relay may sow on).
+    moves: [[Run; LOOKED_UP]; MAX_HOUSES],
 }
 
 impl Engine {
@@ -143,14 +152,30 @@ impl Engine {
         for (k, slot) in laps.iter_mut().enumerate() {
             *slot = ((k / len) as u8, (k % len) as u8);
         }
+        let lap = ones(h);
+        let mut moves = [[Run::default(); LOOKED_UP]; MAX_HOUSES];
+        for (house, row) in moves.iter_mut().enumerate().take(h) {
+            for (k, run) in row.iter_mut().enumerate() {
+                let (full, rest) = laps[k];
+                let part = runs[position_of[house] as usize][rest as usize];
+                let covered = lap * full as u64;
+                *run = Run {
+                    mover: covered + part.mover,
+                    opponent: covered + part.opponent,
+                    store: full + part.store,
+                    last: part.last,
+                };
+            }
+        }
         Engine {
             h,
             rules,
             cycle,
             position_of,
             runs,
-            lap: ones(h),
+            lap,
             laps,
+            moves,
         }
     }
 
@@ -190,15 +215,18 @@ impl Engine {
     #[inline(always)]
     pub fn play(&self, mut board: Board, house: usize) -> Outcome {
         let h = self.h;
-        let mut seeds = board.mover(house);
+        let seeds = board.mover(house);
         debug_assert!(house < h && seeds > 0, "move from an empty or foreign house");
         board.clear_mover(house);
-        let mut from = self.position_of[house];
-        let mut gain = 0u32;
+        let (mut gain, mut last) = if (seeds as usize) < LOOKED_UP {
+            let run = &self.moves[house & (MAX_HOUSES - 1)][seeds as usize];
+            board.add(run.mover, run.opponent);
+            (run.store as u32, run.last)
+        } else {
+            self.sow(&mut board, self.position_of[house], seeds)
+        };
         let mut captured = 0u32;
         let extra = loop {
-            let (g, last) = self.sow(&mut board, from, seeds);
-            gain += g;
             let cell = self.cycle[last as usize];
             if cell == STORE {
                 break true;
@@ -209,8 +237,9 @@ impl Engine {
                 // Relay: a last seed in a non-empty house takes it up and sows on.
                 if now > 1 {
                     board.set(cell, 0);
-                    seeds = now;
-                    from = last;
+                    let (g, next) = self.sow(&mut board, last, now);
+                    gain += g;
+                    last = next;
                     continue;
                 }
                 break false;

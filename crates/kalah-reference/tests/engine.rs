@@ -110,6 +110,17 @@ proptest! {
     fn many_laps(h in 1usize..=3, raw in prop::collection::vec(0u32..=42, 14), south in any::<bool>()) {
         compare_all(h, &ring(h, &raw), south)?;
     }
+
+    /// A house of 64 seeds or more: a move the engine sows lap by lap
+    /// instead of looking it up whole (`Engine::play`). At most 250 seeds
+    /// on the board.
+    #[test]
+    fn a_house_beyond_the_lookup(h in 1usize..=2, raw in prop::collection::vec(0u32..=40, 14), big in 64u32..=130, at in 0usize..4, south in any::<bool>()) {
+        let mut cells = ring(h, &raw);
+        let houses: Vec<usize> = (0..2 * h + 2).filter(|&c| c != h && c != 2 * h + 1).collect();
+        cells[houses[at % houses.len()]] = big;
+        compare_all(h, &cells, south)?;
+    }
 }
 
 /// Every position of a small board, exhaustively.
