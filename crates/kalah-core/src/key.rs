@@ -75,12 +75,14 @@ pub const fn key_house_limit(h: usize) -> u32 {
     (1u32 << key_width(h)) - 1
 }
 
-/// The eight bytes of `word`, each below `2^w` (`w <= 8`), as `w`-bit
-/// fields: byte `i` at bits `w*i .. w*i+w`. Neighbouring fields are joined
+/// The eight bytes of `word`, each below `2^W` (`W <= 8`), as `W`-bit
+/// fields: byte `i` at bits `W*i .. W*i+W`. Neighbouring fields are joined
 /// in pairs, then pairs of pairs, then the two halves: three steps for the
-/// eight bytes instead of one shift a byte.
+/// eight bytes instead of one shift a byte. The width is a constant, so
+/// that the shifts are too ([`KeyPacker::pack`] picks it).
 #[inline]
-fn compress(word: u64, w: u32) -> u64 {
+fn compress<const W: u32>(word: u64) -> u64 {
+    let w = W;
     const BYTES: u64 = 0x00ff_00ff_00ff_00ff;
     const PAIRS: u64 = 0x0000_ffff_0000_ffff;
     let x = (word & BYTES) | ((word >> 8) & BYTES) << w;
@@ -98,9 +100,10 @@ pub struct KeyPacker {
 /// The two kinds of keys (module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Form {
-    /// A field of `width` bits a house; `overflow` has the bits of each
-    /// house byte that must be clear for the house to fit.
-    Fields { width: u32, overflow: u64 },
+    /// A field of `width` bits a house ([`key_width`]); `overflow` has the
+    /// bits of each house byte that must be clear for the house to fit;
+    /// the opponent's fields start at bit `width * h`.
+    Fields { width: u32, overflow: u64, opponent_shift: u32 },
     /// Unary keys of at most `bits` bits.
     Unary { bits: u32 },
 }
@@ -119,6 +122,7 @@ impl KeyPacker {
             form: Form::Fields {
                 width,
                 overflow: ones(h) * per_byte_overflow,
+                opponent_shift: width * h as u32,
             },
         }
     }
@@ -157,11 +161,18 @@ impl KeyPacker {
     pub fn pack(&self, board: Board) -> Option<u64> {
         let (mover, opponent) = (board.mover_word(), board.opponent_word());
         match self.form {
-            Form::Fields { width, overflow } => {
+            Form::Fields { width, overflow, opponent_shift } => {
                 if (mover | opponent) & overflow != 0 {
                     return None;
                 }
-                Some(compress(mover, width) | compress(opponent, width) << (width as usize * self.h))
+                let join = |mover: u64, opponent: u64| mover | opponent << opponent_shift;
+                Some(match width {
+                    4 => join(compress::<4>(mover), compress::<4>(opponent)),
+                    5 => join(compress::<5>(mover), compress::<5>(opponent)),
+                    6 => join(compress::<6>(mover), compress::<6>(opponent)),
+                    // The only other width (`key_width`).
+                    _ => join(compress::<8>(mover), compress::<8>(opponent)),
+                })
             }
             Form::Unary { bits } => self.pack_unary(mover, opponent, bits),
         }
