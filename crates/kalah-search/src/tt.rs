@@ -285,8 +285,9 @@ impl TranspositionTable {
     #[inline]
     fn put(&self, key: u64, update: impl Fn(Option<Bounds>) -> Option<(i32, i32, u8, u64, bool)>) {
         let (bucket, stored) = self.locate(key);
-        let mut victim = 0;
-        let mut victim_priority = u64::MAX;
+        // The entry of least priority, the first of equals: its priority
+        // above its way (3 bits), so that a minimum picks it without branches.
+        let mut least = u64::MAX;
         for (i, e) in bucket.iter().enumerate() {
             let word = e.load(Relaxed);
             if word >> DATA_BITS == stored && word != 0 {
@@ -295,12 +296,9 @@ impl TranspositionTable {
                 }
                 return;
             }
-            let p = priority(word);
-            if p < victim_priority {
-                victim = i;
-                victim_priority = p;
-            }
+            least = least.min(priority(word) << 3 | i as u64);
         }
+        let (victim, victim_priority) = ((least & 7) as usize, least >> 3);
         if let Some((lower, upper, best, field, guess)) = update(None) {
             // Guesses are cheap to redo: they never push out an exact entry.
             if guess && victim_priority >= EXACT_PRIORITY {
@@ -326,12 +324,11 @@ const EXACT_PRIORITY: u64 = 64;
 /// entries by work above all guesses.
 #[inline]
 fn priority(word: u64) -> u64 {
+    let kind = if word & GUESS != 0 { 1 } else { EXACT_PRIORITY };
     if word == 0 {
         0
-    } else if word & GUESS != 0 {
-        1 + ((word >> 19) & 31)
     } else {
-        EXACT_PRIORITY + ((word >> 19) & 31)
+        kind + ((word >> 19) & 31)
     }
 }
 
