@@ -191,9 +191,8 @@ impl TranspositionTable {
     }
 
     #[inline]
-    fn bucket(&self, index: usize) -> &[AtomicU64; WAYS] {
-        // As an array: one bounds check instead of a range's two.
-        &self.words.atomic_u64().as_chunks::<WAYS>().0[index]
+    fn bucket(&self, index: usize) -> &[AtomicU64] {
+        &self.words.atomic_u64()[index * WAYS..index * WAYS + WAYS]
     }
 
     /// The table's size in bytes.
@@ -209,7 +208,7 @@ impl TranspositionTable {
     }
 
     #[inline]
-    fn locate(&self, key: u64) -> (&[AtomicU64; WAYS], u64) {
+    fn locate(&self, key: u64) -> (&[AtomicU64], u64) {
         let mixed = self.mixer.mix(key);
         let bucket = self.bucket((mixed & ((1u64 << self.bucket_bits) - 1)) as usize);
         (bucket, mixed >> self.bucket_bits)
