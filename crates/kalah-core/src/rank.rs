@@ -253,14 +253,31 @@ impl Indexer {
     /// from one pass over its houses.
     #[inline]
     pub fn locate(&self, board: Board) -> (u32, u64) {
-        let h = self.h;
+        // The houses as a constant: each side's rank then reads only its
+        // `h - 1` bar rows, not the rows of zeros past them.
+        match self.h {
+            1 => self.locate_in::<1>(board),
+            2 => self.locate_in::<2>(board),
+            3 => self.locate_in::<3>(board),
+            4 => self.locate_in::<4>(board),
+            5 => self.locate_in::<5>(board),
+            6 => self.locate_in::<6>(board),
+            7 => self.locate_in::<7>(board),
+            _ => self.locate_in::<8>(board),
+        }
+    }
+
+    /// [`Indexer::locate`] on `H` houses (`H == self.h`).
+    #[inline]
+    fn locate_in<const H: usize>(&self, board: Board) -> (u32, u64) {
         // Prefix sums of each side's houses: no byte carries, a board holds at most 255 seeds.
         let mover = board.mover_word().wrapping_mul(PREFIX);
         let opponent = board.opponent_word().wrapping_mul(PREFIX);
-        let m = (mover >> (8 * (h - 1))) as u8 as usize;
-        let n = m + (opponent >> (8 * (h - 1))) as u8 as usize;
+        let m = (mover >> (8 * (H - 1))) as u8 as usize;
+        let n = m + (opponent >> (8 * (H - 1))) as u8 as usize;
         debug_assert!(n <= self.max_seeds as usize);
-        let i = self.block_start[n * self.stride + m] + self.half_rank(opponent) * self.dist[m] + self.half_rank(mover);
+        let rank = |prefix: u64| (0..H - 1).map(|j| self.bar[j][(prefix >> (8 * j)) as u8 as usize]).sum::<u64>();
+        let i = self.block_start[n * self.stride + m] + rank(opponent) * self.dist[m] + rank(mover);
         (n as u32, i)
     }
 
