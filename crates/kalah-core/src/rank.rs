@@ -209,12 +209,15 @@ impl Indexer {
     /// is the number of seeds in houses `0..=j`).
     #[inline]
     fn half_rank(&self, prefix: u64) -> u64 {
-        let mut rank = 0u64;
-        for (j, bar) in self.bar.iter().enumerate() {
-            // Bytes past the last house hold the side's total: bar rows of zeros.
-            rank += bar[(prefix >> (8 * j)) as u8 as usize];
-        }
-        rank
+        // Bytes past the last house hold the side's total: bar rows of zeros.
+        self.half_rank_in::<MAX_HOUSES>(prefix)
+    }
+
+    /// [`Indexer::half_rank`] from the first `H - 1` bar rows, which are
+    /// all for a board of `H` houses or fewer.
+    #[inline]
+    fn half_rank_in<const H: usize>(&self, prefix: u64) -> u64 {
+        (0..H - 1).map(|j| self.bar[j][(prefix >> (8 * j)) as u8 as usize]).sum()
     }
 
     /// The half rank of one side given as a word (byte `i` is house `i`,
@@ -276,8 +279,7 @@ impl Indexer {
         let m = (mover >> (8 * (H - 1))) as u8 as usize;
         let n = m + (opponent >> (8 * (H - 1))) as u8 as usize;
         debug_assert!(n <= self.max_seeds as usize);
-        let rank = |prefix: u64| (0..H - 1).map(|j| self.bar[j][(prefix >> (8 * j)) as u8 as usize]).sum::<u64>();
-        let i = self.block_start[n * self.stride + m] + rank(opponent) * self.dist[m] + rank(mover);
+        let i = self.block_start[n * self.stride + m] + self.half_rank_in::<H>(opponent) * self.dist[m] + self.half_rank_in::<H>(mover);
         (n as u32, i)
     }
 
