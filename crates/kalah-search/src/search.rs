@@ -460,7 +460,7 @@ impl History {
     /// The count of `house` shifted by `shift` (below 256).
     #[inline]
     fn rank(&self, house: u8, shift: u32) -> i32 {
-        (self.cuts[house as usize] >> shift) as i32
+        (self.cuts[house as usize & (kalah_core::MAX_HOUSES - 1)] >> shift) as i32
     }
 }
 
