@@ -87,6 +87,8 @@ struct Run {
     store: u8,
     /// The cycle position of the last seed.
     last: u8,
+    /// The cell of the last seed (`cycle[last]`, or [`STORE`]).
+    cell: u8,
 }
 
 /// Plays moves of Kalah with `h` houses a side under one rule set.
@@ -146,6 +148,7 @@ impl Engine {
                     }
                 }
                 run.last = ((p + r) % len) as u8;
+                run.cell = cycle[run.last as usize];
             }
         }
         let mut laps = [(0u8, 0u8); 256];
@@ -164,6 +167,7 @@ impl Engine {
                     opponent: covered + part.opponent,
                     store: full + part.store,
                     last: part.last,
+                    cell: part.cell,
                 };
             }
         }
@@ -198,14 +202,14 @@ impl Engine {
     }
 
     /// Sows `seeds` seeds after cycle position `from`; returns the store
-    /// gain and the cycle position of the last seed.
+    /// gain, the cycle position of the last seed and its cell.
     #[inline]
-    fn sow(&self, board: &mut Board, from: u8, seeds: u8) -> (u32, u8) {
+    fn sow(&self, board: &mut Board, from: u8, seeds: u8) -> (u32, u8, u8) {
         let (laps, rest) = self.laps[seeds as usize];
         let run = &self.runs[from as usize][rest as usize];
         let lap = self.lap * laps as u64;
         board.add(lap + run.mover, lap + run.opponent);
-        (laps as u32 + run.store as u32, run.last)
+        (laps as u32 + run.store as u32, run.last, run.cell)
     }
 
     /// Plays the mover's house `house` (0-based, must be non-empty).
@@ -218,37 +222,36 @@ impl Engine {
         let seeds = board.mover(house);
         debug_assert!(house < h && seeds > 0, "move from an empty or foreign house");
         board.clear_mover(house);
-        let (mut gain, mut last) = if (seeds as usize) < LOOKED_UP {
+        let (mut gain, mut last, mut cell) = if (seeds as usize) < LOOKED_UP {
             let run = &self.moves[house & (MAX_HOUSES - 1)][seeds as usize];
             board.add(run.mover, run.opponent);
-            (run.store as u32, run.last)
+            (run.store as u32, run.last, run.cell)
         } else {
             self.sow(&mut board, self.position_of[house], seeds)
         };
         let mut captured = 0u32;
         let extra = loop {
-            let cell = self.cycle[last as usize];
             if cell == STORE {
                 break true;
             }
-            let cell = cell as usize;
-            let now = board.get(cell);
+            let at = cell as usize;
+            let now = board.get(at);
             if self.rules.relay == Relay::On {
                 // Relay: a last seed in a non-empty house takes it up and sows on.
                 if now > 1 {
-                    board.set(cell, 0);
-                    let (g, next) = self.sow(&mut board, last, now);
+                    board.set(at, 0);
+                    let (g, next, next_cell) = self.sow(&mut board, last, now);
                     gain += g;
-                    last = next;
+                    (last, cell) = (next, next_cell);
                     continue;
                 }
                 break false;
             }
-            if self.captures_at(board, cell) {
-                let opposite = h - 1 - cell;
+            if self.captures_at(board, at) {
+                let opposite = h - 1 - at;
                 captured = board.opponent(opposite) as u32 + 1;
                 gain += captured;
-                board.clear_mover(cell);
+                board.clear_mover(at);
                 board.clear_opponent(opposite);
             }
             break false;
