@@ -217,9 +217,16 @@ const BOUNDS_DB_BOARDS: u64 = 250_000_000;
 /// proof often runs to its time limit, and a large table pays. Clockwise
 /// Kalah(5,3) over a 20-seed database, 60 s, two threads: 0..+4 with 1 GiB,
 /// -2..+6 with 64 MiB (the value is 0).
-pub const BOUNDS_TT_MB: usize = 1024;
+const BOUNDS_TT_MB: usize = 1024;
 /// See [`BOUNDS_TT_MB`].
-pub const BOUNDS_SMALL_GAP: u32 = 8;
+const BOUNDS_SMALL_GAP: u32 = 8;
+
+/// The default table, in MiB, of a proof of bounds on `h` houses of boards
+/// of up to `seeds` seeds over an `n`-seed database ([`BOUNDS_TT_MB`]),
+/// raised to what the keys' fields need ([`crate::solve::fields_floor`]).
+pub fn bounds_tt_mb(h: usize, seeds: u32, n: u32) -> usize {
+    crate::solve::fields_floor(h, if seeds > n + BOUNDS_SMALL_GAP { BOUNDS_TT_MB } else { 64 })
+}
 
 /// Clockwise, too many seeds for retrograde analysis: bounds on the value
 /// (and on every move's, and a line of best play, as asked) proven within
@@ -297,7 +304,7 @@ pub fn bound_solver(
     };
     let options = SearchOptions {
         threads,
-        tt_bytes: tt_mb.unwrap_or_else(|| crate::solve::fields_floor(h, if seeds > n + BOUNDS_SMALL_GAP { BOUNDS_TT_MB } else { 64 })) << 20,
+        tt_bytes: tt_mb.unwrap_or_else(|| bounds_tt_mb(h, seeds, n)) << 20,
         max_seeds: Some(seeds),
     };
     if let Some(limit) = announce {

@@ -9,7 +9,7 @@ use kalah_db::{human_bytes, Database, NoTablebase, Tablebase};
 use kalah_search::{BoundSolver, Bounded, SearchOptions, Solver};
 use serde_json::json;
 
-use crate::analysis::{check_table_memory, group, retrograde_fits, BOUNDS_SMALL_GAP, BOUNDS_TT_MB};
+use crate::analysis::{bounds_tt_mb, check_table_memory, group, retrograde_fits};
 use crate::common::{db_error, find_default_database, print_json, rules_json, signed, start_position, user, RuleArgs};
 use crate::published;
 use crate::solve::{default_tt_mb, SearchArgs};
@@ -254,7 +254,7 @@ fn clockwise(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, thread
     let builder = crate::analysis::build_in_memory(&engine, n, threads)?;
     let options = SearchOptions {
         threads,
-        tt_bytes: tt_mb.unwrap_or_else(|| crate::solve::fields_floor(h, if largest > n + BOUNDS_SMALL_GAP { BOUNDS_TT_MB } else { 64 })) << 20,
+        tt_bytes: tt_mb.unwrap_or_else(|| bounds_tt_mb(h, largest, n)) << 20,
         max_seeds: Some(largest),
     };
     Ok(Evaluator::Clockwise(Box::new(engine), Box::new(builder), options))
