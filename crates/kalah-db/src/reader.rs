@@ -248,6 +248,12 @@ impl Database {
         &self.map.bytes()[(e.offset + i) as usize]
     }
 
+    /// The value stored for board `i` of level `n`, its block unchecked.
+    #[inline]
+    fn stored_value(&self, n: u32, i: u64) -> i32 {
+        *self.byte(n, i) as i8 as i32
+    }
+
     /// The stored checksum of block `b` of level `n`.
     fn stored_sum(&self, n: u32, b: u64) -> u64 {
         let at = (self.header.levels[n as usize].sums_offset + 8 * b) as usize;
@@ -273,7 +279,7 @@ impl Database {
             }
             return 0;
         }
-        *self.byte(n, i) as i8 as i32
+        self.stored_value(n, i)
     }
 
     /// Checks block `b` of level `n` (once); `false` if it is damaged.
@@ -325,12 +331,12 @@ impl Database {
         if n > self.header.max_seeds {
             return Ok(None);
         }
-        let i = self.indexer.index(board) - self.indexer.level_start(n);
+        let (n, i) = self.indexer.locate(board);
         let b = i / BLOCK_BYTES as u64;
         if !self.check_block(n, b) {
             return Err(self.damaged(n, b));
         }
-        Ok(Some(self.level(n)[i as usize] as i8 as i32))
+        Ok(Some(self.stored_value(n, i)))
     }
 
     /// Checks every block of every level (in parallel); `progress` hears
