@@ -38,18 +38,21 @@ macro_rules! out {
     };
 }
 
-/// Ends the run with `what` went wrong and why, exit code 1.
+/// Ends the run: `what` failed, and why (exit code 1).
 fn fail<E: std::fmt::Display>(what: &str, e: E) -> ! {
     eprintln!("kalah-bench: {what}: {e}");
     std::process::exit(1)
 }
 
-/// Argument `i` parsed, or the usage and exit code 2.
+/// Ends the run: argument `i` is not `what` (the usage, exit code 2).
+fn bad_argument(i: usize, what: &str) -> ! {
+    eprintln!("kalah-bench: argument {i}: {what} expected\n{USAGE}");
+    std::process::exit(2)
+}
+
+/// Argument `i` parsed, or [`bad_argument`].
 fn arg<T: std::str::FromStr>(args: &[String], i: usize, what: &str) -> T {
-    args.get(i).and_then(|a| a.parse().ok()).unwrap_or_else(|| {
-        eprintln!("kalah-bench: argument {i}: {what} expected\n{USAGE}");
-        std::process::exit(2)
-    })
+    args.get(i).and_then(|a| a.parse().ok()).unwrap_or_else(|| bad_argument(i, what))
 }
 
 fn main() {
@@ -99,17 +102,16 @@ fn search(args: &[String]) {
     // grows to what they need (128 MiB on six houses), as every search here
     // did before unary keys; `unary:MB` lets the table take unary keys
     // where they cover the start (`SearchOptions::keys`).
-    let (mb, unary) = match args.get(6).and_then(|a| a.strip_prefix("unary:")) {
-        Some(mb) => (mb.parse().unwrap_or_else(|e| fail("unary:MB, MB the transposition table MiB", e)), true),
-        None => (arg(args, 6, "transposition table MiB"), false),
-    };
+    let asked = args.get(6).map_or("", String::as_str);
+    let (mb, unary) = asked.strip_prefix("unary:").map_or((asked, false), |mb| (mb, true));
+    let mb: usize = mb.parse().unwrap_or_else(|_| bad_argument(6, "transposition table MiB, or unary:MiB"));
     let rules = Rules { capture, ..Rules::default() };
     let options = SearchOptions { threads, tt_bytes: mb << 20, max_seeds: unary.then_some(h as u32 * 2 * s) };
     // The table actually made, and the keys.
     let made = options.table_bytes(h) >> 20;
     let keys = if options.keys(h).is_unary() { ", unary keys" } else { "" };
     let table = if made == mb { format!("{mb} MiB table{keys}") } else { format!("{made} MiB table ({mb} asked){keys}") };
-    let p = Position::start(h, s).unwrap_or_else(|e| fail("a valid start", e));
+    let p = Position::start(h, s).unwrap_or_else(|e| fail("the start position", e));
     let report = |what: &str, value: i32, nodes: u64, stats: Stats, start: Instant| {
         let t = start.elapsed().as_secs_f64();
         out!(
@@ -120,32 +122,32 @@ fn search(args: &[String]) {
     };
     match args.get(7) {
         Some(mem) if mem.starts_with("mem:") => {
-            let n: u32 = mem[4..].parse().unwrap_or_else(|e| fail("mem:N, N the seeds of the database to build", e));
+            let n: u32 = mem[4..].parse().unwrap_or_else(|_| bad_argument(7, "mem:N, N the seeds of the database to build"));
             let building = Instant::now();
             let mut db = Builder::new(h, rules, n).unwrap_or_else(|e| fail("memory for the database", e));
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap_or_else(|e| fail("a thread pool", e));
             pool.install(|| db.build_all(&Quiet));
             let what = format!("{n}-seed database built in memory in {:.2} s", building.elapsed().as_secs_f64());
-            let solver = Solver::new(h, rules, db, options).unwrap_or_else(|e| fail("a solver", e));
+            let solver = Solver::new(h, rules, db, options).unwrap_or_else(|e| fail("the solver", e));
             let start = Instant::now();
-            let a = solver.analyze(&p, false, false).unwrap_or_else(|e| fail("no damage", e));
+            let a = solver.analyze(&p, false, false).unwrap_or_else(|e| fail("the search", e));
             report(&what, a.value, solver.nodes(), solver.stats(), start);
         }
         Some(path) => {
             let loading = Instant::now();
             let (path, mapped) = path.strip_prefix("map:").map_or((path.as_str(), false), |p| (p, true));
-            let db = Database::open(Path::new(path)).unwrap_or_else(|e| fail("a database", e));
-            let (db, how) = if mapped { (db, "mapped") } else { (db.load_into_memory().unwrap_or_else(|e| fail("memory for it", e)), "loaded") };
+            let db = Database::open(Path::new(path)).unwrap_or_else(|e| fail("opening the database", e));
+            let (db, how) = if mapped { (db, "mapped") } else { (db.load_into_memory().unwrap_or_else(|e| fail("loading the database", e)), "loaded") };
             let what = format!("{}-seed database ({how} in {:.2} s)", db.header().max_seeds, loading.elapsed().as_secs_f64());
-            let solver = Solver::new(h, rules, db, options).unwrap_or_else(|e| fail("a solver", e));
+            let solver = Solver::new(h, rules, db, options).unwrap_or_else(|e| fail("the solver", e));
             let start = Instant::now();
-            let a = solver.analyze(&p, false, false).unwrap_or_else(|e| fail("no damage", e));
+            let a = solver.analyze(&p, false, false).unwrap_or_else(|e| fail("the search", e));
             report(&what, a.value, solver.nodes(), solver.stats(), start);
         }
         None => {
-            let solver = Solver::new(h, rules, NoTablebase { houses: h, rules }, options).unwrap_or_else(|e| fail("a solver", e));
+            let solver = Solver::new(h, rules, NoTablebase { houses: h, rules }, options).unwrap_or_else(|e| fail("the solver", e));
             let start = Instant::now();
-            let a = solver.analyze(&p, false, false).unwrap_or_else(|e| fail("no damage", e));
+            let a = solver.analyze(&p, false, false).unwrap_or_else(|e| fail("the search", e));
             report("no database", a.value, solver.nodes(), solver.stats(), start);
         }
     }
