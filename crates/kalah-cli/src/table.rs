@@ -10,7 +10,7 @@ use kalah_search::{BoundSolver, Bounded, SearchOptions, Solver};
 use serde_json::json;
 
 use crate::analysis::{bounds_tt_mb, check_table_memory, group, retrograde_fits};
-use crate::common::{db_error, find_default_database, print_json, rules_json, signed, start_position, user, RuleArgs};
+use crate::common::{db_error, find_default_database, find_default_database_for, print_json, rules_json, signed, start_position, user, RuleArgs, VALUE_LOAD_GAP};
 use crate::published;
 use crate::solve::{default_tt_mb, SearchArgs};
 
@@ -49,9 +49,10 @@ pub struct TableArgs {
     rules: RuleArgs,
     /// Back the searches with an endgame database of up to N seeds for each
     /// board size: the default database file if it covers N, else one built
-    /// in memory first (0: none). Without it, the default database file is
-    /// used when there is one, else one is built in memory as `solve` does
-    /// (from 46 seeds on, 30 seeds fewer than the largest start, at most 24).
+    /// in memory first (0: none). Without it, the default database file that
+    /// `solve` would use for the largest start, when there is one, else one
+    /// is built in memory as `solve` does (from 46 seeds on, 30 seeds fewer
+    /// than the largest start, at most 24).
     /// Clockwise, the database is solved by retrograde analysis and gives
     /// exact values of the starts it covers; by default it covers the
     /// largest start that fits in memory, and larger starts get bounds from
@@ -81,6 +82,8 @@ struct Entry {
     /// database in memory, retrograde analysis (clockwise), loading a file.
     setup_seconds: f64,
     method: String,
+    /// The seeds of the database that answered or backed the search (`None`: none).
+    database_seeds: Option<u32>,
     published: Option<published::Published>,
 }
 
@@ -110,7 +113,8 @@ type Search = Box<dyn Fn(&Position, Instant) -> anyhow::Result<(Bounded, u64)>>;
 /// Answers start positions of one board size.
 enum Evaluator {
     Table(Box<Engine>, Box<dyn Tablebase>),
-    Search(Search),
+    /// A search, backed by a database of the seeds given (`None`: none).
+    Search(Search, Option<u32>),
     /// Rules that may cycle: starts the database (of every board up to
     /// its seeds, by retrograde analysis) covers are answered by it, larger
     /// ones by bounds proven by a search backed by it.
@@ -136,7 +140,15 @@ impl Evaluator {
                 }
                 Ok((Bounded { lower: v, upper: v }, None))
             }
-            Evaluator::Search(f) => f(position, deadline).map(|(b, nodes)| (b, Some(nodes))),
+            Evaluator::Search(f, _) => f(position, deadline).map(|(b, nodes)| (b, Some(nodes))),
+        }
+    }
+
+    /// The seeds of the database that answers or backs the searches, if any.
+    fn database_seeds(&self) -> Option<u32> {
+        match self {
+            Evaluator::Table(_, table) | Evaluator::Clockwise(_, table, _) => table.max_seeds(),
+            Evaluator::Search(_, seeds) => *seeds,
         }
     }
 }
@@ -162,8 +174,17 @@ pub fn run(args: TableArgs) -> anyhow::Result<()> {
         let setup = Instant::now();
         let evaluator = evaluator(h, rules, 2 * h as u32 * args.seeds.1, args.db_seeds, threads, args.search.tt_mb_asked()?, !args.json)?;
         let setup_seconds = setup.elapsed().as_secs_f64();
-        if !args.json && setup_seconds >= 0.1 {
-            eprintln!("note: {h} houses: {setup_seconds:.1} s to prepare (database built or loaded, retrograde analysis)");
+        if !args.json {
+            let database = match evaluator.database_seeds() {
+                Some(n) => format!("the {n}-seed database"),
+                None => "no database".into(),
+            };
+            let prepared = if setup_seconds >= 0.1 {
+                format!(", {setup_seconds:.1} s to prepare (building or loading it, retrograde analysis)")
+            } else {
+                String::new()
+            };
+            eprintln!("note: {h} houses: {database}{prepared}");
         }
         for s in args.seeds.0..=args.seeds.1 {
             let start = start_position(h, s)?;
@@ -178,6 +199,7 @@ pub fn run(args: TableArgs) -> anyhow::Result<()> {
                 seconds: timer.elapsed().as_secs_f64(),
                 setup_seconds,
                 method,
+                database_seeds: evaluator.database_seeds(),
                 published: published::find(h, s, rules),
             };
             if !args.json {
@@ -201,6 +223,7 @@ pub fn run(args: TableArgs) -> anyhow::Result<()> {
                 "nodes": e.nodes,
                 "setup_seconds": e.setup_seconds,
                 "method": e.method,
+                "database_seeds": e.database_seeds,
                 "published": e.published.as_ref().map(|p| json!({"value": p.claim.text(), "source": p.source})),
                 "check": e.check(),
             })).collect::<Vec<_>>(),
@@ -272,6 +295,7 @@ fn describe(e: &Evaluator, position: &Position) -> String {
             table.max_seeds().unwrap_or(0)
         ),
         Evaluator::Table(..) | Evaluator::Clockwise(..) => "database".into(),
+        Evaluator::Search(_, Some(n)) if position.seeds_in_houses() <= *n => "database".into(),
         Evaluator::Search(..) => "search".into(),
     }
 }
@@ -279,8 +303,14 @@ fn describe(e: &Evaluator, position: &Position) -> String {
 /// How to answer the starts of `h` houses with up to `largest` seeds.
 fn evaluator(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, threads: usize, tt_mb: Option<usize>, announce: bool) -> anyhow::Result<Evaluator> {
     let engine = Engine::new(h, rules);
-    // A database file that covers every start is all we need.
-    let file = match find_default_database(h, rules).map(|p| Database::open_for(&p, h, rules)).transpose().map_err(db_error)? {
+    // The file `solve` would pick for the largest start (a larger one costs
+    // more to load than it saves), or with `--db-seeds` the largest, which
+    // covers them if any does. A file that covers every start is all we need.
+    let path = match db_seeds {
+        Some(_) => find_default_database(h, rules),
+        None => find_default_database_for(h, rules, largest, VALUE_LOAD_GAP),
+    };
+    let file = match path.map(|p| Database::open_for(&p, h, rules)).transpose().map_err(db_error)? {
         Some(db) if db.header().max_seeds >= largest => return Ok(Evaluator::Table(Box::new(engine), Box::new(db))),
         other => other,
     };
@@ -328,6 +358,7 @@ fn evaluator(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, thread
         max_seeds: Some(largest),
     };
     check_table_memory(options.reserved_bytes(h) as u64)?;
+    let database_seeds = database.as_ref().and_then(|t| t.max_seeds());
     let evaluator: Search = match database {
         Some(table) => {
             let solver = Solver::new(h, rules, table, options).map_err(search_err)?;
@@ -344,7 +375,7 @@ fn evaluator(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, thread
             })
         }
     };
-    Ok(Evaluator::Search(evaluator))
+    Ok(Evaluator::Search(evaluator, database_seeds))
 }
 
 fn print_grid(entries: &[Entry], rules: Rules, seeds: Span) {

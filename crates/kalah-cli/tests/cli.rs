@@ -1012,6 +1012,38 @@ fn table_reproduces_the_published_small_values() {
     }
 }
 
+/// `kalah table` backs its searches with the default database `solve`
+/// would use for a value of its largest start, not simply the largest
+/// file: a far larger file costs more to load than it saves.
+#[test]
+fn table_uses_the_database_solve_would() {
+    let sb = Sandbox::new();
+    for n in [6, 12] {
+        sb.build(3, n, &["--capture", "empty"], None);
+    }
+    // Kalah(3,1) and Kalah(3,2) have at most 12 seeds: the 12-seed file answers both.
+    let t = sb.json(&["table", "--houses", "3", "--seeds", "1-2", "--capture", "empty", "--threads", "1", "--json"]);
+    let entries = t["entries"].as_array().unwrap_or_else(|| panic!("no entries: {t}"));
+    assert_eq!(entries.len(), 2, "{t}");
+    for e in entries {
+        assert_eq!(e["database_seeds"], 12, "{e}");
+        assert_eq!(e["method"], "database", "{e}");
+    }
+    // Up to Kalah(3,3), 18 seeds: the file `solve --value-only` picks.
+    let solved = sb.solve(&["3", "3", "--capture", "empty", "--value-only"]);
+    assert_eq!(solved["database"]["max_seeds"], 6, "within 24 seeds below the start, the smallest: {solved}");
+    let t = sb.json(&["table", "--houses", "3", "--seeds", "1-3", "--capture", "empty", "--threads", "1", "--json"]);
+    let entries = t["entries"].as_array().unwrap_or_else(|| panic!("no entries: {t}"));
+    assert_eq!(entries.len(), 3, "{t}");
+    for e in entries {
+        assert_eq!(e["database_seeds"], solved["database"]["max_seeds"], "{e}");
+        assert_eq!(e["check"], "match", "{e}");
+    }
+    assert_eq!(entries[0]["method"], "database", "Kalah(3,1) has 6 seeds: {t}");
+    assert_eq!(entries[2]["method"], "search", "{t}");
+    assert_eq!(entries[2]["value"], solved["value"], "{t}");
+}
+
 /// `kalah table`, clockwise, with a database smaller than a start: the
 /// starts it covers are exact, the larger one gets proven bounds from
 /// searches over it, which hold the value retrograde analysis of every
