@@ -28,6 +28,10 @@ pub enum DbCommand {
     Pack(PackArgs),
     /// Restore a database from its archive, byte for byte.
     Unpack(UnpackArgs),
+    /// The databases in a directory (default: where `solve`, `query` and
+    /// `play` look for them), with the builds still under way and the files
+    /// that are refused, and why.
+    List(ListArgs),
 }
 
 #[derive(Args, Debug)]
@@ -115,6 +119,15 @@ pub struct UnpackArgs {
     json: bool,
 }
 
+#[derive(Args, Debug)]
+pub struct ListArgs {
+    /// The directory (default: $KALAH_DB_DIR, or data/db).
+    dir: Option<PathBuf>,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
 pub fn run(command: DbCommand) -> anyhow::Result<()> {
     match command {
         DbCommand::Build(a) => build(a),
@@ -123,6 +136,7 @@ pub fn run(command: DbCommand) -> anyhow::Result<()> {
         DbCommand::Probe(a) => probe(a),
         DbCommand::Pack(a) => pack(a),
         DbCommand::Unpack(a) => unpack(a),
+        DbCommand::List(a) => list(a),
     }
 }
 
@@ -448,6 +462,85 @@ fn unpack(a: UnpackArgs) -> anyhow::Result<()> {
             out.display(),
             human_bytes(report.database_bytes)
         );
+    }
+    Ok(())
+}
+
+/// A complete database `db list` found.
+struct ListedDatabase {
+    path: PathBuf,
+    houses: usize,
+    max_seeds: u32,
+    rules: kalah_core::Rules,
+    boards: u64,
+    bytes: u64,
+    /// Named as `db build` names it without `-o`, so that the commands
+    /// find it without `--db` when it is in their database directory.
+    default: bool,
+}
+
+fn list(a: ListArgs) -> anyhow::Result<()> {
+    let dir = a.dir.clone().unwrap_or_else(crate::common::database_dir);
+    let entries = std::fs::read_dir(&dir).map_err(|e| db_error(kalah_db::DbError::io(&dir, e)))?;
+    let mut databases = Vec::new();
+    // Builds under way or interrupted (`db build` resumes them): path, levels done, levels, bytes.
+    let mut partial: Vec<(PathBuf, u32, u32, u64)> = Vec::new();
+    // Files the reader refuses, and why.
+    let mut refused: Vec<(PathBuf, String)> = Vec::new();
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !(name.ends_with(".kdb") || name.ends_with(".kdb.partial")) || path.is_dir() {
+            continue;
+        }
+        match Database::open(&path) {
+            Ok(db) => {
+                let h = db.header();
+                let default = path.file_name() == default_database_path(h.houses, h.max_seeds, h.rules).file_name();
+                let (houses, max_seeds, rules) = (h.houses, h.max_seeds, h.rules);
+                databases.push(ListedDatabase { path, houses, max_seeds, rules, boards: db.indexer().len(), bytes: db.file_bytes(), default });
+            }
+            Err(kalah_db::DbError::Incomplete { levels, total, .. }) => partial.push((path, levels, total, entry.metadata().map_or(0, |m| m.len()))),
+            Err(e) => refused.push((path, e.to_string())),
+        }
+    }
+    databases.sort_by(|a, b| (a.houses, a.rules.tag(), a.max_seeds, &a.path).cmp(&(b.houses, b.rules.tag(), b.max_seeds, &b.path)));
+    partial.sort();
+    refused.sort();
+    if a.json {
+        print_json(&json!({
+            "dir": dir.display().to_string(),
+            "databases": databases.iter().map(|d| json!({
+                "path": d.path.display().to_string(), "houses": d.houses, "max_seeds": d.max_seeds, "rules": rules_json(d.rules),
+                "boards": d.boards, "bytes": d.bytes, "default": d.default,
+            })).collect::<Vec<_>>(),
+            "partial": partial.iter().map(|(p, levels, total, bytes)| json!({
+                "path": p.display().to_string(), "levels_done": levels, "levels": total, "bytes": bytes,
+            })).collect::<Vec<_>>(),
+            "refused": refused.iter().map(|(p, why)| json!({"path": p.display().to_string(), "error": why})).collect::<Vec<_>>(),
+        }));
+        return Ok(());
+    }
+    if databases.is_empty() && partial.is_empty() && refused.is_empty() {
+        println!("{}: no databases (build one with `kalah db build`)", dir.display());
+        return Ok(());
+    }
+    let name = |path: &Path| path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+    println!("{}:", dir.display());
+    if !databases.is_empty() {
+        println!("  houses  seeds        size  file (its name gives the rules)");
+    }
+    for d in &databases {
+        println!("  {:>6}  {:>5}  {:>10}  {}", d.houses, d.max_seeds, human_bytes(d.bytes), name(&d.path));
+        if !d.default {
+            println!("                             {}; not the default name, so only used with --db", d.rules);
+        }
+    }
+    for (path, levels, total, bytes) in &partial {
+        println!("  build under way or interrupted, {levels} of {total} levels done ({}): {}", human_bytes(*bytes), name(path));
+    }
+    for (_, why) in &refused {
+        println!("  refused: {why}");
     }
     Ok(())
 }

@@ -677,6 +677,59 @@ fn default_database_is_found_in_kalah_db_dir() {
     assert_eq!(value_of(&q), value_of(&s), "{q}\n{s}");
 }
 
+/// `kalah db list`: the databases of the database directory (or of a
+/// directory given), complete ones by board size, rules and seeds, with
+/// whether the commands find them by name; the builds under way; the files
+/// the reader refuses, and why.
+#[test]
+fn db_list_shows_the_databases_builds_and_refused_files() {
+    let sb = Sandbox::new();
+    let r = sb.ok(&["db", "list"]);
+    assert!(r.stdout.contains("no databases"), "{}", r.describe());
+    sb.build(3, 6, &["--capture", "empty"], None);
+    sb.build(2, 4, &["--capture", "empty"], None);
+    let small = fs::read_dir(sb.db_dir()).unwrap().flatten().map(|e| e.path()).find(|p| p.to_string_lossy().contains("-h2-n4-")).expect("the 2-house file");
+    fs::copy(&small, sb.db_dir().join("mine.kdb")).unwrap();
+    fs::write(sb.db_dir().join("junk.kdb"), "not a database").unwrap();
+    fs::write(sb.db_dir().join("notes.txt"), "not listed").unwrap();
+    // An interrupted build: two of its five levels written.
+    let mut bytes = fs::read(&small).unwrap();
+    let mut header = kalah_db::format::Header::decode(&bytes).unwrap();
+    header.complete = false;
+    header.levels_done = 2;
+    for e in header.levels.iter_mut().skip(2) {
+        *e = Default::default();
+    }
+    let encoded = header.encode();
+    bytes[..encoded.len()].copy_from_slice(&encoded);
+    fs::write(sb.db_dir().join("later.kdb.partial"), &bytes).unwrap();
+
+    let l = sb.json(&["db", "list", "--json"]);
+    let dbs = l["databases"].as_array().unwrap_or_else(|| panic!("no databases array: {l}"));
+    let row = |d: &Value| (d["houses"].as_u64().unwrap(), d["max_seeds"].as_u64().unwrap(), d["default"].as_bool().unwrap());
+    assert_eq!(dbs.iter().map(row).collect::<Vec<_>>(), [(2, 4, true), (2, 4, false), (3, 6, true)], "{l}");
+    assert!(dbs[1]["path"].as_str().unwrap().ends_with("mine.kdb"), "{l}");
+    assert_eq!(dbs[1]["rules"]["capture"], "empty", "{l}");
+    assert_eq!(dbs[0]["bytes"].as_u64(), Some(fs::metadata(&small).unwrap().len()), "{l}");
+    let partial = l["partial"].as_array().unwrap();
+    assert_eq!(partial.len(), 1, "{l}");
+    assert_eq!((partial[0]["levels_done"].as_u64(), partial[0]["levels"].as_u64()), (Some(2), Some(5)), "{l}");
+    let refused = l["refused"].as_array().unwrap();
+    assert_eq!(refused.len(), 1, "{l}");
+    assert!(refused[0]["path"].as_str().unwrap().ends_with("junk.kdb") && refused[0]["error"].as_str().unwrap().contains("junk.kdb"), "{l}");
+
+    let r = sb.ok(&["db", "list"]);
+    for needle in ["mine.kdb", "not the default name", "2 of 5 levels", "later.kdb.partial", "refused", "junk.kdb"] {
+        assert!(r.stdout.contains(needle), "db list should mention {needle:?}\n{}", r.describe());
+    }
+    assert!(!r.stdout.contains("notes.txt"), "{}", r.describe());
+    // Another directory, and one that is not there.
+    let other = sb.file("");
+    let r = sb.ok(&["db", "list", &other]);
+    assert!(r.stdout.contains("no databases"), "{}", r.describe());
+    sb.user_error(&["db", "list", &sb.file("missing")], &["missing", "No such file"]);
+}
+
 /// Without a database file, `solve`, `query` and the openings build one
 /// in memory (`--db-seeds N`, or by default for positions of 46 seeds or
 /// more); it must give the values a plain search gives.
