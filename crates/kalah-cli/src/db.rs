@@ -29,8 +29,8 @@ pub enum DbCommand {
     /// Restore a database from its archive, byte for byte.
     Unpack(UnpackArgs),
     /// The databases in a directory (default: where `solve`, `query` and
-    /// `play` look for them), with the builds still under way and the files
-    /// that are refused, and why.
+    /// `play` look for them), with the builds still under way, the archives
+    /// (`FILE.kdb.zst`) and the files that are refused, and why.
     List(ListArgs),
 }
 
@@ -485,11 +485,20 @@ fn list(a: ListArgs) -> anyhow::Result<()> {
     let mut databases = Vec::new();
     // Builds under way or interrupted (`db build` resumes them): path, levels done, levels, bytes.
     let mut partial: Vec<(PathBuf, u32, u32, u64)> = Vec::new();
+    // Archives (`db pack`; `db unpack` restores them): path, their database's header, bytes.
+    let mut archives: Vec<(PathBuf, kalah_db::format::Header, u64)> = Vec::new();
     // Files the reader refuses, and why.
     let mut refused: Vec<(PathBuf, String)> = Vec::new();
     for entry in entries.flatten() {
         let path = entry.path();
         let name = entry.file_name().to_string_lossy().into_owned();
+        if name.ends_with(".kdb.zst") && !path.is_dir() {
+            match kalah_db::pack::archive_header(&path) {
+                Ok((header, _, _)) => archives.push((path, header, entry.metadata().map_or(0, |m| m.len()))),
+                Err(e) => refused.push((path, e.to_string())),
+            }
+            continue;
+        }
         if !(name.ends_with(".kdb") || name.ends_with(".kdb.partial")) || path.is_dir() {
             continue;
         }
@@ -506,6 +515,7 @@ fn list(a: ListArgs) -> anyhow::Result<()> {
     }
     databases.sort_by(|a, b| (a.houses, a.rules.tag(), a.max_seeds, &a.path).cmp(&(b.houses, b.rules.tag(), b.max_seeds, &b.path)));
     partial.sort();
+    archives.sort_by(|a, b| a.0.cmp(&b.0));
     refused.sort();
     if a.json {
         print_json(&json!({
@@ -517,11 +527,14 @@ fn list(a: ListArgs) -> anyhow::Result<()> {
             "partial": partial.iter().map(|(p, levels, total, bytes)| json!({
                 "path": p.display().to_string(), "levels_done": levels, "levels": total, "bytes": bytes,
             })).collect::<Vec<_>>(),
+            "archives": archives.iter().map(|(p, h, bytes)| json!({
+                "path": p.display().to_string(), "houses": h.houses, "max_seeds": h.max_seeds, "rules": rules_json(h.rules), "bytes": bytes,
+            })).collect::<Vec<_>>(),
             "refused": refused.iter().map(|(p, why)| json!({"path": p.display().to_string(), "error": why})).collect::<Vec<_>>(),
         }));
         return Ok(());
     }
-    if databases.is_empty() && partial.is_empty() && refused.is_empty() {
+    if databases.is_empty() && partial.is_empty() && archives.is_empty() && refused.is_empty() {
         println!("{}: no databases (build one with `kalah db build`)", dir.display());
         return Ok(());
     }
@@ -538,6 +551,9 @@ fn list(a: ListArgs) -> anyhow::Result<()> {
     }
     for (path, levels, total, bytes) in &partial {
         println!("  build under way or interrupted, {levels} of {total} levels done ({}): {}", human_bytes(*bytes), name(path));
+    }
+    for (path, h, bytes) in &archives {
+        println!("  archive of h={} up to {} seeds, {} ({}; `kalah db unpack` restores it): {}", h.houses, h.max_seeds, h.rules, human_bytes(*bytes), name(path));
     }
     for (_, why) in &refused {
         println!("  refused: {why}");

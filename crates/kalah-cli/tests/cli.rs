@@ -679,8 +679,8 @@ fn default_database_is_found_in_kalah_db_dir() {
 
 /// `kalah db list`: the databases of the database directory (or of a
 /// directory given), complete ones by board size, rules and seeds, with
-/// whether the commands find them by name; the builds under way; the files
-/// the reader refuses, and why.
+/// whether the commands find them by name; the builds under way; the
+/// archives; the files the reader refuses, and why.
 #[test]
 fn db_list_shows_the_databases_builds_and_refused_files() {
     let sb = Sandbox::new();
@@ -703,6 +703,10 @@ fn db_list_shows_the_databases_builds_and_refused_files() {
     let encoded = header.encode();
     bytes[..encoded.len()].copy_from_slice(&encoded);
     fs::write(sb.db_dir().join("later.kdb.partial"), &bytes).unwrap();
+    // An archive, and a file named like one that is not.
+    let archive = sb.db_dir().join("kept.kdb.zst").to_string_lossy().into_owned();
+    sb.ok(&["db", "pack", &small.to_string_lossy(), "-o", &archive]);
+    fs::write(sb.db_dir().join("fake.kdb.zst"), "this file is not an archive of a database").unwrap();
 
     let l = sb.json(&["db", "list", "--json"]);
     let dbs = l["databases"].as_array().unwrap_or_else(|| panic!("no databases array: {l}"));
@@ -714,12 +718,17 @@ fn db_list_shows_the_databases_builds_and_refused_files() {
     let partial = l["partial"].as_array().unwrap();
     assert_eq!(partial.len(), 1, "{l}");
     assert_eq!((partial[0]["levels_done"].as_u64(), partial[0]["levels"].as_u64()), (Some(2), Some(5)), "{l}");
+    let archives = l["archives"].as_array().unwrap();
+    assert_eq!(archives.len(), 1, "{l}");
+    assert!(archives[0]["path"].as_str().unwrap().ends_with("kept.kdb.zst"), "{l}");
+    assert_eq!((archives[0]["houses"].as_u64(), archives[0]["max_seeds"].as_u64()), (Some(2), Some(4)), "{l}");
     let refused = l["refused"].as_array().unwrap();
-    assert_eq!(refused.len(), 1, "{l}");
-    assert!(refused[0]["path"].as_str().unwrap().ends_with("junk.kdb") && refused[0]["error"].as_str().unwrap().contains("junk.kdb"), "{l}");
+    assert_eq!(refused.len(), 2, "{l}");
+    assert!(refused[0]["path"].as_str().unwrap().ends_with("fake.kdb.zst") && refused[0]["error"].as_str().unwrap().contains("not a kalah database archive"), "{l}");
+    assert!(refused[1]["path"].as_str().unwrap().ends_with("junk.kdb") && refused[1]["error"].as_str().unwrap().contains("junk.kdb"), "{l}");
 
     let r = sb.ok(&["db", "list"]);
-    for needle in ["mine.kdb", "not the default name", "2 of 5 levels", "later.kdb.partial", "refused", "junk.kdb"] {
+    for needle in ["mine.kdb", "not the default name", "2 of 5 levels", "later.kdb.partial", "kept.kdb.zst", "db unpack", "refused", "junk.kdb"] {
         assert!(r.stdout.contains(needle), "db list should mention {needle:?}\n{}", r.describe());
     }
     assert!(!r.stdout.contains("notes.txt"), "{}", r.describe());

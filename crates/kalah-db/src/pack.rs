@@ -95,18 +95,12 @@ pub fn pack(database: &Path, archive: &Path, level: i32, progress: &(dyn Fn(u64)
     })
 }
 
-/// Restores the database file packed in `archive` to `database` (written
-/// to a `.partial` name, checked, then renamed).
-pub fn unpack(archive: &Path, database: &Path, progress: &(dyn Fn(u64) + Sync)) -> Result<PackReport, DbError> {
+/// The header of the database packed in `archive`, checked as a complete
+/// one, and the archive read up to its first level.
+pub fn archive_header(archive: &Path) -> Result<(Header, Vec<u8>, BufReader<File>), DbError> {
     let file = File::open(archive).map_err(|e| DbError::io(archive, e))?;
-    let archive_bytes = file.metadata().map_err(|e| DbError::io(archive, e))?.len();
     let mut input = BufReader::new(file);
     let bad = |why: &str| DbError::corrupt(archive, why.to_string());
-    let read_u64 = |input: &mut BufReader<File>| -> Result<u64, DbError> {
-        let mut b = [0u8; 8];
-        input.read_exact(&mut b).map_err(|_| bad("truncated archive"))?;
-        Ok(u64::from_le_bytes(b))
-    };
     let mut start = [0u8; 16];
     input.read_exact(&mut start).map_err(|_| bad("truncated archive (no archive header)"))?;
     if start[0..8] != ARCHIVE_MAGIC {
@@ -120,7 +114,7 @@ pub fn unpack(archive: &Path, database: &Path, progress: &(dyn Fn(u64) + Sync)) 
             expected: ARCHIVE_VERSION,
         });
     }
-    let header_len = read_u64(&mut input)?;
+    let header_len = read_u64(&mut input, archive)?;
     if header_len > 1 << 20 {
         return Err(bad("impossible header length"));
     }
@@ -138,6 +132,22 @@ pub fn unpack(archive: &Path, database: &Path, progress: &(dyn Fn(u64) + Sync)) 
     if !header.complete {
         return Err(bad("the packed database is not complete"));
     }
+    Ok((header, head, input))
+}
+
+/// The next little-endian `u64` of `archive`.
+fn read_u64(input: &mut BufReader<File>, archive: &Path) -> Result<u64, DbError> {
+    let mut b = [0u8; 8];
+    input.read_exact(&mut b).map_err(|_| DbError::corrupt(archive, "truncated archive"))?;
+    Ok(u64::from_le_bytes(b))
+}
+
+/// Restores the database file packed in `archive` to `database` (written
+/// to a `.partial` name, checked, then renamed).
+pub fn unpack(archive: &Path, database: &Path, progress: &(dyn Fn(u64) + Sync)) -> Result<PackReport, DbError> {
+    let archive_bytes = fs::metadata(archive).map_err(|e| DbError::io(archive, e))?.len();
+    let (header, head, mut input) = archive_header(archive)?;
+    let bad = |why: &str| DbError::corrupt(archive, why.to_string());
     let indexer = kalah_core::Indexer::new(header.houses, header.max_seeds);
     let partial = partial_path(database);
     if let Some(dir) = database.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -150,13 +160,13 @@ pub fn unpack(archive: &Path, database: &Path, progress: &(dyn Fn(u64) + Sync)) 
     use std::io::{Seek, SeekFrom};
     out.write_all(&head).map_err(io)?;
     for (n, e) in header.levels.iter().enumerate() {
-        let frames = read_u64(&mut input)?;
+        let frames = read_u64(&mut input, archive)?;
         if frames != e.boards.div_ceil(FRAME as u64) {
             return Err(DbError::corrupt(archive, format!("level {n}: {frames} frames, expected {}", e.boards.div_ceil(FRAME as u64))));
         }
         let mut values = Vec::with_capacity(e.boards as usize);
         for _ in 0..frames {
-            let len = read_u64(&mut input)?;
+            let len = read_u64(&mut input, archive)?;
             if len > 2 * FRAME as u64 + 4096 {
                 return Err(DbError::corrupt(archive, format!("level {n}: impossible frame length {len}")));
             }
