@@ -17,6 +17,8 @@ use std::time::{Duration, Instant};
 #[path = "../src/common.rs"]
 mod common;
 
+mod support;
+
 #[allow(dead_code)]
 #[path = "../../../fuzz/src/position.rs"]
 mod fuzz_position;
@@ -261,16 +263,7 @@ fn unusable_paths() {
     sb.refused(&["db", "verify", &sb.file("a-file/inside.kdb")], &["a-file/inside.kdb", "Not a directory"]);
     // An interrupted build's file.
     let partial = sb.path("partial.kdb");
-    let mut bytes = fs::read(&db).unwrap();
-    let mut header = kalah_db::format::Header::decode(&bytes).unwrap();
-    header.complete = false;
-    header.levels_done = 2;
-    for e in header.levels.iter_mut().skip(2) {
-        *e = Default::default();
-    }
-    let encoded = header.encode();
-    bytes[..encoded.len()].copy_from_slice(&encoded);
-    fs::write(&partial, &bytes).unwrap();
+    fs::write(&partial, support::interrupted(&fs::read(&db).unwrap(), 2)).unwrap();
     sb.refused(&["query", "--position", p, "--db", &partial.to_string_lossy(), "--tt-mb", "16"], &["incomplete database (2 of 5 levels", "run the build again"]);
     // Outputs that cannot be written.
     sb.refused(&["db", "build", "--houses", "2", "--max-seeds", "4", "-o", "/proc/x.kdb"], &["disk space in /proc", "needs"]);

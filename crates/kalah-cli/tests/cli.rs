@@ -21,6 +21,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use tempfile::TempDir;
 
+mod support;
+
 const BIN: &str = env!("CARGO_BIN_EXE_kalah");
 
 /// No run of the binary in these tests should take more than a second or
@@ -693,16 +695,7 @@ fn db_list_shows_the_databases_builds_and_refused_files() {
     fs::write(sb.db_dir().join("junk.kdb"), "not a database").unwrap();
     fs::write(sb.db_dir().join("notes.txt"), "not listed").unwrap();
     // An interrupted build: two of its five levels written.
-    let mut bytes = fs::read(&small).unwrap();
-    let mut header = kalah_db::format::Header::decode(&bytes).unwrap();
-    header.complete = false;
-    header.levels_done = 2;
-    for e in header.levels.iter_mut().skip(2) {
-        *e = Default::default();
-    }
-    let encoded = header.encode();
-    bytes[..encoded.len()].copy_from_slice(&encoded);
-    fs::write(sb.db_dir().join("later.kdb.partial"), &bytes).unwrap();
+    fs::write(sb.db_dir().join("later.kdb.partial"), support::interrupted(&fs::read(&small).unwrap(), 2)).unwrap();
     // An archive, and a file named like one that is not.
     let archive = sb.db_dir().join("kept.kdb.zst").to_string_lossy().into_owned();
     sb.ok(&["db", "pack", &small.to_string_lossy(), "-o", &archive]);
