@@ -503,6 +503,11 @@ fn list(a: ListArgs) -> anyhow::Result<()> {
             continue;
         }
         match Database::open(&path) {
+            // Complete but not yet renamed into place: the build's last step is left.
+            Ok(db) if name.ends_with(".partial") => {
+                let levels = db.header().max_seeds + 1;
+                partial.push((path, levels, levels, db.file_bytes()));
+            }
             Ok(db) => {
                 let h = db.header();
                 let default = path.file_name() == default_database_path(h.houses, h.max_seeds, h.rules).file_name();
@@ -550,7 +555,8 @@ fn list(a: ListArgs) -> anyhow::Result<()> {
         }
     }
     for (path, levels, total, bytes) in &partial {
-        println!("  build under way or interrupted, {levels} of {total} levels done ({}): {}", human_bytes(*bytes), name(path));
+        let state = if levels == total { "every level written, not yet renamed into place".to_string() } else { format!("{levels} of {total} levels done") };
+        println!("  build under way or interrupted, {state} ({}): {}", human_bytes(*bytes), name(path));
     }
     for (path, h, bytes) in &archives {
         println!("  archive of h={} up to {} seeds, {} ({}; `kalah db unpack` restores it): {}", h.houses, h.max_seeds, h.rules, human_bytes(*bytes), name(path));

@@ -696,6 +696,8 @@ fn db_list_shows_the_databases_builds_and_refused_files() {
     fs::write(sb.db_dir().join("notes.txt"), "not listed").unwrap();
     // An interrupted build: two of its five levels written.
     fs::write(sb.db_dir().join("later.kdb.partial"), support::interrupted(&fs::read(&small).unwrap(), 2)).unwrap();
+    // A build whose every level is written, not yet renamed into place.
+    fs::copy(&small, sb.db_dir().join("renamed-next.kdb.partial")).unwrap();
     // An archive, and a file named like one that is not.
     let archive = sb.db_dir().join("kept.kdb.zst").to_string_lossy().into_owned();
     sb.ok(&["db", "pack", &small.to_string_lossy(), "-o", &archive]);
@@ -709,8 +711,10 @@ fn db_list_shows_the_databases_builds_and_refused_files() {
     assert_eq!(dbs[1]["rules"]["capture"], "empty", "{l}");
     assert_eq!(dbs[0]["bytes"].as_u64(), Some(fs::metadata(&small).unwrap().len()), "{l}");
     let partial = l["partial"].as_array().unwrap();
-    assert_eq!(partial.len(), 1, "{l}");
+    assert_eq!(partial.len(), 2, "{l}");
+    assert!(partial[0]["path"].as_str().unwrap().ends_with("later.kdb.partial"), "{l}");
     assert_eq!((partial[0]["levels_done"].as_u64(), partial[0]["levels"].as_u64()), (Some(2), Some(5)), "{l}");
+    assert_eq!((partial[1]["levels_done"].as_u64(), partial[1]["levels"].as_u64()), (Some(5), Some(5)), "{l}");
     let archives = l["archives"].as_array().unwrap();
     assert_eq!(archives.len(), 1, "{l}");
     assert!(archives[0]["path"].as_str().unwrap().ends_with("kept.kdb.zst"), "{l}");
@@ -721,7 +725,7 @@ fn db_list_shows_the_databases_builds_and_refused_files() {
     assert!(refused[1]["path"].as_str().unwrap().ends_with("junk.kdb") && refused[1]["error"].as_str().unwrap().contains("junk.kdb"), "{l}");
 
     let r = sb.ok(&["db", "list"]);
-    for needle in ["mine.kdb", "not the default name", "2 of 5 levels", "later.kdb.partial", "kept.kdb.zst", "db unpack", "refused", "junk.kdb"] {
+    for needle in ["mine.kdb", "not the default name", "2 of 5 levels", "later.kdb.partial", "not yet renamed", "kept.kdb.zst", "db unpack", "refused", "junk.kdb"] {
         assert!(r.stdout.contains(needle), "db list should mention {needle:?}\n{}", r.describe());
     }
     assert!(!r.stdout.contains("notes.txt"), "{}", r.describe());
