@@ -59,6 +59,9 @@ use kalah_db::memory::{prefetch, LargeBuffer};
 
 /// Entries per bucket (one 64-byte cache line).
 const WAYS: usize = 8;
+/// Bits that number a way of a bucket ([`TranspositionTable::put`] packs them below a priority).
+const WAY_BITS: u32 = WAYS.trailing_zeros();
+const _: () = assert!(WAYS.is_power_of_two());
 /// Bits of an entry that hold the key.
 const KEY_BITS: u32 = 39;
 /// Bits of an entry that hold the bounds, move, work and kind.
@@ -285,7 +288,7 @@ impl TranspositionTable {
     fn put(&self, key: u64, update: impl Fn(Option<Bounds>) -> Option<(i32, i32, u8, u64, bool)>) {
         let (bucket, stored) = self.locate(key);
         // The entry of least priority, the first of equals: its priority
-        // above its way (3 bits), so that a minimum picks it without branches.
+        // above its way ([`WAY_BITS`]), so that a minimum picks it without branches.
         let mut least = u64::MAX;
         for (i, e) in bucket.iter().enumerate() {
             let word = e.load(Relaxed);
@@ -295,9 +298,9 @@ impl TranspositionTable {
                 }
                 return;
             }
-            least = least.min(priority(word) << 3 | i as u64);
+            least = least.min(priority(word) << WAY_BITS | i as u64);
         }
-        let (victim, victim_priority) = ((least & 7) as usize, least >> 3);
+        let (victim, victim_priority) = ((least & (WAYS as u64 - 1)) as usize, least >> WAY_BITS);
         if let Some((lower, upper, best, field, guess)) = update(None) {
             // Guesses are cheap to redo: they never push out an exact entry.
             if guess && victim_priority >= EXACT_PRIORITY {
