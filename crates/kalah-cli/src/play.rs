@@ -997,10 +997,22 @@ impl<'a> Game<'a> {
 
     fn final_score(&self) -> anyhow::Result<()> {
         let p = &self.position;
-        let (s, n) = (p.store(Side::South), p.store(Side::North));
-        let diff = s as i32 - n as i32;
+        let (mut s, mut n) = (p.store(Side::South), p.store(Side::North));
+        // A move that ends the game scores the seeds left in the houses;
+        // a game given already over (`--position`) has them still there.
+        // (After endless play they count for nobody, RULES.md.)
+        if let Some((mover, other)) = self.engine.terminal_shares(p.mover_board()) {
+            if mover + other > 0 {
+                let (south, north) = if p.to_move() == Side::South { (mover, other) } else { (other, mover) };
+                say!();
+                say!("The seeds left in the houses score: {south} to South, {north} to North.");
+                s += south;
+                n += north;
+            }
+        }
+        let diff = s as i64 - n as i64;
         say!();
-        say!("Game over. South {s}, North {n}: {}.", verdict(Side::South, diff));
+        say!("Game over. South {s}, North {n}: {}.", verdict(Side::South, diff as i32));
         Ok(())
     }
 
@@ -1081,7 +1093,14 @@ impl<'a> Game<'a> {
                     say!("End of input: goodbye.");
                     return Ok(());
                 }
-                Some(line) => line?,
+                Some(Ok(line)) => line,
+                Some(Err(e)) if e.kind() == std::io::ErrorKind::InvalidData => {
+                    say!();
+                    say!("That line is not text (UTF-8). Type help for the commands.");
+                    continue;
+                }
+                // Input that cannot be read at all (a directory, say) is bad input.
+                Some(Err(e)) => return Err(crate::common::user(format!("standard input: {e}"))),
             };
             if echo {
                 say!("{}", line.trim_end());

@@ -246,12 +246,19 @@ fn check_transcript(run: &Run, judge: &Judge) -> usize {
                     p.ring(),
                     run.describe()
                 );
-                assert_eq!(
-                    (south, north),
-                    (p.store(Side::South), p.store(Side::North)),
-                    "{}",
-                    run.describe()
-                );
+                let (store_south, store_north) = (p.store(Side::South), p.store(Side::North));
+                if endless {
+                    // The seeds in the houses count for nobody.
+                    assert_eq!((south, north), (store_south, store_north), "{}", run.describe());
+                } else {
+                    // The stores, and the seeds left in the houses scored as
+                    // the rules say: the value of the finished game (a final
+                    // store difference).
+                    let value = judge.analyze(&p).value;
+                    let value = if p.to_move() == Side::South { value } else { -value };
+                    assert_eq!(south as i64 - north as i64, value as i64, "{}", run.describe());
+                    assert!(south + north <= store_south + store_north + p.seeds_in_houses(), "{}", run.describe());
+                }
             }
         }
     }
@@ -620,6 +627,40 @@ fn a_game_from_a_position_ends_with_the_right_score() {
         .collect();
     assert_eq!(over.len(), 1, "{}", run.describe());
     check_transcript(&run, &Judge::new(3, Rules::default(), 4));
+}
+
+/// A game given already over (`--position`) still has seeds in its
+/// houses: the final score counts them as the leftovers rule says, as
+/// `query` values the position, under every end and leftovers rule.
+#[test]
+fn a_game_given_already_over_scores_the_seeds_left() {
+    for (position, to_move) in [("0,0,0,0,1,1,1,0 S", Side::South), ("1,0,0,4 S", Side::South), ("0,0,0,2,1,1,1,0 N", Side::North)] {
+        for leftovers in ["owner", "unscored", "emptier"] {
+            for end in ["instant", "turn"] {
+                let args = ["--position", position, "--side", "none", "--leftovers", leftovers, "--end", end];
+                let run = play(&args, "").ok();
+                let rules: Rules = Rules {
+                    leftovers: leftovers.parse().unwrap(),
+                    end: end.parse().unwrap(),
+                    ..Rules::default()
+                };
+                let h = if position.starts_with("1,0,0") { 1 } else { 3 };
+                let judge = Judge::new(h, rules, 8);
+                let start = events(&run.stdout).into_iter().find_map(|e| match e {
+                    Event::Board(p) => Some(p),
+                    _ => None,
+                });
+                let start = start.expect("the board is drawn");
+                assert_eq!(start.to_move(), to_move);
+                if !start.is_over(judge.engine()) {
+                    continue; // the turn-based end: the game goes on
+                }
+                let over = events(&run.stdout).into_iter().filter(|e| matches!(e, Event::Over { .. })).count();
+                assert_eq!(over, 1, "{}", run.describe());
+                check_transcript(&run, &judge);
+            }
+        }
+    }
 }
 
 #[test]

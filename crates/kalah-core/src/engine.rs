@@ -395,11 +395,19 @@ impl Engine {
     /// difference. `None` if the game is not over.
     #[inline]
     pub fn terminal_value(&self, board: Board) -> Option<i32> {
+        let (mine, theirs) = self.terminal_shares(board)?;
+        Some(mine as i32 - theirs as i32)
+    }
+
+    /// Who scores the seeds left in the houses of a finished game (the
+    /// mover to play): `(mover's share, opponent's share)`. `None` if the
+    /// game is not over.
+    #[inline]
+    pub fn terminal_shares(&self, board: Board) -> Option<(u32, u32)> {
         if !self.is_over(board) {
             return None;
         }
-        let (mine, theirs) = self.leftovers(board, board.mover_empty());
-        Some(mine as i32 - theirs as i32)
+        Some(self.leftovers(board, board.mover_empty()))
     }
 }
 
