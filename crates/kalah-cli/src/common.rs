@@ -33,9 +33,11 @@ pub fn db_error(e: DbError) -> anyhow::Error {
             | std::io::ErrorKind::PermissionDenied
             | std::io::ErrorKind::IsADirectory
             | std::io::ErrorKind::NotADirectory
-            | std::io::ErrorKind::InvalidInput => user(e.to_string()),
-            // ELOOP (a symbolic link loop) and EROFS (a read-only file system) on Linux.
-            _ if matches!(source.raw_os_error(), Some(40) | Some(30)) => user(e.to_string()),
+            | std::io::ErrorKind::InvalidInput
+            | std::io::ErrorKind::InvalidData => user(e.to_string()),
+            // ELOOP (a symbolic link loop), EROFS (a read-only file system)
+            // and ENAMETOOLONG (a name too long) on Linux.
+            _ if matches!(source.raw_os_error(), Some(40) | Some(30) | Some(36)) => user(e.to_string()),
             _ => anyhow::Error::new(e),
         },
         DbError::Memory { .. } => anyhow::Error::new(e),
@@ -139,6 +141,20 @@ pub fn find_default_database_up_to(h: usize, rules: Rules, max_bytes: u64) -> Op
 /// (10.3 GiB to load); Kalah(6,4) 2.15 s over the 20- or 24-seed one,
 /// 15.87 s over the 30-seed one.
 pub const VALUE_LOAD_GAP: u32 = 24;
+
+/// The longest `--time-limit`, in seconds (about 31 years): a deadline
+/// beyond it could overflow the clock.
+const MAX_TIME_LIMIT: f64 = 1e9;
+
+/// A `--time-limit` in seconds, checked: more than 0 and below
+/// [`MAX_TIME_LIMIT`].
+pub fn seconds(t: f64) -> anyhow::Result<std::time::Duration> {
+    if t > 0.0 && t < MAX_TIME_LIMIT {
+        Ok(std::time::Duration::from_secs_f64(t))
+    } else {
+        Err(user(format!("--time-limit {t}: give a number of seconds above 0 and below {MAX_TIME_LIMIT:e}")))
+    }
+}
 
 /// [`VALUE_LOAD_GAP`] for the searches of every move's value and a
 /// principal variation, or of many openings, which search several times
@@ -342,10 +358,20 @@ pub fn threads(given: Option<usize>) -> anyhow::Result<usize> {
 }
 
 /// Refuses, before any work, an output file that cannot be written: a
-/// directory, or a path under something that is not a directory.
+/// directory, a device, a pipe or a socket, a name too long for its
+/// `.partial` file, or a path under something that is not a directory.
 pub fn check_output(path: &std::path::Path) -> anyhow::Result<()> {
     if path.is_dir() {
         return Err(user(format!("{}: is a directory; give a file name", path.display())));
+    }
+    // The finished file is renamed over the name: a device or a pipe there
+    // (`-o /dev/null`) would be replaced by a regular file.
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Err(user(format!("{}: not a regular file (a device, a pipe or a socket); give a file name", path.display())));
+    }
+    // 255 bytes is the longest name most file systems take.
+    if let Some(name) = path.file_name().filter(|n| n.len() + ".partial".len() > 255) {
+        return Err(user(format!("{}: a file name of {} bytes is too long (at most 247: the partial file's name adds 8)", path.display(), name.len())));
     }
     let mut ancestor = path.parent();
     while let Some(dir) = ancestor.filter(|d| !d.as_os_str().is_empty()) {

@@ -297,7 +297,13 @@ fn verify(a: VerifyArgs) -> anyhow::Result<()> {
 /// Checks every database of a manifest: present, the size and SHA-256 the
 /// manifest gives, the rules and seeds it names, every internal checksum.
 fn verify_manifest(manifest: &Path, dir: PathBuf, json: bool) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(manifest).map_err(|e| db_error(kalah_db::DbError::io(manifest, e)))?;
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut kalah_db::reader::open_regular(manifest).map_err(db_error)?, &mut text)
+        .map_err(|e| db_error(kalah_db::DbError::io(manifest, e)))?;
+    if text.lines().skip(1).all(|l| l.trim().is_empty()) {
+        // A manifest cut short must not pass for one whose files all hold.
+        return Err(user(format!("{}: lists no databases (the header of `kalah strong --manifest` and a line per file)", manifest.display())));
+    }
     let mut checked = Vec::new();
     let mut problems = Vec::new();
     for (line_no, line) in text.lines().enumerate().skip(1).filter(|(_, l)| !l.trim().is_empty()) {

@@ -150,7 +150,9 @@ fn usage_line(e: &clap::Error) -> String {
 
 /// `kalah ... | head` and `kalah ... 2>&1 | head`: a closed stdout or
 /// stderr ends the program quietly with code 0 instead of the panic of
-/// `println!` or `eprintln!` (Rust ignores SIGPIPE).
+/// `println!` or `eprintln!` (Rust ignores SIGPIPE). Any other failure to
+/// write them (a full disk, `>/dev/full`) loses the answer or the error:
+/// code 1, and nothing more can be said.
 fn quiet_on_closed_output() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -161,7 +163,8 @@ fn quiet_on_closed_output() {
             .or_else(|| info.payload().downcast_ref::<&str>().copied())
             .unwrap_or("");
         if message.starts_with("failed printing to stdout") || message.starts_with("failed printing to stderr") {
-            std::process::exit(0);
+            let closed = message.contains("Broken pipe");
+            std::process::exit(if closed { 0 } else { 1 });
         }
         default(info);
     }));

@@ -3,7 +3,7 @@
 use clap::Args;
 
 use crate::analysis::{self, Request};
-use crate::common::{parse_position, print_json, start_or_position, user, DbArgs, RuleArgs};
+use crate::common::{parse_position, print_json, seconds, start_or_position, user, DbArgs, RuleArgs};
 
 /// Search resources.
 #[derive(Args, Clone, Copy, Debug)]
@@ -158,15 +158,6 @@ pub struct QueryArgs {
     /// Print one JSON object on stdout.
     #[arg(long)]
     json: bool,
-}
-
-/// A `--time-limit` in seconds, checked.
-fn seconds(t: f64) -> anyhow::Result<std::time::Duration> {
-    if t > 0.0 && t.is_finite() && t < 1e9 {
-        Ok(std::time::Duration::from_secs_f64(t))
-    } else {
-        Err(user(format!("--time-limit {t}: give a positive number of seconds")))
-    }
 }
 
 pub fn solve(args: SolveArgs) -> anyhow::Result<()> {

@@ -1,7 +1,7 @@
 //! `kalah table`: the values of Kalah(h,s) for ranges of h and s, each
 //! checked against the published values.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use clap::Args;
 use kalah_core::{Engine, Position, Rules};
@@ -10,7 +10,7 @@ use kalah_search::{BoundSolver, Bounded, SearchOptions, Solver};
 use serde_json::json;
 
 use crate::analysis::{bounds_tt_mb, check_table_memory, group, retrograde_fits};
-use crate::common::{db_error, find_default_database, find_default_database_for, print_json, rules_json, signed, start_position, user, RuleArgs, VALUE_LOAD_GAP};
+use crate::common::{db_error, find_default_database, find_default_database_for, print_json, rules_json, seconds, signed, start_position, user, RuleArgs, VALUE_LOAD_GAP};
 use crate::published;
 use crate::solve::{default_tt_mb, SearchArgs};
 
@@ -161,11 +161,8 @@ pub fn run(args: TableArgs) -> anyhow::Result<()> {
     if args.seeds.0 == 0 {
         return Err(user("--seeds: every house holds at least one seed at the start"));
     }
-    if !(args.time_limit > 0.0 && args.time_limit.is_finite()) {
-        return Err(user("--time-limit must be a positive number of seconds"));
-    }
+    let limit = seconds(args.time_limit)?;
     let threads = args.search.threads()?;
-    let limit = Duration::from_secs_f64(args.time_limit);
     let mut entries = Vec::new();
     for h in args.houses.0 as usize..=args.houses.1 as usize {
         for s in args.seeds.0..=args.seeds.1 {

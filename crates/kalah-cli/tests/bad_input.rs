@@ -259,7 +259,7 @@ fn unusable_paths() {
     let p = "1,0,1,0 S";
     sb.refused(&["query", "--position", p, "--db", &sb.file("a-dir"), "--tt-mb", "16"], &["a-dir", "directory"]);
     sb.refused(&["query", "--position", p, "--db", &sb.file("a-file"), "--tt-mb", "16"], &["a-file", "truncated"]);
-    sb.refused(&["db", "info", "/dev/null"], &["/dev/null", "empty"]);
+    sb.refused(&["db", "info", "/dev/null"], &["/dev/null", "not a regular file"]);
     sb.refused(&["db", "verify", &sb.file("a-file/inside.kdb")], &["a-file/inside.kdb", "Not a directory"]);
     // An interrupted build's file.
     let partial = sb.path("partial.kdb");
@@ -284,6 +284,63 @@ fn outputs_that_cannot_be_files_are_refused_up_front() {
     sb.refused(&["db", "build", "--houses", "2", "--max-seeds", "4", "-o", &sb.file("a-dir")], &["a-dir", "directory"]);
     assert!(!sb.path("a-dir.partial").exists(), "a refused build left a partial file");
     sb.refused(&["db", "build", "--houses", "2", "--max-seeds", "4", "-o", &sb.file("a-file/x.kdb")], &["a-file"]);
+}
+
+/// Special files and the input itself as outputs, and pipes as inputs: an
+/// output that is a device or a pipe would be replaced by a regular file
+/// (the finished file is renamed over its name), an output that is the
+/// input would destroy it, and opening a pipe to read blocks for ever.
+#[test]
+#[cfg(unix)]
+fn special_files_and_the_input_itself_are_refused() {
+    let sb = Sandbox::new();
+    let db = sb.file("small.kdb");
+    let built = sb.run(&["db", "build", "--houses", "2", "--max-seeds", "4", "--threads", "1", "-o", &db]);
+    assert_eq!(built.code, Some(0), "{}", built.describe());
+    let bytes = fs::read(&db).unwrap();
+    let made = Command::new("mkfifo").arg(sb.path("pipe.kdb")).status().unwrap();
+    assert!(made.success(), "mkfifo");
+    let pipe = sb.file("pipe.kdb");
+    let is_pipe = || {
+        use std::os::unix::fs::FileTypeExt;
+        fs::symlink_metadata(sb.path("pipe.kdb")).unwrap().file_type().is_fifo()
+    };
+    // Outputs.
+    sb.refused(&["db", "build", "--houses", "2", "--max-seeds", "3", "-o", &pipe], &["pipe", "not a regular file"]);
+    sb.refused(&["db", "pack", &db, "-o", &pipe], &["pipe", "not a regular file"]);
+    sb.refused(&["strong", "2", "1", "-o", &pipe], &["pipe", "not a regular file"]);
+    assert!(is_pipe(), "the pipe was replaced");
+    sb.refused(&["db", "pack", &db, "-o", &db], &["small.kdb", "is the input file"]);
+    std::os::unix::fs::symlink(&db, sb.path("link.kdb")).unwrap();
+    sb.refused(&["db", "pack", &sb.file("link.kdb"), "-o", &db], &["is the input file"]);
+    let packed = sb.run(&["db", "pack", &db]);
+    assert_eq!(packed.code, Some(0), "{}", packed.describe());
+    let archive = format!("{db}.zst");
+    let archive_bytes = fs::read(&archive).unwrap();
+    sb.refused(&["db", "unpack", &archive, "-o", &archive], &["is the input file"]);
+    assert_eq!(fs::read(&db).unwrap(), bytes, "the database was overwritten");
+    assert_eq!(fs::read(&archive).unwrap(), archive_bytes, "the archive was overwritten");
+    // A failed unpack leaves no partial file behind.
+    fs::write(sb.path("cut.kdb.zst"), &archive_bytes[..archive_bytes.len() / 2]).unwrap();
+    sb.refused(&["db", "unpack", &sb.file("cut.kdb.zst")], &["cut.kdb.zst", "truncated"]);
+    assert!(!sb.path("cut.kdb.partial").exists(), "a failed unpack left its partial file");
+    // Inputs: refused at once, not a hang.
+    sb.refused(&["db", "info", &pipe], &["pipe", "not a regular file"]);
+    sb.refused(&["query", "--position", "1,0,1,0 S", "--db", &pipe], &["pipe", "not a regular file"]);
+    sb.refused(&["db", "unpack", &pipe, "-o", &sb.file("out.kdb")], &["pipe", "not a regular file"]);
+    sb.refused(&["db", "verify", "--manifest", &pipe], &["pipe", "not a regular file"]);
+    let listed = sb.run(&["db", "list"]);
+    assert_eq!(listed.code, Some(0), "{}", listed.describe());
+    assert!(listed.stdout.contains("refused") && listed.stdout.contains("not a regular file"), "{}", listed.describe());
+    // A manifest that lists nothing does not pass.
+    fs::write(sb.path("empty.csv"), "").unwrap();
+    sb.refused(&["db", "verify", "--manifest", &sb.file("empty.csv")], &["empty.csv", "lists no databases"]);
+    // Names too long for the file system, and text that is not UTF-8: bad input.
+    let long = "x".repeat(300) + ".kdb";
+    sb.refused(&["db", "info", &long], &["File name too long"]);
+    sb.refused(&["db", "build", "--houses", "2", "--max-seeds", "3", "-o", &long], &["too long"]);
+    fs::write(sb.path("latin1.csv"), b"h\n\xff\xfe,1\n").unwrap();
+    sb.refused(&["db", "verify", "--manifest", &sb.file("latin1.csv")], &["latin1.csv", "UTF-8"]);
 }
 
 /// A symbolic link loop as a database path gives one clear line naming the
@@ -323,6 +380,20 @@ fn a_closed_stderr_is_not_a_panic() {
     drop(child.stderr.take()); // the reader goes away before the first note
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(0));
+}
+
+/// An answer or an error that cannot be written for another reason than a
+/// closed pipe (here a full disk, `/dev/full`) is lost: exit code 1, not 0.
+#[test]
+#[cfg(target_os = "linux")]
+fn output_to_a_full_disk_is_a_failure() {
+    let full = || fs::OpenOptions::new().write(true).open("/dev/full").map(Stdio::from).unwrap();
+    // The answer lost.
+    let out = Command::new(BIN).args(["solve", "3", "2", "--json"]).stdin(Stdio::null()).stdout(full()).stderr(Stdio::piped()).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    // The error lost: bad input, but nothing could say so.
+    let out = Command::new(BIN).args(["solve", "9", "9"]).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(full()).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
 }
 
 /// Starts `kalah args` with no input, stdout as given and stderr piped.

@@ -467,6 +467,11 @@ fn solve_with_a_time_limit_shows_what_it_proved() {
     sb.user_error(&["solve", "3", "3", "--time-limit", "0"], &["--time-limit"]);
     sb.user_error(&["query", "--position", "3,3,3,0,3,3,3,0 S", "--time-limit=-1"], &["--time-limit"]);
     sb.user_error(&["solve", "3", "3", "--shift", "--time-limit", "5"], &["--time-limit", "--shift"]);
+    // Too long for the clock: refused by every command that takes it, not a panic.
+    for t in ["1e30", "1e19", "1e9", "inf", "NaN"] {
+        sb.user_error(&["solve", "3", "3", "--time-limit", t], &["--time-limit", "below 1e9"]);
+        sb.user_error(&["table", "--houses", "1", "--seeds", "1", "--time-limit", t], &["--time-limit", "below 1e9"]);
+    }
 }
 
 #[test]

@@ -28,7 +28,9 @@ use rayon::prelude::*;
 use crate::error::DbError;
 use crate::format::{block_sums_parallel, level_checksum, Header, HeaderProblem};
 use crate::reader::Database;
-use crate::writer::partial_path;
+use crate::builder::check_size;
+use crate::error::human_bytes;
+use crate::writer::{available_memory, partial_path};
 
 /// The first eight bytes of an archive.
 pub const ARCHIVE_MAGIC: [u8; 8] = *b"KALAHZS\0";
@@ -51,6 +53,7 @@ pub struct PackReport {
 /// Packs the database at `database` into an archive at `archive` (written
 /// to a `.partial` name, then renamed). Every block is verified first.
 pub fn pack(database: &Path, archive: &Path, level: i32, progress: &(dyn Fn(u64) + Sync)) -> Result<PackReport, DbError> {
+    refuse_same_file(database, archive)?;
     let db = Database::open(database)?;
     db.verify(&|_| {})?;
     let partial = partial_path(archive);
@@ -98,7 +101,7 @@ pub fn pack(database: &Path, archive: &Path, level: i32, progress: &(dyn Fn(u64)
 /// The header of the database packed in `archive`, checked as a complete
 /// one, and the archive read up to its first level.
 pub fn archive_header(archive: &Path) -> Result<(Header, Vec<u8>, BufReader<File>), DbError> {
-    let file = File::open(archive).map_err(|e| DbError::io(archive, e))?;
+    let file = crate::reader::open_regular(archive)?;
     let mut input = BufReader::new(file);
     let bad = |why: &str| DbError::corrupt(archive, why.to_string());
     let mut start = [0u8; 16];
@@ -145,20 +148,99 @@ fn read_u64(input: &mut BufReader<File>, archive: &Path) -> Result<u64, DbError>
 /// Restores the database file packed in `archive` to `database` (written
 /// to a `.partial` name, checked, then renamed).
 pub fn unpack(archive: &Path, database: &Path, progress: &(dyn Fn(u64) + Sync)) -> Result<PackReport, DbError> {
+    refuse_same_file(archive, database)?;
     let archive_bytes = fs::metadata(archive).map_err(|e| DbError::io(archive, e))?.len();
-    let (header, head, mut input) = archive_header(archive)?;
-    let bad = |why: &str| DbError::corrupt(archive, why.to_string());
+    let (header, head, input) = archive_header(archive)?;
+    check_size(header.houses, header.max_seeds)?;
     let indexer = kalah_core::Indexer::new(header.houses, header.max_seeds);
-    let partial = partial_path(database);
-    if let Some(dir) = database.parent().filter(|d| !d.as_os_str().is_empty()) {
+    let file_bytes = header.file_bytes(&indexer);
+    // A level is checked whole in memory before it is written.
+    let level_bytes = header.levels.iter().map(|e| e.boards).max().unwrap_or(0);
+    if let Some(available) = available_memory().filter(|&a| level_bytes > a) {
+        return Err(too_large(format!("memory for the largest level of {}", archive.display()), level_bytes, available));
+    }
+    let dir = database.parent().filter(|d| !d.as_os_str().is_empty());
+    if let Some(dir) = dir {
         fs::create_dir_all(dir).map_err(|e| DbError::io(dir, e))?;
     }
+    let dir = dir.unwrap_or(Path::new("."));
+    let partial = partial_path(database);
+    if let Ok(free) = fs4::available_space(dir) {
+        let free = free + fs::metadata(&partial).map_or(0, |m| m.len());
+        if file_bytes > free {
+            return Err(too_large(format!("disk space in {}", dir.display()), file_bytes, free));
+        }
+    }
     let out = File::create(&partial).map_err(|e| DbError::io(&partial, e))?;
-    let io = |e| DbError::io(&partial, e);
-    out.set_len(header.file_bytes(&indexer)).map_err(io)?;
+    // Nothing half-written is left behind: the partial file of a failed unpack goes.
+    if let Err(e) = write_unpacked(archive, &header, &head, input, out, &partial, file_bytes, progress) {
+        let _ = fs::remove_file(&partial);
+        return Err(e);
+    }
+    fs::rename(&partial, database).map_err(|e| DbError::io(database, e))?;
+    let db = Database::open(database)?;
+    Ok(PackReport {
+        database_bytes: db.file_bytes(),
+        archive_bytes,
+    })
+}
+
+/// A refusal for want of `what`: `needed` bytes, `available` there.
+fn too_large(what: String, needed: u64, available: u64) -> DbError {
+    DbError::TooLarge {
+        what,
+        needed,
+        needed_h: human_bytes(needed),
+        available,
+        available_h: human_bytes(available),
+    }
+}
+
+/// Refuses to write `output` when it is the file `input` (or a link to
+/// it): the rename at the end would destroy the input.
+fn refuse_same_file(input: &Path, output: &Path) -> Result<(), DbError> {
+    if same_file(input, output) {
+        let why = format!("is the input file {}; give the output another name", input.display());
+        return Err(DbError::io(output, std::io::Error::new(std::io::ErrorKind::InvalidInput, why)));
+    }
+    Ok(())
+}
+
+/// Whether `a` and `b` name the same existing file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (fs::metadata(a), fs::metadata(b)) {
+            (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        matches!((fs::canonicalize(a), fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
+    }
+}
+
+/// Writes the levels of `input` (an archive read past its header) into
+/// `out`, the file `partial`, each checked against its level checksum.
+#[allow(clippy::too_many_arguments)]
+fn write_unpacked(
+    archive: &Path,
+    header: &Header,
+    head: &[u8],
+    mut input: BufReader<File>,
+    out: File,
+    partial: &Path,
+    file_bytes: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<(), DbError> {
+    let bad = |why: &str| DbError::corrupt(archive, why.to_string());
+    let io = |e| DbError::io(partial, e);
+    out.set_len(file_bytes).map_err(io)?;
     let mut out = out;
     use std::io::{Seek, SeekFrom};
-    out.write_all(&head).map_err(io)?;
+    out.write_all(head).map_err(io)?;
     for (n, e) in header.levels.iter().enumerate() {
         let frames = read_u64(&mut input, archive)?;
         if frames != e.boards.div_ceil(FRAME as u64) {
@@ -195,11 +277,5 @@ pub fn unpack(archive: &Path, database: &Path, progress: &(dyn Fn(u64) + Sync)) 
         return Err(bad("trailing bytes after the last level"));
     }
     out.sync_all().map_err(io)?;
-    drop(out);
-    fs::rename(&partial, database).map_err(|e| DbError::io(database, e))?;
-    let db = Database::open(database)?;
-    Ok(PackReport {
-        database_bytes: db.file_bytes(),
-        archive_bytes,
-    })
+    Ok(())
 }

@@ -71,14 +71,26 @@ impl std::fmt::Debug for Database {
     }
 }
 
+/// Opens `path` for reading if it is a regular file. Anything else is
+/// refused before it is opened: a directory, and a pipe, a device or a
+/// socket, which could block the open or never end.
+pub fn open_regular(path: &Path) -> Result<File, DbError> {
+    let meta = std::fs::metadata(path).map_err(|e| DbError::io(path, e))?;
+    if meta.is_dir() {
+        return Err(DbError::corrupt(path, "is a directory, not a database file"));
+    }
+    if !meta.is_file() {
+        let why = std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file (a pipe, a device or a socket)");
+        return Err(DbError::io(path, why));
+    }
+    File::open(path).map_err(|e| DbError::io(path, e))
+}
+
 impl Database {
     /// Opens and checks a database file.
     pub fn open(path: &Path) -> Result<Database, DbError> {
-        let file = File::open(path).map_err(|e| DbError::io(path, e))?;
+        let file = open_regular(path)?;
         let meta = file.metadata().map_err(|e| DbError::io(path, e))?;
-        if meta.is_dir() {
-            return Err(DbError::corrupt(path, "is a directory, not a database file"));
-        }
         if meta.len() == 0 {
             return Err(DbError::corrupt(path, "empty file (0 bytes)"));
         }
