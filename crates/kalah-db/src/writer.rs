@@ -149,6 +149,7 @@ pub fn build_file_with(
         .truncate(false)
         .open(&partial)
         .map_err(|e| DbError::io(&partial, e))?;
+    claim(&file, &partial)?;
 
     let resumed = resume(&mut file, &partial, &mut header, &mut builder)?;
     if resumed > 0 {
@@ -204,6 +205,33 @@ pub fn build_file_with(
         resumed_levels: resumed,
         level_seconds,
     })
+}
+
+/// Makes `file`, just opened as `partial`, this build's alone: an exclusive
+/// lock (released when the file is closed), refused if another build holds
+/// it; and, once locked, still the file named `partial` (a build that
+/// finished meanwhile renamed it into place). Two builds writing one file
+/// left it with either's rules or corrupt.
+fn claim(file: &File, partial: &Path) -> Result<(), DbError> {
+    use fs4::fs_std::FileExt;
+    let busy = || {
+        let why = "another build is writing this file; wait for it, or give another -o";
+        DbError::io(partial, std::io::Error::new(std::io::ErrorKind::InvalidInput, why))
+    };
+    // A file system without locks (some network ones) builds unguarded.
+    if let Ok(false) = file.try_lock_exclusive() {
+        return Err(busy());
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let open = file.metadata().map_err(|e| DbError::io(partial, e))?;
+        match fs::metadata(partial) {
+            Ok(named) if (named.dev(), named.ino()) == (open.dev(), open.ino()) => {}
+            _ => return Err(busy()),
+        }
+    }
+    Ok(())
 }
 
 /// Loads the finished levels of an interrupted build of the same database;

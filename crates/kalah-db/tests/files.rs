@@ -221,6 +221,26 @@ fn a_damaged_level_in_a_partial_file_is_built_again() {
     assert!(fs::read(&target).unwrap() == good, "bytes differ");
 }
 
+/// A build whose partial file another build holds (its lock) is refused
+/// and leaves that file alone; once the other lets go it goes ahead.
+#[test]
+fn a_build_refuses_a_partial_file_another_build_holds() {
+    use fs4::fs_std::FileExt;
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("held.kdb");
+    let partial = kalah_db::writer::partial_path(&target);
+    fs::write(&partial, b"another build's bytes").unwrap();
+    let other = fs::File::open(&partial).unwrap();
+    assert!(other.try_lock_exclusive().unwrap(), "the test takes the lock");
+    let e = build_file(&target, 2, Rules::default(), 4, &Quiet).unwrap_err();
+    assert!(e.to_string().contains("another build is writing"), "{e}");
+    assert_eq!(fs::read(&partial).unwrap(), b"another build's bytes");
+    assert!(!target.exists());
+    drop(other);
+    build_file(&target, 2, Rules::default(), 4, &Quiet).unwrap();
+    assert!(Database::open(&target).is_ok());
+}
+
 #[test]
 fn pack_and_unpack_restore_the_same_bytes() {
     let dir = tempfile::tempdir().unwrap();
