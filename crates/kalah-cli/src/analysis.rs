@@ -310,6 +310,11 @@ pub fn bound_solver(
     if let Some(limit) = announce {
         let why = if retrograde_fits(h, seeds, rules) {
             format!("--db-seeds {n} asks for retrograde analysis of fewer seeds than the position's {seeds}")
+        } else if seeds > kalah_db::builder::MAX_SEEDS {
+            format!(
+                "clockwise sowing can make play endless, and retrograde analysis stops at {} seeds (one-byte values), below the position's {seeds}",
+                kalah_db::builder::MAX_SEEDS
+            )
         } else {
             format!(
                 "clockwise sowing can make play endless, and retrograde analysis of all {} boards with up to {seeds} seeds needs {} of memory ({} is available)",

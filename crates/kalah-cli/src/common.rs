@@ -110,9 +110,10 @@ pub fn start_position(h: usize, s: u32) -> anyhow::Result<Position> {
     Position::start(h, s).map_err(|e| user(e.to_string()))
 }
 
-/// Where databases live when no path is given: `$KALAH_DB_DIR`, else `data/db`.
+/// Where databases live when no path is given: `$KALAH_DB_DIR`, else (unset
+/// or empty) `data/db`.
 pub fn database_dir() -> PathBuf {
-    std::env::var_os("KALAH_DB_DIR").map_or_else(|| PathBuf::from("data/db"), PathBuf::from)
+    std::env::var_os("KALAH_DB_DIR").filter(|d| !d.is_empty()).map_or_else(|| PathBuf::from("data/db"), PathBuf::from)
 }
 
 /// The default file name of a database.

@@ -90,7 +90,13 @@ fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             if print {
-                eprintln!("kalah: {}", usage_line(&e));
+                if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                    // `kalah` or `kalah db` alone: the commands to choose from.
+                    eprintln!("kalah: a command is needed; the choices:\n");
+                    eprint!("{}", e.render());
+                } else {
+                    eprintln!("kalah: {}", usage_line(&e));
+                }
             }
             return ExitCode::from(2);
         }

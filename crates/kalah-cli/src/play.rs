@@ -1141,7 +1141,9 @@ impl<'a> Game<'a> {
                     let h = self.h();
                     let legal = p.legal_moves();
                     if !(1..=h).contains(&house) {
-                        say!("There is no house {house}: your houses are 1 to {h}.");
+                        // An absurdly long number is shown as typed, not as usize::MAX.
+                        let typed = line.trim();
+                        say!("There is no house {typed}: your houses are 1 to {h}.");
                     } else if !legal.contains(&house) {
                         let list: Vec<String> = legal.iter().map(|m| m.to_string()).collect();
                         say!("House {house} is empty. You can play: {}.", list.join(" "));

@@ -112,15 +112,15 @@ pub struct SolveArgs {
     best_move: bool,
     /// Pie rule: after South's first turn North may swap sides. Prints every
     /// opening turn's value and the value of the game under the pie rule.
-    #[arg(long, conflicts_with = "position")]
+    #[arg(long, conflicts_with_all = ["position", "value_only", "best_move"])]
     pie: bool,
     /// Seed shift: before the game North moves one seed from any house to
     /// any house (houses 1..2h in ring order). Prints each shift's value,
     /// North's best shift and the value of the game.
-    #[arg(long, conflicts_with = "position")]
+    #[arg(long, conflicts_with_all = ["position", "value_only", "best_move"])]
     shift: bool,
     /// Every opening turn of South (extra-move chains included) with its value.
-    #[arg(long, conflicts_with_all = ["position", "pie", "shift"])]
+    #[arg(long, conflicts_with_all = ["position", "pie", "shift", "value_only", "best_move"])]
     openings: bool,
     /// Seconds for the search: a value not proven in time is shown as the
     /// bounds proven on it (and every move's, as far as time allows; a

@@ -53,6 +53,10 @@ pub fn run(a: StrongArgs) -> anyhow::Result<()> {
     let path = a.output.clone().unwrap_or_else(|| default_database_path(h, n, rules));
     let threads = crate::common::threads(a.threads)?;
     crate::common::check_output(&path)?;
+    if let Some(m) = &a.manifest {
+        // Before the work, not after it: a directory or a device there.
+        crate::common::check_output(m)?;
+    }
     let timer = Instant::now();
     let existing = Database::open_for(&path, h, rules).ok().filter(|d| d.header().max_seeds == n);
     let build_seconds = match existing {
@@ -221,6 +225,9 @@ fn append_manifest(path: &Path, row: &str) -> anyhow::Result<()> {
         let f: Vec<&str> = l.split(',').collect();
         (f[0].parse::<u32>().unwrap_or(0), f[1].parse::<u32>().unwrap_or(0), f[2..8].join(","))
     });
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| db_error(kalah_db::DbError::io(dir, e)))?;
+    }
     let mut out = std::fs::File::create(path).map_err(|e| db_error(kalah_db::DbError::io(path, e)))?;
     writeln!(out, "{MANIFEST_HEADER}")?;
     for l in lines {

@@ -343,6 +343,41 @@ fn special_files_and_the_input_itself_are_refused() {
     sb.refused(&["db", "verify", "--manifest", &sb.file("latin1.csv")], &["latin1.csv", "UTF-8"]);
 }
 
+/// More of what a sweep of bad input found: flags that would be ignored,
+/// a command missing, checks that came after the work, sizes that wrapped.
+#[test]
+fn flags_that_would_be_ignored_and_checks_before_the_work() {
+    let sb = Sandbox::new();
+    for extra in ["--pie", "--shift", "--openings"] {
+        sb.usage(&["solve", "3", "2", extra, "--value-only"], &["cannot be used with"]);
+        sb.usage(&["solve", "3", "2", extra, "--best-move"], &["cannot be used with"]);
+    }
+    // No command: exit 2 and the commands to choose from.
+    for args in [&[][..], &["db"][..]] {
+        let r = sb.run(args);
+        assert_eq!(r.code, Some(2), "{}", r.describe());
+        let choice = if args.is_empty() { "  solve" } else { "  unpack" };
+        assert!(r.stderr.starts_with("kalah: a command is needed") && r.stderr.contains(choice), "{}", r.describe());
+        assert!(r.stderr.contains("Commands:"), "{}", r.describe());
+    }
+    // strong --manifest into a directory: refused before the solve, which writes nothing.
+    fs::create_dir(sb.path("a-dir")).unwrap();
+    sb.refused(&["strong", "2", "1", "-o", &sb.file("s.kdb"), "--manifest", &sb.file("a-dir")], &["a-dir", "directory"]);
+    assert!(!sb.path("s.kdb").exists());
+    // Memory sizes too large for 64 bits saturate, not wrap to smaller ones.
+    let needs = |seeds: &str| -> u128 {
+        let r = sb.refused(&["db", "build", "--houses", "8", "--max-seeds", seeds, "--sowing", "cw"], &["needs"]);
+        let after = r.stderr.split("needs ").nth(1).unwrap();
+        after.split(' ').next().unwrap().parse().unwrap()
+    };
+    assert!(needs("97") <= needs("98") && needs("98") <= needs("99") && needs("99") <= needs("100"));
+    // An empty KALAH_DB_DIR is the default directory, as if unset.
+    fs::create_dir_all(sb.path("data/db")).unwrap();
+    let r = Command::new(BIN).args(["db", "list"]).env("KALAH_DB_DIR", "").current_dir(sb.dir.path()).output().unwrap();
+    assert_eq!(r.status.code(), Some(0), "{}", String::from_utf8_lossy(&r.stderr));
+    assert!(String::from_utf8_lossy(&r.stdout).contains("data/db"), "{}", String::from_utf8_lossy(&r.stdout));
+}
+
 /// A symbolic link loop as a database path gives one clear line naming the
 /// file and exit code 2 (`common::db_error` matches ELOOP by its number).
 #[test]

@@ -134,7 +134,7 @@ impl std::fmt::Debug for Builder {
 pub fn memory_needed(h: usize, max_seeds: u32, rules: Rules) -> u64 {
     let values = kalah_core::boards_up_to(h, max_seeds);
     if rules.may_cycle() {
-        values + retrograde_working_set(h, max_seeds, rules)
+        values.saturating_add(retrograde_working_set(h, max_seeds, rules))
     } else {
         values
     }
@@ -893,10 +893,12 @@ fn undoes_moves(rules: Rules) -> bool {
 /// fewer, `most_moves`).
 pub fn retrograde_working_set(h: usize, max_seeds: u32, rules: Rules) -> u64 {
     let level = kalah_core::boards_with(h, max_seeds);
+    // Saturating: the sizes of boards far too large to build (then refused)
+    // must not wrap around to small ones.
     if undoes_moves(rules) {
-        2 * level
+        level.saturating_mul(2)
     } else {
-        6 * level + 4 * most_moves(h, max_seeds)
+        level.saturating_mul(6).saturating_add(most_moves(h, max_seeds).saturating_mul(4))
     }
 }
 
@@ -908,7 +910,7 @@ pub fn retrograde_working_set(h: usize, max_seeds: u32, rules: Rules) -> u64 {
 fn most_moves(h: usize, n: u32) -> u64 {
     match n {
         0 => 0,
-        _ => h as u64 * kalah_core::boards_with(h, n - 1),
+        _ => kalah_core::boards_with(h, n - 1).saturating_mul(h as u64),
     }
 }
 

@@ -63,7 +63,7 @@ pub fn requirements(h: usize, max_seeds: u32, rules: Rules) -> (u64, u64) {
     let indexer = Indexer::new(h, max_seeds);
     let file = Header::new(h, max_seeds, rules).file_bytes(&indexer);
     // The builder's memory, plus the largest level's checksum table and slack.
-    let memory = crate::builder::memory_needed(h, max_seeds, rules) + indexer.len() / 4096 + (64 << 20);
+    let memory = crate::builder::memory_needed(h, max_seeds, rules).saturating_add(indexer.len() / 4096 + (64 << 20));
     (memory, file)
 }
 
