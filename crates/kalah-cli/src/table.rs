@@ -324,8 +324,9 @@ fn evaluator(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, thread
         (Some(n), Some(d)) if d.header().max_seeds >= n => Some(Box::new(crate::common::for_search(d, threads)?)),
         (Some(0), _) => None,
         (Some(n), _) => {
+            // Checked as asked, as `solve` checks it, before it is cut to the starts' seeds.
+            kalah_db::builder::check_size(h, n).map_err(|e| user(format!("--db-seeds {n}: {e}")))?;
             let n = n.min(largest);
-            kalah_db::builder::check_size(h, n).map_err(db_error)?;
             let (memory, _) = kalah_db::writer::requirements(h, n, rules);
             let free = kalah_db::writer::available_memory().unwrap_or(u64::MAX);
             if memory > free {
