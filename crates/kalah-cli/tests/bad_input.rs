@@ -352,6 +352,7 @@ fn flags_that_would_be_ignored_and_checks_before_the_work() {
         sb.usage(&["solve", "3", "2", extra, "--value-only"], &["cannot be used with"]);
         sb.usage(&["solve", "3", "2", extra, "--best-move"], &["cannot be used with"]);
     }
+    sb.refused(&["db", "verify", "x.kdb", "--dir", "somewhere"], &["--dir somewhere", "needs --manifest"]);
     // No command: exit 2 and the commands to choose from.
     for args in [&[][..], &["db"][..]] {
         let r = sb.run(args);

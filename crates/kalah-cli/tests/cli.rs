@@ -697,6 +697,9 @@ fn db_list_shows_the_databases_builds_and_refused_files() {
     sb.build(2, 4, &["--capture", "empty"], None);
     let small = fs::read_dir(sb.db_dir()).unwrap().flatten().map(|e| e.path()).find(|p| p.to_string_lossy().contains("-h2-n4-")).expect("the 2-house file");
     fs::copy(&small, sb.db_dir().join("mine.kdb")).unwrap();
+    // A default name that is not the file's own: `solve` would take it and refuse it.
+    let mislabelled = small.file_name().unwrap().to_string_lossy().replace("-empty-", "-standard-");
+    fs::copy(&small, sb.db_dir().join(&mislabelled)).unwrap();
     fs::write(sb.db_dir().join("junk.kdb"), "not a database").unwrap();
     fs::write(sb.db_dir().join("notes.txt"), "not listed").unwrap();
     // An interrupted build: two of its five levels written.
@@ -725,9 +728,10 @@ fn db_list_shows_the_databases_builds_and_refused_files() {
     assert!(archives[0]["path"].as_str().unwrap().ends_with("kept.kdb.zst"), "{l}");
     assert_eq!((archives[0]["houses"].as_u64(), archives[0]["max_seeds"].as_u64()), (Some(2), Some(4)), "{l}");
     let refused = l["refused"].as_array().unwrap();
-    assert_eq!(refused.len(), 2, "{l}");
+    assert_eq!(refused.len(), 3, "{l}");
     assert!(refused[0]["path"].as_str().unwrap().ends_with("fake.kdb.zst") && refused[0]["error"].as_str().unwrap().contains("not a kalah database archive"), "{l}");
     assert!(refused[1]["path"].as_str().unwrap().ends_with("junk.kdb") && refused[1]["error"].as_str().unwrap().contains("junk.kdb"), "{l}");
+    assert!(refused[2]["path"].as_str().unwrap().ends_with(&mislabelled) && refused[2]["error"].as_str().unwrap().contains("named as the default database of 2 houses, 4 seeds and capture=standard"), "{l}");
 
     let r = sb.ok(&["db", "list"]);
     for needle in ["mine.kdb", "not the default name", "2 of 5 levels", "later.kdb.partial", "not yet renamed", "kept.kdb.zst", "db unpack", "refused", "junk.kdb"] {
