@@ -58,8 +58,25 @@ pub fn pack(database: &Path, archive: &Path, level: i32, progress: &(dyn Fn(u64)
     db.verify(&|_| {})?;
     let partial = partial_path(archive);
     let file = File::create(&partial).map_err(|e| DbError::io(&partial, e))?;
+    // Nothing half-written is left behind: the partial file of a failed pack goes.
+    let archive_bytes = match write_packed(&db, file, &partial, level, progress) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            let _ = fs::remove_file(&partial);
+            return Err(e);
+        }
+    };
+    fs::rename(&partial, archive).map_err(|e| DbError::io(archive, e))?;
+    Ok(PackReport {
+        database_bytes: db.file_bytes(),
+        archive_bytes,
+    })
+}
+
+/// Writes the archive of `db` into `file`, the file `partial`; returns its size.
+fn write_packed(db: &Database, file: File, partial: &Path, level: i32, progress: &(dyn Fn(u64) + Sync)) -> Result<u64, DbError> {
     let mut out = BufWriter::new(file);
-    let io = |e| DbError::io(&partial, e);
+    let io = |e| DbError::io(partial, e);
     let header = db.header().encode();
     out.write_all(&ARCHIVE_MAGIC).map_err(io)?;
     out.write_all(&ARCHIVE_VERSION.to_le_bytes()).map_err(io)?;
@@ -87,15 +104,9 @@ pub fn pack(database: &Path, archive: &Path, level: i32, progress: &(dyn Fn(u64)
             }
         }
     }
-    let file = out.into_inner().map_err(|e| DbError::io(&partial, e.into_error()))?;
+    let file = out.into_inner().map_err(|e| DbError::io(partial, e.into_error()))?;
     file.sync_all().map_err(io)?;
-    let archive_bytes = file.metadata().map_err(io)?.len();
-    drop(file);
-    fs::rename(&partial, archive).map_err(|e| DbError::io(archive, e))?;
-    Ok(PackReport {
-        database_bytes: db.file_bytes(),
-        archive_bytes,
-    })
+    file.metadata().map(|m| m.len()).map_err(io)
 }
 
 /// The header of the database packed in `archive`, checked as a complete

@@ -354,6 +354,22 @@ fn a_full_disk_leaves_the_previous_file_untouched() {
     assert!(fs::read(&path).unwrap() == fs::read(&reference).unwrap(), "bytes differ after the disk was full");
 }
 
+/// A pack that runs out of disk fails naming its partial file, and
+/// removes it: a full disk is not left fuller.
+#[test]
+fn a_pack_onto_a_full_disk_leaves_no_partial_file() {
+    let Some(disk) = Tmpfs::mount("64k") else {
+        return;
+    };
+    let elsewhere = tempfile::tempdir().unwrap();
+    let db = build(elsewhere.path(), "db.kdb", 4, Rules::default(), 16);
+    let archive = disk.path().join("db.kdb.zst");
+    let e = kalah_db::pack::pack(&db, &archive, 1, &|_| {}).unwrap_err();
+    assert!(e.to_string().contains("db.kdb.zst.partial") && e.to_string().contains("No space left"), "{e}");
+    assert!(!archive.exists());
+    assert_eq!(fs::read_dir(disk.path()).unwrap().count(), 0, "the partial archive was left");
+}
+
 /// A read-only disk: the build fails at once, naming the file, and the
 /// complete file already there is untouched. (As a user other than root,
 /// a directory without write permission.)
