@@ -148,8 +148,20 @@ pub fn run(request: &Request) -> anyhow::Result<Report> {
         return bounds(&engine, db, request, start);
     }
     if rules.may_cycle() {
+        // Retrograde analysis of every board up to the position's seeds
+        // needs no database: say so of a file that was given or found.
+        if let (Some(d), true) = (&db, request.announce) {
+            eprintln!(
+                "note: {} (up to {} seeds) is not used: retrograde analysis of every board up to the position's {seeds} seeds fits in memory",
+                d.path().display(),
+                d.header().max_seeds
+            );
+        }
         let analysis = retrograde(&engine, position, request.announce, request.threads)?;
-        return Ok(finish(analysis.into(), Source::Retrograde, 0, None));
+        return Ok(Report {
+            database: None,
+            ..finish(analysis.into(), Source::Retrograde, 0, None)
+        });
     }
     let db_seeds = database.as_ref().map(|d| d.max_seeds);
     let options = SearchOptions {

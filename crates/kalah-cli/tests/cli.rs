@@ -745,6 +745,21 @@ fn db_list_shows_the_databases_builds_and_refused_files() {
     sb.user_error(&["db", "list", &sb.file("missing")], &["missing", "No such file"]);
 }
 
+/// A clockwise position small enough for retrograde analysis of every
+/// board up to its seeds needs no database: a file given is said to be
+/// unused, and the JSON names none (it named the file).
+#[test]
+fn a_database_retrograde_analysis_does_not_need_is_said_unused() {
+    let sb = Sandbox::new();
+    let file = sb.file("cw8.kdb");
+    sb.build(3, 8, &["--sowing", "cw"], Some(&file));
+    let v = sb.json(&["solve", "3", "3", "--sowing", "cw", "--db", &file, "--json"]);
+    assert!(v["database"].is_null(), "{v}");
+    assert_eq!(v["source"], "retrograde", "{v}");
+    let r = sb.ok(&["solve", "3", "3", "--sowing", "cw", "--db", &file]);
+    assert!(r.stderr.contains("cw8.kdb (up to 8 seeds) is not used"), "{}", r.describe());
+}
+
 /// Without a database file, `solve`, `query` and the openings build one
 /// in memory (`--db-seeds N`, or by default for positions of 46 seeds or
 /// more); it must give the values a plain search gives.
