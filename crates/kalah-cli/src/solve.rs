@@ -127,7 +127,8 @@ pub struct SolveArgs {
     /// principal variation only for an exact value). Default: no limit,
     /// except 60 s for a clockwise position too large for retrograde
     /// analysis in memory. With --openings or --pie: seconds per opening
-    /// turn. Database probes and retrograde analysis are always exact.
+    /// turn. Database probes and retrograde analysis are always exact, and
+    /// not counted: neither is loading or building a database first.
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
     /// Print one JSON object on stdout.
@@ -152,7 +153,8 @@ pub struct QueryArgs {
     /// principal variation only for an exact value). Default: no limit,
     /// except 60 s for a clockwise position too large for retrograde
     /// analysis in memory. Database probes and retrograde analysis are
-    /// always exact.
+    /// always exact, and not counted: neither is loading or building a
+    /// database first.
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
     /// Print one JSON object on stdout.

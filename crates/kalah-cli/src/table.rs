@@ -59,8 +59,9 @@ pub struct TableArgs {
     /// searches over it (exact where best play ends within their depth).
     #[arg(long, value_name = "N")]
     db_seeds: Option<u32>,
-    /// Seconds per configuration; one that does not finish in time shows the
-    /// bounds on its value proven so far.
+    /// Seconds per configuration's search; one that does not finish in time
+    /// shows the bounds on its value proven so far. Loading or building the
+    /// database of a board size comes first and is not counted.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     time_limit: f64,
     #[command(flatten)]
