@@ -121,6 +121,16 @@ pub fn default_database_path(h: usize, max_seeds: u32, rules: Rules) -> PathBuf 
     database_dir().join(format!("kalah-h{h}-n{max_seeds}-{}.kdb", rules.tag()))
 }
 
+/// The houses, seeds and rules whose default file name
+/// ([`default_database_path`]) `name` is, if it is one.
+pub fn default_name_parts(name: &str) -> Option<(usize, u32, Rules)> {
+    let rest = name.strip_prefix("kalah-h")?.strip_suffix(".kdb")?;
+    let (houses, rest) = rest.split_once("-n")?;
+    let (seeds, tag) = rest.split_once('-')?;
+    let (houses, seeds) = (houses.parse().ok()?, seeds.parse().ok()?);
+    Rules::all().find(|r| r.tag() == tag).map(|r| (houses, seeds, r))
+}
+
 /// The largest complete default database for `h` houses and `rules`, if any.
 pub fn find_default_database(h: usize, rules: Rules) -> Option<PathBuf> {
     find_default_database_up_to(h, rules, u64::MAX)
@@ -188,16 +198,9 @@ fn choose_for_seeds(found: &[(u32, u64, PathBuf)], seeds: u32, gap: u32) -> Opti
 /// The complete default databases for `h` houses and `rules` in `dir`, as
 /// (seeds, bytes, path) in ascending order; `None` if `dir` cannot be read.
 fn default_databases(dir: &std::path::Path, h: usize, rules: Rules) -> Option<Vec<(u32, u64, PathBuf)>> {
-    let suffix = format!("-{}.kdb", rules.tag());
-    let prefix = format!("kalah-h{h}-n");
     let mut found: Vec<(u32, u64, PathBuf)> = Vec::new();
     for entry in std::fs::read_dir(dir).ok()?.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let Some(n) = name
-            .strip_prefix(&prefix)
-            .and_then(|rest| rest.strip_suffix(&suffix))
-            .and_then(|n| n.parse::<u32>().ok())
-        else {
+        let Some((_, n, _)) = default_name_parts(&entry.file_name().to_string_lossy()).filter(|&(houses, _, r)| (houses, r) == (h, rules)) else {
             continue;
         };
         let bytes = entry.metadata().map_or(u64::MAX, |m| m.len());
@@ -362,13 +365,15 @@ pub fn threads(given: Option<usize>) -> anyhow::Result<usize> {
 /// directory, a device, a pipe or a socket, a name too long for its
 /// `.partial` file, or a path under something that is not a directory.
 pub fn check_output(path: &std::path::Path) -> anyhow::Result<()> {
-    if path.is_dir() {
-        return Err(user(format!("{}: is a directory; give a file name", path.display())));
-    }
-    // The finished file is renamed over the name: a device or a pipe there
-    // (`-o /dev/null`) would be replaced by a regular file.
-    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
-        return Err(user(format!("{}: not a regular file (a device, a pipe or a socket); give a file name", path.display())));
+    if let Ok(m) = std::fs::metadata(path) {
+        if m.is_dir() {
+            return Err(user(format!("{}: is a directory; give a file name", path.display())));
+        }
+        // The finished file is renamed over the name: a device or a pipe
+        // there (`-o /dev/null`) would be replaced by a regular file.
+        if !m.is_file() {
+            return Err(user(format!("{}: not a regular file (a device, a pipe or a socket); give a file name", path.display())));
+        }
     }
     // 255 bytes is the longest name most file systems take.
     if let Some(name) = path.file_name().filter(|n| n.len() + ".partial".len() > 255) {

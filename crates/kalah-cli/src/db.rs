@@ -489,16 +489,6 @@ struct ListedDatabase {
     default: bool,
 }
 
-/// The board and rules a file name is the default name of (`db build`
-/// without `-o`), if it is one.
-fn named_as_default(name: &str) -> Option<(usize, u32, kalah_core::Rules)> {
-    let rest = name.strip_prefix("kalah-h")?.strip_suffix(".kdb")?;
-    let (houses, rest) = rest.split_once("-n")?;
-    let (seeds, tag) = rest.split_once('-')?;
-    let (houses, seeds) = (houses.parse().ok()?, seeds.parse().ok()?);
-    kalah_core::Rules::all().find(|r| r.tag() == tag).map(|r| (houses, seeds, r))
-}
-
 fn list(a: ListArgs) -> anyhow::Result<()> {
     let dir = a.dir.clone().unwrap_or_else(crate::common::database_dir);
     let entries = std::fs::read_dir(&dir).map_err(|e| db_error(kalah_db::DbError::io(&dir, e)))?;
@@ -530,8 +520,9 @@ fn list(a: ListArgs) -> anyhow::Result<()> {
             }
             Ok(db) => {
                 let h = db.header();
-                let default = path.file_name() == default_database_path(h.houses, h.max_seeds, h.rules).file_name();
-                if let Some((houses, seeds, rules)) = named_as_default(&name).filter(|_| !default) {
+                let named = crate::common::default_name_parts(&name);
+                let default = named == Some((h.houses, h.max_seeds, h.rules));
+                if let Some((houses, seeds, rules)) = named.filter(|_| !default) {
                     // `solve` would pick it up by its name and refuse it.
                     let why = format!(
                         "named as the default database of {houses} houses, {seeds} seeds and {rules}, but holds {} houses, {} seeds and {}: the commands that find it by name refuse it; rename it",

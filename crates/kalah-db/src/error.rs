@@ -107,6 +107,17 @@ impl DbError {
             why: why.into(),
         }
     }
+
+    /// Not enough memory or disk for `what`: `needed` bytes, `available` there.
+    pub fn too_large(what: impl Into<String>, needed: u64, available: u64) -> DbError {
+        DbError::TooLarge {
+            what: what.into(),
+            needed,
+            needed_h: human_bytes(needed),
+            available,
+            available_h: human_bytes(available),
+        }
+    }
 }
 
 /// Bytes in a readable unit.

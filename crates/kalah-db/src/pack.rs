@@ -29,8 +29,7 @@ use crate::error::DbError;
 use crate::format::{block_sums_parallel, level_checksum, Header, HeaderProblem};
 use crate::reader::Database;
 use crate::builder::check_size;
-use crate::error::human_bytes;
-use crate::writer::{available_memory, partial_path};
+use crate::writer::{check_disk, check_memory, partial_path};
 
 /// The first eight bytes of an archive.
 pub const ARCHIVE_MAGIC: [u8; 8] = *b"KALAHZS\0";
@@ -167,21 +166,12 @@ pub fn unpack(archive: &Path, database: &Path, progress: &(dyn Fn(u64) + Sync)) 
     let file_bytes = header.file_bytes(&indexer);
     // A level is checked whole in memory before it is written.
     let level_bytes = header.levels.iter().map(|e| e.boards).max().unwrap_or(0);
-    if let Some(available) = available_memory().filter(|&a| level_bytes > a) {
-        return Err(too_large(format!("memory for the largest level of {}", archive.display()), level_bytes, available));
-    }
-    let dir = database.parent().filter(|d| !d.as_os_str().is_empty());
-    if let Some(dir) = dir {
+    check_memory(|| format!("memory for the largest level of {}", archive.display()), level_bytes)?;
+    if let Some(dir) = database.parent().filter(|d| !d.as_os_str().is_empty()) {
         fs::create_dir_all(dir).map_err(|e| DbError::io(dir, e))?;
     }
-    let dir = dir.unwrap_or(Path::new("."));
+    check_disk(database, file_bytes)?;
     let partial = partial_path(database);
-    if let Ok(free) = fs4::available_space(dir) {
-        let free = free + fs::metadata(&partial).map_or(0, |m| m.len());
-        if file_bytes > free {
-            return Err(too_large(format!("disk space in {}", dir.display()), file_bytes, free));
-        }
-    }
     let out = File::create(&partial).map_err(|e| DbError::io(&partial, e))?;
     // Nothing half-written is left behind: the partial file of a failed unpack goes.
     if let Err(e) = write_unpacked(archive, &header, &head, input, out, &partial, file_bytes, progress) {
@@ -194,17 +184,6 @@ pub fn unpack(archive: &Path, database: &Path, progress: &(dyn Fn(u64) + Sync)) 
         database_bytes: db.file_bytes(),
         archive_bytes,
     })
-}
-
-/// A refusal for want of `what`: `needed` bytes, `available` there.
-fn too_large(what: String, needed: u64, available: u64) -> DbError {
-    DbError::TooLarge {
-        what,
-        needed,
-        needed_h: human_bytes(needed),
-        available,
-        available_h: human_bytes(available),
-    }
 }
 
 /// Refuses to write `output` when it is the file `input` (or a link to

@@ -18,7 +18,7 @@ use std::time::Instant;
 use kalah_core::{Indexer, Rules};
 
 use crate::builder::{check_size, Builder, Progress};
-use crate::error::{human_bytes, DbError};
+use crate::error::DbError;
 use crate::format::{align, block_sums_parallel, level_checksum, Header};
 
 /// Hears about a file build as it goes.
@@ -80,29 +80,28 @@ pub fn available_memory() -> Option<u64> {
 pub fn check_resources(path: &Path, h: usize, max_seeds: u32, rules: Rules) -> Result<(), DbError> {
     check_size(h, max_seeds)?;
     let (memory, file) = requirements(h, max_seeds, rules);
-    if let Some(available) = available_memory() {
-        if memory > available {
-            return Err(DbError::TooLarge {
-                what: format!("memory for a {h}-house, {max_seeds}-seed database"),
-                needed: memory,
-                needed_h: human_bytes(memory),
-                available,
-                available_h: human_bytes(available),
-            });
-        }
+    check_memory(|| format!("memory for a {h}-house, {max_seeds}-seed database"), memory)?;
+    check_disk(path, file)
+}
+
+/// Refuses `needed` bytes of memory (for `what`) when the system says
+/// fewer are available.
+pub(crate) fn check_memory(what: impl FnOnce() -> String, needed: u64) -> Result<(), DbError> {
+    match available_memory() {
+        Some(available) if needed > available => Err(DbError::too_large(what(), needed, available)),
+        _ => Ok(()),
     }
+}
+
+/// Refuses a file of `bytes` at `path` (written as its partial file) that
+/// does not fit on its disk, counting what the partial file already holds.
+pub(crate) fn check_disk(path: &Path, bytes: u64) -> Result<(), DbError> {
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     if let Ok(free) = fs4::available_space(dir) {
         let partial = fs::metadata(partial_path(path)).map_or(0, |m| m.len());
-        let needed = file.saturating_sub(partial);
+        let needed = bytes.saturating_sub(partial);
         if needed > free {
-            return Err(DbError::TooLarge {
-                what: format!("disk space in {}", dir.display()),
-                needed,
-                needed_h: human_bytes(needed),
-                available: free,
-                available_h: human_bytes(free),
-            });
+            return Err(DbError::too_large(format!("disk space in {}", dir.display()), needed, free));
         }
     }
     Ok(())
