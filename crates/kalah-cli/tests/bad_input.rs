@@ -290,6 +290,7 @@ fn outputs_that_cannot_be_files_are_refused_up_front() {
 /// output that is a device or a pipe would be replaced by a regular file
 /// (the finished file is renamed over its name), an output that is the
 /// input would destroy it, and opening a pipe to read blocks for ever.
+/// (Regression: the sweep of 2026-12-02, RELIABILITY.md.)
 #[test]
 #[cfg(unix)]
 fn special_files_and_the_input_itself_are_refused() {
@@ -345,6 +346,7 @@ fn special_files_and_the_input_itself_are_refused() {
 
 /// More of what a sweep of bad input found: flags that would be ignored,
 /// a command missing, checks that came after the work, sizes that wrapped.
+/// (Regression: the sweep of 2026-12-02, RELIABILITY.md.)
 #[test]
 fn flags_that_would_be_ignored_and_checks_before_the_work() {
     let sb = Sandbox::new();
@@ -420,6 +422,7 @@ fn a_closed_stderr_is_not_a_panic() {
 
 /// An answer or an error that cannot be written for another reason than a
 /// closed pipe (here a full disk, `/dev/full`) is lost: exit code 1, not 0.
+/// (Regression: the sweep of 2026-12-02, RELIABILITY.md.)
 #[test]
 #[cfg(target_os = "linux")]
 fn output_to_a_full_disk_is_a_failure() {

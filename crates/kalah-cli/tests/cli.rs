@@ -747,7 +747,8 @@ fn db_list_shows_the_databases_builds_and_refused_files() {
 
 /// A clockwise position small enough for retrograde analysis of every
 /// board up to its seeds needs no database: a file given is said to be
-/// unused, and the JSON names none (it named the file).
+/// unused, and the JSON names none (it named the file). (Regression: the
+/// bad-input sweep of 2026-12-02, RELIABILITY.md.)
 #[test]
 fn a_database_retrograde_analysis_does_not_need_is_said_unused() {
     let sb = Sandbox::new();

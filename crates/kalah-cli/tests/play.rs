@@ -632,6 +632,7 @@ fn a_game_from_a_position_ends_with_the_right_score() {
 /// A game given already over (`--position`) still has seeds in its
 /// houses: the final score counts them as the leftovers rule says, as
 /// `query` values the position, under every end and leftovers rule.
+/// (Regression: the bad-input sweep of 2026-12-02, RELIABILITY.md.)
 #[test]
 fn a_game_given_already_over_scores_the_seeds_left() {
     for (position, to_move) in [("0,0,0,0,1,1,1,0 S", Side::South), ("1,0,0,4 S", Side::South), ("0,0,0,2,1,1,1,0 N", Side::North)] {

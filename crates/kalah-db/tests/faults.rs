@@ -355,7 +355,8 @@ fn a_full_disk_leaves_the_previous_file_untouched() {
 }
 
 /// A pack that runs out of disk fails naming its partial file, and
-/// removes it: a full disk is not left fuller.
+/// removes it: a full disk is not left fuller. (Regression: the bad-input
+/// sweep of 2026-12-02, RELIABILITY.md.)
 #[test]
 fn a_pack_onto_a_full_disk_leaves_no_partial_file() {
     let Some(disk) = Tmpfs::mount("64k") else {

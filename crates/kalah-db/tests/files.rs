@@ -223,6 +223,7 @@ fn a_damaged_level_in_a_partial_file_is_built_again() {
 
 /// A build whose partial file another build holds (its lock) is refused
 /// and leaves that file alone; once the other lets go it goes ahead.
+/// (Regression: the bad-input sweep of 2026-12-02, RELIABILITY.md.)
 #[test]
 fn a_build_refuses_a_partial_file_another_build_holds() {
     use fs4::fs_std::FileExt;
