@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Args;
 use kalah_core::{Capture, End, Leftovers, Position, Relay, Rules, Side, Sowing};
@@ -321,9 +322,19 @@ pub fn rules_json(rules: Rules) -> serde_json::Value {
     })
 }
 
+/// Whether a command has printed its JSON object: an error after it (the
+/// failures `db verify --manifest --json` lists) adds no second object.
+static JSON_PRINTED: AtomicBool = AtomicBool::new(false);
+
 /// Prints one JSON object on stdout.
 pub fn print_json(value: &serde_json::Value) {
     println!("{value}");
+    JSON_PRINTED.store(true, Ordering::Relaxed);
+}
+
+/// Whether [`print_json`] has printed the command's object.
+pub fn json_printed() -> bool {
+    JSON_PRINTED.load(Ordering::Relaxed)
 }
 
 /// A database about to back a search: copied into huge-page memory when it

@@ -2,7 +2,10 @@
 //!
 //! Every command that answers with values takes `--json` and then prints
 //! one JSON object on stdout. Exit codes: 0 success, 2 bad input or a
-//! refused request, 1 an internal failure. Errors are one line on stderr.
+//! refused request, 1 an internal failure. Errors are one line on stderr;
+//! under `--json` they are also one object on stdout,
+//! `{"error": "...", "exit_code": 2}`, so that a script reading stdout
+//! always reads one object.
 
 mod analysis;
 mod chains;
@@ -95,7 +98,9 @@ fn main() -> ExitCode {
                     eprintln!("kalah: a command is needed; the choices:\n");
                     eprint!("{}", e.render());
                 } else {
-                    eprintln!("kalah: {}", usage_line(&e));
+                    let line = usage_line(&e);
+                    eprintln!("kalah: {line}");
+                    json_error(&line, 2);
                 }
             }
             return ExitCode::from(2);
@@ -124,13 +129,23 @@ fn main() -> ExitCode {
             if is_broken_pipe(&e) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("kalah: {}", one_line(&e));
-            if e.downcast_ref::<UserError>().is_some() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::from(1)
-            }
+            let line = one_line(&e);
+            eprintln!("kalah: {line}");
+            let code = if e.downcast_ref::<UserError>().is_some() { 2 } else { 1 };
+            json_error(&line, code);
+            ExitCode::from(code)
         }
+    }
+}
+
+/// Under `--json`, an error is also one object on stdout, unless the
+/// command printed its own before it failed. A failure to write it loses
+/// nothing the stderr line has not said, so the exit code stays.
+fn json_error(line: &str, code: u8) {
+    let asked = std::env::args_os().skip(1).take_while(|a| a != "--").any(|a| a == "--json");
+    if asked && !common::json_printed() {
+        let object = serde_json::json!({"error": line, "exit_code": code});
+        let _ = writeln!(std::io::stdout().lock(), "{object}");
     }
 }
 

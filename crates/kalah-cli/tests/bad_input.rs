@@ -43,6 +43,22 @@ impl Run {
     fn describe(&self) -> String {
         format!("command: {}\nexit code: {:?}\n--- stdout ---\n{}\n--- stderr ---\n{}", self.cmd, self.code, self.stdout, self.stderr)
     }
+
+    /// Under `--json` an error is also one object on stdout: the stderr
+    /// line's message and the exit code.
+    fn json_error_matches<S: AsRef<OsStr>>(&self, args: &[S]) {
+        if !args.iter().any(|a| a.as_ref() == "--json") {
+            return;
+        }
+        let object: serde_json::Value = serde_json::from_str(self.stdout.trim_end())
+            .unwrap_or_else(|e| panic!("stdout is not one JSON object: {e}\n{}", self.describe()));
+        if object.get("error").is_none() {
+            return; // the command's own object, printed before it failed
+        }
+        let line = self.stderr.lines().next().unwrap_or("");
+        assert_eq!(object["error"].as_str().map(|m| format!("kalah: {m}")).as_deref(), Some(line), "{}", self.describe());
+        assert_eq!(object["exit_code"].as_i64(), self.code.map(i64::from), "{}", self.describe());
+    }
 }
 
 /// A scratch directory that is also `$KALAH_DB_DIR` and the working directory.
@@ -107,6 +123,7 @@ impl Sandbox {
         for needle in needles {
             assert!(lines[0].contains(needle), "the line should contain {needle:?}\n{}", r.describe());
         }
+        r.json_error_matches(args);
         r
     }
 
@@ -122,6 +139,7 @@ impl Sandbox {
         for needle in needles {
             assert!(lines[0].contains(needle), "the line should contain {needle:?}\n{}", r.describe());
         }
+        r.json_error_matches(args);
         r
     }
 }
@@ -379,6 +397,27 @@ fn flags_that_would_be_ignored_and_checks_before_the_work() {
     let r = Command::new(BIN).args(["db", "list"]).env("KALAH_DB_DIR", "").current_dir(sb.dir.path()).output().unwrap();
     assert_eq!(r.status.code(), Some(0), "{}", String::from_utf8_lossy(&r.stderr));
     assert!(String::from_utf8_lossy(&r.stdout).contains("data/db"), "{}", String::from_utf8_lossy(&r.stdout));
+}
+
+/// Under `--json` a refusal, a usage error and a missing file are one
+/// object on stdout as well as the stderr line; a command that printed its
+/// own object before failing (`db verify --manifest`) prints no second one.
+#[test]
+fn errors_under_json_are_one_object_on_stdout() {
+    let sb = Sandbox::new();
+    sb.usage(&["solve", "--capture", "nope", "--json"], &["nope"]);
+    sb.usage(&["query", "--json"], &["--position"]);
+    sb.refused(&["db", "info", &sb.file("missing.kdb"), "--json"], &["missing.kdb"]);
+    sb.refused(&["solve", "3", "2", "--pie", "--json", "--db", &sb.file("none.kdb")], &["none.kdb"]);
+    // Without --json, stdout stays empty.
+    let r = sb.refused(&["db", "info", &sb.file("missing.kdb")], &["missing.kdb"]);
+    assert!(r.stdout.is_empty(), "{}", r.describe());
+    fs::write(sb.path("m.csv"), "houses,seeds,capture,end,leftovers,sowing,relay,max_seeds,file,bytes,sha256\n2,1,standard,instant,owner,ccw,off,4,gone.kdb,10,00\n").unwrap();
+    let r = sb.refused(&["db", "verify", "--manifest", &sb.file("m.csv"), "--dir", &sb.file(""), "--json"], &["1 of 1"]);
+    assert_eq!(r.stdout.lines().count(), 1, "{}", r.describe());
+    let object: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(object["ok"], false, "{}", r.describe());
+    assert!(object["problems"][0].as_str().unwrap().contains("gone.kdb: missing"), "{}", r.describe());
 }
 
 /// A symbolic link loop as a database path gives one clear line naming the

@@ -174,7 +174,10 @@ fn a_build_that_does_not_fit_on_the_disk_is_refused() {
     assert_eq!(code, Some(2), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.starts_with("kalah: disk space in ") && err.contains("needs 2805760 bytes (2.7 MiB)") && err.contains("available"), "{err}");
-    assert!(stdout.is_empty());
+    // Under --json the refusal is also one object on stdout.
+    let object: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(object["exit_code"], 2, "{stdout}");
+    assert!(err.contains(object["error"].as_str().unwrap()), "{stdout}");
     assert!(fs::read(&out).unwrap() == previous, "the previous file changed");
     assert!(!disk.path().join("db.kdb.partial").exists());
 }
