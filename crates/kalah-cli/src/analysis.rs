@@ -13,7 +13,7 @@ use kalah_db::{human_bytes, Builder, Database, NoTablebase, Progress, Tablebase}
 use kalah_search::{analyze_from_table, Analysis, BoundSolver, BoundedAnalysis, LineEnd, SearchOptions, Solver};
 use serde_json::json;
 
-use crate::common::{article, db_error, rules_json, signed, user, verdict, DbArgs, ANALYSIS_LOAD_GAP, VALUE_LOAD_GAP};
+use crate::common::{article, db_error, rules_json, signed, user, verdict, DbArgs, SetupBudget, ANALYSIS_LOAD_GAP, VALUE_LOAD_GAP};
 use crate::solve::default_tt_mb;
 
 /// How a value was found.
@@ -101,6 +101,9 @@ pub struct UsedDatabase {
     pub max_seeds: u32,
     /// Seconds building it took (built in memory), included in `Report::seconds`.
     pub build_seconds: Option<f64>,
+    /// Seconds loading it into memory took (a file a search used whole),
+    /// included in `Report::seconds`.
+    pub load_seconds: Option<f64>,
 }
 
 /// Solves the request; see the module docs.
@@ -111,19 +114,22 @@ pub fn run(request: &Request) -> anyhow::Result<Report> {
     let engine = Engine::new(h, rules);
     let seeds = position.seeds_in_houses();
     let gap = if request.moves || request.pv { ANALYSIS_LOAD_GAP } else { VALUE_LOAD_GAP };
-    let db = request.db.open_for(h, rules, seeds, gap)?;
+    let budget = SetupBudget::within(request.time_limit, request.threads);
+    let db = request.db.open_for(h, rules, seeds, gap, budget, request.announce)?;
     let start = Instant::now();
-    let memory = memory_database(&engine, seeds, &request.db, db.as_ref(), request.tt_mb, request.threads, request.announce)?;
+    let memory = memory_database(&engine, seeds, &request.db, db.as_ref(), request.tt_mb, request.threads, budget, request.announce)?;
     let database = match (&memory, &db) {
         (Some(b), _) => Some(UsedDatabase {
             path: None,
             max_seeds: b.indexer().max_seeds(),
             build_seconds: Some(start.elapsed().as_secs_f64()),
+            load_seconds: None,
         }),
         (None, Some(d)) => Some(UsedDatabase {
             path: Some(d.path().display().to_string()),
             max_seeds: d.header().max_seeds,
             build_seconds: None,
+            load_seconds: None,
         }),
         (None, None) => None,
     };
@@ -188,12 +194,22 @@ pub fn run(request: &Request) -> anyhow::Result<Report> {
             }
         );
     }
+    let mut load_seconds = None;
     let (analysis, nodes, best) = match (memory, db) {
         (Some(b), _) => search(h, rules, b, options, request)?,
-        (None, Some(db)) => search(h, rules, crate::common::for_search(db, request.threads)?, options, request)?,
+        (None, Some(db)) => {
+            let loading = Instant::now();
+            let loaded = crate::common::for_search(db, request.threads)?;
+            load_seconds = Some(loading.elapsed().as_secs_f64());
+            search(h, rules, loaded, options, request)?
+        }
         (None, None) => search(h, rules, NoTablebase { houses: h, rules }, options, request)?,
     };
-    Ok(finish(analysis, Source::Search, nodes, best))
+    let mut report = finish(analysis, Source::Search, nodes, best);
+    if let Some(d) = report.database.as_mut() {
+        d.load_seconds = load_seconds;
+    }
+    Ok(report)
 }
 
 /// Whether a position of `h` houses with `seeds` seeds under `rules` (not
@@ -355,12 +371,16 @@ pub fn bound_solver(
     let (table, used): (Box<dyn Tablebase>, _) = match file {
         Some(d) => {
             check_search_memory(table_bytes, Some(&d))?;
+            let path = Some(d.path().display().to_string());
+            let loading = Instant::now();
+            let loaded = crate::common::for_search(d, threads)?;
             let used = UsedDatabase {
-                path: Some(d.path().display().to_string()),
+                path,
                 max_seeds: n,
                 build_seconds: None,
+                load_seconds: Some(loading.elapsed().as_secs_f64()),
             };
-            (Box::new(crate::common::for_search(d, threads)?), Some(used))
+            (Box::new(loaded), Some(used))
         }
         None if n == 0 => {
             check_search_memory(table_bytes, None)?;
@@ -374,6 +394,7 @@ pub fn bound_solver(
                 path: None,
                 max_seeds: n,
                 build_seconds: Some(started.elapsed().as_secs_f64()),
+                load_seconds: None,
             };
             (Box::new(built), Some(used))
         }
@@ -431,12 +452,13 @@ const MEMORY_DB_MAX_BOARDS: u64 = 1_300_000_000;
 /// ones cost nodes: the search keeps boards just above a database out of
 /// its table), while building them costs 0.6 s (16 seeds), 1.8 s (18) and
 /// 4.7 s (20) on two cores; BENCHMARKS.md has the times.
-pub fn default_memory_seeds(h: usize, seeds: u32) -> Option<u32> {
+/// Under a time limit, at most `max_boards` boards (`SetupBudget`).
+pub fn default_memory_seeds(h: usize, seeds: u32, max_boards: u64) -> Option<u32> {
     if seeds < MEMORY_DB_FROM {
         return None;
     }
     let mut n = (seeds - MEMORY_DB_BELOW).min(MEMORY_DB_MAX_SEEDS);
-    while n > 0 && kalah_core::boards_up_to(h, n) > MEMORY_DB_MAX_BOARDS {
+    while n > 0 && kalah_core::boards_up_to(h, n) > MEMORY_DB_MAX_BOARDS.min(max_boards) {
         n -= 1;
     }
     (n > 0).then_some(n)
@@ -448,7 +470,17 @@ pub fn default_memory_seeds(h: usize, seeds: u32) -> Option<u32> {
 /// clockwise (retrograde analysis builds its own), `--db-seeds 0`, or
 /// (by default only) the memory is short. An explicit size that does not
 /// fit is refused with the figures.
-pub fn memory_database(engine: &Engine, seeds: u32, args: &DbArgs, file: Option<&Database>, tt_mb: Option<usize>, threads: usize, announce: bool) -> anyhow::Result<Option<Builder>> {
+#[allow(clippy::too_many_arguments)]
+pub fn memory_database(
+    engine: &Engine,
+    seeds: u32,
+    args: &DbArgs,
+    file: Option<&Database>,
+    tt_mb: Option<usize>,
+    threads: usize,
+    budget: SetupBudget,
+    announce: bool,
+) -> anyhow::Result<Option<Builder>> {
     let h = engine.houses();
     if args.no_db || engine.rules().may_cycle() {
         return Ok(None);
@@ -462,7 +494,7 @@ pub fn memory_database(engine: &Engine, seeds: u32, args: &DbArgs, file: Option<
             n.min(seeds)
         }
         None if file.is_some() => return Ok(None),
-        None => match default_memory_seeds(h, seeds) {
+        None => match default_memory_seeds(h, seeds, budget.build_boards) {
             Some(n) => n,
             None => return Ok(None),
         },
@@ -677,14 +709,16 @@ pub fn print_human(title: &str, request: &Request, report: &Report) {
     match report.source {
         Source::Search | Source::Bounds => {
             let build = report.database.as_ref().and_then(|d| d.build_seconds).unwrap_or(0.0);
-            let secs = report.seconds - build;
-            println!(
-                "Searched {} nodes in {:.2} s ({:.1} M nodes/s){}",
-                group(report.nodes),
-                secs,
-                report.nodes as f64 / secs.max(1e-9) / 1e6,
-                if build > 0.0 { format!(", after {build:.2} s building the database") } else { String::new() }
-            )
+            let load = report.database.as_ref().and_then(|d| d.load_seconds).unwrap_or(0.0);
+            let secs = report.seconds - build - load;
+            let after = if build > 0.0 {
+                format!(", after {build:.2} s building the database")
+            } else if load >= 0.01 {
+                format!(", after {load:.2} s loading the database")
+            } else {
+                String::new()
+            };
+            println!("Searched {} nodes in {:.2} s ({:.1} M nodes/s){after}", group(report.nodes), secs, report.nodes as f64 / secs.max(1e-9) / 1e6)
         }
         _ => println!("Time:     {:.3} s", report.seconds),
     }
@@ -776,7 +810,7 @@ pub fn to_json(request: &Request, report: &Report) -> serde_json::Value {
         "pv_endless": a.end == LineEnd::Endless,
         "pv_cut": a.end == LineEnd::Cut,
         "source": report.source.name(),
-        "database": report.database.as_ref().map(|d| json!({"path": d.path, "max_seeds": d.max_seeds, "build_seconds": d.build_seconds})),
+        "database": report.database.as_ref().map(|d| json!({"path": d.path, "max_seeds": d.max_seeds, "build_seconds": d.build_seconds, "load_seconds": d.load_seconds})),
         "nodes": report.nodes,
         "seconds": report.seconds,
     })
@@ -820,15 +854,22 @@ mod tests {
 
     #[test]
     fn the_default_database_built_in_memory_is_sized_by_the_position() {
-        assert_eq!(default_memory_seeds(6, 45), None, "below 46 seeds none");
-        assert_eq!(default_memory_seeds(6, 46), Some(16));
-        assert_eq!(default_memory_seeds(6, 48), Some(18), "Kalah(6,4)");
-        assert_eq!(default_memory_seeds(6, 60), Some(24), "Kalah(6,5): at most 24 seeds");
-        assert_eq!(default_memory_seeds(6, 72), Some(24));
+        let all = u64::MAX;
+        assert_eq!(default_memory_seeds(6, 45, all), None, "below 46 seeds none");
+        assert_eq!(default_memory_seeds(6, 46, all), Some(16));
+        assert_eq!(default_memory_seeds(6, 48, all), Some(18), "Kalah(6,4)");
+        assert_eq!(default_memory_seeds(6, 60, all), Some(24), "Kalah(6,5): at most 24 seeds");
+        assert_eq!(default_memory_seeds(6, 72, all), Some(24));
+        // Under a time limit, at most the boards its share builds.
+        let budget = |t: f64| SetupBudget::within(Some(Duration::from_secs_f64(t)), 2).build_boards;
+        assert_eq!(default_memory_seeds(6, 48, budget(1000.0)), Some(18), "a long limit changes nothing");
+        let n = default_memory_seeds(8, 48, budget(5.0)).unwrap();
+        assert!(kalah_core::boards_up_to(8, n) <= budget(5.0) && kalah_core::boards_up_to(8, n + 1) > budget(5.0), "8 houses, 5 s: {n}");
+        assert_eq!(default_memory_seeds(6, 48, 0), None, "nothing fits: none");
         // Eight houses: 17 seeds are 1.17 billion boards, 18 seeds 2.2 billion.
-        assert_eq!(default_memory_seeds(8, 64), Some(17));
+        assert_eq!(default_memory_seeds(8, 64, all), Some(17));
         for (h, seeds) in [(1, 200), (4, 100), (7, 90), (8, 128)] {
-            let n = default_memory_seeds(h, seeds).unwrap();
+            let n = default_memory_seeds(h, seeds, all).unwrap();
             assert!(kalah_core::boards_up_to(h, n) <= MEMORY_DB_MAX_BOARDS, "h={h} seeds={seeds}: {n}");
             assert!(n <= MEMORY_DB_MAX_SEEDS && n + MEMORY_DB_BELOW <= seeds);
         }

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Args;
 use kalah_core::{Capture, End, Leftovers, Position, Relay, Rules, Side, Sowing};
-use kalah_db::{Database, DbError};
+use kalah_db::{human_bytes, Database, DbError};
 
 /// A failure the user can fix: bad input or a refused request (exit code 2).
 #[derive(Debug)]
@@ -154,6 +154,53 @@ pub fn find_default_database_up_to(h: usize, rules: Rules, max_bytes: u64) -> Op
 /// 15.87 s over the 30-seed one.
 pub const VALUE_LOAD_GAP: u32 = 24;
 
+/// Under `--time-limit`, the share of the limit that loading or building
+/// the default database may take (reckoned from its size, before it is
+/// chosen): a search asked to take 5 s does not wait a minute for its
+/// database first. A database named by `--db` or sized by `--db-seeds` is
+/// used as asked, and a file that covers the position is probed, not
+/// loaded, whatever its size.
+pub const SETUP_SHARE: f64 = 0.25;
+
+/// Bytes a second a database file loads at, reckoned low: on the Intel
+/// machine the 24-seed file (1.25 GB) loaded in 1.57 s from disk and
+/// 0.76 s from the page cache, and the 30-seed one (11 GB) took 15-40 s
+/// where memory was short for it and its page cache together.
+const LOAD_BYTES_PER_SECOND: f64 = 0.5e9;
+
+/// Boards a second and thread a database builds at in memory, reckoned
+/// low: the 20-seed one (226 M boards) took 9.9 s to file on two threads
+/// of the Intel machine, about 11 M boards a second and thread.
+const BUILD_BOARDS_PER_SECOND: f64 = 10e6;
+
+/// What setting up the default database may cost before a search: the
+/// bytes of a file to load and the boards of a database to build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SetupBudget {
+    /// The largest default file loaded whole into memory.
+    pub load_bytes: u64,
+    /// The most boards a default database built in memory may have.
+    pub build_boards: u64,
+}
+
+impl SetupBudget {
+    /// No limit: the defaults as chosen without `--time-limit`.
+    pub const UNLIMITED: SetupBudget = SetupBudget { load_bytes: u64::MAX, build_boards: u64::MAX };
+
+    /// [`SETUP_SHARE`] of `limit`, for a search on `threads` threads; no
+    /// limit without one.
+    pub fn within(limit: Option<std::time::Duration>, threads: usize) -> SetupBudget {
+        let Some(limit) = limit else {
+            return SetupBudget::UNLIMITED;
+        };
+        let seconds = limit.as_secs_f64() * SETUP_SHARE;
+        SetupBudget {
+            load_bytes: (seconds * LOAD_BYTES_PER_SECOND) as u64,
+            build_boards: (seconds * BUILD_BOARDS_PER_SECOND * threads as f64) as u64,
+        }
+    }
+}
+
 /// The longest `--time-limit`, in seconds (about 31 years): a deadline
 /// beyond it could overflow the clock.
 const MAX_TIME_LIMIT: f64 = 1e9;
@@ -179,15 +226,19 @@ pub const ANALYSIS_LOAD_GAP: u32 = 18;
 
 /// The default database for a position of `seeds` seeds on `h` houses
 /// under `rules` ([`DbArgs::open_for`]), if any.
-pub fn find_default_database_for(h: usize, rules: Rules, seeds: u32, gap: u32) -> Option<PathBuf> {
+/// Files of more than `max_load` bytes that would have to be loaded (do not
+/// cover the position) are passed over.
+pub fn find_default_database_for(h: usize, rules: Rules, seeds: u32, gap: u32, max_load: u64) -> Option<PathBuf> {
     let found = default_databases(&database_dir(), h, rules)?;
-    choose_for_seeds(&found, seeds, gap)
+    choose_for_seeds(&found, seeds, gap, max_load)
 }
 
 /// Among `found` (ascending seeds), the database for a position of `seeds`
 /// seeds: the largest if it covers the position (it is probed, not loaded)
-/// or if none has at least `seeds - gap` seeds, else the smallest that has.
-fn choose_for_seeds(found: &[(u32, u64, PathBuf)], seeds: u32, gap: u32) -> Option<PathBuf> {
+/// or if none has at least `seeds - gap` seeds, else the smallest that has;
+/// files of more than `max_load` bytes only if they cover it.
+fn choose_for_seeds(found: &[(u32, u64, PathBuf)], seeds: u32, gap: u32, max_load: u64) -> Option<PathBuf> {
+    let found: Vec<_> = found.iter().filter(|(n, bytes, _)| *n >= seeds || *bytes <= max_load).cloned().collect();
     let largest = found.last()?;
     if largest.0 >= seeds {
         return Some(largest.2.clone());
@@ -260,8 +311,26 @@ impl DbArgs {
     /// [`ANALYSIS_LOAD_GAP`]), else the smallest within that many seeds. A
     /// search that close above a database is small, and a larger database
     /// would take longer to load into memory than the search it saves.
-    pub fn open_for(&self, h: usize, rules: Rules, seeds: u32, gap: u32) -> anyhow::Result<Option<Database>> {
-        self.open_path(h, rules, || find_default_database_for(h, rules, seeds, gap))
+    /// Under a time limit, a default file larger than `budget` allows to
+    /// load is passed over (said on stderr with `announce`).
+    pub fn open_for(&self, h: usize, rules: Rules, seeds: u32, gap: u32, budget: SetupBudget, announce: bool) -> anyhow::Result<Option<Database>> {
+        self.open_path(h, rules, || {
+            let chosen = find_default_database_for(h, rules, seeds, gap, budget.load_bytes);
+            let unlimited = find_default_database_for(h, rules, seeds, gap, u64::MAX);
+            if let (true, Some(passed)) = (announce && chosen != unlimited, &unlimited) {
+                let bytes = std::fs::metadata(passed).map_or(0, |m| m.len());
+                eprintln!(
+                    "note: {} ({}) is not loaded: it would take more than a quarter of --time-limit ({}; `--db FILE` uses it all the same)",
+                    passed.display(),
+                    human_bytes(bytes),
+                    match &chosen {
+                        Some(p) => format!("using {} instead", p.display()),
+                        None => "no smaller default database".to_string(),
+                    }
+                );
+            }
+            chosen
+        })
     }
 
     /// The database of `--db`, else the default one `default` finds; none with `--no-db`.
@@ -449,7 +518,7 @@ mod tests {
         let found = default_databases(dir.path(), 6, rules).unwrap();
         let seeds: Vec<u32> = found.iter().map(|(n, _, _)| *n).collect();
         assert_eq!(seeds, [20, 24, 30]);
-        let for_seeds = |s, gap| choose_for_seeds(&found, s, gap).map(|p| p.file_name().unwrap().to_string_lossy().into_owned());
+        let for_seeds = |s, gap| choose_for_seeds(&found, s, gap, u64::MAX).map(|p| p.file_name().unwrap().to_string_lossy().into_owned());
         let value = |s| for_seeds(s, VALUE_LOAD_GAP);
         assert_eq!(value(12), Some(name(6, 30, rules)), "covered: probed, not loaded");
         assert_eq!(value(30), Some(name(6, 30, rules)));
@@ -463,6 +532,15 @@ mod tests {
         assert_eq!(analysis(36), Some(name(6, 20, rules)), "Kalah(6,3)");
         assert_eq!(analysis(42), Some(name(6, 24, rules)));
         assert_eq!(analysis(48), Some(name(6, 30, rules)), "Kalah(6,4)");
-        assert_eq!(choose_for_seeds(&[], 48, VALUE_LOAD_GAP), None);
+        assert_eq!(choose_for_seeds(&[], 48, VALUE_LOAD_GAP, u64::MAX), None);
+        // Under a time limit files too large to load in its share are passed
+        // over, unless they cover the position.
+        let bytes: Vec<u64> = found.iter().map(|(_, b, _)| *b).collect();
+        let within = |s, max_load| choose_for_seeds(&found, s, VALUE_LOAD_GAP, max_load).map(|p| p.file_name().unwrap().to_string_lossy().into_owned());
+        assert_eq!(within(60, bytes[2] - 1), Some(name(6, 24, rules)), "Kalah(6,5): not the 30-seed file");
+        assert_eq!(within(60, bytes[1] - 1), Some(name(6, 20, rules)));
+        assert_eq!(within(60, bytes[0] - 1), None, "none small enough");
+        assert_eq!(within(48, bytes[1]), Some(name(6, 24, rules)), "a file of exactly the budget is loaded");
+        assert_eq!(within(30, 0), Some(name(6, 30, rules)), "covered: probed, whatever its size");
     }
 }

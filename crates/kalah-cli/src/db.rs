@@ -398,6 +398,7 @@ fn probe(a: ProbeArgs) -> anyhow::Result<()> {
             path: Some(a.file.display().to_string()),
             max_seeds: db.header().max_seeds,
             build_seconds: None,
+            load_seconds: None,
         }),
         best_move: None,
     };

@@ -123,7 +123,9 @@ pub fn oracle(
     announce: bool,
 ) -> anyhow::Result<Box<dyn Oracle>> {
     let engine = Engine::new(h, rules);
-    let database = match db.open_for(h, rules, seeds, crate::common::ANALYSIS_LOAD_GAP)? {
+    // The set-up serves every opening's search: it is not held to one's budget.
+    let setup = crate::common::SetupBudget::UNLIMITED;
+    let database = match db.open_for(h, rules, seeds, crate::common::ANALYSIS_LOAD_GAP, setup, announce)? {
         Some(d) if d.header().max_seeds >= seeds => return Ok(Box::new(TableOracle { engine, table: d })),
         other => other,
     };
@@ -136,7 +138,7 @@ pub fn oracle(
         let builder: Builder = retrograde_builder(&engine, seeds, announce, threads)?;
         return Ok(Box::new(TableOracle { engine, table: builder }));
     }
-    let memory = crate::analysis::memory_database(&engine, seeds, db, database.as_ref(), tt_mb, threads, announce)?;
+    let memory = crate::analysis::memory_database(&engine, seeds, db, database.as_ref(), tt_mb, threads, setup, announce)?;
     let db_seeds = crate::analysis::searched_db_seeds(memory.as_ref(), database.as_ref());
     let options = SearchOptions {
         threads,

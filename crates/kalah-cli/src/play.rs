@@ -244,7 +244,7 @@ fn brain(start: &Position, rules: Rules, db: &DbArgs, threads: usize, tt_mb: Opt
             Box::new(TableBrain { engine, table, what })
         }
         database => {
-            let memory = crate::analysis::memory_database(&engine, seeds, db, database.as_ref(), tt_mb, threads, true)?;
+            let memory = crate::analysis::memory_database(&engine, seeds, db, database.as_ref(), tt_mb, threads, crate::common::SetupBudget::UNLIMITED, true)?;
             let db_seeds = crate::analysis::searched_db_seeds(memory.as_ref(), database.as_ref());
             let options = SearchOptions {
                 threads,

@@ -128,7 +128,9 @@ pub struct SolveArgs {
     /// except 60 s for a clockwise position too large for retrograde
     /// analysis in memory. With --openings or --pie: seconds per opening
     /// turn. Database probes and retrograde analysis are always exact, and
-    /// not counted: neither is loading or building a database first.
+    /// not counted: neither is loading or building a database first, but a
+    /// default one is chosen to take at most about a quarter of the limit
+    /// to set up (`--db` and `--db-seeds` are used as given).
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
     /// Print one JSON object on stdout.
@@ -154,7 +156,9 @@ pub struct QueryArgs {
     /// except 60 s for a clockwise position too large for retrograde
     /// analysis in memory. Database probes and retrograde analysis are
     /// always exact, and not counted: neither is loading or building a
-    /// database first.
+    /// database first, but a default one is chosen to take at most about a
+    /// quarter of the limit to set up (`--db` and `--db-seeds` are used as
+    /// given).
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
     /// Print one JSON object on stdout.

@@ -10,7 +10,7 @@ use kalah_search::{BoundSolver, Bounded, SearchOptions, Solver};
 use serde_json::json;
 
 use crate::analysis::{bounds_tt_mb, check_table_memory, group, retrograde_fits};
-use crate::common::{db_error, find_default_database, find_default_database_for, print_json, rules_json, seconds, signed, start_position, user, RuleArgs, VALUE_LOAD_GAP};
+use crate::common::{db_error, find_default_database, find_default_database_for, print_json, rules_json, seconds, signed, start_position, user, RuleArgs, SetupBudget, VALUE_LOAD_GAP};
 use crate::published;
 use crate::solve::{default_tt_mb, SearchArgs};
 
@@ -61,7 +61,9 @@ pub struct TableArgs {
     db_seeds: Option<u32>,
     /// Seconds per configuration's search; one that does not finish in time
     /// shows the bounds on its value proven so far. Loading or building the
-    /// database of a board size comes first and is not counted.
+    /// database of a board size comes first and is not counted, but a
+    /// default one is chosen to take at most about a quarter of the board
+    /// size's limits together (`--db-seeds` is used as given).
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     time_limit: f64,
     #[command(flatten)]
@@ -170,7 +172,9 @@ pub fn run(args: TableArgs) -> anyhow::Result<()> {
             start_position(h, s)?;
         }
         let setup = Instant::now();
-        let evaluator = evaluator(h, rules, 2 * h as u32 * args.seeds.1, args.db_seeds, threads, args.search.tt_mb_asked()?, !args.json)?;
+        // The database serves every start of `h` houses: its set-up shares their limits.
+        let budget = SetupBudget::within(Some(limit * (args.seeds.1 - args.seeds.0 + 1)), threads);
+        let evaluator = evaluator(h, rules, 2 * h as u32 * args.seeds.1, args.db_seeds, threads, args.search.tt_mb_asked()?, budget, !args.json)?;
         let setup_seconds = setup.elapsed().as_secs_f64();
         if !args.json {
             let database = match evaluator.database_seeds() {
@@ -299,14 +303,32 @@ fn describe(e: &Evaluator, position: &Position) -> String {
 }
 
 /// How to answer the starts of `h` houses with up to `largest` seeds.
-fn evaluator(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, threads: usize, tt_mb: Option<usize>, announce: bool) -> anyhow::Result<Evaluator> {
+#[allow(clippy::too_many_arguments)]
+fn evaluator(
+    h: usize,
+    rules: Rules,
+    largest: u32,
+    db_seeds: Option<u32>,
+    threads: usize,
+    tt_mb: Option<usize>,
+    budget: SetupBudget,
+    announce: bool,
+) -> anyhow::Result<Evaluator> {
     let engine = Engine::new(h, rules);
     // The file `solve` would pick for the largest start (a larger one costs
     // more to load than it saves), or with `--db-seeds` the largest, which
     // covers them if any does. A file that covers every start is all we need.
     let path = match db_seeds {
         Some(_) => find_default_database(h, rules),
-        None => find_default_database_for(h, rules, largest, VALUE_LOAD_GAP),
+        None => {
+            let chosen = find_default_database_for(h, rules, largest, VALUE_LOAD_GAP, budget.load_bytes);
+            if announce {
+                if let Some(passed) = find_default_database_for(h, rules, largest, VALUE_LOAD_GAP, u64::MAX).filter(|p| Some(p) != chosen.as_ref()) {
+                    eprintln!("note: {h} houses: {} is not loaded: it would take more than a quarter of the entries' time limits", passed.display());
+                }
+            }
+            chosen
+        }
     };
     let file = match path.map(|p| Database::open_for(&p, h, rules)).transpose().map_err(db_error)? {
         Some(db) if db.header().max_seeds >= largest => return Ok(Evaluator::Table(Box::new(engine), Box::new(db))),
@@ -318,7 +340,7 @@ fn evaluator(h: usize, rules: Rules, largest: u32, db_seeds: Option<u32>, thread
     let search_err = |e: kalah_search::SearchError| user(e.to_string());
     // No file and no size asked for: the size `solve` builds by default.
     let db_seeds = match (db_seeds, &file) {
-        (None, None) => crate::analysis::default_memory_seeds(h, largest),
+        (None, None) => crate::analysis::default_memory_seeds(h, largest, budget.build_boards),
         (asked, _) => asked,
     };
     let database: Option<Box<dyn Tablebase>> = match (db_seeds, file) {

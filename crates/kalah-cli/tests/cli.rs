@@ -684,6 +684,30 @@ fn default_database_is_found_in_kalah_db_dir() {
     assert_eq!(value_of(&q), value_of(&s), "{q}\n{s}");
 }
 
+/// Under `--time-limit`, a default file that would take more than a
+/// quarter of the limit to load (reckoned at 0.5 GB/s) is passed over, and
+/// said to be; a file named by `--db` is used as asked.
+#[test]
+fn a_short_time_limit_passes_over_a_default_file_too_large_to_load() {
+    let sb = Sandbox::new();
+    for n in [4, 18] {
+        sb.build(3, n, &["--capture", "empty"], None);
+    }
+    let big = fs::read_dir(sb.db_dir()).unwrap().flatten().map(|e| e.path()).find(|p| p.to_string_lossy().contains("-h3-n18-")).unwrap();
+    // Kalah(3,6), 36 seeds: every move's value is searched over the 18-seed file.
+    let solved = sb.solve(&["3", "6", "--capture", "empty"]);
+    assert_eq!(solved["database"]["max_seeds"], 18, "{solved}");
+    assert!(solved["database"]["load_seconds"].as_f64().is_some(), "a loaded file's time: {solved}");
+    // 0.5 ms: 62,500 bytes may load; the 18-seed file has 134,596 boards.
+    let hurried = sb.json(&["solve", "3", "6", "--capture", "empty", "--time-limit", "0.0005", "--tt-mb", "16", "--threads", "1", "--json"]);
+    assert_eq!(hurried["database"]["max_seeds"], 4, "{hurried}");
+    let r = sb.ok(&["solve", "3", "6", "--capture", "empty", "--time-limit", "0.0005", "--tt-mb", "16", "--threads", "1"]);
+    assert!(r.stderr.contains("-h3-n18-") && r.stderr.contains("is not loaded"), "{}", r.describe());
+    let big = big.to_string_lossy();
+    let named = sb.json(&["solve", "3", "6", "--capture", "empty", "--time-limit", "0.0005", "--tt-mb", "16", "--threads", "1", "--db", &big, "--json"]);
+    assert_eq!(named["database"]["max_seeds"], 18, "{named}");
+}
+
 /// `kalah db list`: the databases of the database directory (or of a
 /// directory given), complete ones by board size, rules and seeds, with
 /// whether the commands find them by name; the builds under way; the

@@ -844,6 +844,7 @@ pub(crate) fn run(cluster: &Cluster, m: &clap::ArgMatches) -> ExitCode {
                 path: Some(db.path().display().to_string()),
                 max_seeds: db.header().max_seeds,
                 build_seconds: None,
+                load_seconds: None,
             };
             go(cluster, &prepared, db, Some(about))
         }
@@ -882,7 +883,7 @@ fn prepare(cluster: &Cluster, m: &clap::ArgMatches) -> anyhow::Result<(Prepared,
     }
     // Bad arguments are refused before a database is read.
     let (threads, tt_mb, value_only, json) = (cluster.threads(search.threads)?, search.tt_mb_asked()?, flag(m, "value_only")?, flag(m, "json")?);
-    let database = match db.open_for(position.houses(), rules, position.seeds_in_houses(), crate::common::ANALYSIS_LOAD_GAP)? {
+    let database = match db.open_for(position.houses(), rules, position.seeds_in_houses(), crate::common::ANALYSIS_LOAD_GAP, crate::common::SetupBudget::UNLIMITED, false)? {
         Some(d) => Some(for_search(cluster, d)?),
         None => None,
     };
