@@ -114,7 +114,8 @@ pub fn run(request: &Request) -> anyhow::Result<Report> {
     let engine = Engine::new(h, rules);
     let seeds = position.seeds_in_houses();
     let gap = if request.moves || request.pv { ANALYSIS_LOAD_GAP } else { VALUE_LOAD_GAP };
-    let budget = SetupBudget::within(request.time_limit, request.threads);
+    // Clockwise, retrograde analysis and proofs of bounds size their own databases.
+    let budget = if rules.may_cycle() { SetupBudget::UNLIMITED } else { SetupBudget::within(request.time_limit, request.threads) };
     let db = request.db.open_for(h, rules, seeds, gap, budget, request.announce)?;
     let start = Instant::now();
     let memory = memory_database(&engine, seeds, &request.db, db.as_ref(), request.tt_mb, request.threads, budget, request.announce)?;
