@@ -68,8 +68,20 @@ pub struct RuleArgs {
     pub sowing: Sowing,
     /// Relay sowing ("Seed On"): no captures; a last seed in a non-empty
     /// house picks it up and sows on. `--relay` alone means `on`.
-    #[arg(long, value_name = "on|off", num_args = 0..=1, default_missing_value = "on", default_value = "off")]
+    #[arg(long, value_name = "on|off", num_args = 0..=1, default_missing_value = "on", default_value = "off", value_parser = relay_value)]
     pub relay: Relay,
+}
+
+/// A `--relay` value. The value is optional, so `--relay 3 3` reads `3` as
+/// the relay's value; the error says how to write it.
+fn relay_value(text: &str) -> Result<Relay, String> {
+    text.parse::<Relay>().map_err(|e| {
+        if text.parse::<u64>().is_ok() {
+            format!("{e}; `--relay` alone means on, so give the houses and seeds before it (`kalah solve 3 3 --relay`) or write `--relay on`")
+        } else {
+            e.to_string()
+        }
+    })
 }
 
 impl RuleArgs {

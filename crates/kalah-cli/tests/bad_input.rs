@@ -216,6 +216,8 @@ fn bad_rule_options() {
     sb.usage(&["solve", "3", "3", "--capture", "empty", "--capture", "standard"], &["--capture", "cannot be used multiple times"]);
     sb.usage(&["solve", "3", "3", "--sowing", "counterclockwise"], &["counterclockwise", "ccw, cw"]);
     sb.usage(&["solve", "3", "3", "--relay", "yes"], &["'yes'", "off, on"]);
+    // The relay's value is optional: a board size after it is read as one.
+    sb.usage(&["solve", "--relay", "3", "3"], &["'3'", "off, on", "kalah solve 3 3 --relay"]);
     sb.usage(&["solve", "3", "3", "--leftovers", "owner,emptier"], &["owner,emptier"]);
     sb.usage(&["db", "build", "--houses", "3", "--max-seeds", "4", "--end", "sudden"], &["sudden", "instant, turn"]);
     sb.usage(&["solve", "3", "3", "--capture"], &["--capture"]);
