@@ -120,9 +120,13 @@ impl DbError {
     }
 }
 
-/// Bytes in a readable unit.
+/// Bytes in a readable unit. Sizes are computed saturating, so `u64::MAX`
+/// stands for "that much or more".
 pub fn human_bytes(bytes: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    if bytes == u64::MAX {
+        return "16.0 EiB or more".to_string();
+    }
     let mut v = bytes as f64;
     let mut u = 0;
     while v >= 1024.0 && u + 1 < UNITS.len() {
@@ -133,5 +137,20 @@ pub fn human_bytes(bytes: u64) -> String {
         format!("{bytes} B")
     } else {
         format!("{v:.1} {}", UNITS[u])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::human_bytes;
+
+    #[test]
+    fn sizes_read_in_their_unit_and_a_saturated_one_says_so() {
+        assert_eq!(human_bytes(1023), "1023 B");
+        assert_eq!(human_bytes(1536), "1.5 KiB");
+        assert_eq!(human_bytes(15_367_102_212_151), "14.0 TiB");
+        assert_eq!(human_bytes(3 << 50), "3.0 PiB");
+        assert_eq!(human_bytes(1 << 62), "4.0 EiB");
+        assert_eq!(human_bytes(u64::MAX), "16.0 EiB or more");
     }
 }
