@@ -374,6 +374,12 @@ pub fn article(n: u64) -> &'static str {
     }
 }
 
+/// The article before a figure written out, as "8.0 GiB": by its whole part.
+pub fn article_of(text: &str) -> &'static str {
+    let whole: String = text.chars().take_while(char::is_ascii_digit).collect();
+    whole.parse().map_or("a", article)
+}
+
 /// "South wins by 10", "North wins by 2", "a draw".
 pub fn verdict(mover: Side, value: i32) -> String {
     match value {
@@ -496,6 +502,15 @@ mod tests {
         for n in [0, 1, 7, 10, 12, 16, 24, 30, 100, 110, 180, 1000, 1_100] {
             assert_eq!(article(n), "a", "{n}");
         }
+    }
+
+    #[test]
+    fn articles_before_figures_follow_their_whole_part() {
+        assert_eq!(article_of("8.0 GiB"), "an");
+        assert_eq!(article_of("18.5 MiB"), "an");
+        assert_eq!(article_of("1.0 GiB"), "a");
+        assert_eq!(article_of("95.4 TiB"), "a");
+        assert_eq!(article_of("no figure"), "a");
     }
 
     /// The default database is the largest by seeds, or with a size limit

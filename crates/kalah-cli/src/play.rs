@@ -253,11 +253,8 @@ fn brain(start: &Position, rules: Rules, db: &DbArgs, threads: usize, tt_mb: Opt
             };
             let loaded = database.as_ref().filter(|d| memory.is_none() && d.file_bytes() <= crate::common::INTERACTIVE_LOAD_LIMIT);
             check_search_memory(options.reserved_bytes(h) as u64, loaded)?;
-            let resources = format!(
-                "{threads} thread{}, a {} table",
-                if threads == 1 { "" } else { "s" },
-                human_bytes(options.table_bytes(h) as u64)
-            );
+            let table = human_bytes(options.table_bytes(h) as u64);
+            let resources = format!("{threads} thread{}, {} {table} table", if threads == 1 { "" } else { "s" }, crate::common::article_of(&table));
             let search = |e: kalah_search::SearchError| user(e.to_string());
             match (memory, database) {
                 (Some(b), _) if b.indexer().max_seeds() >= seeds => {

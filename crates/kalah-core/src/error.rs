@@ -29,7 +29,7 @@ pub enum PositionError {
         max: usize,
     },
     /// Seeds per house at the start outside what can be searched.
-    #[error("{seeds} seeds per house is not supported on a {houses}-house board (1 to {max} are: {why})")]
+    #[error("{seeds} seeds per house is not supported on {} {houses}-house board (1 to {max} are: {why})", board_article(*.houses))]
     Seeds {
         /// Houses per side.
         houses: usize,
@@ -41,7 +41,7 @@ pub enum PositionError {
         why: &'static str,
     },
     /// More seeds on the board than a house cell or the position index can hold.
-    #[error("{total} seeds in the houses is too many for a {houses}-house board (at most {max})")]
+    #[error("{total} seeds in the houses is too many for {} {houses}-house board (at most {max})", board_article(*.houses))]
     TooManySeeds {
         /// Houses per side.
         houses: usize,
@@ -66,4 +66,13 @@ pub enum PositionError {
     /// A move that is not legal in the position.
     #[error("illegal move: {0}")]
     IllegalMove(String),
+}
+
+/// "an 8-house board", "a 6-house board" (boards have 1 to 8 houses a side).
+fn board_article(houses: usize) -> &'static str {
+    if houses == 8 {
+        "an"
+    } else {
+        "a"
+    }
 }

@@ -923,8 +923,9 @@ fn check_tables_memory(cluster: &Cluster, bytes: u64) -> anyhow::Result<()> {
     let total = bytes.saturating_mul(cluster.local as u64);
     match kalah_db::writer::available_memory() {
         Some(available) if total > available => Err(user(format!(
-            "{} ranks on this machine with a {} transposition table each need {}: {} of memory is available (use --tt-mb)",
+            "{} ranks on this machine with {} {} transposition table each need {}: {} of memory is available (use --tt-mb)",
             cluster.local,
+            crate::common::article_of(&human_bytes(bytes)),
             human_bytes(bytes),
             human_bytes(total),
             human_bytes(available)
@@ -976,16 +977,18 @@ fn lead<T: Tablebase>(cluster: &Cluster, p: &Prepared, solver: &Solver<T>, datab
     let (jobs, _, _) = tree.job_counts();
     if !p.json {
         eprintln!(
-            "note: searching on {} rank{} of {} thread{}, a {} transposition table each{}; {jobs} jobs from a {}-ply split",
+            "note: searching on {} rank{} of {} thread{}, {} {} transposition table each{}; {jobs} jobs from {} {}-ply split",
             cluster.size,
             if cluster.size == 1 { "" } else { "s" },
             p.threads,
             if p.threads == 1 { "" } else { "s" },
+            crate::common::article_of(&human_bytes(solver.tt_bytes() as u64)),
             human_bytes(solver.tt_bytes() as u64),
             match &database {
                 Some(d) => format!(" and the {}-seed database", d.max_seeds),
                 None => ", no endgame database".into(),
             },
+            crate::common::article(tree.depth().into()),
             tree.depth(),
         );
     }
@@ -1079,11 +1082,12 @@ fn lead<T: Tablebase>(cluster: &Cluster, p: &Prepared, solver: &Solver<T>, datab
     } else {
         analysis::print_human(&p.title, &request, &report);
         println!(
-            "Distributed: {} rank{} of {} thread{}; {jobs} jobs from a {}-ply split and {splits} later splits: {solved} solved, {stopped} stopped early, {never} never needed",
+            "Distributed: {} rank{} of {} thread{}; {jobs} jobs from {} {}-ply split and {splits} later splits: {solved} solved, {stopped} stopped early, {never} never needed",
             cluster.size,
             if cluster.size == 1 { "" } else { "s" },
             p.threads,
             if p.threads == 1 { "" } else { "s" },
+            crate::common::article(tree.depth().into()),
             tree.depth(),
         );
         for (r, s) in stats.iter().enumerate() {
