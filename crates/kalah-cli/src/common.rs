@@ -176,7 +176,7 @@ pub const SETUP_SHARE: f64 = 0.25;
 
 /// Bytes a second a database file loads at, reckoned low: on the Intel
 /// machine the 24-seed file (1.25 GB) loaded in 1.57 s from disk and
-/// 0.76 s from the page cache, and the 30-seed one (11 GB) took 15-40 s
+/// 0.76 s from the page cache, and the 30-seed one (11 GB) took 15-42 s
 /// where memory was short for it and its page cache together.
 const LOAD_BYTES_PER_SECOND: f64 = 0.5e9;
 
