@@ -706,6 +706,13 @@ fn a_short_time_limit_passes_over_a_default_file_too_large_to_load() {
     let big = big.to_string_lossy();
     let named = sb.json(&["solve", "3", "6", "--capture", "empty", "--time-limit", "0.0005", "--tt-mb", "16", "--threads", "1", "--db", &big, "--json"]);
     assert_eq!(named["database"]["max_seeds"], 18, "{named}");
+    // `table` shares the set-up among a board size's starts: six of 0.1 ms
+    // let 75,000 bytes load, six of 1 s the 18-seed file.
+    for (limit, seeds) in [("0.0001", 4), ("1", 18)] {
+        let t = sb.json(&["table", "--houses", "3", "--seeds", "1-6", "--capture", "empty", "--time-limit", limit, "--tt-mb", "16", "--threads", "1", "--json"]);
+        let entries = t["entries"].as_array().unwrap_or_else(|| panic!("no entries: {t}"));
+        assert!(entries.iter().all(|e| e["database_seeds"] == seeds), "--time-limit {limit}: {t}");
+    }
 }
 
 /// `kalah db list`: the databases of the database directory (or of a
