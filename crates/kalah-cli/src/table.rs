@@ -172,8 +172,9 @@ pub fn run(args: TableArgs) -> anyhow::Result<()> {
             start_position(h, s)?;
         }
         let setup = Instant::now();
-        // The database serves every start of `h` houses: its set-up shares their limits.
-        let budget = SetupBudget::within(Some(limit * (args.seeds.1 - args.seeds.0 + 1)), threads);
+        // The database serves every start of `h` houses: its set-up shares
+        // their limits. Clockwise, retrograde analysis sizes its own.
+        let budget = if rules.may_cycle() { SetupBudget::UNLIMITED } else { SetupBudget::within(Some(limit * (args.seeds.1 - args.seeds.0 + 1)), threads) };
         let evaluator = evaluator(h, rules, 2 * h as u32 * args.seeds.1, args.db_seeds, threads, args.search.tt_mb_asked()?, budget, !args.json)?;
         let setup_seconds = setup.elapsed().as_secs_f64();
         if !args.json {
