@@ -114,7 +114,9 @@ pub fn run(request: &Request) -> anyhow::Result<Report> {
     let engine = Engine::new(h, rules);
     let seeds = position.seeds_in_houses();
     let gap = if request.moves || request.pv { ANALYSIS_LOAD_GAP } else { VALUE_LOAD_GAP };
-    // Clockwise, retrograde analysis and proofs of bounds size their own databases.
+    // Clockwise, a default file is taken whatever its size: retrograde
+    // analysis needs none, and proofs of bounds hold what they build to
+    // the budget themselves ([`bounds`]).
     let budget = if rules.may_cycle() { SetupBudget::UNLIMITED } else { SetupBudget::within(request.time_limit, request.threads) };
     let db = request.db.open_for(h, rules, seeds, gap, budget, request.announce)?;
     let start = Instant::now();
@@ -264,7 +266,9 @@ pub fn bounds_tt_mb(h: usize, seeds: u32, n: u32) -> usize {
 fn bounds(engine: &Engine, file: Option<Database>, request: &Request, start: Instant) -> anyhow::Result<Report> {
     let limit = request.time_limit.unwrap_or(BOUNDS_TIME);
     let seeds = request.position.seeds_in_houses();
-    let (solver, database) = bound_solver(engine, seeds, file, &request.db, request.threads, request.tt_mb, request.announce.then_some(limit))?;
+    // Without --time-limit the proof takes BOUNDS_TIME and the database its default size.
+    let budget = SetupBudget::within(request.time_limit, request.threads);
+    let (solver, database) = bound_solver(engine, seeds, file, &request.db, request.threads, request.tt_mb, budget, request.announce.then_some(limit))?;
     let database = database.map(|d| UsedDatabase {
         build_seconds: d.build_seconds.map(|_| start.elapsed().as_secs_f64()),
         ..d
@@ -299,8 +303,9 @@ pub type BoundsOverDatabase = BoundSolver<Box<dyn Tablebase>>;
 /// many for retrograde analysis, and the database it searches over: the
 /// file given or found, else one built in memory (`--db-seeds`, by
 /// default the largest of at most [`BOUNDS_DB_SEEDS`] seeds and
-/// [`BOUNDS_DB_BOARDS`] boards that fits). With `announce` (the time a
-/// proof may take), says so.
+/// [`BOUNDS_DB_BOARDS`] boards that fits, and that `budget` lets it build).
+/// With `announce` (the time a proof may take), says so.
+#[allow(clippy::too_many_arguments)]
 pub fn bound_solver(
     engine: &Engine,
     seeds: u32,
@@ -308,6 +313,7 @@ pub fn bound_solver(
     db: &DbArgs,
     threads: usize,
     tt_mb: Option<usize>,
+    budget: SetupBudget,
     announce: Option<Duration>,
 ) -> anyhow::Result<(BoundsOverDatabase, Option<UsedDatabase>)> {
     let h = engine.houses();
@@ -329,7 +335,7 @@ pub fn bound_solver(
         }
         (None, false, None) => (0..seeds.min(BOUNDS_DB_SEEDS + 1))
             .rev()
-            .find(|&n| kalah_core::boards_up_to(h, n) <= BOUNDS_DB_BOARDS && retrograde_fits(h, n, rules))
+            .find(|&n| kalah_core::boards_up_to(h, n) <= BOUNDS_DB_BOARDS.min(budget.retrograde_boards) && retrograde_fits(h, n, rules))
             .unwrap_or(0),
     };
     let options = SearchOptions {

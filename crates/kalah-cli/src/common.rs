@@ -185,6 +185,13 @@ const LOAD_BYTES_PER_SECOND: f64 = 0.5e9;
 /// of the Intel machine, about 11 M boards a second and thread.
 const BUILD_BOARDS_PER_SECOND: f64 = 10e6;
 
+/// Boards a second and thread clockwise retrograde analysis builds at,
+/// reckoned low: the 20-seed database of six houses (226 M boards) took
+/// 68 s on two threads of the Intel machine, 1.7 M boards a second and
+/// thread (with relay it is slower: 26 s against 48 s on the first
+/// machine).
+const RETROGRADE_BOARDS_PER_SECOND: f64 = 0.8e6;
+
 /// What setting up the default database may cost before a search: the
 /// bytes of a file to load and the boards of a database to build.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -193,11 +200,14 @@ pub struct SetupBudget {
     pub load_bytes: u64,
     /// The most boards a default database built in memory may have.
     pub build_boards: u64,
+    /// The same, built by clockwise retrograde analysis (for the proofs of
+    /// bounds of positions too large for it).
+    pub retrograde_boards: u64,
 }
 
 impl SetupBudget {
     /// No limit: the defaults as chosen without `--time-limit`.
-    pub const UNLIMITED: SetupBudget = SetupBudget { load_bytes: u64::MAX, build_boards: u64::MAX };
+    pub const UNLIMITED: SetupBudget = SetupBudget { load_bytes: u64::MAX, build_boards: u64::MAX, retrograde_boards: u64::MAX };
 
     /// [`SETUP_SHARE`] of `limit`, for a search on `threads` threads; no
     /// limit without one.
@@ -209,6 +219,7 @@ impl SetupBudget {
         SetupBudget {
             load_bytes: (seconds * LOAD_BYTES_PER_SECOND) as u64,
             build_boards: (seconds * BUILD_BOARDS_PER_SECOND * threads as f64) as u64,
+            retrograde_boards: (seconds * RETROGRADE_BOARDS_PER_SECOND * threads as f64) as u64,
         }
     }
 }

@@ -131,7 +131,7 @@ pub fn oracle(
     };
     if proves_bounds(h, seeds, rules, db) {
         let limit = budget.unwrap_or(BOUNDS_TIME);
-        let (solver, _) = bound_solver(&engine, seeds, database, db, threads, tt_mb, announce.then_some(limit))?;
+        let (solver, _) = bound_solver(&engine, seeds, database, db, threads, tt_mb, setup, announce.then_some(limit))?;
         return Ok(Box::new(BoundOracle { solver, limit }));
     }
     if rules.may_cycle() {

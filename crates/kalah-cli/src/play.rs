@@ -223,7 +223,7 @@ fn brain(start: &Position, rules: Rules, db: &DbArgs, threads: usize, tt_mb: Opt
             Box::new(TableBrain { engine, table: d, what })
         }
         database if proves_bounds(h, seeds, rules, db) => {
-            let (solver, used) = bound_solver(&engine, seeds, database, db, threads, tt_mb, Some(BOUNDS_TIME))?;
+            let (solver, used) = bound_solver(&engine, seeds, database, db, threads, tt_mb, crate::common::SetupBudget::UNLIMITED, Some(BOUNDS_TIME))?;
             let what = format!(
                 "proofs by searches over {} (clockwise play can be endless; every value is proven, within {} s a position)",
                 match used {
