@@ -301,7 +301,9 @@ pub struct DbArgs {
     /// and a smaller one lies at most 24 seeds below it (18 for every
     /// move's value, a principal variation or the openings); then the
     /// smallest such, which loads faster than a larger one would save
-    /// (`play`: the largest of at most 2 GiB).
+    /// (`play`: the largest of at most 2 GiB). Under --time-limit, a file
+    /// that does not cover the position and would take more than a quarter
+    /// of the limit to load is passed over.
     #[arg(long, value_name = "FILE", conflicts_with = "no_db")]
     pub db: Option<PathBuf>,
     /// Use no endgame database, not even a default one.

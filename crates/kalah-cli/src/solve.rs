@@ -130,7 +130,9 @@ pub struct SolveArgs {
     /// turn. Database probes and retrograde analysis are always exact, and
     /// not counted: neither is loading or building a database first, but a
     /// default one is chosen to take at most about a quarter of the limit
-    /// to set up (`--db` and `--db-seeds` are used as given).
+    /// to set up (`--db` and `--db-seeds` are used as given; with
+    /// --openings or --pie the set-up serves every turn and is not held
+    /// to one turn's limit).
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
     /// Print one JSON object on stdout.
