@@ -29,7 +29,7 @@ pub enum PositionError {
         max: usize,
     },
     /// Seeds per house at the start outside what can be searched.
-    #[error("{seeds} seeds per house is not supported on {} {houses}-house board (1 to {max} are: {why})", board_article(*.houses))]
+    #[error("{seeds} seeds per house is not supported on {} {houses}-house board (1 to {max} are: {why})", article(*.houses as u64))]
     Seeds {
         /// Houses per side.
         houses: usize,
@@ -41,7 +41,7 @@ pub enum PositionError {
         why: &'static str,
     },
     /// More seeds on the board than a house cell or the position index can hold.
-    #[error("{total} seeds in the houses is too many for {} {houses}-house board (at most {max})", board_article(*.houses))]
+    #[error("{total} seeds in the houses is too many for {} {houses}-house board (at most {max})", article(*.houses as u64))]
     TooManySeeds {
         /// Houses per side.
         houses: usize,
@@ -68,11 +68,39 @@ pub enum PositionError {
     IllegalMove(String),
 }
 
-/// "an 8-house board", "a 6-house board" (boards have 1 to 8 houses a side).
-fn board_article(houses: usize) -> &'static str {
-    if houses == 8 {
+/// The article before a number said aloud: "an" for 8, 11, 18, 80-89,
+/// 800-899 (and the same thousands), else "a": "an 8-house board", "a
+/// 6-house board".
+pub fn article(n: u64) -> &'static str {
+    let mut lead = n;
+    while lead >= 1000 {
+        lead /= 1000;
+    }
+    if lead == 8 || lead == 11 || lead == 18 || (80..=89).contains(&lead) || (800..=899).contains(&lead) {
         "an"
     } else {
         "a"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn articles_follow_the_spoken_number() {
+        for n in [8, 11, 18, 80, 86, 89, 800, 8000, 11_000, 18_500] {
+            assert_eq!(article(n), "an", "{n}");
+        }
+        for n in [0, 1, 7, 10, 12, 16, 24, 30, 100, 110, 180, 1000, 1_100] {
+            assert_eq!(article(n), "a", "{n}");
+        }
+    }
+
+    #[test]
+    fn messages_take_the_article_of_their_number() {
+        let seeds = |houses| PositionError::Seeds { houses, seeds: 40, max: 6, why: "x" }.to_string();
+        assert!(seeds(8).contains("on an 8-house board"), "{}", seeds(8));
+        assert!(seeds(6).contains("on a 6-house board"), "{}", seeds(6));
     }
 }

@@ -26,7 +26,7 @@ pub mod rules;
 
 pub use board::{Board, MAX_HOUSES};
 pub use engine::{Engine, Next, Outcome};
-pub use error::{PositionError, RuleError};
+pub use error::{article, PositionError, RuleError};
 pub use key::{key_house_limit, key_width, KeyPacker};
 pub use position::{max_board_seeds, Position, Side};
 pub use rank::{boards_up_to, boards_with, Indexer};

@@ -80,9 +80,7 @@ pub fn available_memory() -> Option<u64> {
 pub fn check_resources(path: &Path, h: usize, max_seeds: u32, rules: Rules) -> Result<(), DbError> {
     check_size(h, max_seeds)?;
     let (memory, file) = requirements(h, max_seeds, rules);
-    // "an 8-house", but "a 6-house".
-    let article = if h == 8 { "an" } else { "a" };
-    check_memory(|| format!("memory for {article} {h}-house, {max_seeds}-seed database"), memory)?;
+    check_memory(|| format!("memory for {} {h}-house, {max_seeds}-seed database", kalah_core::article(h as u64)), memory)?;
     check_disk(path, file)
 }
 
