@@ -114,10 +114,7 @@ pub fn run(request: &Request) -> anyhow::Result<Report> {
     let engine = Engine::new(h, rules);
     let seeds = position.seeds_in_houses();
     let gap = if request.moves || request.pv { ANALYSIS_LOAD_GAP } else { VALUE_LOAD_GAP };
-    // Clockwise, a default file is taken whatever its size: retrograde
-    // analysis needs none, and proofs of bounds hold what they build to
-    // the budget themselves ([`bounds`]).
-    let budget = if rules.may_cycle() { SetupBudget::UNLIMITED } else { SetupBudget::within(request.time_limit, request.threads) };
+    let budget = SetupBudget::within(request.time_limit, request.threads);
     let db = request.db.open_for(h, rules, seeds, gap, budget, request.announce)?;
     let start = Instant::now();
     let memory = memory_database(&engine, seeds, &request.db, db.as_ref(), request.tt_mb, request.threads, budget, request.announce)?;
@@ -154,7 +151,7 @@ pub fn run(request: &Request) -> anyhow::Result<Report> {
         return Ok(finish(analysis.into(), Source::Database, 0, None));
     }
     if proves_bounds(h, seeds, rules, &request.db) {
-        return bounds(&engine, db, request, start);
+        return bounds(&engine, db, request, budget, start);
     }
     if rules.may_cycle() {
         // Retrograde analysis of every board up to the position's seeds
@@ -263,11 +260,11 @@ pub fn bounds_tt_mb(h: usize, seeds: u32, n: u32) -> usize {
 /// Clockwise, too many seeds for retrograde analysis: bounds on the value
 /// (and on every move's, and a line of best play, as asked) proven within
 /// the time limit by a [`bound_solver`].
-fn bounds(engine: &Engine, file: Option<Database>, request: &Request, start: Instant) -> anyhow::Result<Report> {
+fn bounds(engine: &Engine, file: Option<Database>, request: &Request, budget: SetupBudget, start: Instant) -> anyhow::Result<Report> {
     let limit = request.time_limit.unwrap_or(BOUNDS_TIME);
     let seeds = request.position.seeds_in_houses();
-    // Without --time-limit the proof takes BOUNDS_TIME and the database its default size.
-    let budget = SetupBudget::within(request.time_limit, request.threads);
+    // Without --time-limit the proof takes BOUNDS_TIME and `budget` is
+    // unlimited: the database has its default size.
     let (solver, database) = bound_solver(engine, seeds, file, &request.db, request.threads, request.tt_mb, budget, request.announce.then_some(limit))?;
     let database = database.map(|d| UsedDatabase {
         build_seconds: d.build_seconds.map(|_| start.elapsed().as_secs_f64()),

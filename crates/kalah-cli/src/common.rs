@@ -172,7 +172,7 @@ pub const VALUE_LOAD_GAP: u32 = 24;
 /// database first. A database named by `--db` or sized by `--db-seeds` is
 /// used as asked, and a file that covers the position is probed, not
 /// loaded, whatever its size.
-pub const SETUP_SHARE: f64 = 0.25;
+const SETUP_SHARE: f64 = 0.25;
 
 /// Bytes a second a database file loads at, reckoned low: on the Intel
 /// machine the 24-seed file (1.25 GB) loaded in 1.57 s from disk and
@@ -248,26 +248,45 @@ pub fn seconds(t: f64) -> anyhow::Result<std::time::Duration> {
 pub const ANALYSIS_LOAD_GAP: u32 = 18;
 
 /// The default database for a position of `seeds` seeds on `h` houses
-/// under `rules` ([`DbArgs::open_for`]), if any.
-/// Files of more than `max_load` bytes that would have to be loaded (do not
-/// cover the position) are passed over.
-pub fn find_default_database_for(h: usize, rules: Rules, seeds: u32, gap: u32, max_load: u64) -> Option<PathBuf> {
-    let found = default_databases(&database_dir(), h, rules)?;
-    choose_for_seeds(&found, seeds, gap, max_load)
+/// under `rules` ([`DbArgs::open_for`]), and the file passed over for it.
+#[derive(Debug, Default)]
+pub struct DefaultChoice {
+    /// The file chosen, if any.
+    pub path: Option<PathBuf>,
+    /// The file chosen without the budget, and its bytes, when the budget
+    /// passed it over.
+    pub passed_over: Option<(PathBuf, u64)>,
+}
+
+/// The default database for a position of `seeds` seeds ([`choose_for_seeds`]),
+/// passing over files that would have to be loaded (do not cover the
+/// position) and that `budget` does not let load. Clockwise, a file is
+/// taken whatever its size: retrograde analysis needs none, and a proof of
+/// bounds holds the database it builds to the budget itself.
+pub fn default_database_for(h: usize, rules: Rules, seeds: u32, gap: u32, budget: SetupBudget) -> DefaultChoice {
+    let Some(found) = default_databases(&database_dir(), h, rules) else {
+        return DefaultChoice::default();
+    };
+    let max_load = if rules.may_cycle() { u64::MAX } else { budget.load_bytes };
+    let chosen = choose_for_seeds(&found, seeds, gap, max_load);
+    let unlimited = choose_for_seeds(&found, seeds, gap, u64::MAX);
+    DefaultChoice {
+        path: chosen.map(|(_, _, p)| p.clone()),
+        passed_over: unlimited.filter(|u| chosen.is_none_or(|c| c.2 != u.2)).map(|(_, bytes, p)| (p.clone(), *bytes)),
+    }
 }
 
 /// Among `found` (ascending seeds), the database for a position of `seeds`
 /// seeds: the largest if it covers the position (it is probed, not loaded)
 /// or if none has at least `seeds - gap` seeds, else the smallest that has;
 /// files of more than `max_load` bytes only if they cover it.
-fn choose_for_seeds(found: &[(u32, u64, PathBuf)], seeds: u32, gap: u32, max_load: u64) -> Option<PathBuf> {
-    let found: Vec<_> = found.iter().filter(|(n, bytes, _)| *n >= seeds || *bytes <= max_load).cloned().collect();
-    let largest = found.last()?;
+fn choose_for_seeds(found: &[(u32, u64, PathBuf)], seeds: u32, gap: u32, max_load: u64) -> Option<&(u32, u64, PathBuf)> {
+    let loadable = |f: &&(u32, u64, PathBuf)| f.0 >= seeds || f.1 <= max_load;
+    let largest = found.iter().rev().find(loadable)?;
     if largest.0 >= seeds {
-        return Some(largest.2.clone());
+        return Some(largest);
     }
-    let near = found.iter().find(|(n, _, _)| n + gap >= seeds);
-    Some(near.unwrap_or(largest).2.clone())
+    Some(found.iter().filter(loadable).find(|(n, _, _)| n + gap >= seeds).unwrap_or(largest))
 }
 
 /// The complete default databases for `h` houses and `rules` in `dir`, as
@@ -340,21 +359,19 @@ impl DbArgs {
     /// load is passed over (said on stderr with `announce`).
     pub fn open_for(&self, h: usize, rules: Rules, seeds: u32, gap: u32, budget: SetupBudget, announce: bool) -> anyhow::Result<Option<Database>> {
         self.open_path(h, rules, || {
-            let chosen = find_default_database_for(h, rules, seeds, gap, budget.load_bytes);
-            let unlimited = find_default_database_for(h, rules, seeds, gap, u64::MAX);
-            if let (true, Some(passed)) = (announce && chosen != unlimited, &unlimited) {
-                let bytes = std::fs::metadata(passed).map_or(0, |m| m.len());
+            let choice = default_database_for(h, rules, seeds, gap, budget);
+            if let (true, Some((passed, bytes))) = (announce, &choice.passed_over) {
                 eprintln!(
                     "note: {} ({}) is not loaded: it would take more than a quarter of --time-limit ({}; `--db FILE` uses it all the same)",
                     passed.display(),
-                    human_bytes(bytes),
-                    match &chosen {
+                    human_bytes(*bytes),
+                    match &choice.path {
                         Some(p) => format!("using {} instead", p.display()),
                         None => "no smaller default database".to_string(),
                     }
                 );
             }
-            chosen
+            choice.path
         })
     }
 
@@ -537,7 +554,7 @@ mod tests {
         let found = default_databases(dir.path(), 6, rules).unwrap();
         let seeds: Vec<u32> = found.iter().map(|(n, _, _)| *n).collect();
         assert_eq!(seeds, [20, 24, 30]);
-        let for_seeds = |s, gap| choose_for_seeds(&found, s, gap, u64::MAX).map(|p| p.file_name().unwrap().to_string_lossy().into_owned());
+        let for_seeds = |s, gap| choose_for_seeds(&found, s, gap, u64::MAX).map(|(_, _, p)| p.file_name().unwrap().to_string_lossy().into_owned());
         let value = |s| for_seeds(s, VALUE_LOAD_GAP);
         assert_eq!(value(12), Some(name(6, 30, rules)), "covered: probed, not loaded");
         assert_eq!(value(30), Some(name(6, 30, rules)));
@@ -555,7 +572,7 @@ mod tests {
         // Under a time limit files too large to load in its share are passed
         // over, unless they cover the position.
         let bytes: Vec<u64> = found.iter().map(|(_, b, _)| *b).collect();
-        let within = |s, max_load| choose_for_seeds(&found, s, VALUE_LOAD_GAP, max_load).map(|p| p.file_name().unwrap().to_string_lossy().into_owned());
+        let within = |s, max_load| choose_for_seeds(&found, s, VALUE_LOAD_GAP, max_load).map(|(_, _, p)| p.file_name().unwrap().to_string_lossy().into_owned());
         assert_eq!(within(60, bytes[2] - 1), Some(name(6, 24, rules)), "Kalah(6,5): not the 30-seed file");
         assert_eq!(within(60, bytes[1] - 1), Some(name(6, 20, rules)));
         assert_eq!(within(60, bytes[0] - 1), None, "none small enough");

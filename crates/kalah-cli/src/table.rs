@@ -10,7 +10,7 @@ use kalah_search::{BoundSolver, Bounded, SearchOptions, Solver};
 use serde_json::json;
 
 use crate::analysis::{bounds_tt_mb, check_table_memory, group, retrograde_fits};
-use crate::common::{db_error, find_default_database, find_default_database_for, print_json, rules_json, seconds, signed, start_position, user, RuleArgs, SetupBudget, VALUE_LOAD_GAP};
+use crate::common::{db_error, default_database_for, find_default_database, print_json, rules_json, seconds, signed, start_position, user, RuleArgs, SetupBudget, VALUE_LOAD_GAP};
 use crate::published;
 use crate::solve::{default_tt_mb, SearchArgs};
 
@@ -173,8 +173,8 @@ pub fn run(args: TableArgs) -> anyhow::Result<()> {
         }
         let setup = Instant::now();
         // The database serves every start of `h` houses: its set-up shares
-        // their limits. Clockwise, retrograde analysis sizes its own.
-        let budget = if rules.may_cycle() { SetupBudget::UNLIMITED } else { SetupBudget::within(Some(limit * (args.seeds.1 - args.seeds.0 + 1)), threads) };
+        // their limits (clockwise, retrograde analysis sizes its own).
+        let budget = SetupBudget::within(Some(limit * (args.seeds.1 - args.seeds.0 + 1)), threads);
         let evaluator = evaluator(h, rules, 2 * h as u32 * args.seeds.1, args.db_seeds, threads, args.search.tt_mb_asked()?, budget, !args.json)?;
         let setup_seconds = setup.elapsed().as_secs_f64();
         if !args.json {
@@ -322,13 +322,11 @@ fn evaluator(
     let path = match db_seeds {
         Some(_) => find_default_database(h, rules),
         None => {
-            let chosen = find_default_database_for(h, rules, largest, VALUE_LOAD_GAP, budget.load_bytes);
-            if announce {
-                if let Some(passed) = find_default_database_for(h, rules, largest, VALUE_LOAD_GAP, u64::MAX).filter(|p| Some(p) != chosen.as_ref()) {
-                    eprintln!("note: {h} houses: {} is not loaded: it would take more than a quarter of the entries' time limits", passed.display());
-                }
+            let choice = default_database_for(h, rules, largest, VALUE_LOAD_GAP, budget);
+            if let (true, Some((passed, _))) = (announce, &choice.passed_over) {
+                eprintln!("note: {h} houses: {} is not loaded: it would take more than a quarter of the entries' time limits", passed.display());
             }
-            chosen
+            choice.path
         }
     };
     let file = match path.map(|p| Database::open_for(&p, h, rules)).transpose().map_err(db_error)? {
