@@ -13,23 +13,30 @@
 #
 # then run
 #
-#   tools/side_by_side.sh IRVING_DIR [ROUNDS]    (ROUNDS defaults to 3)
+#   tools/side_by_side.sh IRVING_DIR [ROUNDS] [CAPTURE]
+#
+# ROUNDS defaults to 3, CAPTURE (the capture rule) to empty, the only rule
+# Irving's program plays. With `standard`, IRVING_DIR must hold a copy of
+# his program changed to standard capture, and databases made by that
+# copy's generator (BENCHMARKS.md, "Standard capture beside Irving's
+# program", says what to change; this script changes nothing).
 #
 # Each round runs Irving's serial `kalah-s` on Kalah(6,4) with eg20.dat and
-# `kalah solve 6 4 --capture empty --best-move` with this project's
+# `kalah solve 6 4 --capture CAPTURE --best-move` with this project's
 # 20-seed database (both report the value and a best move); and, if
 # IRVING_DIR holds eg24.dat, the same for Kalah(6,5) with the 24-seed
 # databases. This project's databases are the default files of
-# `kalah db build --houses 6 --max-seeds N --capture empty`, built first
-# if missing. Prints every time (wall clock, whole process) and the
+# `kalah db build --houses 6 --max-seeds N --capture CAPTURE`, built
+# first if missing. Prints every time (wall clock, whole process) and the
 # medians with their ratio.
 set -euo pipefail
-if [ $# -lt 1 ] || [ $# -gt 2 ] || ! [[ ${2:-3} =~ ^[1-9][0-9]*$ ]]; then
-  echo "usage: tools/side_by_side.sh IRVING_DIR [ROUNDS]   (ROUNDS a positive number, default 3)" >&2
+if [ $# -lt 1 ] || [ $# -gt 3 ] || ! [[ ${2:-3} =~ ^[1-9][0-9]*$ ]] || ! [[ ${3:-empty} =~ ^(empty|standard)$ ]]; then
+  echo "usage: tools/side_by_side.sh IRVING_DIR [ROUNDS] [CAPTURE]   (ROUNDS a positive number, default 3; CAPTURE empty (default) or standard)" >&2
   exit 2
 fi
 irving=$1
 rounds=${2:-3}
+capture=${3:-empty}
 [ -x "$irving/kalah-s" ] || { echo "no executable $irving/kalah-s (build Irving's program first, see this script's comments)" >&2; exit 2; }
 [ -f "$irving/eg20.dat" ] || { echo "no $irving/eg20.dat (make it with Irving's generator, see this script's comments)" >&2; exit 2; }
 irving=$(cd "$irving" && pwd)
@@ -38,12 +45,12 @@ cargo build --release -q -p kalah-cli
 kalah=$PWD/target/release/kalah
 db_dir=${KALAH_DB_DIR:-data/db}
 
-# The default file of the empty-capture database of N seeds, built if missing.
+# The default file of the database of N seeds, built if missing.
 database() {
-  local file="$db_dir/kalah-h6-n$1-empty-instant-owner-ccw-relayoff.kdb"
+  local file="$db_dir/kalah-h6-n$1-$capture-instant-owner-ccw-relayoff.kdb"
   if [ ! -f "$file" ]; then
-    echo "building $file (kalah db build --houses 6 --max-seeds $1 --capture empty)" >&2
-    "$kalah" db build --houses 6 --max-seeds "$1" --capture empty --json > /dev/null
+    echo "building $file (kalah db build --houses 6 --max-seeds $1 --capture $capture)" >&2
+    "$kalah" db build --houses 6 --max-seeds "$1" --capture "$capture" --json > /dev/null
   fi
   echo "$file"
 }
@@ -68,12 +75,12 @@ median() {
 compare() {
   local seeds=$1 n=$2 eg=$3 bits=$4 db theirs=() ours=() t
   db=$(database "$n")
-  echo "== Kalah(6,$seeds), $n-seed databases, $rounds rounds"
+  echo "== Kalah(6,$seeds), $capture capture, $n-seed databases, $rounds rounds"
   for ((r = 1; r <= rounds; r++)); do
     t=$(cd "$irving" && timed ./kalah-s -t "$bits" -e "$n" -E "$eg" s "$seeds")
     theirs+=("$t")
     echo "   Irving: $t s ($(grep -o 'Move:.*' "$out") (houses from 0), $(grep -o 'Nodes searched: *[0-9]*' "$out" | tr -s ' '))"
-    t=$(timed "$kalah" solve 6 "$seeds" --capture empty --db "$db" --best-move --json)
+    t=$(timed "$kalah" solve 6 "$seeds" --capture "$capture" --db "$db" --best-move --json)
     ours+=("$t")
     echo "   kalah:  $t s (value $(grep -o '"value":-\?[0-9]*' "$out" | cut -d: -f2), best move $(grep -o '"best_move":[^,]*' "$out" | cut -d: -f2), $(grep -o '"nodes":[0-9]*' "$out" | cut -d: -f2) nodes)"
   done
