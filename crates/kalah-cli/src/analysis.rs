@@ -177,12 +177,11 @@ pub fn run(request: &Request) -> anyhow::Result<Report> {
     };
     check_search_memory(options.reserved_bytes(h) as u64, db.as_ref().filter(|_| memory.is_none()))?;
     if request.announce {
-        let table = human_bytes(options.table_bytes(h) as u64);
         eprintln!(
-            "note: searching with {} thread{}, {} {table} transposition table{}",
+            "note: searching with {} thread{}, {} transposition table{}",
             request.threads,
             if request.threads == 1 { "" } else { "s" },
-            crate::common::article_of(&table),
+            crate::common::a_size(options.table_bytes(h) as u64),
             match (&memory, &db) {
                 (Some(b), _) => format!(" and the {}-seed database built in memory", b.indexer().max_seeds()),
                 (None, Some(d)) => format!(
@@ -586,10 +585,9 @@ pub fn check_search_memory(bytes: u64, db: Option<&Database>) -> anyhow::Result<
     let loaded = db.map_or(0, |d| if d.file_bytes() < available / 2 { d.file_bytes() } else { 0 });
     if bytes.saturating_add(loaded) > available {
         let next_to = if loaded > 0 { format!(" next to the {} database copied into memory", human_bytes(loaded)) } else { String::new() };
-        let table = human_bytes(bytes);
         return Err(user(format!(
-            "{} {table} transposition table does not fit{next_to}: {} of memory is available (use --tt-mb)",
-            crate::common::article_of(&table),
+            "{} transposition table does not fit{next_to}: {} of memory is available (use --tt-mb)",
+            crate::common::a_size(bytes),
             human_bytes(available)
         )));
     }

@@ -393,8 +393,14 @@ impl DbArgs {
 
 pub use kalah_core::article;
 
+/// A size in its unit after its article: "an 8.0 GiB", "a 128.0 MiB".
+pub fn a_size(bytes: u64) -> String {
+    let size = human_bytes(bytes);
+    format!("{} {size}", article_of(&size))
+}
+
 /// The article before a figure written out, as "8.0 GiB": by its whole part.
-pub fn article_of(text: &str) -> &'static str {
+fn article_of(text: &str) -> &'static str {
     let whole: String = text.chars().take_while(char::is_ascii_digit).collect();
     whole.parse().map_or("a", article)
 }

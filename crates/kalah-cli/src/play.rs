@@ -46,7 +46,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah_core::{Board, Engine, Leftovers, Next, Outcome, Position, Rules, Side, Sowing};
-use kalah_db::{human_bytes, NoTablebase, Tablebase};
+use kalah_db::{NoTablebase, Tablebase};
 use kalah_search::{analyze_from_table, table_move, Bounded, SearchError, SearchOptions, Solver};
 
 use crate::analysis::{bound_solver, check_search_memory, group, proves_bounds, retrograde_builder, BoundsOverDatabase, UsedDatabase, BOUNDS_TIME};
@@ -253,8 +253,7 @@ fn brain(start: &Position, rules: Rules, db: &DbArgs, threads: usize, tt_mb: Opt
             };
             let loaded = database.as_ref().filter(|d| memory.is_none() && d.file_bytes() <= crate::common::INTERACTIVE_LOAD_LIMIT);
             check_search_memory(options.reserved_bytes(h) as u64, loaded)?;
-            let table = human_bytes(options.table_bytes(h) as u64);
-            let resources = format!("{threads} thread{}, {} {table} table", if threads == 1 { "" } else { "s" }, crate::common::article_of(&table));
+            let resources = format!("{threads} thread{}, {} table", if threads == 1 { "" } else { "s" }, crate::common::a_size(options.table_bytes(h) as u64));
             let search = |e: kalah_search::SearchError| user(e.to_string());
             match (memory, database) {
                 (Some(b), _) if b.indexer().max_seeds() >= seeds => {

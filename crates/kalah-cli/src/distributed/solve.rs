@@ -923,10 +923,9 @@ fn check_tables_memory(cluster: &Cluster, bytes: u64) -> anyhow::Result<()> {
     let total = bytes.saturating_mul(cluster.local as u64);
     match kalah_db::writer::available_memory() {
         Some(available) if total > available => Err(user(format!(
-            "{} ranks on this machine with {} {} transposition table each need {}: {} of memory is available (use --tt-mb)",
+            "{} ranks on this machine with {} transposition table each need {}: {} of memory is available (use --tt-mb)",
             cluster.local,
-            crate::common::article_of(&human_bytes(bytes)),
-            human_bytes(bytes),
+            crate::common::a_size(bytes),
             human_bytes(total),
             human_bytes(available)
         ))),
@@ -977,13 +976,12 @@ fn lead<T: Tablebase>(cluster: &Cluster, p: &Prepared, solver: &Solver<T>, datab
     let (jobs, _, _) = tree.job_counts();
     if !p.json {
         eprintln!(
-            "note: searching on {} rank{} of {} thread{}, {} {} transposition table each{}; {jobs} jobs from {} {}-ply split",
+            "note: searching on {} rank{} of {} thread{}, {} transposition table each{}; {jobs} jobs from {} {}-ply split",
             cluster.size,
             if cluster.size == 1 { "" } else { "s" },
             p.threads,
             if p.threads == 1 { "" } else { "s" },
-            crate::common::article_of(&human_bytes(solver.tt_bytes() as u64)),
-            human_bytes(solver.tt_bytes() as u64),
+            crate::common::a_size(solver.tt_bytes() as u64),
             match &database {
                 Some(d) => format!(" and the {}-seed database", d.max_seeds),
                 None => ", no endgame database".into(),
