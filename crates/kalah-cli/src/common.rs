@@ -450,8 +450,11 @@ pub fn json_printed() -> bool {
 }
 
 /// A database about to back a search: copied into huge-page memory when it
-/// fits comfortably (probes are then several times faster than from the
-/// file mapping), else used mapped. The copy reads on `threads` threads.
+/// fits comfortably, else used mapped. The copy spares the search the
+/// mapping's page faults and, where the processor's TLB sees huge pages,
+/// its TLB misses; on the virtual machines measured the two came out
+/// about level (BENCHMARKS.md, "Loading a database"). The copy reads on
+/// `threads` threads.
 pub fn for_search(db: Database, threads: usize) -> anyhow::Result<Database> {
     for_search_up_to(db, u64::MAX, threads)
 }
