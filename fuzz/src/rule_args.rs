@@ -20,7 +20,7 @@ use std::ffi::OsString;
 use clap::Parser;
 use kalah_core::{Capture, End, Leftovers, Relay, Sowing};
 
-use crate::common::{parse_position, rules_json, start_position, DbArgs, RuleArgs, UserError};
+use crate::common::{exit_code, parse_position, rules_json, start_position, DbArgs, RuleArgs};
 
 /// `kalah solve`'s flags (see the module docs).
 #[derive(Parser, Debug)]
@@ -137,7 +137,7 @@ where
 
 /// What the command prints for it: a user error (exit 2), non-empty.
 fn check_user_error(e: &anyhow::Error) {
-    assert!(e.downcast_ref::<UserError>().is_some(), "not a user error: {e}");
+    assert_eq!(exit_code(e), 2, "not a user error: {e}");
     let line = e.to_string().replace('\n', " ");
     assert!(line.len() > 10, "an error that says nothing: {line:?}");
 }

@@ -9,8 +9,8 @@ use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use kalah_db::{human_bytes, BuildProgress, Database, Progress};
 use serde_json::json;
 
-use crate::analysis::{self, group, Report, Request, Source};
-use crate::common::{db_error, default_database_path, parse_position, print_json, rules_json, signed, user, DbArgs, RuleArgs};
+use kalah::text::group;
+use crate::common::{db_error, default_database_path, parse_position, print_json, rules_json, user, RuleArgs};
 
 #[derive(Subcommand, Debug)]
 pub enum DbCommand {
@@ -369,44 +369,13 @@ fn verify_manifest(manifest: &Path, dir: PathBuf, json: bool) -> anyhow::Result<
 }
 
 fn probe(a: ProbeArgs) -> anyhow::Result<()> {
-    let start = Instant::now();
     let db = open(&a.file)?;
     let position = parse_position(&a.position)?;
-    let analysis = analysis::probe_database(&db, &position)?;
-    let request = Request {
-        position,
-        rules: db.header().rules,
-        db: DbArgs {
-            db: Some(a.file.clone()),
-            no_db: false,
-            db_seeds: None,
-        },
-        threads: 1,
-        tt_mb: Some(1),
-        moves: true,
-        pv: true,
-        best: false,
-        announce: false,
-        time_limit: None,
-    };
-    let report = Report {
-        analysis: analysis.into(),
-        source: Source::Database,
-        nodes: 0,
-        seconds: start.elapsed().as_secs_f64(),
-        database: Some(analysis::UsedDatabase {
-            path: Some(a.file.display().to_string()),
-            max_seeds: db.header().max_seeds,
-            build_seconds: None,
-            load_seconds: None,
-        }),
-        best_move: None,
-    };
+    let report = kalah::probe(&db, &position)?;
     if a.json {
-        print_json(&analysis::to_json(&request, &report));
+        print_json(&serde_json::to_value(&report)?);
     } else {
-        analysis::print_human("Probe", &request, &report);
-        let _ = signed;
+        crate::analysis::print_human("Probe", &report);
     }
     Ok(())
 }
@@ -521,7 +490,7 @@ fn list(a: ListArgs) -> anyhow::Result<()> {
             }
             Ok(db) => {
                 let h = db.header();
-                let named = crate::common::default_name_parts(&name);
+                let named = kalah::Databases::name_parts(&name);
                 let default = named == Some((h.houses, h.max_seeds, h.rules));
                 if let Some((houses, seeds, rules)) = named.filter(|_| !default) {
                     // `solve` would pick it up by its name and refuse it.

@@ -11,11 +11,11 @@ mod analysis;
 mod chains;
 mod common;
 mod db;
+mod observe;
 #[cfg(feature = "mpi")]
 mod distributed;
 mod opening;
 mod play;
-mod published;
 mod solve;
 mod strong;
 mod table;
@@ -25,7 +25,6 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::common::UserError;
 
 /// Strong solver and endgame-database builder for the mancala game Kalah.
 ///
@@ -131,7 +130,7 @@ fn main() -> ExitCode {
             }
             let line = one_line(&e);
             eprintln!("kalah: {line}");
-            let code = if e.downcast_ref::<UserError>().is_some() { 2 } else { 1 };
+            let code = common::exit_code(&e);
             json_error(&line, code);
             ExitCode::from(code)
         }

@@ -1,239 +1,17 @@
-//! Game openings: the pie rule and North's seed shifts (RULES.md).
-//!
-//! * Pie rule: after South's whole first turn (extra moves included) North
-//!   may swap sides. With `V(t)` South's value after opening turn `t`, the
-//!   value of the game for South is `max over t of min(V(t), -V(t))`.
-//! * Shift: before the game North moves one seed from any house to any
-//!   house (houses numbered 1..2h in ring order, South's first; "from =
-//!   to" means no shift). The value for South is the least over the
-//!   `(2h)^2` shifted starts.
-//!
-//! Both solve many related positions, so they share one [`Oracle`]: one
-//! search with one transposition table (and database), or one table built
-//! by retrograde analysis for clockwise sowing.
+//! `kalah solve --openings`, `--pie` and `--shift`: the library's
+//! openings (`kalah::openings`) answered by one oracle, printed.
 
-use kalah_core::{Engine, Next, Position, Rules, Side};
-use kalah_db::{Builder, NoTablebase, Tablebase};
-use kalah_search::{Bounded, SearchOptions, Solver};
 use std::time::{Duration, Instant};
+
+use kalah::openings::{pie, shifted, OpeningTurn};
+use kalah::setup::Setup;
+use kalah::{Bounded, SetupBudget};
+use kalah_core::{Engine, Position, Rules, Side};
 use serde_json::json;
 
-use crate::analysis::{bound_solver, check_search_memory, proves_bounds, retrograde_builder, BoundsOverDatabase, BOUNDS_TIME};
-use crate::common::{user, DbArgs};
-use crate::solve::default_tt_mb;
-
-/// Exact values of positions of one board size and rule set.
-pub trait Oracle {
-    /// The value of `position` for the player to move.
-    fn value(&self, position: &Position) -> anyhow::Result<i32>;
-    /// The value, or if `deadline` passes first the bounds proven on it.
-    fn bounds(&self, position: &Position, deadline: Option<Instant>) -> anyhow::Result<Bounded> {
-        let _ = deadline;
-        let v = self.value(position)?;
-        Ok(Bounded { lower: v, upper: v })
-    }
-    /// Nodes searched so far.
-    fn nodes(&self) -> u64 {
-        0
-    }
-}
-
-impl<T: Tablebase> Oracle for Solver<T> {
-    fn value(&self, position: &Position) -> anyhow::Result<i32> {
-        Ok(self.analyze(position, false, false).map_err(|e| user(e.to_string()))?.value)
-    }
-    fn bounds(&self, position: &Position, deadline: Option<Instant>) -> anyhow::Result<Bounded> {
-        match deadline {
-            Some(d) => self.bounds_within(position, d).map_err(|e| user(e.to_string())),
-            None => {
-                let v = self.value(position)?;
-                Ok(Bounded { lower: v, upper: v })
-            }
-        }
-    }
-    fn nodes(&self) -> u64 {
-        Solver::nodes(self)
-    }
-}
-
-/// Clockwise positions too large for retrograde analysis: bounds proven
-/// within `limit` a position (see [`crate::analysis::bound_solver`]).
-struct BoundOracle {
-    solver: BoundsOverDatabase,
-    limit: Duration,
-}
-
-impl Oracle for BoundOracle {
-    fn value(&self, position: &Position) -> anyhow::Result<i32> {
-        let b = self.bounds(position, None)?;
-        if b.is_exact() {
-            return Ok(b.lower);
-        }
-        Err(user(format!(
-            "the value of {} is not proven within {} s (only {}..{}): clockwise play beyond retrograde analysis",
-            position.ring(),
-            self.limit.as_secs_f64(),
-            b.lower,
-            b.upper
-        )))
-    }
-    fn bounds(&self, position: &Position, deadline: Option<Instant>) -> anyhow::Result<Bounded> {
-        let deadline = deadline.unwrap_or_else(|| Instant::now() + self.limit);
-        self.solver.bounds_within(position, deadline).map_err(|e| user(e.to_string()))
-    }
-    fn nodes(&self) -> u64 {
-        self.solver.nodes()
-    }
-}
-
-/// Values read from a table covering every board needed.
-struct TableOracle<T: Tablebase> {
-    engine: Engine,
-    table: T,
-}
-
-impl<T: Tablebase> Oracle for TableOracle<T> {
-    fn value(&self, position: &Position) -> anyhow::Result<i32> {
-        let board = position.mover_board();
-        let v = match self.engine.terminal_value(board) {
-            Some(v) => v,
-            None => self.table.value(board),
-        };
-        if let Some(why) = self.table.failure() {
-            return Err(user(why));
-        }
-        Ok(position.store_difference() + v)
-    }
-}
-
-/// The best oracle for positions of `h` houses with up to `seeds` seeds:
-/// a database that covers them all, retrograde analysis for clockwise
-/// sowing, or where that does not fit bounds proven within `budget` a
-/// position (default [`BOUNDS_TIME`]), else a search (backed by the
-/// database if there is one).
-#[allow(clippy::too_many_arguments)]
-pub fn oracle(
-    h: usize,
-    rules: Rules,
-    seeds: u32,
-    db: &DbArgs,
-    threads: usize,
-    tt_mb: Option<usize>,
-    budget: Option<Duration>,
-    announce: bool,
-) -> anyhow::Result<Box<dyn Oracle>> {
-    let engine = Engine::new(h, rules);
-    // The set-up serves every opening's search: it is not held to one's budget.
-    let setup = crate::common::SetupBudget::UNLIMITED;
-    let database = match db.open_for(h, rules, seeds, crate::common::ANALYSIS_LOAD_GAP, setup, announce)? {
-        Some(d) if d.header().max_seeds >= seeds => return Ok(Box::new(TableOracle { engine, table: d })),
-        other => other,
-    };
-    if proves_bounds(h, seeds, rules, db) {
-        let limit = budget.unwrap_or(BOUNDS_TIME);
-        let (solver, _) = bound_solver(&engine, seeds, database, db, threads, tt_mb, setup, announce.then_some(limit))?;
-        return Ok(Box::new(BoundOracle { solver, limit }));
-    }
-    if rules.may_cycle() {
-        let builder: Builder = retrograde_builder(&engine, seeds, announce, threads)?;
-        return Ok(Box::new(TableOracle { engine, table: builder }));
-    }
-    let memory = crate::analysis::memory_database(&engine, seeds, db, database.as_ref(), tt_mb, threads, setup, announce)?;
-    let db_seeds = crate::analysis::searched_db_seeds(memory.as_ref(), database.as_ref());
-    let options = SearchOptions {
-        threads,
-        tt_bytes: tt_mb.unwrap_or_else(|| default_tt_mb(h, seeds, db_seeds)) << 20,
-        max_seeds: Some(seeds),
-    };
-    check_search_memory(options.reserved_bytes(h) as u64, database.as_ref().filter(|_| memory.is_none()))?;
-    let search = |e: kalah_search::SearchError| user(e.to_string());
-    Ok(match (memory, database) {
-        (Some(b), _) if b.indexer().max_seeds() >= seeds => Box::new(TableOracle { engine, table: b }),
-        (Some(b), _) => Box::new(Solver::new(h, rules, b, options).map_err(search)?),
-        (None, Some(d)) => Box::new(Solver::new(h, rules, crate::common::for_search(d, threads)?, options).map_err(search)?),
-        (None, None) => Box::new(Solver::new(h, rules, NoTablebase { houses: h, rules }, options).map_err(search)?),
-    })
-}
-
-/// One opening turn of South and South's value after it.
-#[derive(Clone, Debug)]
-pub struct OpeningTurn {
-    /// The houses played, in order (1-based).
-    pub houses: Vec<usize>,
-    /// South's final store difference after it under perfect play (bounds
-    /// if a time limit cut the search short).
-    pub value: Bounded,
-}
-
-/// Every complete first turn of the player to move in `start` (extra-move
-/// chains followed to their end), with the position after it.
-pub fn opening_turns(engine: &Engine, start: &Position) -> Vec<(Vec<usize>, Position)> {
-    fn walk(engine: &Engine, p: &Position, prefix: &mut Vec<usize>, out: &mut Vec<(Vec<usize>, Position)>) {
-        for house in p.legal_moves() {
-            let (q, o) = p.play(engine, house).expect("a legal move");
-            prefix.push(house);
-            if o.next == Next::Mover {
-                walk(engine, &q, prefix, out);
-            } else {
-                out.push((prefix.clone(), q));
-            }
-            prefix.pop();
-        }
-    }
-    let mut out = Vec::new();
-    walk(engine, start, &mut Vec::new(), &mut out);
-    out
-}
-
-/// South's value of each opening turn from `start` (within `budget` each,
-/// if given), and the value of the game under the pie rule.
-pub fn pie(engine: &Engine, oracle: &dyn Oracle, start: &Position, budget: Option<Duration>) -> anyhow::Result<(Bounded, Vec<OpeningTurn>)> {
-    let first = start.to_move();
-    let mut turns = Vec::new();
-    for (houses, after) in opening_turns(engine, start) {
-        // The value after the turn, for the first player: the position is
-        // over, or the other player is to move.
-        let b = oracle.bounds(&after, budget.map(|d| Instant::now() + d))?;
-        let value = if after.to_move() == first {
-            b
-        } else {
-            Bounded { lower: -b.upper, upper: -b.lower }
-        };
-        turns.push(OpeningTurn { houses, value });
-    }
-    if turns.is_empty() {
-        return Err(user("the start position has no move"));
-    }
-    // North swaps when that is better for North: South gets -|V|, whose
-    // range over lower..=upper is -max|V| ..= -min|V| (0 if the range spans 0).
-    let pie_of = |b: Bounded| {
-        let far = b.lower.abs().max(b.upper.abs());
-        let near = if b.lower <= 0 && b.upper >= 0 { 0 } else { b.lower.abs().min(b.upper.abs()) };
-        Bounded { lower: -far, upper: -near }
-    };
-    let pie_value = Bounded {
-        lower: turns.iter().map(|t| pie_of(t.value).lower).max().expect("some turn"),
-        upper: turns.iter().map(|t| pie_of(t.value).upper).max().expect("some turn"),
-    };
-    Ok((pie_value, turns))
-}
-
-/// The start with one seed moved from ring house `from` to ring house `to`
-/// (1..2h: South's houses, then North's), or `None` if `from` is empty.
-pub fn shifted(start: &Position, from: usize, to: usize) -> Option<Position> {
-    let h = start.houses();
-    // The ring houses in order: South's 1..h, then North's 1..h.
-    let mut ring: Vec<u32> = [Side::South, Side::North]
-        .iter()
-        .flat_map(|&side| (1..=h).map(move |i| start.house(side, i) as u32))
-        .collect();
-    if !(1..=2 * h).contains(&from) || !(1..=2 * h).contains(&to) || ring[from - 1] == 0 {
-        return None;
-    }
-    ring[from - 1] -= 1;
-    ring[to - 1] += 1;
-    Position::new(&ring[..h], &ring[h..], [start.store(Side::South), start.store(Side::North)], start.to_move()).ok()
-}
+use crate::common::{databases, user, DbArgs};
+use crate::observe::Terminal;
+use crate::solve::SearchArgs;
 
 /// The pie result as JSON fields.
 pub fn pie_json(pie_value: Bounded, turns: &[OpeningTurn]) -> serde_json::Value {
@@ -259,7 +37,7 @@ fn exact_or_null(b: Bounded) -> serde_json::Value {
 
 /// A value or its bounds: `+4`, `0..+6`.
 pub fn bounded_text(b: Bounded) -> String {
-    use crate::common::signed;
+    use kalah::text::signed;
     if b.is_exact() {
         signed(b.lower)
     } else {
@@ -285,19 +63,20 @@ pub struct Modes {
 }
 
 /// `kalah solve --openings`, `--pie` and `--shift`: see the module docs.
-#[allow(clippy::too_many_arguments)]
-pub fn run(rules: &Rules, start: &Position, title: &str, db: &DbArgs, threads: usize, tt_mb: Option<usize>, modes: Modes, json: bool) -> anyhow::Result<()> {
-    use crate::common::{print_json, rules_json, signed, verdict};
+pub fn run(rules: &Rules, start: &Position, title: &str, db: &DbArgs, search: &SearchArgs, modes: Modes, json: bool) -> anyhow::Result<()> {
+    use crate::common::{print_json, rules_json};
+    use kalah::text::{signed, verdict};
     let h = start.houses();
     let engine = Engine::new(h, *rules);
     let timer = Instant::now();
-    let oracle = oracle(h, *rules, start.seeds_in_houses(), db, threads, tt_mb, modes.budget, !json)?;
+    let spec = db.spec();
+    let observer = Terminal::unless_json(json);
+    // The set-up serves every opening's search: it is not held to one's budget.
+    let setup = Setup { engine: &engine, spec: &spec, threads: search.threads()?, tt_mb: search.tt_mb_asked()?, budget: SetupBudget::UNLIMITED, observer: &observer };
+    let oracle = kalah::oracle::for_positions(&databases(), &setup, start.seeds_in_houses(), modes.budget)?;
     if !modes.shift {
         let (pie_value, turns) = pie(&engine, oracle.as_ref(), start, modes.budget)?;
-        let best = Bounded {
-            lower: turns.iter().map(|t| t.value.lower).max().expect("some turn"),
-            upper: turns.iter().map(|t| t.value.upper).max().expect("some turn"),
-        };
+        let best = kalah::openings::best_turn(&turns).expect("some turn");
         let game = if modes.pie { pie_value } else { best };
         let seconds = timer.elapsed().as_secs_f64();
         if json {
@@ -339,7 +118,7 @@ pub fn run(rules: &Rules, start: &Position, title: &str, db: &DbArgs, threads: u
             let (v, _) = pie(&engine, oracle.as_ref(), p, None)?;
             Ok(v.lower)
         } else {
-            oracle.value(p)
+            Ok(oracle.value(p)?)
         }
     };
     let bar = indicatif::ProgressBar::new((2 * h * 2 * h) as u64);

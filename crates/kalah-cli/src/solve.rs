@@ -2,8 +2,10 @@
 
 use clap::Args;
 
-use crate::analysis::{self, Request};
-use crate::common::{parse_position, print_json, seconds, start_or_position, user, DbArgs, RuleArgs};
+use kalah::Request;
+
+use crate::common::{databases, parse_position, print_json, seconds, start_or_position, user, DbArgs, RuleArgs};
+use crate::observe::Terminal;
 
 /// Search resources.
 #[derive(Args, Clone, Copy, Debug)]
@@ -32,54 +34,6 @@ impl SearchArgs {
             Some(mb) if mb > 1 << 30 => Err(user(format!("--tt-mb {mb} is absurd"))),
             other => Ok(other),
         }
-    }
-}
-
-/// The default transposition table size in MiB for positions of `h`
-/// houses with `seeds` seeds in their houses, searched with a database of
-/// `db_seeds` seeds if any. Small searches do not need, and should not pay
-/// for, a large table: its pages are zeroed when first touched, about 0.1
-/// to 1.5 s a GiB on this project's test machine. With a database the
-/// search stores only boards several seeds above it, so what counts is how
-/// far above it the position is: Kalah(6,5) with the 30-seed database
-/// searches as fast with 256 MiB as with 1 GiB, Kalah(6,4) with the
-/// 20-seed one (28 seeds above it) faster with 128 MiB than with 256, and
-/// Kalah(6,5) with the 24-seed one (36 above) fastest with 256 MiB:
-/// 32.6-36.3 s against 37.0-42.1 s with 1 GiB, whose pages cost seconds of
-/// system time (BENCHMARKS.md).
-///
-/// The size is then raised to what the keys' fields need where that is
-/// small ([`fields_floor`]).
-pub(crate) fn default_tt_mb(h: usize, seeds: u32, db_seeds: Option<u32>) -> usize {
-    let mb = match db_seeds {
-        None => match seeds {
-            0..=16 => 16,
-            17..=24 => 64,
-            25..=36 => 256,
-            _ => 1024,
-        },
-        Some(n) => match seeds.saturating_sub(n) {
-            0..=28 => 64,
-            29..=38 => 256,
-            _ => 1024,
-        },
-    };
-    fields_floor(h, mb)
-}
-
-/// A default table size `mb` for `h` houses, raised to what the keys'
-/// fixed fields need if it is at least 64 MiB and they need at most 128
-/// (five and six houses). A smaller table takes unary keys
-/// (`kalah_search::SearchOptions::keys`), which cost 5-8% of a search's
-/// time (Kalah(6,4) over the 20-seed database, one thread: 64 MiB of unary
-/// keys against 128 MiB of fields, BENCHMARKS.md): worth it for the small
-/// tables of small searches only.
-pub(crate) fn fields_floor(h: usize, mb: usize) -> usize {
-    let fields = kalah_search::SearchOptions::fields_mb(h);
-    if mb >= 64 && fields <= 128 {
-        mb.max(fields)
-    } else {
-        mb
     }
 }
 
@@ -177,33 +131,24 @@ pub fn solve(args: SolveArgs) -> anyhow::Result<()> {
         Some(t) => Some(seconds(t)?),
     };
     if args.pie || args.shift || args.openings {
-        let tt_mb = args.search.tt_mb_asked()?;
         let modes = crate::opening::Modes {
             pie: args.pie,
             shift: args.shift,
             budget,
         };
-        return crate::opening::run(&rules, &position, &title, &args.db, args.search.threads()?, tt_mb, modes, args.json);
+        return crate::opening::run(&rules, &position, &title, &args.db, &args.search, modes, args.json);
     }
     let request = Request {
-        position,
-        rules,
-        db: args.db.clone(),
+        db: args.db.spec(),
         threads: args.search.threads()?,
         tt_mb: args.search.tt_mb_asked()?,
         moves: !args.value_only && !args.best_move,
         pv: !args.value_only && !args.best_move,
         best: args.best_move,
-        announce: !args.json,
         time_limit: budget,
+        ..Request::new(position, rules)
     };
-    let report = analysis::run(&request)?;
-    if args.json {
-        print_json(&analysis::to_json(&request, &report));
-    } else {
-        analysis::print_human(&title, &request, &report);
-    }
-    Ok(())
+    answer(&title, &request, args.json)
 }
 
 pub fn query(args: QueryArgs) -> anyhow::Result<()> {
@@ -211,22 +156,22 @@ pub fn query(args: QueryArgs) -> anyhow::Result<()> {
     let rules = args.rules.rules();
     let time_limit = args.time_limit.map(seconds).transpose()?;
     let request = Request {
-        position,
-        rules,
-        db: args.db.clone(),
+        db: args.db.spec(),
         threads: args.search.threads()?,
         tt_mb: args.search.tt_mb_asked()?,
-        moves: true,
-        pv: true,
-        best: false,
-        announce: !args.json,
         time_limit,
+        ..Request::new(position, rules)
     };
-    let report = analysis::run(&request)?;
-    if args.json {
-        print_json(&analysis::to_json(&request, &report));
+    answer("Query", &request, args.json)
+}
+
+/// Asks the library's analyzer and prints its report.
+fn answer(title: &str, request: &Request, json: bool) -> anyhow::Result<()> {
+    let report = kalah::Analyzer::new(databases()).analyze(request, &Terminal::unless_json(json))?;
+    if json {
+        print_json(&serde_json::to_value(&report)?);
     } else {
-        analysis::print_human("Query", &request, &report);
+        crate::analysis::print_human(title, &report);
     }
     Ok(())
 }

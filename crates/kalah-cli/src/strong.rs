@@ -12,8 +12,9 @@ use kalah_db::{human_bytes, Database, Tablebase};
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
-use crate::analysis::group;
-use crate::common::{db_error, default_database_path, print_json, rules_json, signed, start_position, verdict, RuleArgs};
+use kalah::text::group;
+use crate::common::{db_error, default_database_path, print_json, rules_json, start_position, RuleArgs};
+use kalah::text::{signed, verdict};
 
 /// Arguments of `kalah strong`.
 #[derive(Args, Debug)]
@@ -86,7 +87,7 @@ pub fn run(a: StrongArgs) -> anyhow::Result<()> {
         }
     };
     let db = Database::open_for(&path, h, rules).map_err(db_error)?;
-    let db = crate::common::for_search(db, threads)?;
+    let db = kalah::databases::for_search(db, threads)?;
     let engine = Engine::new(h, rules);
     let value = start.store_difference() + db.value(start.mover_board());
     let (won, drawn, lost) = outcome_counts(&db);

@@ -20,7 +20,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use kalah_core::{Board, Engine, KeyPacker, Next, Position, Rules, Side};
 use kalah_db::Tablebase;
@@ -46,6 +46,22 @@ pub enum SearchError {
         houses: usize,
         /// Rules asked for.
         rules: Rules,
+    },
+    /// The position is of another board size than the solver's.
+    #[error("the position has {position_houses} houses a side, the solver {houses}")]
+    WrongPosition {
+        /// Houses a side of the position.
+        position_houses: usize,
+        /// Houses a side of the solver.
+        houses: usize,
+    },
+    /// A table asked for a board it does not cover.
+    #[error("the position has {seeds} seeds in its houses; the database covers at most {max}")]
+    NotCovered {
+        /// Seeds in the position's houses.
+        seeds: u32,
+        /// The most the table covers (`None`: nothing).
+        max: u32,
     },
     /// The transposition table could not be allocated.
     #[error("cannot allocate a {bytes}-byte transposition table: {why}")]
@@ -279,6 +295,8 @@ pub struct Solver<T: Tablebase> {
     threads: usize,
     nodes: AtomicU64,
     stats: Mutex<Stats>,
+    /// Raised by the caller to stop searches with a deadline ([`Solver::cancel_with`]).
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl<T: Tablebase> std::fmt::Debug for Solver<T> {
@@ -338,6 +356,7 @@ impl<T: Tablebase> Solver<T> {
             threads,
             nodes: AtomicU64::new(0),
             stats: Mutex::new(Stats::default()),
+            cancel: None,
         })
     }
 
@@ -396,10 +415,11 @@ impl<T: Tablebase> Solver<T> {
         std::thread::scope(|scope| {
             if let Some(deadline) = deadline {
                 let (finished, stop) = (&finished, &stop);
+                let cancel = self.cancel.as_deref();
                 scope.spawn(move || {
                     while !finished.load(Relaxed) {
                         let now = Instant::now();
-                        if now >= deadline {
+                        if now >= deadline || cancel.is_some_and(|c| c.load(Relaxed)) {
                             stop.store(true, Relaxed);
                             return;
                         }
@@ -417,6 +437,26 @@ impl<T: Tablebase> Solver<T> {
             finished.store(true, Relaxed);
             found
         })
+    }
+
+    /// Refuses a position of another board size: its board would be read
+    /// as one of this solver's size, and valued wrong.
+    fn check(&self, position: &Position) -> Result<(), SearchError> {
+        if position.houses() != self.engine.houses() {
+            return Err(SearchError::WrongPosition {
+                position_houses: position.houses(),
+                houses: self.engine.houses(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Stops every search of this solver that has a deadline, as if the
+    /// deadline had passed, when `flag` is raised (from any thread): a
+    /// caller's way to cancel. Searches without a deadline are not
+    /// stopped.
+    pub fn cancel_with(&mut self, flag: Arc<AtomicBool>) {
+        self.cancel = Some(flag);
     }
 
     /// The exact value of `board` (future store difference for the mover).
@@ -442,6 +482,7 @@ impl<T: Tablebase> Solver<T> {
     }
 
     fn within(&self, position: &Position, deadline: Instant, bracket: bool) -> Result<Bounded, SearchError> {
+        self.check(position)?;
         let (lower, upper) = self.board_within(position.mover_board(), deadline, bracket)?;
         let base = position.store_difference();
         Ok(Bounded {
@@ -514,6 +555,7 @@ impl<T: Tablebase> Solver<T> {
     /// move's value, the time left shared among them (a move not reached
     /// in time gets the bounds the table holds already).
     pub fn analyze_within(&self, position: &Position, deadline: Instant, all_moves: bool, pv: bool) -> Result<BoundedAnalysis, SearchError> {
+        self.check(position)?;
         let board = position.mover_board();
         if self.engine.is_over(board) {
             return self.analyze(position, all_moves, pv).map(BoundedAnalysis::from);
@@ -543,6 +585,7 @@ impl<T: Tablebase> Solver<T> {
     /// principal variation to the end of the game. Fails only if the
     /// database turned out to be damaged (no value is reported then).
     pub fn analyze(&self, position: &Position, all_moves: bool, pv: bool) -> Result<Analysis, SearchError> {
+        self.check(position)?;
         let analysis = self.analyze_unchecked(position, all_moves, pv);
         match self.table.failure() {
             Some(why) => Err(SearchError::Tablebase(why)),
@@ -669,6 +712,7 @@ impl<T: Tablebase> Solver<T> {
 /// The line follows `ProgressRanks`: the player ahead always moves to a
 /// board fewer moves from the exit that realises the value.
 pub fn analyze_from_table<T: Tablebase>(engine: &Engine, table: &T, position: &Position) -> Result<Analysis, SearchError> {
+    check_table(engine, table, position)?;
     let board = position.mover_board();
     let base = position.store_difference();
     let damaged = || table.failure().map(SearchError::Tablebase);
@@ -709,11 +753,38 @@ pub fn analyze_from_table<T: Tablebase>(engine: &Engine, table: &T, position: &P
     })
 }
 
+/// Refuses a table, engine and position that do not belong together, or a
+/// position the table does not cover: a board of another size would be
+/// read as one of the table's, and an uncovered one lies outside it.
+fn check_table<T: Tablebase>(engine: &Engine, table: &T, position: &Position) -> Result<(), SearchError> {
+    if table.houses() != engine.houses() || table.rules() != engine.rules() {
+        return Err(SearchError::WrongTablebase {
+            db_houses: table.houses(),
+            db_rules: table.rules(),
+            houses: engine.houses(),
+            rules: engine.rules(),
+        });
+    }
+    if position.houses() != engine.houses() {
+        return Err(SearchError::WrongPosition {
+            position_houses: position.houses(),
+            houses: engine.houses(),
+        });
+    }
+    let seeds = position.seeds_in_houses();
+    match table.max_seeds() {
+        Some(max) if seeds <= max => Ok(()),
+        _ if engine.is_over(position.mover_board()) => Ok(()),
+        max => Err(SearchError::NotCovered { seeds, max: max.unwrap_or(0) }),
+    }
+}
+
 /// The first move (its house, 1-based) of the line of best play
 /// [`analyze_from_table`] gives from `position` (which makes progress
 /// where play can cycle), without the rest of the line; `None` if the
 /// game is over or the table is damaged.
 pub fn table_move<T: Tablebase>(engine: &Engine, table: &T, position: &Position) -> Option<usize> {
+    check_table(engine, table, position).ok()?;
     let board = position.mover_board();
     if engine.is_over(board) {
         return None;
@@ -951,6 +1022,12 @@ impl<T: Tablebase> BoundSolver<T> {
         Solver::build(h, rules, table, options).map(BoundSolver)
     }
 
+    /// [`Solver::cancel_with`]: searches stop, as if their deadline had
+    /// passed, when `flag` is raised.
+    pub fn cancel_with(&mut self, flag: Arc<AtomicBool>) {
+        self.0.cancel_with(flag);
+    }
+
     /// Nodes searched so far by all threads.
     pub fn nodes(&self) -> u64 {
         self.0.nodes()
@@ -979,6 +1056,7 @@ impl<T: Tablebase> BoundSolver<T> {
     }
 
     fn prove(&self, position: &Position, deadline: Option<Instant>, max_depth: u32) -> Result<Bounded, SearchError> {
+        self.0.check(position)?;
         let board = position.mover_board();
         let proven = Proven::default();
         let found = self.0.parallel_until(|s| s.prove(board, max_depth), deadline, &proven);

@@ -45,7 +45,7 @@ use mpi::traits::*;
 use serde_json::json;
 
 use super::{arg, flag, Cluster};
-use crate::analysis::group;
+use kalah::text::group;
 use crate::common::{db_error, default_database_path, print_json, rules_json, user, RuleArgs};
 
 /// Bytes sent in one message (MPI counts are 32-bit; levels are larger).

@@ -50,7 +50,6 @@ use mpi::environment::Universe;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
-use crate::common::UserError;
 
 /// How long a waiting rank sleeps between polls.
 pub(crate) const POLL: Duration = Duration::from_micros(500);
@@ -252,8 +251,7 @@ impl Cluster {
     pub(crate) fn agree<T>(&self, result: anyhow::Result<T>) -> Result<T, ExitCode> {
         let mine = match &result {
             Ok(_) => 0,
-            Err(e) if e.downcast_ref::<UserError>().is_some() => 2,
-            Err(_) => 1,
+            Err(e) => crate::common::exit_code(e).into(),
         };
         let code = self.max_u64(mine);
         let root_failed = self.broadcast_u64(mine) != 0;
@@ -274,7 +272,7 @@ impl Cluster {
     /// Reports a failure of this rank once the work is shared and ends the
     /// whole job: the other ranks would wait for this one for ever.
     pub(crate) fn fatal(&self, e: &anyhow::Error) -> ! {
-        let code = if e.downcast_ref::<UserError>().is_some() { 2 } else { 1 };
+        let code = crate::common::exit_code(e).into();
         eprintln!("kalah: rank {} of {}: {}", self.rank, self.size, crate::one_line(e));
         self.world.abort(code)
     }

@@ -76,14 +76,16 @@ use kalah_core::{Board, Engine, Next, Position, Rules, Side};
 use kalah_db::{human_bytes, Database, NoTablebase, Tablebase};
 use kalah_search::{Analysis, MoveValue, SearchOptions, Solver};
 use mpi::topology::SimpleCommunicator;
-use mpi::point_to_point::Source as _; // the glob's `Source` is shadowed by analysis::Source
+use mpi::point_to_point::Source as _; // the glob's `Source` is shadowed by kalah::Source
 use mpi::traits::*;
 use serde_json::json;
 
 use super::{arg, flag, Cluster, POLL};
-use crate::analysis::{self, group, Report, Request, Source, UsedDatabase};
-use crate::common::{print_json, user, DbArgs, RuleArgs};
-use crate::solve::{default_tt_mb, SearchArgs};
+use kalah::text::{a_size, article, group};
+use kalah::{Report, Source, UsedDatabase};
+
+use crate::common::{databases, print_json, user, DbArgs, RuleArgs};
+use crate::solve::SearchArgs;
 
 /// Jobs per rank the first split aims at. Few: a deeper split costs more
 /// nodes (a job is searched to its exact value or until it is not needed,
@@ -824,7 +826,6 @@ struct Prepared {
     position: Position,
     title: String,
     rules: Rules,
-    db: DbArgs,
     threads: usize,
     tt_mb: usize,
     value_only: bool,
@@ -840,12 +841,7 @@ pub(crate) fn run(cluster: &Cluster, m: &clap::ArgMatches) -> ExitCode {
     let h = prepared.position.houses();
     match database {
         Some(db) => {
-            let about = UsedDatabase {
-                path: Some(db.path().display().to_string()),
-                max_seeds: db.header().max_seeds,
-                build_seconds: None,
-                load_seconds: None,
-            };
+            let about = UsedDatabase::file(&db);
             go(cluster, &prepared, db, Some(about))
         }
         None => go(cluster, &prepared, NoTablebase { houses: h, rules: prepared.rules }, None),
@@ -883,7 +879,9 @@ fn prepare(cluster: &Cluster, m: &clap::ArgMatches) -> anyhow::Result<(Prepared,
     }
     // Bad arguments are refused before a database is read.
     let (threads, tt_mb, value_only, json) = (cluster.threads(search.threads)?, search.tt_mb_asked()?, flag(m, "value_only")?, flag(m, "json")?);
-    let database = match db.open_for(position.houses(), rules, position.seeds_in_houses(), crate::common::ANALYSIS_LOAD_GAP, crate::common::SetupBudget::UNLIMITED, false)? {
+    let (h, seeds) = (position.houses(), position.seeds_in_houses());
+    let purpose = kalah::databases::Purpose { houses: h, rules, seeds, gap: kalah::databases::ANALYSIS_LOAD_GAP };
+    let database = match databases().open_for(&db.spec(), purpose, kalah::SetupBudget::UNLIMITED, &kalah::Silent)? {
         Some(d) => Some(for_search(cluster, d)?),
         None => None,
     };
@@ -893,8 +891,7 @@ fn prepare(cluster: &Cluster, m: &clap::ArgMatches) -> anyhow::Result<(Prepared,
         title,
         rules,
         threads,
-        tt_mb: tt_mb.unwrap_or_else(|| default_tt_mb(position.houses(), position.seeds_in_houses(), db_seeds)),
-        db: db.clone(),
+        tt_mb: tt_mb.unwrap_or_else(|| kalah::setup::default_tt_mb(h, seeds, db_seeds)),
         value_only,
         json,
     };
@@ -908,7 +905,7 @@ fn prepare(cluster: &Cluster, m: &clap::ArgMatches) -> anyhow::Result<(Prepared,
 fn for_search(cluster: &Cluster, db: Database) -> anyhow::Result<Database> {
     let free = kalah_db::writer::available_memory().unwrap_or(0);
     if db.file_bytes().saturating_mul(cluster.local as u64) < free / 2 {
-        db.load_into_memory().map_err(crate::common::db_error)
+        Ok(db.load_into_memory().map_err(kalah::Error::from)?)
     } else {
         Ok(db)
     }
@@ -918,14 +915,14 @@ fn for_search(cluster: &Cluster, db: Database) -> anyhow::Result<Database> {
 /// allocates its own) cannot hold together.
 fn check_tables_memory(cluster: &Cluster, bytes: u64) -> anyhow::Result<()> {
     if cluster.local <= 1 {
-        return analysis::check_table_memory(bytes);
+        return Ok(kalah::setup::check_table_memory(bytes)?);
     }
     let total = bytes.saturating_mul(cluster.local as u64);
     match kalah_db::writer::available_memory() {
         Some(available) if total > available => Err(user(format!(
             "{} ranks on this machine with {} transposition table each need {}: {} of memory is available (use --tt-mb)",
             cluster.local,
-            crate::common::a_size(bytes),
+            a_size(bytes),
             human_bytes(total),
             human_bytes(available)
         ))),
@@ -981,12 +978,12 @@ fn lead<T: Tablebase>(cluster: &Cluster, p: &Prepared, solver: &Solver<T>, datab
             if cluster.size == 1 { "" } else { "s" },
             p.threads,
             if p.threads == 1 { "" } else { "s" },
-            crate::common::a_size(solver.tt_bytes() as u64),
+            a_size(solver.tt_bytes() as u64),
             match &database {
                 Some(d) => format!(" and the {}-seed database", d.max_seeds),
                 None => ", no endgame database".into(),
             },
-            crate::common::article(tree.depth().into()),
+            article(tree.depth().into()),
             tree.depth(),
         );
     }
@@ -1037,32 +1034,22 @@ fn lead<T: Tablebase>(cluster: &Cluster, p: &Prepared, solver: &Solver<T>, datab
         pv: Vec::new(),
         end: kalah_search::LineEnd::GameOver,
     };
-    let request = Request {
-        position: p.position,
-        rules: p.rules,
-        db: p.db.clone(),
-        threads: p.threads,
-        tt_mb: Some(p.tt_mb),
-        moves: !p.value_only,
-        pv: false,
-        best: false,
-        announce: !p.json,
-        time_limit: None,
-    };
     let nodes: u64 = stats.iter().map(|s| s.nodes).sum();
     let report = Report {
+        position: p.position,
+        rules: p.rules,
         analysis: analysis.into(),
         source: Source::Search,
         nodes,
         seconds,
         database,
-        best_move: None,
+        best_found: None,
     };
     let (jobs, never, splits) = tree.job_counts();
     let solved: u64 = stats.iter().map(|s| s.solved).sum();
     let stopped: u64 = stats.iter().map(|s| s.stopped).sum();
     if p.json {
-        let mut out = analysis::to_json(&request, &report);
+        let mut out = serde_json::to_value(&report)?;
         out["source"] = json!("distributed search");
         out["distributed"] = json!({
             "ranks": cluster.size,
@@ -1078,14 +1065,14 @@ fn lead<T: Tablebase>(cluster: &Cluster, p: &Prepared, solver: &Solver<T>, datab
         });
         print_json(&out);
     } else {
-        analysis::print_human(&p.title, &request, &report);
+        crate::analysis::print_human(&p.title, &report);
         println!(
             "Distributed: {} rank{} of {} thread{}; {jobs} jobs from {} {}-ply split and {splits} later splits: {solved} solved, {stopped} stopped early, {never} never needed",
             cluster.size,
             if cluster.size == 1 { "" } else { "s" },
             p.threads,
             if p.threads == 1 { "" } else { "s" },
-            crate::common::article(tree.depth().into()),
+            article(tree.depth().into()),
             tree.depth(),
         );
         for (r, s) in stats.iter().enumerate() {

@@ -1,4 +1,6 @@
-//! The published values of `data/published.csv`, built into the program.
+//! The published values of `data/published.csv` (Irving, Donkers and
+//! Uiterwijk 2000; Rawlings 2015), built into the library and parsed here
+//! alone.
 
 use kalah_core::{Capture, End, Leftovers, Relay, Rules, Sowing};
 

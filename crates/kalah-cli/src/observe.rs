@@ -1,0 +1,77 @@
+//! What the library tells the command, drawn on stderr: notes as `note:`
+//! lines, a bar for a database built in memory, a spinner with the nodes
+//! of a search (bars and spinners only where stderr is a terminal).
+
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressStyle};
+use kalah::text::group;
+
+/// The command's observer: notes unless `--json` asked for quiet.
+#[derive(Clone, Copy, Debug)]
+pub struct Terminal {
+    /// Print notes.
+    pub notes: bool,
+}
+
+impl Terminal {
+    /// Notes on stderr unless `json`.
+    pub fn unless_json(json: bool) -> Terminal {
+        Terminal { notes: !json }
+    }
+}
+
+impl kalah::Observer for Terminal {
+    fn note(&self, text: &str) {
+        if self.notes {
+            eprintln!("note: {text}");
+        }
+    }
+
+    fn build(&self, boards: u64, job: &mut dyn FnMut(&dyn kalah_db::Progress)) {
+        let bar = ProgressBar::new(boards);
+        bar.set_style(ProgressStyle::with_template("{bar:30} {pos}/{len} boards {msg}").expect("valid template"));
+        struct Bar<'a>(&'a ProgressBar);
+        impl kalah_db::Progress for Bar<'_> {
+            fn advance(&self, _: u32, done: u64) {
+                self.0.inc(done);
+            }
+        }
+        job(&Bar(&bar));
+        bar.finish_and_clear();
+    }
+
+    fn search(&self, what: &str, nodes: &(dyn Fn() -> u64 + Sync), job: &mut dyn FnMut()) {
+        spinning(what, nodes, job)
+    }
+}
+
+/// Runs `job` with a spinner on stderr that shows the nodes searched
+/// (cleared when it ends, a panic included).
+pub fn spinning<R>(what: &str, nodes: &(dyn Fn() -> u64 + Sync), job: impl FnOnce() -> R) -> R {
+    let done = AtomicBool::new(false);
+    let spinner = ProgressBar::new_spinner();
+    spinner.set_style(ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("valid template"));
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Relaxed) {
+                let n = nodes();
+                let secs = started.elapsed().as_secs_f64().max(1e-9);
+                spinner.set_message(format!("{what}: {} nodes, {:.1} M nodes/s", group(n), n as f64 / secs / 1e6));
+                spinner.tick();
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            spinner.finish_and_clear();
+        });
+        struct Done<'a>(&'a AtomicBool);
+        impl Drop for Done<'_> {
+            fn drop(&mut self) {
+                self.0.store(true, Relaxed);
+            }
+        }
+        let _done = Done(&done);
+        job()
+    })
+}

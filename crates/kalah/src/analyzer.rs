@@ -1,0 +1,325 @@
+//! One analyzer answers any position: it chooses the method once, by the
+//! rules, the position and the databases at hand, and returns a
+//! [`Report`].
+//!
+//! # How a position is answered
+//!
+//! 1. A database file that covers the position (the one named, or the
+//!    directory's choice, [`crate::databases`]): every move's value and a
+//!    line of best play are probes.
+//! 2. Clockwise sowing (play can be endless) where retrograde analysis of
+//!    every board up to the position's seeds does not fit in memory (or a
+//!    smaller database is asked for): bounds proven within the time limit
+//!    by searches to growing depths over a smaller database
+//!    ([`Source::Bounds`]; exact when they meet).
+//! 3. Clockwise sowing otherwise: retrograde analysis of every board up to
+//!    the position's seeds in memory ([`Source::Retrograde`]).
+//! 4. Otherwise an alpha-beta search ([`Source::Search`]) over the file,
+//!    or over a database built in memory first (by default from 46 seeds
+//!    on, 30 seeds below the position, at most 24), or over none.
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use kalah_core::{Engine, Position, Rules};
+use kalah_db::{human_bytes, Database, NoTablebase, Tablebase};
+use kalah_search::{analyze_from_table, BoundedAnalysis, Solver};
+
+use crate::databases::{for_search, Databases, DbSpec, Purpose, SetupBudget, ANALYSIS_LOAD_GAP, VALUE_LOAD_GAP};
+use crate::error::{Error, Result};
+use crate::progress::Observer;
+use crate::report::{Report, Source};
+use crate::setup::{check_search_memory, proves_bounds, Setup, UsedDatabase, BOUNDS_TIME};
+use crate::text::a_size;
+
+/// The most search threads a request may ask for.
+pub const MAX_THREADS: usize = 1024;
+
+/// The longest time limit, in seconds (about 31 years): a deadline beyond
+/// it could overflow the clock.
+pub const MAX_TIME_LIMIT: f64 = 1e9;
+
+/// What to answer about a position, and with what.
+#[derive(Clone, Debug)]
+pub struct Request {
+    /// The position.
+    pub position: Position,
+    /// The rules.
+    pub rules: Rules,
+    /// Which database.
+    pub db: DbSpec,
+    /// Search threads (1 to [`MAX_THREADS`]).
+    pub threads: usize,
+    /// Transposition table MiB (`None`: sized by the position and database).
+    pub tt_mb: Option<usize>,
+    /// Every move's value, not only the position's.
+    pub moves: bool,
+    /// A principal variation.
+    pub pv: bool,
+    /// A best move, found on its own when neither every move's value nor a
+    /// principal variation is asked for.
+    pub best: bool,
+    /// Time for the search: what it has not proven by then is reported as
+    /// bounds. `None`: a search runs until it is done, a proof of bounds
+    /// ([`Source::Bounds`]) for [`BOUNDS_TIME`]. Database probes and
+    /// retrograde analysis are always exact, and setting up a database is
+    /// not counted (but a default one is chosen to take at most about a
+    /// quarter of the limit).
+    pub time_limit: Option<Duration>,
+    /// Raised from another thread, stops the search: what it proved by then
+    /// is reported as bounds.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Request {
+    /// Every move's value and a line of best play of `position` under
+    /// `rules`, on every core, with the default database: what `kalah
+    /// query` answers.
+    pub fn new(position: Position, rules: Rules) -> Request {
+        Request {
+            position,
+            rules,
+            db: DbSpec::default(),
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            tt_mb: None,
+            moves: true,
+            pv: true,
+            best: false,
+            time_limit: None,
+            cancel: None,
+        }
+    }
+
+    /// Refuses what cannot be answered as asked.
+    fn check(&self) -> Result<()> {
+        if !(1..=MAX_THREADS).contains(&self.threads) {
+            return Err(Error::bad_input(format!("{} search threads: give 1 to {MAX_THREADS}", self.threads)));
+        }
+        if let Some(mb) = self.tt_mb.filter(|&mb| mb == 0 || mb > 1 << 30) {
+            return Err(Error::bad_input(format!("a {mb} MiB transposition table: give 1 MiB to 1 PiB")));
+        }
+        if let Some(t) = self.time_limit.filter(|t| t.is_zero() || t.as_secs_f64() >= MAX_TIME_LIMIT) {
+            return Err(Error::bad_input(format!("a time limit of {} s: give more than 0 and less than {MAX_TIME_LIMIT:e}", t.as_secs_f64())));
+        }
+        Ok(())
+    }
+}
+
+/// Answers positions from a directory of databases, searches and
+/// retrograde analysis; see the module docs.
+#[derive(Clone, Debug)]
+pub struct Analyzer {
+    databases: Databases,
+}
+
+impl Analyzer {
+    /// An analyzer whose default databases are those of `databases`.
+    pub fn new(databases: Databases) -> Analyzer {
+        Analyzer { databases }
+    }
+
+    /// The directory of default databases.
+    pub fn databases(&self) -> &Databases {
+        &self.databases
+    }
+
+    /// Answers `request`; `observer` hears notes and progress.
+    pub fn analyze(&self, request: &Request, observer: &dyn Observer) -> Result<Report> {
+        request.check()?;
+        let position = &request.position;
+        let h = position.houses();
+        let rules = request.rules;
+        let engine = Engine::new(h, rules);
+        let seeds = position.seeds_in_houses();
+        let gap = if request.moves || request.pv { ANALYSIS_LOAD_GAP } else { VALUE_LOAD_GAP };
+        let budget = SetupBudget::within(request.time_limit, request.threads);
+        let db = self.databases.open_for(&request.db, Purpose { houses: h, rules, seeds, gap }, budget, observer)?;
+        let setup = Setup { engine: &engine, spec: &request.db, threads: request.threads, tt_mb: request.tt_mb, budget, observer };
+        let start = Instant::now();
+        let memory = setup.memory_database(seeds, db.as_ref())?;
+        let database = match (&memory, &db) {
+            (Some(b), _) => Some(UsedDatabase { path: None, max_seeds: b.indexer().max_seeds(), build_seconds: Some(start.elapsed().as_secs_f64()), load_seconds: None }),
+            (None, Some(d)) => Some(UsedDatabase::file(d)),
+            (None, None) => None,
+        };
+        let finish = |analysis: BoundedAnalysis, source, nodes, best_found| Report {
+            position: *position,
+            rules,
+            analysis,
+            source,
+            nodes,
+            seconds: start.elapsed().as_secs_f64(),
+            database: database.clone(),
+            best_found,
+        };
+
+        if let Some(b) = memory.as_ref().filter(|b| seeds <= b.indexer().max_seeds()) {
+            let analysis = analyze_from_table(&engine, b, position)?;
+            return Ok(finish(analysis.into(), Source::Database, 0, None));
+        }
+        if let Some(db) = db.as_ref().filter(|d| seeds <= d.header().max_seeds) {
+            let analysis = analyze_from_table(&engine, db, position)?;
+            return Ok(finish(analysis.into(), Source::Database, 0, None));
+        }
+        if proves_bounds(h, seeds, rules, &request.db) {
+            return bounds(&setup, db, request, start);
+        }
+        if rules.may_cycle() {
+            // Retrograde analysis of every board up to the position's seeds
+            // needs no database: say so of a file that was given or found.
+            if let Some(d) = &db {
+                observer.note(&format!(
+                    "{} (up to {} seeds) is not used: retrograde analysis of every board up to the position's {seeds} seeds fits in memory",
+                    d.path().display(),
+                    d.header().max_seeds
+                ));
+            }
+            let builder = setup.retrograde(seeds)?;
+            let analysis = analyze_from_table(&engine, &builder, position)?;
+            return Ok(Report { database: None, ..finish(analysis.into(), Source::Retrograde, 0, None) });
+        }
+        let db_seeds = database.as_ref().map(|d| d.max_seeds);
+        let options = setup.search_options(seeds, db_seeds);
+        check_search_memory(options.reserved_bytes(h) as u64, db.as_ref().filter(|_| memory.is_none()))?;
+        observer.note(&format!(
+            "searching with {} thread{}, {} transposition table{}",
+            request.threads,
+            if request.threads == 1 { "" } else { "s" },
+            a_size(options.table_bytes(h) as u64),
+            match (&memory, &db) {
+                (Some(b), _) => format!(" and the {}-seed database built in memory", b.indexer().max_seeds()),
+                (None, Some(d)) => format!(" and the {}-seed database {} ({})", d.header().max_seeds, d.path().display(), human_bytes(d.file_bytes())),
+                (None, None) => ", no endgame database".to_string(),
+            }
+        ));
+        let mut load_seconds = None;
+        let (analysis, nodes, best) = match (memory, db) {
+            (Some(b), _) => search(Solver::new(h, rules, b, options)?, request, observer)?,
+            (None, Some(db)) => {
+                let loading = Instant::now();
+                let loaded = for_search(db, request.threads)?;
+                load_seconds = Some(loading.elapsed().as_secs_f64());
+                search(Solver::new(h, rules, loaded, options)?, request, observer)?
+            }
+            (None, None) => search(Solver::new(h, rules, NoTablebase { houses: h, rules }, options)?, request, observer)?,
+        };
+        let mut report = finish(analysis, Source::Search, nodes, best);
+        if let Some(d) = report.database.as_mut() {
+            d.load_seconds = load_seconds;
+        }
+        Ok(report)
+    }
+}
+
+/// The deadline of a search: its time limit, or with only a way to cancel
+/// it, as far off as a deadline may be.
+fn deadline(request: &Request) -> Option<Instant> {
+    match (request.time_limit, &request.cancel) {
+        (Some(limit), _) => Some(Instant::now() + limit),
+        (None, Some(_)) => Some(Instant::now() + Duration::from_secs_f64(MAX_TIME_LIMIT)),
+        (None, None) => None,
+    }
+}
+
+fn search<T: Tablebase>(mut solver: Solver<T>, request: &Request, observer: &dyn Observer) -> Result<(BoundedAnalysis, u64, Option<usize>)> {
+    if let Some(flag) = &request.cancel {
+        solver.cancel_with(flag.clone());
+    }
+    let position = &request.position;
+    let mut result = None;
+    observer.search("searching", &|| solver.nodes(), &mut || {
+        result = Some((|| {
+            let analysis = match deadline(request) {
+                // What can be proven in time; bounds where the search did not finish.
+                Some(deadline) => solver.analyze_within(position, deadline, request.moves, request.pv)?,
+                None => solver.analyze(position, request.moves, request.pv)?.into(),
+            };
+            let v = analysis.value;
+            let best = if request.best && analysis.moves.is_empty() && analysis.pv.is_empty() && v.is_exact() {
+                solver.best_move(position, v.lower)
+            } else {
+                None
+            };
+            // A damaged database is reported, not a move it may have misled.
+            match solver.tablebase().failure() {
+                Some(why) => Err(kalah_search::SearchError::Tablebase(why)),
+                None => Ok((analysis, best)),
+            }
+        })());
+    });
+    let (analysis, best) = result.ok_or_else(|| Error::internal("the observer did not run the search"))??;
+    Ok((analysis, solver.nodes(), best))
+}
+
+/// Clockwise, too many seeds for retrograde analysis: bounds on the value
+/// (and on every move's, and a line of best play, as asked) proven within
+/// the time limit by a [`Setup::bound_solver`].
+fn bounds(setup: &Setup<'_>, file: Option<Database>, request: &Request, start: Instant) -> Result<Report> {
+    let limit = request.time_limit.unwrap_or(BOUNDS_TIME);
+    let position = &request.position;
+    let seeds = position.seeds_in_houses();
+    let (mut solver, database) = setup.bound_solver(seeds, file, limit)?;
+    if let Some(flag) = &request.cancel {
+        solver.cancel_with(flag.clone());
+    }
+    let database = database.map(|d| UsedDatabase { build_seconds: d.build_seconds.map(|_| start.elapsed().as_secs_f64()), ..d });
+    let deadline = Instant::now() + limit;
+    let mut result = None;
+    setup.observer.search("proving bounds", &|| solver.nodes(), &mut || {
+        result = Some((|| {
+            let analysis = solver.analyze_within(position, deadline, request.moves, request.pv)?;
+            let v = analysis.value;
+            let best = if request.best && v.is_exact() && !setup.engine.is_over(position.mover_board()) {
+                solver.best_move_within(position, v.lower, deadline)?
+            } else {
+                None
+            };
+            Ok::<_, kalah_search::SearchError>((analysis, best))
+        })());
+    });
+    let (analysis, best) = result.ok_or_else(|| Error::internal("the observer did not run the search"))??;
+    Ok(Report {
+        position: *position,
+        rules: request.rules,
+        analysis,
+        source: Source::Bounds,
+        nodes: solver.nodes(),
+        seconds: start.elapsed().as_secs_f64(),
+        database,
+        best_found: best,
+    })
+}
+
+/// Every move's value and a line of best play of `position` read from the
+/// database file `db`, refused unless the position is of the database's
+/// board size and the database covers it (what `kalah db probe` answers).
+pub fn probe(db: &Database, position: &Position) -> Result<Report> {
+    let start = Instant::now();
+    let (h, rules) = (db.header().houses, db.header().rules);
+    if position.houses() != h {
+        return Err(Error::bad_input(format!("the position has {} houses a side, the database {h}", position.houses())));
+    }
+    let seeds = position.seeds_in_houses();
+    let max = db.header().max_seeds;
+    // Every move leads to at most as many seeds, so the table covers them too.
+    if seeds > max {
+        return Err(Error::bad_input(format!(
+            "the position has {seeds} seeds in its houses; the database covers at most {max} (use `kalah query` to search beyond)"
+        )));
+    }
+    // Check the block of the position itself before reporting anything.
+    db.probe(position.mover_board())?;
+    let analysis = analyze_from_table(&Engine::new(h, rules), db, position)?;
+    Ok(Report {
+        position: *position,
+        rules,
+        analysis: analysis.into(),
+        source: Source::Database,
+        nodes: 0,
+        seconds: start.elapsed().as_secs_f64(),
+        database: Some(UsedDatabase { path: Some(PathBuf::from(db.path()).display().to_string()), ..UsedDatabase::file(db) }),
+        best_found: None,
+    })
+}

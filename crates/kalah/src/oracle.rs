@@ -1,0 +1,388 @@
+//! Values of many positions of one board size and rule set, set up once:
+//! the openings, the pie rule and seed shifts ([`for_positions`]), the
+//! table of starts ([`for_starts`]).
+//!
+//! An [`Oracle`] is a database that covers every position asked, a
+//! search with one transposition table (and database) kept from position
+//! to position, retrograde analysis for clockwise sowing, or where that
+//! does not fit, bounds proven over a smaller database.
+
+use std::time::{Duration, Instant};
+
+use kalah_core::{boards_up_to, Engine, Position, Rules};
+use kalah_db::{human_bytes, Database, NoTablebase, Tablebase};
+use kalah_search::{BoundSolver, Bounded, SearchOptions, Solver};
+
+use crate::databases::{for_search, Databases, Purpose, SetupBudget, ANALYSIS_LOAD_GAP, VALUE_LOAD_GAP};
+use crate::error::{Error, Result};
+use crate::setup::{bounds_tt_mb, check_table_memory, default_memory_seeds, proves_bounds, retrograde_fits, searched_db_seeds, BoundsOverDatabase, Setup, BOUNDS_TIME};
+use crate::text::{article, group};
+
+/// Values of positions of one board size and rule set.
+pub trait Oracle: Sync {
+    /// The exact value of `position` for the player to move.
+    fn value(&self, position: &Position) -> Result<i32>;
+    /// The value, or if `deadline` passes first the bounds proven on it.
+    fn bounds(&self, position: &Position, deadline: Option<Instant>) -> Result<Bounded> {
+        let _ = deadline;
+        let v = self.value(position)?;
+        Ok(Bounded { lower: v, upper: v })
+    }
+    /// Nodes searched so far.
+    fn nodes(&self) -> u64 {
+        0
+    }
+    /// The seeds of the database that answers or backs the searches, if any.
+    fn database_seeds(&self) -> Option<u32> {
+        None
+    }
+    /// Whether answering `position` takes a search (else it is read from a table).
+    fn searches(&self, position: &Position) -> bool {
+        let _ = position;
+        true
+    }
+    /// How `position` is answered, for people: `database`, `search`, or
+    /// how bounds are proven.
+    fn method(&self, position: &Position) -> String {
+        match self.database_seeds() {
+            Some(n) if position.seeds_in_houses() <= n => "database".into(),
+            _ => "search".into(),
+        }
+    }
+}
+
+/// Refuses a position of another board size than `engine`'s.
+fn check_houses(engine: &Engine, position: &Position) -> Result<()> {
+    if position.houses() != engine.houses() {
+        return Err(Error::bad_input(format!("the position has {} houses a side, the oracle {}", position.houses(), engine.houses())));
+    }
+    Ok(())
+}
+
+/// Values read from a table: exact, and refused for a position it does not cover.
+#[derive(Debug)]
+pub struct TableOracle<T: Tablebase> {
+    engine: Engine,
+    table: T,
+}
+
+impl<T: Tablebase> TableOracle<T> {
+    /// Values of `engine`'s positions from `table`, which must be for its
+    /// board and rules.
+    pub fn new(engine: Engine, table: T) -> Result<TableOracle<T>> {
+        if table.houses() != engine.houses() || table.rules() != engine.rules() {
+            return Err(Error::bad_input(format!(
+                "the database is for {} houses and {}, not {} houses and {}",
+                table.houses(),
+                table.rules(),
+                engine.houses(),
+                engine.rules()
+            )));
+        }
+        Ok(TableOracle { engine, table })
+    }
+}
+
+impl<T: Tablebase> Oracle for TableOracle<T> {
+    fn value(&self, position: &Position) -> Result<i32> {
+        check_houses(&self.engine, position)?;
+        let board = position.mover_board();
+        let v = match self.engine.terminal_value(board) {
+            Some(v) => v,
+            None if self.table.max_seeds().is_some_and(|m| board.total() <= m) => self.table.value(board),
+            None => {
+                return Err(Error::bad_input(format!(
+                    "the position has {} seeds in its houses; the database covers at most {}",
+                    board.total(),
+                    self.table.max_seeds().unwrap_or(0)
+                )))
+            }
+        };
+        if let Some(why) = self.table.failure() {
+            return Err(Error::Corrupt(why));
+        }
+        Ok(position.store_difference() + v)
+    }
+    fn database_seeds(&self) -> Option<u32> {
+        self.table.max_seeds()
+    }
+    fn searches(&self, _: &Position) -> bool {
+        false
+    }
+    fn method(&self, _: &Position) -> String {
+        "database".into()
+    }
+}
+
+/// Values found by one search with one transposition table.
+#[derive(Debug)]
+pub struct SearchOracle<T: Tablebase>(Solver<T>);
+
+impl<T: Tablebase> Oracle for SearchOracle<T> {
+    fn value(&self, position: &Position) -> Result<i32> {
+        Ok(self.0.analyze(position, false, false)?.value)
+    }
+    fn bounds(&self, position: &Position, deadline: Option<Instant>) -> Result<Bounded> {
+        match deadline {
+            Some(d) => Ok(self.0.bounds_within(position, d)?),
+            None => {
+                let v = self.value(position)?;
+                Ok(Bounded { lower: v, upper: v })
+            }
+        }
+    }
+    fn nodes(&self) -> u64 {
+        self.0.nodes()
+    }
+    fn database_seeds(&self) -> Option<u32> {
+        self.0.tablebase().max_seeds()
+    }
+}
+
+/// Clockwise positions too large for retrograde analysis: bounds proven
+/// within `limit` a position ([`Setup::bound_solver`]); a value not proven
+/// by then is an error.
+#[derive(Debug)]
+pub struct BoundOracle {
+    solver: BoundsOverDatabase,
+    limit: Duration,
+}
+
+impl Oracle for BoundOracle {
+    fn value(&self, position: &Position) -> Result<i32> {
+        let b = self.bounds(position, None)?;
+        if b.is_exact() {
+            return Ok(b.lower);
+        }
+        Err(Error::refused(format!(
+            "the value of {} is not proven within {} s (only {}..{}): clockwise play beyond retrograde analysis",
+            position.ring(),
+            self.limit.as_secs_f64(),
+            b.lower,
+            b.upper
+        )))
+    }
+    fn bounds(&self, position: &Position, deadline: Option<Instant>) -> Result<Bounded> {
+        let deadline = deadline.unwrap_or_else(|| Instant::now() + self.limit);
+        Ok(self.solver.bounds_within(position, deadline)?)
+    }
+    fn nodes(&self) -> u64 {
+        self.solver.nodes()
+    }
+    fn database_seeds(&self) -> Option<u32> {
+        self.solver.tablebase().max_seeds()
+    }
+}
+
+/// Clockwise sowing: positions the table (every board up to its seeds, by
+/// retrograde analysis) covers are read from it, larger ones get bounds
+/// proven by a search over it, each with a table of its own.
+pub struct ClockwiseOracle {
+    engine: Engine,
+    table: Box<dyn Tablebase>,
+    options: SearchOptions,
+    nodes: std::sync::atomic::AtomicU64,
+}
+
+impl std::fmt::Debug for ClockwiseOracle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClockwiseOracle").field("engine", &self.engine).field("max_seeds", &self.table.max_seeds()).finish()
+    }
+}
+
+impl ClockwiseOracle {
+    fn covers(&self, position: &Position) -> bool {
+        self.table.max_seeds().is_some_and(|m| position.seeds_in_houses() <= m)
+    }
+}
+
+impl Oracle for ClockwiseOracle {
+    fn value(&self, position: &Position) -> Result<i32> {
+        let b = self.bounds(position, Some(Instant::now() + BOUNDS_TIME))?;
+        match b.is_exact() {
+            true => Ok(b.lower),
+            false => Err(Error::refused(format!("the value of {} is not proven within {} s (only {}..{})", position.ring(), BOUNDS_TIME.as_secs(), b.lower, b.upper))),
+        }
+    }
+    fn bounds(&self, position: &Position, deadline: Option<Instant>) -> Result<Bounded> {
+        check_houses(&self.engine, position)?;
+        if self.covers(position) || self.engine.is_over(position.mover_board()) {
+            let board = position.mover_board();
+            let v = position.store_difference() + self.engine.terminal_value(board).unwrap_or_else(|| self.table.value(board));
+            if let Some(why) = self.table.failure() {
+                return Err(Error::Corrupt(why));
+            }
+            return Ok(Bounded { lower: v, upper: v });
+        }
+        check_table_memory(self.options.reserved_bytes(self.engine.houses()) as u64)?;
+        let solver = BoundSolver::new(self.engine.houses(), self.engine.rules(), &*self.table, self.options)?;
+        let bounds = solver.bounds_within(position, deadline.unwrap_or_else(|| Instant::now() + BOUNDS_TIME))?;
+        self.nodes.fetch_add(solver.nodes(), std::sync::atomic::Ordering::Relaxed);
+        Ok(bounds)
+    }
+    fn nodes(&self) -> u64 {
+        self.nodes.load(std::sync::atomic::Ordering::Relaxed)
+    }
+    fn database_seeds(&self) -> Option<u32> {
+        self.table.max_seeds()
+    }
+    fn searches(&self, position: &Position) -> bool {
+        !self.covers(position)
+    }
+    fn method(&self, position: &Position) -> String {
+        if self.covers(position) {
+            return "database".into();
+        }
+        format!(
+            "bounds: searches to growing depths over the {}-seed database, the horizon at its worst and at its best",
+            self.table.max_seeds().unwrap_or(0)
+        )
+    }
+}
+
+/// The best oracle for many positions of up to `seeds` seeds (the
+/// openings of one start, its seed shifts): a database that covers them
+/// all, retrograde analysis for clockwise sowing, or where that does not
+/// fit bounds proven within `limit` a position (default [`BOUNDS_TIME`]),
+/// else a search (backed by the database if there is one). The set-up
+/// serves every position: it is not held to one's limit.
+pub fn for_positions(databases: &Databases, setup: &Setup<'_>, seeds: u32, limit: Option<Duration>) -> Result<Box<dyn Oracle>> {
+    let engine = setup.engine;
+    let (h, rules) = (engine.houses(), engine.rules());
+    let purpose = Purpose { houses: h, rules, seeds, gap: ANALYSIS_LOAD_GAP };
+    let database = match databases.open_for(setup.spec, purpose, SetupBudget::UNLIMITED, setup.observer)? {
+        Some(d) if d.header().max_seeds >= seeds => return Ok(Box::new(TableOracle::new(engine.clone(), d)?)),
+        other => other,
+    };
+    if proves_bounds(h, seeds, rules, setup.spec) {
+        let limit = limit.unwrap_or(BOUNDS_TIME);
+        let (solver, _) = setup.bound_solver(seeds, database, limit)?;
+        return Ok(Box::new(BoundOracle { solver, limit }));
+    }
+    if rules.may_cycle() {
+        return Ok(Box::new(TableOracle::new(engine.clone(), setup.retrograde(seeds)?)?));
+    }
+    let memory = setup.memory_database(seeds, database.as_ref())?;
+    let options = setup.search_options(seeds, searched_db_seeds(memory.as_ref(), database.as_ref()));
+    crate::setup::check_search_memory(options.reserved_bytes(h) as u64, database.as_ref().filter(|_| memory.is_none()))?;
+    Ok(match (memory, database) {
+        (Some(b), _) if b.indexer().max_seeds() >= seeds => Box::new(TableOracle::new(engine.clone(), b)?),
+        (Some(b), _) => Box::new(SearchOracle(Solver::new(h, rules, b, options)?)),
+        (None, Some(d)) => Box::new(SearchOracle(Solver::new(h, rules, for_search(d, setup.threads)?, options)?)),
+        (None, None) => Box::new(SearchOracle(Solver::new(h, rules, NoTablebase { houses: h, rules }, options)?)),
+    })
+}
+
+/// Why retrograde analysis of every board of `h` houses with up to `seeds` seeds is refused.
+fn clockwise_refusal(h: usize, seeds: u32, rules: Rules) -> String {
+    let boards = group(boards_up_to(h, seeds));
+    if seeds > kalah_db::builder::MAX_SEEDS {
+        return format!("retrograde analysis of {boards} boards: more seeds than a database holds (at most {})", kalah_db::builder::MAX_SEEDS);
+    }
+    let free = kalah_db::writer::available_memory().map_or(String::new(), |f| format!(", {} is available", human_bytes(f)));
+    format!("retrograde analysis of {boards} boards needs {} of memory{free}", human_bytes(kalah_db::builder::memory_needed(h, seeds, rules)))
+}
+
+/// Clockwise starts: every board up to `build_seeds`, or by default up to
+/// the largest start that fits in memory (else the most seeds that fit),
+/// solved by retrograde analysis; larger starts get bounds from searches
+/// over it.
+fn clockwise(setup: &Setup<'_>, largest: u32) -> Result<Box<dyn Oracle>> {
+    let engine = setup.engine;
+    let (h, rules) = (engine.houses(), engine.rules());
+    let n = match setup.spec.build_seeds {
+        Some(n) => {
+            let n = n.min(largest);
+            if !retrograde_fits(h, n, rules) {
+                return Err(Error::refused(format!("--db-seeds {n}: {}", clockwise_refusal(h, n, rules))));
+            }
+            n
+        }
+        None => {
+            let step = 2 * h as u32;
+            (1..=largest / step).rev().map(|s| s * step).chain((0..step).rev()).find(|&n| retrograde_fits(h, n, rules)).unwrap_or(0)
+        }
+    };
+    setup.observer.note(&format!(
+        "{h} houses, clockwise: retrograde analysis of {} boards ({} of memory){}",
+        group(boards_up_to(h, n)),
+        human_bytes(kalah_db::builder::memory_needed(h, n, rules)),
+        if n < largest { format!("; starts of more than {n} seeds get bounds from searches over it") } else { String::new() }
+    ));
+    if n < largest && setup.spec.build_seeds.is_none() {
+        setup.observer.note(&format!("exact values up to {largest} seeds: {}", clockwise_refusal(h, largest, rules)));
+    }
+    let table = setup.build(n)?;
+    let options = SearchOptions {
+        threads: setup.threads,
+        tt_bytes: setup.tt_mb.unwrap_or_else(|| bounds_tt_mb(h, largest, n)) << 20,
+        max_seeds: Some(largest),
+    };
+    Ok(Box::new(ClockwiseOracle { engine: engine.clone(), table: Box::new(table), options, nodes: Default::default() }))
+}
+
+/// The oracle for the starts of one board size with up to `largest` seeds
+/// (`kalah table`): the file a value search of the largest start would
+/// pick (or with a size asked for, the largest file), if it covers every
+/// start; clockwise, retrograde analysis ([`ClockwiseOracle`]); else a
+/// search over that file, or over a database built in memory first (the
+/// size asked for, or by default the one a search of the largest start
+/// builds), or over none. The observer hears which.
+pub fn for_starts(databases: &Databases, setup: &Setup<'_>, largest: u32) -> Result<Box<dyn Oracle>> {
+    let engine = setup.engine;
+    let (h, rules) = (engine.houses(), engine.rules());
+    let build_seeds = setup.spec.build_seeds;
+    let path = match build_seeds {
+        Some(_) => databases.largest(h, rules, u64::MAX),
+        None => {
+            let choice = databases.choose(Purpose { houses: h, rules, seeds: largest, gap: VALUE_LOAD_GAP }, setup.budget);
+            if let Some((passed, _)) = &choice.passed_over {
+                setup.observer.note(&format!("{h} houses: {} is not loaded: it would take more than a quarter of the entries' time limits", passed.display()));
+            }
+            choice.path
+        }
+    };
+    let file = match path.map(|p| Database::open_for(&p, h, rules)).transpose()? {
+        Some(db) if db.header().max_seeds >= largest => return Ok(Box::new(TableOracle::new(engine.clone(), db)?)),
+        other => other,
+    };
+    if rules.may_cycle() {
+        return clockwise(setup, largest);
+    }
+    // No file and no size asked for: the size `solve` builds by default.
+    let build_seeds = match (build_seeds, &file) {
+        (None, None) => default_memory_seeds(h, largest, setup.budget.build_boards),
+        (asked, _) => asked,
+    };
+    let database: Option<Box<dyn Tablebase>> = match (build_seeds, file) {
+        (Some(n), Some(d)) if d.header().max_seeds >= n => Some(Box::new(for_search(d, setup.threads)?)),
+        (Some(0), _) => None,
+        (Some(n), _) => {
+            // Checked as asked, as `solve` checks it, before it is cut to the starts' seeds.
+            kalah_db::builder::check_size(h, n).map_err(|e| Error::refused(format!("--db-seeds {n}: {e}")))?;
+            let n = n.min(largest);
+            let (memory, _) = kalah_db::writer::requirements(h, n, rules);
+            let free = kalah_db::writer::available_memory().unwrap_or(u64::MAX);
+            if memory > free {
+                return Err(Error::refused(format!(
+                    "--db-seeds {n}: {} {h}-house database of {n} seeds needs {} of memory, {} is available",
+                    article(h as u64),
+                    human_bytes(memory),
+                    human_bytes(free)
+                )));
+            }
+            setup.observer.note(&format!("{h} houses: building {} {n}-seed database in memory ({} boards)", article(n.into()), group(boards_up_to(h, n))));
+            Some(Box::new(setup.build(n)?))
+        }
+        (None, Some(d)) => Some(Box::new(for_search(d, setup.threads)?)),
+        (None, None) => None,
+    };
+    // Checked with the database in memory: what is available is what is left.
+    let options = setup.search_options(largest, database.as_ref().and_then(|t| t.max_seeds()));
+    check_table_memory(options.reserved_bytes(h) as u64)?;
+    Ok(match database {
+        Some(table) => Box::new(SearchOracle(Solver::new(h, rules, table, options)?)),
+        None => Box::new(SearchOracle(Solver::new(h, rules, NoTablebase { houses: h, rules }, options)?)),
+    })
+}
+

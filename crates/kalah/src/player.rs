@@ -1,0 +1,585 @@
+//! Values and best moves for a game played from one start: what `kalah
+//! play` (and any program that plays) asks position after position.
+//!
+//! # Where the values come from
+//!
+//! One [`Brain`] serves the whole game, built once at the start by
+//! [`for_game`] (every later position has at most the start's seeds in
+//! its houses):
+//!
+//! * an endgame database that covers the start: every value is a probe;
+//! * clockwise sowing without one: every board with up to the start's
+//!   seeds solved in memory by retrograde analysis, then probes; where
+//!   that does not fit, values proven by searches over a smaller database
+//!   (an error if one is not proven within a minute);
+//! * otherwise one [`Solver`], so its transposition table (and the
+//!   database behind it, if any) carries over from move to move, with a
+//!   cache of the exact board values it has found.
+//!
+//! # How a best move is chosen
+//!
+//! A best move, never anything less: a move whose exact value equals the
+//! position's value. From a table it is the first move of the table's line
+//! of best play, which under clockwise sowing also makes progress towards
+//! cashing in a lead (see `kalah_search::analyze_from_table`). From a
+//! search: the position's exact value first, then a move whose bounds in
+//! the transposition table already prove that it reaches it (the search
+//! that proved the value usually left them), else the remaining moves
+//! solved exactly, the most promising first. While a person thinks, a
+//! brain may *ponder* ([`Brain::ponder`]): in the background it computes
+//! the value of every move and then its own best reply to each, best moves
+//! first, in slices of search (a tenth of a second, growing to 0.8 s) so
+//! that it stops soon after the person answers; all it learns stays in the
+//! table and the caches.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use kalah_core::{boards_up_to, Board, Engine, Next, Outcome, Position, Side};
+use kalah_db::{NoTablebase, Tablebase};
+use kalah_search::{analyze_from_table, table_move, Bounded, SearchError, Solver};
+
+use crate::databases::{for_search_up_to, Databases, INTERACTIVE_LOAD_LIMIT};
+use crate::error::{Error, Result};
+use crate::setup::{check_search_memory, proves_bounds, searched_db_seeds, BoundsOverDatabase, Setup, UsedDatabase, BOUNDS_TIME};
+use crate::text::{a_size, group};
+
+/// How long the first slice of pondering may run before it checks whether
+/// the human has answered; each further slice on the same board runs
+/// twice as long, up to [`PONDER_SLICE_MAX`], so that a search whose
+/// re-entry through the table takes longer than a slice still progresses.
+const PONDER_SLICE: Duration = Duration::from_millis(100);
+/// The longest slice of pondering.
+const PONDER_SLICE_MAX: Duration = Duration::from_millis(800);
+
+/// The one source of values for a game from `start`: see the module
+/// docs. The database is the file named, or the largest default one of at
+/// most [`INTERACTIVE_LOAD_LIMIT`] bytes.
+pub fn for_game(databases: &Databases, setup: &Setup<'_>, start: &Position) -> Result<Box<dyn Brain>> {
+    let engine = setup.engine.clone();
+    let (h, rules) = (engine.houses(), engine.rules());
+    if start.houses() != h {
+        return Err(Error::bad_input(format!("the start has {} houses a side, the rules engine {h}", start.houses())));
+    }
+    let (threads, seeds) = (setup.threads, start.seeds_in_houses());
+    let brain: Box<dyn Brain> = match databases.open_up_to(setup.spec, h, rules, INTERACTIVE_LOAD_LIMIT)? {
+        Some(d) if d.header().max_seeds >= seeds => {
+            let what = format!("the {}-seed database {}", d.header().max_seeds, d.path().display());
+            Box::new(TableBrain { engine, table: d, what })
+        }
+        database if proves_bounds(h, seeds, rules, setup.spec) => {
+            let (solver, used) = setup.bound_solver(seeds, database, BOUNDS_TIME)?;
+            let what = format!(
+                "proofs by searches over {} (clockwise play can be endless; every value is proven, within {} s a position)",
+                match used {
+                    Some(UsedDatabase { path: Some(p), max_seeds, .. }) => format!("the {max_seeds}-seed database {p}"),
+                    Some(UsedDatabase { max_seeds, .. }) => format!("the {max_seeds}-seed database built in memory"),
+                    None => "no database".to_string(),
+                },
+                BOUNDS_TIME.as_secs()
+            );
+            Box::new(BoundBrain::new(solver, what))
+        }
+        _ if rules.may_cycle() => {
+            let table = setup.retrograde(seeds)?;
+            let what = format!("retrograde analysis of all {} boards with up to {seeds} seeds (clockwise play can be endless)", group(boards_up_to(h, seeds)));
+            Box::new(TableBrain { engine, table, what })
+        }
+        database => {
+            let memory = setup.memory_database(seeds, database.as_ref())?;
+            let options = setup.search_options(seeds, searched_db_seeds(memory.as_ref(), database.as_ref()));
+            let loaded = database.as_ref().filter(|d| memory.is_none() && d.file_bytes() <= INTERACTIVE_LOAD_LIMIT);
+            check_search_memory(options.reserved_bytes(h) as u64, loaded)?;
+            let resources = format!("{threads} thread{}, {} table", if threads == 1 { "" } else { "s" }, a_size(options.table_bytes(h) as u64));
+            match (memory, database) {
+                (Some(b), _) if b.indexer().max_seeds() >= seeds => {
+                    let what = format!("the {}-seed database built in memory", b.indexer().max_seeds());
+                    Box::new(TableBrain { engine, table: b, what })
+                }
+                (Some(b), _) => {
+                    let what = format!("a search ({resources}) backed by the {}-seed database built in memory", b.indexer().max_seeds());
+                    Box::new(SearchBrain::new(Solver::new(h, rules, b, options)?, what))
+                }
+                (None, Some(d)) => {
+                    let what = format!("a search ({resources}) backed by the {}-seed database {}", d.header().max_seeds, d.path().display());
+                    let table = for_search_up_to(d, INTERACTIVE_LOAD_LIMIT, threads)?;
+                    Box::new(SearchBrain::new(Solver::new(h, rules, table, options)?, what))
+                }
+                (None, None) => {
+                    let what = format!("a search ({resources}), no endgame database");
+                    Box::new(SearchBrain::new(Solver::new(h, rules, NoTablebase { houses: h, rules }, options)?, what))
+                }
+            }
+        }
+    };
+    Ok(brain)
+}
+
+/// Exact values for the game, however they are found; see the module docs.
+pub trait Brain: Sync {
+    /// The rules engine.
+    fn engine(&self) -> &Engine;
+    /// The exact value of `board` for its mover (future store difference),
+    /// or `None` if `cancel` was raised first.
+    fn board_value(&self, board: Board, cancel: Option<&AtomicBool>) -> Result<Option<i32>>;
+    /// A best move (1-based house) of the player to move in `position`,
+    /// which is not over; `None` if `cancel` was raised first.
+    fn best_move(&self, position: &Position, cancel: Option<&AtomicBool>) -> Result<Option<usize>>;
+    /// Whether values of `board` take a search (so are worth pondering).
+    fn searches(&self, board: Board) -> bool;
+    /// Thinks on a person's time in `position` (a person to move) until
+    /// `cancel` is raised: a search brain works out the moves' values and its
+    /// replies to them (see the module docs).
+    fn ponder(&self, _position: &Position, _computer: &dyn Fn(Side) -> bool, _cancel: &AtomicBool) {}
+    /// Where the values come from, for people.
+    fn describe(&self) -> &str;
+}
+
+/// The value of move `house` (1-based) of `board` for its mover, from
+/// the board values of `brain`.
+pub fn move_value(
+    brain: &dyn Brain,
+    board: Board,
+    house: usize,
+    cancel: Option<&AtomicBool>,
+) -> Result<Option<i32>> {
+    let o = brain.engine().play(board, house - 1);
+    Ok(match o.next {
+        Next::Over => Some(o.gain()),
+        _ => brain.board_value(o.board, cancel)?.map(|v| o.value_with(v)),
+    })
+}
+
+/// Every legal move of `position` with its exact value (final store
+/// difference for the player to move), in house order.
+pub fn move_values(
+    brain: &dyn Brain,
+    position: &Position,
+    cancel: Option<&AtomicBool>,
+) -> Result<Option<Vec<(usize, i32)>>> {
+    let board = position.mover_board();
+    let base = position.store_difference();
+    let mut out = Vec::new();
+    for house in position.legal_moves() {
+        match move_value(brain, board, house, cancel)? {
+            Some(v) => out.push((house, base + v)),
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(out))
+}
+
+/// The value of `board` for its mover if it is known without a search:
+/// the game is over, `table` covers the board, or `values` holds it.
+fn known_value<T: Tablebase>(engine: &Engine, table: &T, values: &Mutex<HashMap<Board, i32>>, board: Board) -> Result<Option<i32>> {
+    if let Some(v) = engine.terminal_value(board) {
+        return Ok(Some(v));
+    }
+    if table.max_seeds().is_some_and(|m| board.total() <= m) {
+        let v = table.value(board);
+        if let Some(why) = table.failure() {
+            return Err(Error::Corrupt(why));
+        }
+        return Ok(Some(v));
+    }
+    Ok(values.lock().unwrap_or_else(|e| e.into_inner()).get(&board).copied())
+}
+
+/// Bounds for its mover on a move with outcome `o`, from bounds on the
+/// value of the board it leads to (`child`, asked only if the game goes on).
+fn outcome_bounds(o: &Outcome, child: impl FnOnce(Board) -> Result<(i32, i32)>) -> Result<(i32, i32)> {
+    if o.next == Next::Over {
+        return Ok((o.gain(), o.gain()));
+    }
+    let (lower, upper) = child(o.board)?;
+    Ok(match o.next {
+        Next::Mover => (o.gain() + lower, o.gain() + upper),
+        _ => (o.gain() - upper, o.gain() - lower),
+    })
+}
+
+/// Values read from a table that covers every board of the game.
+struct TableBrain<T: Tablebase> {
+    engine: Engine,
+    table: T,
+    what: String,
+}
+
+impl<T: Tablebase> Brain for TableBrain<T> {
+    fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    fn board_value(&self, board: Board, _: Option<&AtomicBool>) -> Result<Option<i32>> {
+        let v = match self.engine.terminal_value(board) {
+            Some(v) => v,
+            None => self.table.value(board),
+        };
+        checked(&self.table)?;
+        Ok(Some(v))
+    }
+
+    fn best_move(&self, position: &Position, _: Option<&AtomicBool>) -> Result<Option<usize>> {
+        table_best_move(&self.engine, &self.table, position).map(Some)
+    }
+
+    fn searches(&self, _: Board) -> bool {
+        false
+    }
+
+    fn describe(&self) -> &str {
+        &self.what
+    }
+}
+
+/// The first move of the table's line of best play (which makes progress
+/// under clockwise sowing, where merely keeping the value may go round in
+/// circles).
+fn table_best_move<T: Tablebase>(engine: &Engine, table: &T, position: &Position) -> Result<usize> {
+    if let Some(house) = table_move(engine, table, position) {
+        return Ok(house);
+    }
+    // Damaged, or no line: the full analysis reports what is wrong.
+    let a = analyze_from_table(engine, table, position)?;
+    a.moves
+        .iter()
+        .find(|m| m.value == a.value)
+        .map(|m| m.house)
+        .ok_or_else(|| Error::internal(format!("internal error: no best move in {}", position.ring())))
+}
+
+/// Whether `table` covers `board`.
+fn covers<T: Tablebase>(table: &T, board: Board) -> bool {
+    table.max_seeds().is_some_and(|m| board.total() <= m)
+}
+
+/// An error if `table` met a damaged block: values read since may be wrong.
+fn checked<T: Tablebase>(table: &T) -> Result<()> {
+    match table.failure() {
+        Some(why) => Err(Error::Corrupt(why)),
+        None => Ok(()),
+    }
+}
+
+/// An exact value proven in slices of growing length, each resuming from
+/// the transposition table: `prove(deadline)` gives the bounds proven by
+/// then, `unmet(bounds)` may give up after a slice whose bounds did not
+/// meet. `None` if `cancel` was raised first.
+fn proven_in_slices(
+    cancel: Option<&AtomicBool>,
+    prove: impl Fn(Instant) -> Result<Bounded, SearchError>,
+    unmet: impl Fn(Bounded) -> Result<()>,
+) -> Result<Option<i32>> {
+    let mut slice = PONDER_SLICE;
+    loop {
+        if cancel.is_some_and(|c| c.load(Relaxed)) {
+            return Ok(None);
+        }
+        let b = prove(Instant::now() + slice)?;
+        if b.is_exact() {
+            return Ok(Some(b.lower));
+        }
+        unmet(b)?;
+        slice = (slice * 2).min(PONDER_SLICE_MAX);
+    }
+}
+
+/// Values found by one search that lasts the whole game; see the module docs.
+struct SearchBrain<T: Tablebase> {
+    solver: Solver<T>,
+    /// Exact board values found so far.
+    values: Mutex<HashMap<Board, i32>>,
+    /// Best moves found so far (1-based houses), by board.
+    replies: Mutex<HashMap<Board, usize>>,
+    what: String,
+}
+
+impl<T: Tablebase> SearchBrain<T> {
+    fn new(solver: Solver<T>, what: String) -> Self {
+        SearchBrain {
+            solver,
+            values: Mutex::new(HashMap::new()),
+            replies: Mutex::new(HashMap::new()),
+            what,
+        }
+    }
+
+    /// Bounds on the value of move `house` (1-based) of `board` for its
+    /// mover, from what is known without searching: exact values found
+    /// before, the database, and the transposition table (a search whose
+    /// deadline has already passed reports the bounds proven so far).
+    fn move_bounds(&self, board: Board, house: usize) -> Result<(i32, i32)> {
+        outcome_bounds(&self.engine().play(board, house - 1), |child| {
+            if let Some(v) = known_value(self.engine(), self.solver.tablebase(), &self.values, child)? {
+                return Ok((v, v));
+            }
+            let position = Position::from_mover_board(self.engine().houses(), child, Side::South, [0, 0]);
+            let b = self
+                .solver
+                .value_within(&position, Instant::now())
+                ?;
+            Ok((b.lower, b.upper))
+        })
+    }
+}
+
+impl<T: Tablebase> SearchBrain<T> {
+    /// [`Brain::ponder`]; `None` when cancelled. Errors are left for the
+    /// game to meet again when it asks the same questions.
+    fn ponder_until(&self, position: &Position, computer: &dyn Fn(Side) -> bool, cancel: &AtomicBool) -> Option<()> {
+        let engine = self.engine();
+        let board = position.mover_board();
+        self.board_value(board, Some(cancel)).ok()??;
+        let mut moves = Vec::new();
+        for house in position.legal_moves() {
+            let (_, upper) = self.move_bounds(board, house).ok()?;
+            moves.push((upper, house));
+        }
+        moves.sort_by_key(|&(upper, house)| (-upper, house));
+        for (_, house) in moves {
+            move_value(self, board, house, Some(cancel)).ok()??;
+            let (next, _) = position.play(engine, house).ok()?;
+            if !next.is_over(engine) && computer(next.to_move()) {
+                self.best_move(&next, Some(cancel)).ok()??;
+            }
+        }
+        Some(())
+    }
+}
+
+impl<T: Tablebase> Brain for SearchBrain<T> {
+    fn engine(&self) -> &Engine {
+        self.solver.engine()
+    }
+
+    fn board_value(&self, board: Board, cancel: Option<&AtomicBool>) -> Result<Option<i32>> {
+        if let Some(v) = known_value(self.engine(), self.solver.tablebase(), &self.values, board)? {
+            return Ok(Some(v));
+        }
+        let v = match cancel {
+            None => self.solver.board_value(board),
+            Some(_) => {
+                let position = Position::from_mover_board(self.engine().houses(), board, Side::South, [0, 0]);
+                match proven_in_slices(cancel, |deadline| self.solver.value_within(&position, deadline), |_| Ok(()))? {
+                    Some(v) => v,
+                    None => return Ok(None),
+                }
+            }
+        };
+        checked(self.solver.tablebase())?;
+        self.values.lock().unwrap_or_else(|e| e.into_inner()).insert(board, v);
+        Ok(Some(v))
+    }
+
+    fn best_move(&self, position: &Position, cancel: Option<&AtomicBool>) -> Result<Option<usize>> {
+        let board = position.mover_board();
+        if covers(self.solver.tablebase(), board) {
+            return table_best_move(self.engine(), self.solver.tablebase(), position).map(Some);
+        }
+        if let Some(&house) = self.replies.lock().unwrap_or_else(|e| e.into_inner()).get(&board) {
+            return Ok(Some(house));
+        }
+        let Some(value) = self.board_value(board, cancel)? else {
+            return Ok(None);
+        };
+        let chosen = |house: usize| {
+            self.replies
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(board, house);
+            Ok(Some(house))
+        };
+        // The search that proved the value left bounds on the moves in the
+        // transposition table: the move that proves it usually has one
+        // that already shows it, so no further search is needed.
+        let mut open = Vec::new();
+        for house in position.legal_moves() {
+            let (lower, upper) = self.move_bounds(board, house)?;
+            if lower >= value {
+                return chosen(house);
+            }
+            if upper >= value {
+                open.push((upper, house));
+            }
+        }
+        // Otherwise the most promising first, each solved exactly.
+        open.sort_by_key(|&(upper, house)| (-upper, house));
+        for (_, house) in open {
+            let Some(v) = move_value(self, board, house, cancel)? else {
+                return Ok(None);
+            };
+            if v == value {
+                return chosen(house);
+            }
+        }
+        Err(Error::internal(format!(
+            "internal error: no move of {} reaches its value {value}",
+            position.ring()
+        )))
+    }
+
+    fn searches(&self, board: Board) -> bool {
+        self.engine().terminal_value(board).is_none() && !covers(self.solver.tablebase(), board)
+    }
+
+    /// The position's value; then, the most promising moves first (by the
+    /// bounds that search left in the table), each move's exact value (what
+    /// `hint` shows) and, where the computer is to move next, its best
+    /// reply, so that a likely move is answered from memory.
+    fn ponder(&self, position: &Position, computer: &dyn Fn(Side) -> bool, cancel: &AtomicBool) {
+        let _ = self.ponder_until(position, computer, cancel);
+    }
+
+    fn describe(&self) -> &str {
+        &self.what
+    }
+}
+
+/// Clockwise sowing on a board too large for retrograde analysis: values
+/// proven by searches to growing depths over a smaller database
+/// ([`bound_solver`]), each within [`BOUNDS_TIME`] (an error if its bounds
+/// do not meet by then). A best move is one proven to reach the position's
+/// exact value (the moves are proven in rounds of growing slices until one
+/// is); among those the first round proves, the computer prefers, when
+/// ahead, one that cashes something in, then one that leads to a board it
+/// has not played to yet, so that a lead is not kept by going round in
+/// circles. Boards the database covers are played as [`TableBrain`] plays
+/// them.
+struct BoundBrain {
+    solver: BoundsOverDatabase,
+    /// Exact board values found so far.
+    values: Mutex<HashMap<Board, i32>>,
+    /// The boards the computer's moves led to.
+    played: Mutex<HashSet<Board>>,
+    what: String,
+}
+
+impl BoundBrain {
+    fn new(solver: BoundsOverDatabase, what: String) -> Self {
+        BoundBrain {
+            solver,
+            values: Mutex::new(HashMap::new()),
+            played: Mutex::new(HashSet::new()),
+            what,
+        }
+    }
+
+    /// Bounds on the value of a move with outcome `o` for its mover,
+    /// proven by `deadline` (exact where the value is known).
+    fn move_bounds(&self, o: &Outcome, deadline: Instant) -> Result<(i32, i32)> {
+        outcome_bounds(o, |child| {
+            if let Some(v) = known_value(self.engine(), self.solver.tablebase(), &self.values, child)? {
+                return Ok((v, v));
+            }
+            let position = Position::from_mover_board(self.engine().houses(), child, Side::South, [0, 0]);
+            let b = self.solver.bounds_within(&position, deadline)?;
+            if b.is_exact() {
+                self.values.lock().unwrap_or_else(|e| e.into_inner()).insert(child, b.lower);
+            }
+            Ok((b.lower, b.upper))
+        })
+    }
+}
+
+impl Brain for BoundBrain {
+    fn engine(&self) -> &Engine {
+        self.solver.engine()
+    }
+
+    fn board_value(&self, board: Board, cancel: Option<&AtomicBool>) -> Result<Option<i32>> {
+        if let Some(v) = known_value(self.engine(), self.solver.tablebase(), &self.values, board)? {
+            return Ok(Some(v));
+        }
+        let position = Position::from_mover_board(self.engine().houses(), board, Side::South, [0, 0]);
+        let started = Instant::now();
+        let proven = proven_in_slices(
+            cancel,
+            |deadline| self.solver.bounds_within(&position, deadline),
+            |b| {
+                if cancel.is_some() || started.elapsed() < BOUNDS_TIME {
+                    return Ok(());
+                }
+                Err(Error::refused(format!(
+                    "the value of {} is not proven within {} s (only {}..{}): clockwise play without an end in sight; \
+                     the computer plays only proven best moves",
+                    position.ring(),
+                    BOUNDS_TIME.as_secs(),
+                    b.lower,
+                    b.upper
+                )))
+            },
+        )?;
+        let Some(v) = proven else {
+            return Ok(None);
+        };
+        checked(self.solver.tablebase())?;
+        self.values.lock().unwrap_or_else(|e| e.into_inner()).insert(board, v);
+        Ok(Some(v))
+    }
+
+    fn best_move(&self, position: &Position, cancel: Option<&AtomicBool>) -> Result<Option<usize>> {
+        let board = position.mover_board();
+        if covers(self.solver.tablebase(), board) {
+            return table_best_move(self.engine(), self.solver.tablebase(), position).map(Some);
+        }
+        let Some(value) = self.board_value(board, cancel)? else {
+            return Ok(None);
+        };
+        // Rounds of proofs over the moves not yet decided, in growing
+        // slices, until some move is proven to reach the value (a move
+        // proven to fall short drops out; no move needs an exact value).
+        let mut open: Vec<(usize, Outcome)> = position.legal_moves().into_iter().map(|house| (house, self.engine().play(board, house - 1))).collect();
+        let mut best = Vec::new();
+        let started = Instant::now();
+        let mut slice = PONDER_SLICE;
+        while best.is_empty() {
+            if cancel.is_some_and(|c| c.load(Relaxed)) {
+                return Ok(None);
+            }
+            if cancel.is_none() && started.elapsed() >= BOUNDS_TIME {
+                return Err(Error::refused(format!(
+                    "no move of {} is proven to reach its value {value} within {} s",
+                    position.ring(),
+                    BOUNDS_TIME.as_secs()
+                )));
+            }
+            let mut still = Vec::new();
+            for (house, o) in open {
+                let (lower, upper) = self.move_bounds(&o, Instant::now() + slice)?;
+                if lower >= value {
+                    best.push((house, o));
+                } else if upper >= value {
+                    still.push((house, o));
+                }
+            }
+            if best.is_empty() && still.is_empty() {
+                return Err(Error::internal(format!("internal error: no move of {} reaches its value {value}", position.ring())));
+            }
+            open = still;
+            slice = (slice * 2).min(PONDER_SLICE_MAX);
+        }
+        let played = self.played.lock().unwrap_or_else(|e| e.into_inner());
+        let cashes_in = |o: &Outcome| o.next == Next::Over || o.board.total() < board.total();
+        let (house, next) = best
+            .iter()
+            .find(|(_, o)| value > 0 && cashes_in(o))
+            .or_else(|| best.iter().find(|(_, o)| !played.contains(&o.board)))
+            .map_or(best[0], |&c| c);
+        drop(played);
+        if cancel.is_none() {
+            self.played.lock().unwrap_or_else(|e| e.into_inner()).insert(next.board);
+        }
+        Ok(Some(house))
+    }
+
+    fn searches(&self, board: Board) -> bool {
+        self.engine().terminal_value(board).is_none() && !covers(self.solver.tablebase(), board)
+    }
+
+    fn describe(&self) -> &str {
+        &self.what
+    }
+}
+

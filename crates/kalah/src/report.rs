@@ -1,0 +1,162 @@
+//! The answer about one position: value or proven bounds, every move's,
+//! a line of best play, how it was found; serialised by serde to the
+//! object `kalah query --json` prints (docs: the CLI's `--json`).
+
+use kalah_core::{Position, Rules};
+use kalah_search::{Bounded, BoundedAnalysis, LineEnd};
+use serde::ser::{Serialize, Serializer};
+
+use crate::setup::UsedDatabase;
+use crate::text::verdict;
+
+/// How a value was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Read from an endgame database.
+    Database,
+    /// Alpha-beta search (backed by a database where it covers).
+    Search,
+    /// Retrograde analysis in memory of every board with up to the
+    /// position's seeds (clockwise sowing, where play can be endless).
+    Retrograde,
+    /// Bounds proven by searches to growing depths over a database of
+    /// fewer seeds (clockwise sowing, where retrograde analysis of the
+    /// position's seeds does not fit); the value is exact when they meet.
+    Bounds,
+}
+
+impl Source {
+    /// The name used in output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Database => "database",
+            Source::Search => "search",
+            Source::Retrograde => "retrograde",
+            Source::Bounds => "bounds",
+        }
+    }
+}
+
+/// The answer, with how it was found.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The position answered.
+    pub position: Position,
+    /// Its rules.
+    pub rules: Rules,
+    /// Value, moves, principal variation (values for the player to move,
+    /// or for the player of each move): exact, or bounds.
+    pub analysis: BoundedAnalysis,
+    /// How.
+    pub source: Source,
+    /// Nodes searched (0 for probes).
+    pub nodes: u64,
+    /// Wall-clock seconds, setting up the database included.
+    pub seconds: f64,
+    /// The database used.
+    pub database: Option<UsedDatabase>,
+    /// A best move found on its own, when neither every move's value nor a
+    /// line was asked for; see [`Report::best_move`].
+    pub best_found: Option<usize>,
+}
+
+impl Report {
+    /// A best move for the player to move: the one found on its own, or the
+    /// first move of the principal variation, or the first move of the best
+    /// value (`None` when none was asked for, or the game is over).
+    pub fn best_move(&self) -> Option<usize> {
+        let a = &self.analysis;
+        self.best_found
+            .or_else(|| a.pv.first().filter(|m| m.side == self.position.to_move()).map(|m| m.house))
+            .or_else(|| a.moves.iter().find(|m| m.value.lower >= a.value.upper).map(|m| m.house))
+    }
+
+    /// The exact value for the player to move, if the bounds met.
+    pub fn value(&self) -> Option<i32> {
+        exact(self.analysis.value)
+    }
+}
+
+fn exact(b: Bounded) -> Option<i32> {
+    b.is_exact().then_some(b.lower)
+}
+
+/// Rules as a JSON object of their option names.
+#[derive(Debug, serde::Serialize)]
+pub struct RulesView {
+    capture: &'static str,
+    end: &'static str,
+    leftovers: &'static str,
+    sowing: &'static str,
+    relay: &'static str,
+}
+
+impl From<Rules> for RulesView {
+    fn from(r: Rules) -> RulesView {
+        RulesView { capture: r.capture.name(), end: r.end.name(), leftovers: r.leftovers.name(), sowing: r.sowing.name(), relay: r.relay.name() }
+    }
+}
+
+#[derive(serde::Serialize)]
+struct MoveView {
+    house: usize,
+    value: Option<i32>,
+    lower: i32,
+    upper: i32,
+}
+
+#[derive(serde::Serialize)]
+struct PvView {
+    side: String,
+    house: usize,
+}
+
+#[derive(serde::Serialize)]
+struct ReportView<'a> {
+    houses: usize,
+    rules: RulesView,
+    position: String,
+    to_move: String,
+    value: Option<i32>,
+    lower: i32,
+    upper: i32,
+    exact: bool,
+    verdict: Option<String>,
+    moves: Vec<MoveView>,
+    best_move: Option<usize>,
+    pv: Vec<PvView>,
+    pv_endless: bool,
+    pv_cut: bool,
+    source: &'static str,
+    database: Option<&'a UsedDatabase>,
+    nodes: u64,
+    seconds: f64,
+}
+
+impl Serialize for Report {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let p = &self.position;
+        let a = &self.analysis;
+        ReportView {
+            houses: p.houses(),
+            rules: self.rules.into(),
+            position: p.ring(),
+            to_move: p.to_move().letter().to_string(),
+            value: exact(a.value),
+            lower: a.value.lower,
+            upper: a.value.upper,
+            exact: a.value.is_exact(),
+            verdict: exact(a.value).map(|v| verdict(p.to_move(), v)),
+            moves: a.moves.iter().map(|m| MoveView { house: m.house, value: exact(m.value), lower: m.value.lower, upper: m.value.upper }).collect(),
+            best_move: self.best_move(),
+            pv: a.pv.iter().map(|m| PvView { side: m.side.letter().to_string(), house: m.house }).collect(),
+            pv_endless: a.end == LineEnd::Endless,
+            pv_cut: a.end == LineEnd::Cut,
+            source: self.source.name(),
+            database: self.database.as_ref(),
+            nodes: self.nodes,
+            seconds: self.seconds,
+        }
+        .serialize(serializer)
+    }
+}

@@ -1,0 +1,460 @@
+//! Setting up what answers a position: the transposition table's size, a
+//! database built in memory, retrograde analysis for clockwise sowing, a
+//! solver of proven bounds; each checked against the memory available
+//! and refused up front, with the figures, when it does not fit.
+
+use std::time::{Duration, Instant};
+
+use kalah_core::{boards_up_to, Engine, Rules};
+use kalah_db::{human_bytes, Builder, Database, NoTablebase, Tablebase};
+use kalah_search::{BoundSolver, SearchOptions};
+
+use crate::databases::{for_search, DbSpec, SetupBudget};
+use crate::error::{Error, Result};
+use crate::progress::Observer;
+use crate::text::{a_size, article, group};
+
+/// The default transposition table size in MiB for positions of `h`
+/// houses with `seeds` seeds in their houses, searched with a database of
+/// `db_seeds` seeds if any. Small searches do not need, and should not pay
+/// for, a large table: its pages are zeroed when first touched, about 0.1
+/// to 1.5 s a GiB on this project's test machine. With a database the
+/// search stores only boards several seeds above it, so what counts is how
+/// far above it the position is: Kalah(6,5) with the 30-seed database
+/// searches as fast with 256 MiB as with 1 GiB, Kalah(6,4) with the
+/// 20-seed one (28 seeds above it) faster with 128 MiB than with 256, and
+/// Kalah(6,5) with the 24-seed one (36 above) fastest with 256 MiB:
+/// 32.6-36.3 s against 37.0-42.1 s with 1 GiB, whose pages cost seconds of
+/// system time (BENCHMARKS.md).
+///
+/// The size is then raised to what the keys' fields need where that is
+/// small ([`fields_floor`]).
+pub fn default_tt_mb(h: usize, seeds: u32, db_seeds: Option<u32>) -> usize {
+    let mb = match db_seeds {
+        None => match seeds {
+            0..=16 => 16,
+            17..=24 => 64,
+            25..=36 => 256,
+            _ => 1024,
+        },
+        Some(n) => match seeds.saturating_sub(n) {
+            0..=28 => 64,
+            29..=38 => 256,
+            _ => 1024,
+        },
+    };
+    fields_floor(h, mb)
+}
+
+/// A default table size `mb` for `h` houses, raised to what the keys'
+/// fixed fields need if it is at least 64 MiB and they need at most 128
+/// (five and six houses). A smaller table takes unary keys
+/// ([`SearchOptions::keys`]), which cost 5-8% of a search's time
+/// (Kalah(6,4) over the 20-seed database, one thread: 64 MiB of unary
+/// keys against 128 MiB of fields, BENCHMARKS.md): worth it for the small
+/// tables of small searches only.
+pub fn fields_floor(h: usize, mb: usize) -> usize {
+    let fields = SearchOptions::fields_mb(h);
+    if mb >= 64 && fields <= 128 {
+        mb.max(fields)
+    } else {
+        mb
+    }
+}
+
+/// The transposition table of a proof of bounds more than
+/// [`BOUNDS_SMALL_GAP`] seeds above its database, in MiB (else 64): such a
+/// proof often runs to its time limit, and a large table pays. Clockwise
+/// Kalah(5,3) over a 20-seed database, 60 s, two threads: 0..+4 with 1 GiB,
+/// -2..+6 with 64 MiB (the value is 0).
+const BOUNDS_TT_MB: usize = 1024;
+/// See [`BOUNDS_TT_MB`].
+const BOUNDS_SMALL_GAP: u32 = 8;
+
+/// The default table, in MiB, of a proof of bounds on `h` houses of boards
+/// of up to `seeds` seeds over an `n`-seed database (1 GiB more than 8
+/// seeds above it: such a proof often runs to its time limit),
+/// raised to what the keys' fields need ([`fields_floor`]).
+pub fn bounds_tt_mb(h: usize, seeds: u32, n: u32) -> usize {
+    fields_floor(h, if seeds > n + BOUNDS_SMALL_GAP { BOUNDS_TT_MB } else { 64 })
+}
+
+/// The database a proof of bounds builds by default has at most this many
+/// seeds and [`BOUNDS_DB_BOARDS`] boards: 20 seeds for six houses is built
+/// by retrograde analysis in 26 s (relay off) to 48 s (relay on) on two
+/// cores. A smaller one saves that time but costs the proof more:
+/// clockwise Kalah(6,3) with relay meets in 3.2 s over 20 seeds, and not
+/// within 30 s over 16 or 12. A larger one costs more than it saves:
+/// clockwise Kalah(5,4) with relay, 20 seeds: 5.6 s to build, 1.2 s to
+/// prove; 25 seeds: 101 s and 14 s (the machine loaded).
+pub const BOUNDS_DB_SEEDS: u32 = 20;
+/// See [`BOUNDS_DB_SEEDS`].
+pub const BOUNDS_DB_BOARDS: u64 = 250_000_000;
+
+/// The default time a proof of bounds may take for one position.
+pub const BOUNDS_TIME: Duration = Duration::from_secs(60);
+
+/// Positions with fewer seeds are searched without a database built in
+/// memory by default: it would not pay for its building (see
+/// [`default_memory_seeds`]).
+const MEMORY_DB_FROM: u32 = 46;
+/// The default database built in memory covers this many seeds fewer than
+/// the position has, and at most [`MEMORY_DB_MAX_SEEDS`].
+const MEMORY_DB_BELOW: u32 = 30;
+const MEMORY_DB_MAX_SEEDS: u32 = 24;
+/// ... and at most this many boards (a byte each; about 26 s on two cores).
+const MEMORY_DB_MAX_BOARDS: u64 = 1_300_000_000;
+
+/// The seeds of the database a search of a position with `seeds` seeds on
+/// `h` houses builds in memory by default when no database file is used:
+/// `seeds - 30`, at most 24 seeds and 1.3 billion boards, none for
+/// positions of fewer than 46 seeds. Measured on Kalah(6,4) (48 seeds,
+/// one thread, nodes): no database 41.3 M; built databases of 12, 14, 16,
+/// 17, 18, 19, 20 seeds 56.8, 48.7, 34.6, 28.1, 21.7, 16.6, 12.1 M (small
+/// ones cost nodes: the search keeps boards just above a database out of
+/// its table), while building them costs 0.6 s (16 seeds), 1.8 s (18) and
+/// 4.7 s (20) on two cores; BENCHMARKS.md has the times.
+/// Under a time limit, at most `max_boards` boards ([`SetupBudget`]).
+pub fn default_memory_seeds(h: usize, seeds: u32, max_boards: u64) -> Option<u32> {
+    if seeds < MEMORY_DB_FROM {
+        return None;
+    }
+    let mut n = (seeds - MEMORY_DB_BELOW).min(MEMORY_DB_MAX_SEEDS);
+    while n > 0 && boards_up_to(h, n) > MEMORY_DB_MAX_BOARDS.min(max_boards) {
+        n -= 1;
+    }
+    (n > 0).then_some(n)
+}
+
+/// Refuses a transposition table of `bytes` that does not fit in the memory available.
+pub fn check_table_memory(bytes: u64) -> Result<()> {
+    check_search_memory(bytes, None)
+}
+
+/// Refuses a transposition table of `bytes` that does not fit in the
+/// memory available next to `db`, if the search will copy it into memory
+/// ([`for_search`]: when it takes less than half the memory).
+pub fn check_search_memory(bytes: u64, db: Option<&Database>) -> Result<()> {
+    let Some(available) = kalah_db::writer::available_memory() else {
+        return Ok(());
+    };
+    let loaded = db.map_or(0, |d| if d.file_bytes() < available / 2 { d.file_bytes() } else { 0 });
+    if bytes.saturating_add(loaded) > available {
+        let next_to = if loaded > 0 { format!(" next to the {} database copied into memory", human_bytes(loaded)) } else { String::new() };
+        return Err(Error::refused(format!(
+            "{} transposition table does not fit{next_to}: {} of memory is available (use --tt-mb)",
+            a_size(bytes),
+            human_bytes(available)
+        )));
+    }
+    Ok(())
+}
+
+/// Whether retrograde analysis of every board of `h` houses with up to
+/// `seeds` seeds fits in the memory available.
+pub fn retrograde_fits(h: usize, seeds: u32, rules: Rules) -> bool {
+    let free = kalah_db::writer::available_memory().unwrap_or(u64::MAX);
+    seeds <= kalah_db::builder::MAX_SEEDS && kalah_db::builder::memory_needed(h, seeds, rules) <= free
+}
+
+/// Whether a position of `h` houses with `seeds` seeds under `rules` (not
+/// covered by a database file) is answered by proofs of bounds
+/// ([`Setup::bound_solver`]) rather than retrograde analysis: clockwise,
+/// when retrograde analysis of its seeds does not fit, or the spec asks
+/// for a database of fewer seeds.
+pub fn proves_bounds(h: usize, seeds: u32, rules: Rules, spec: &DbSpec) -> bool {
+    rules.may_cycle() && (spec.build_seeds.is_some_and(|n| n < seeds) || !retrograde_fits(h, seeds, rules))
+}
+
+/// A [`BoundSolver`] over whatever database [`Setup::bound_solver`] found or built.
+pub type BoundsOverDatabase = BoundSolver<Box<dyn Tablebase>>;
+
+/// The endgame database a result rests on.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct UsedDatabase {
+    /// Its file; `None` for one built in memory.
+    pub path: Option<String>,
+    /// Seeds it covers.
+    pub max_seeds: u32,
+    /// Seconds building it took (built in memory).
+    pub build_seconds: Option<f64>,
+    /// Seconds loading it into memory took (a file a search used whole).
+    pub load_seconds: Option<f64>,
+}
+
+impl UsedDatabase {
+    /// A file, as opened.
+    pub fn file(db: &Database) -> UsedDatabase {
+        UsedDatabase { path: Some(db.path().display().to_string()), max_seeds: db.header().max_seeds, build_seconds: None, load_seconds: None }
+    }
+}
+
+/// How to set up the answers for one board size and rule set: the
+/// database asked for, the threads, the table size, what set-up may cost
+/// and who hears about it.
+#[derive(Clone, Copy)]
+pub struct Setup<'a> {
+    /// The rules engine (board size and rules).
+    pub engine: &'a Engine,
+    /// Which database.
+    pub spec: &'a DbSpec,
+    /// Threads for searches, builds and loading.
+    pub threads: usize,
+    /// Transposition table MiB (`None`: the default for the job).
+    pub tt_mb: Option<usize>,
+    /// What a default database may cost to set up.
+    pub budget: SetupBudget,
+    /// Hears notes and progress.
+    pub observer: &'a dyn Observer,
+}
+
+impl std::fmt::Debug for Setup<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Setup")
+            .field("houses", &self.engine.houses())
+            .field("rules", &self.engine.rules())
+            .field("spec", self.spec)
+            .field("threads", &self.threads)
+            .field("tt_mb", &self.tt_mb)
+            .field("budget", &self.budget)
+            .finish()
+    }
+}
+
+impl Setup<'_> {
+    fn houses(&self) -> usize {
+        self.engine.houses()
+    }
+
+    /// Search options for boards of up to `seeds` seeds over a database of
+    /// `db_seeds` seeds (the default table size unless one was asked for).
+    pub fn search_options(&self, seeds: u32, db_seeds: Option<u32>) -> SearchOptions {
+        SearchOptions {
+            threads: self.threads,
+            tt_bytes: self.tt_mb.unwrap_or_else(|| default_tt_mb(self.houses(), seeds, db_seeds)) << 20,
+            max_seeds: Some(seeds),
+        }
+    }
+
+    /// Every board with up to `seeds` seeds solved in memory; the observer
+    /// sees the progress.
+    pub fn build(&self, seeds: u32) -> Result<Builder> {
+        let h = self.houses();
+        let mut builder = Builder::new(h, self.engine.rules(), seeds)?;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.threads)
+            .build()
+            .map_err(|e| Error::refused(format!("cannot start {} threads: {e}", self.threads)))?;
+        self.observer.build(boards_up_to(h, seeds), &mut |progress| pool.install(|| builder.build_all(progress)));
+        Ok(builder)
+    }
+
+    /// Every board with up to `seeds` seeds solved in memory by retrograde
+    /// analysis (for clockwise sowing), refused up front if it cannot fit.
+    pub fn retrograde(&self, seeds: u32) -> Result<Builder> {
+        let h = self.houses();
+        if seeds > kalah_db::builder::MAX_SEEDS {
+            return Err(Error::refused(format!("{seeds} seeds is too many for retrograde analysis (at most {})", kalah_db::builder::MAX_SEEDS)));
+        }
+        let needed = kalah_db::builder::memory_needed(h, seeds, self.engine.rules());
+        let available = kalah_db::writer::available_memory().unwrap_or(u64::MAX);
+        if needed > available {
+            return Err(Error::refused(format!(
+                "clockwise sowing is solved by retrograde analysis of every board with up to {seeds} seeds \
+                 ({} boards), which needs {} of memory; {} is available (`kalah solve`, `query` and \
+                 `table` prove bounds on the values of positions this large)",
+                group(boards_up_to(h, seeds)),
+                human_bytes(needed),
+                human_bytes(available)
+            )));
+        }
+        self.observer.note(&format!(
+            "clockwise sowing can make play endless: solving all {} boards with up to {seeds} seeds by retrograde analysis ({} of memory)",
+            group(boards_up_to(h, seeds)),
+            human_bytes(needed)
+        ));
+        self.build(seeds)
+    }
+
+    /// The database to build in memory before a search of positions of up
+    /// to `seeds` seeds ([`DbSpec::build_seeds`], or by default when no
+    /// file is used, [`default_memory_seeds`]), built; `None` when there is
+    /// none to build: a file covers what is asked, the rules are clockwise
+    /// (retrograde analysis builds its own), a size of 0, or (by default
+    /// only) the memory is short. A size asked for that does not fit is
+    /// refused with the figures.
+    pub fn memory_database(&self, seeds: u32, file: Option<&Database>) -> Result<Option<Builder>> {
+        let h = self.houses();
+        if self.spec.no_db || self.engine.rules().may_cycle() {
+            return Ok(None);
+        }
+        let file_seeds = file.map(|d| d.header().max_seeds);
+        let n = match self.spec.build_seeds {
+            Some(0) => return Ok(None),
+            Some(n) if file_seeds.is_some_and(|f| f >= n.min(seeds)) => return Ok(None),
+            Some(n) => {
+                kalah_db::builder::check_size(h, n).map_err(|e| Error::refused(format!("--db-seeds {n}: {e}")))?;
+                n.min(seeds)
+            }
+            None if file.is_some() => return Ok(None),
+            None => match default_memory_seeds(h, seeds, self.budget.build_boards) {
+                Some(n) => n,
+                None => return Ok(None),
+            },
+        };
+        let boards = boards_up_to(h, n);
+        let table = self.search_options(seeds, Some(n)).reserved_bytes(h) as u64;
+        if let Some(available) = kalah_db::writer::available_memory() {
+            if boards.saturating_add(table) > available {
+                let Some(asked) = self.spec.build_seeds else {
+                    self.observer.note(&format!(
+                        "not building {} {n}-seed database in memory: it needs {} next to the search's table, {} is available",
+                        article(n.into()),
+                        human_bytes(boards),
+                        human_bytes(available)
+                    ));
+                    return Ok(None);
+                };
+                return Err(Error::refused(format!(
+                    "--db-seeds {asked}: {} {h}-house database of {n} seeds{} needs {} of memory next to the search's table, {} is available",
+                    article(h as u64),
+                    if asked > n { " (the position's)" } else { "" },
+                    human_bytes(boards),
+                    human_bytes(available)
+                )));
+            }
+        }
+        self.observer.note(&format!(
+            "{}building {} {n}-seed database in memory ({} boards{})",
+            if file.is_some() { "" } else { "no database file for these rules: " },
+            article(n.into()),
+            group(boards),
+            if self.spec.build_seeds.is_none() { "; --db-seeds 0 skips it, `kalah db build` makes one that lasts" } else { "" }
+        ));
+        Ok(Some(self.build(n)?))
+    }
+
+    /// A [`BoundSolver`] for clockwise positions of up to `seeds` seeds,
+    /// too many for retrograde analysis, and the database it searches
+    /// over: the file given or found, else one built in memory (the size
+    /// asked for, by default the largest of at most [`BOUNDS_DB_SEEDS`]
+    /// seeds and [`BOUNDS_DB_BOARDS`] boards that fits, and that the
+    /// budget lets it build). The observer hears which, and why, with
+    /// `limit`, the time a proof may take.
+    pub fn bound_solver(&self, seeds: u32, file: Option<Database>, limit: Duration) -> Result<(BoundsOverDatabase, Option<UsedDatabase>)> {
+        let h = self.houses();
+        let rules = self.engine.rules();
+        let n = match (&file, self.spec.no_db, self.spec.build_seeds) {
+            (Some(d), _, _) => d.header().max_seeds,
+            (None, true, _) | (None, false, Some(0)) => 0,
+            (None, false, Some(n)) => {
+                let n = n.min(seeds.saturating_sub(1));
+                if !retrograde_fits(h, n, rules) {
+                    return Err(Error::refused(format!(
+                        "--db-seeds {n}: retrograde analysis of {} boards needs {} of memory; {} is available",
+                        group(boards_up_to(h, n)),
+                        human_bytes(kalah_db::builder::memory_needed(h, n, rules)),
+                        human_bytes(kalah_db::writer::available_memory().unwrap_or(0))
+                    )));
+                }
+                n
+            }
+            (None, false, None) => (0..seeds.min(BOUNDS_DB_SEEDS + 1))
+                .rev()
+                .find(|&n| boards_up_to(h, n) <= BOUNDS_DB_BOARDS.min(self.budget.retrograde_boards) && retrograde_fits(h, n, rules))
+                .unwrap_or(0),
+        };
+        let options = SearchOptions {
+            threads: self.threads,
+            tt_bytes: self.tt_mb.unwrap_or_else(|| bounds_tt_mb(h, seeds, n)) << 20,
+            max_seeds: Some(seeds),
+        };
+        let why = if retrograde_fits(h, seeds, rules) {
+            format!("--db-seeds {n} asks for retrograde analysis of fewer seeds than the position's {seeds}")
+        } else if seeds > kalah_db::builder::MAX_SEEDS {
+            format!(
+                "clockwise sowing can make play endless, and retrograde analysis stops at {} seeds (one-byte values), below the position's {seeds}",
+                kalah_db::builder::MAX_SEEDS
+            )
+        } else {
+            format!(
+                "clockwise sowing can make play endless, and retrograde analysis of all {} boards with up to {seeds} seeds needs {} of memory ({} is available)",
+                group(boards_up_to(h, seeds)),
+                human_bytes(kalah_db::builder::memory_needed(h, seeds, rules)),
+                human_bytes(kalah_db::writer::available_memory().unwrap_or(0)),
+            )
+        };
+        self.observer.note(&format!(
+            "{why}: proving bounds on values ({} s a position) by searches over {}",
+            limit.as_secs_f64(),
+            match (&file, n) {
+                (Some(d), _) => format!("the {n}-seed database {}", d.path().display()),
+                (None, 0) => "no database".to_string(),
+                (None, n) => format!(
+                    "{} {n}-seed database built first in memory by retrograde analysis ({} boards; `kalah db build --houses {h} --max-seeds {n}` with these rules makes one that lasts)",
+                    article(n.into()),
+                    group(boards_up_to(h, n))
+                ),
+            }
+        ));
+        // The table must fit beside the database's values (a built one's
+        // working memory is freed when it is done).
+        let table_bytes = options.reserved_bytes(h) as u64;
+        let (table, used): (Box<dyn Tablebase>, _) = match file {
+            Some(d) => {
+                check_search_memory(table_bytes, Some(&d))?;
+                let mut used = UsedDatabase::file(&d);
+                let loading = Instant::now();
+                let loaded = for_search(d, self.threads)?;
+                used.load_seconds = Some(loading.elapsed().as_secs_f64());
+                (Box::new(loaded), Some(used))
+            }
+            None if n == 0 => {
+                check_search_memory(table_bytes, None)?;
+                (Box::new(NoTablebase { houses: h, rules }), None)
+            }
+            None => {
+                check_search_memory(table_bytes + boards_up_to(h, n), None)?;
+                let started = Instant::now();
+                let built = self.build(n)?;
+                let used = UsedDatabase { path: None, max_seeds: n, build_seconds: Some(started.elapsed().as_secs_f64()), load_seconds: None };
+                (Box::new(built), Some(used))
+            }
+        };
+        Ok((BoundSolver::new(h, rules, table, options)?, used))
+    }
+}
+
+/// Seeds the database a search uses covers: the one built in memory
+/// ([`Setup::memory_database`]) if any, else the file.
+pub fn searched_db_seeds(memory: Option<&Builder>, file: Option<&Database>) -> Option<u32> {
+    memory.map(|b| b.indexer().max_seeds()).or_else(|| file.map(|d| d.header().max_seeds))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_database_built_in_memory_is_sized_by_the_position() {
+        let all = u64::MAX;
+        assert_eq!(default_memory_seeds(6, 45, all), None, "below 46 seeds none");
+        assert_eq!(default_memory_seeds(6, 46, all), Some(16));
+        assert_eq!(default_memory_seeds(6, 48, all), Some(18), "Kalah(6,4)");
+        assert_eq!(default_memory_seeds(6, 60, all), Some(24), "Kalah(6,5): at most 24 seeds");
+        assert_eq!(default_memory_seeds(6, 72, all), Some(24));
+        // Under a time limit, at most the boards its share builds.
+        let budget = |t: f64| SetupBudget::within(Some(Duration::from_secs_f64(t)), 2).build_boards;
+        assert_eq!(default_memory_seeds(6, 48, budget(1000.0)), Some(18), "a long limit changes nothing");
+        let n = default_memory_seeds(8, 48, budget(5.0)).unwrap();
+        assert!(boards_up_to(8, n) <= budget(5.0) && boards_up_to(8, n + 1) > budget(5.0), "8 houses, 5 s: {n}");
+        assert_eq!(default_memory_seeds(6, 48, 0), None, "nothing fits: none");
+        // Eight houses: 17 seeds are 1.17 billion boards, 18 seeds 2.2 billion.
+        assert_eq!(default_memory_seeds(8, 64, all), Some(17));
+        for (h, seeds) in [(1, 200), (4, 100), (7, 90), (8, 128)] {
+            let n = default_memory_seeds(h, seeds, all).unwrap();
+            assert!(boards_up_to(h, n) <= MEMORY_DB_MAX_BOARDS, "h={h} seeds={seeds}: {n}");
+            assert!(n <= MEMORY_DB_MAX_SEEDS && n + MEMORY_DB_BELOW <= seeds);
+        }
+    }
+}

@@ -1,0 +1,168 @@
+//! The library's face: the analyzer against the naive reference solver
+//! and the published values, and the misuses of issue 34 (a position of
+//! another board size, an uncovered probe, a board too large) answered
+//! with typed errors, never a silent wrong value or a panic.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+use kalah::{Analyzer, Capture, Databases, DbSpec, ErrorKind, Position, Request, Rules, Silent, Source};
+use kalah_reference::RefPosition;
+
+fn empty_capture() -> Rules {
+    Rules { capture: Capture::Empty, ..Rules::default() }
+}
+
+/// An analyzer whose default directory holds no database.
+fn analyzer() -> (Analyzer, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    (Analyzer::new(Databases::new(dir.path())), dir)
+}
+
+/// Every move's value of the start, by the reference solver.
+fn reference(h: usize, s: u32, rules: Rules) -> (i32, Vec<(usize, i32)>) {
+    kalah_reference::solve(&rules, &RefPosition::start(h, s))
+}
+
+#[test]
+fn every_move_of_small_starts_agrees_with_the_reference_solver() {
+    let (analyzer, _dir) = analyzer();
+    for (h, s) in [(3, 3), (4, 2), (4, 3)] {
+        for rules in [Rules::default(), empty_capture()] {
+            let request = Request { threads: 2, ..Request::new(Position::start(h, s).unwrap(), rules) };
+            let report = analyzer.analyze(&request, &Silent).unwrap();
+            let (value, moves) = reference(h, s, rules);
+            assert_eq!(report.value(), Some(value), "Kalah({h},{s}) {rules}");
+            let ours: Vec<(usize, i32)> = report.analysis.moves.iter().map(|m| (m.house, m.value.lower)).collect();
+            assert_eq!(ours, moves, "Kalah({h},{s}) {rules}");
+            assert_eq!(report.source, Source::Search);
+            assert!(!report.analysis.pv.is_empty(), "a line of best play");
+        }
+    }
+}
+
+#[test]
+fn the_published_values_of_small_boards_are_reproduced() {
+    let (analyzer, _dir) = analyzer();
+    let rows: Vec<_> = kalah::published::all().into_iter().filter(|p| p.houses <= 4 && p.seeds <= 4).collect();
+    assert!(rows.len() >= 10, "{} rows", rows.len());
+    for p in rows {
+        let request = Request { moves: false, pv: false, threads: 2, ..Request::new(Position::start(p.houses, p.seeds).unwrap(), p.rules) };
+        let v = analyzer.analyze(&request, &Silent).unwrap().value().unwrap();
+        assert!(p.claim.agrees(v), "Kalah({},{}) {}: {v}, published {}", p.houses, p.seeds, p.rules, p.claim.text());
+    }
+}
+
+#[test]
+fn the_report_serialises_to_the_query_object() {
+    let (analyzer, _dir) = analyzer();
+    let position: Position = "3,3,3,3,0,3,3,3,3,0 S".parse().unwrap();
+    let report = analyzer.analyze(&Request { threads: 1, ..Request::new(position, empty_capture()) }, &Silent).unwrap();
+    let json = serde_json::to_value(&report).unwrap();
+    assert_eq!(json["value"], 8);
+    assert_eq!(json["verdict"], "South wins by 8");
+    assert_eq!(json["best_move"], 2);
+    assert_eq!(json["rules"]["capture"], "empty");
+    assert_eq!(json["moves"].as_array().unwrap().len(), 4);
+    assert_eq!(json["source"], "search");
+    assert_eq!(json["database"], serde_json::Value::Null);
+}
+
+#[test]
+fn a_raised_cancel_flag_stops_the_search_with_bounds() {
+    let (analyzer, _dir) = analyzer();
+    let cancel = Arc::new(AtomicBool::new(true));
+    let request = Request {
+        db: DbSpec { no_db: true, ..DbSpec::default() },
+        threads: 1,
+        moves: false,
+        pv: false,
+        cancel: Some(cancel),
+        ..Request::new(Position::start(6, 5).unwrap(), Rules::default())
+    };
+    let report = analyzer.analyze(&request, &Silent).unwrap();
+    let v = report.analysis.value;
+    assert!(!v.is_exact() && v.lower <= 10 && 10 <= v.upper, "Kalah(6,5) cancelled at once: {v:?}");
+}
+
+/// Issue 34: a 4-house database asked about a 6-house position, and the
+/// search of a position of another size, are refused as bad input.
+#[test]
+fn a_position_of_another_board_size_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("h4.kdb");
+    kalah_db::build_file(&file, 4, Rules::default(), 8, &kalah_db::Quiet).unwrap();
+    let db = kalah::Database::open(&file).unwrap();
+    let six: Position = "0,0,1,0,0,0,0,0,1,0,0,0,0,0 S".parse().unwrap();
+    let e = kalah::probe(&db, &six).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::BadInput, "{e}");
+    assert!(e.to_string().contains("6 houses"), "{e}");
+
+    // The analyzer, given the file for a 6-house position: the database's rules are checked.
+    let analyzer = Analyzer::new(Databases::new(dir.path()));
+    let request = Request { db: DbSpec { file: Some(file.clone()), ..DbSpec::default() }, ..Request::new(six, Rules::default()) };
+    assert_eq!(analyzer.analyze(&request, &Silent).unwrap_err().kind(), ErrorKind::BadInput);
+
+    // A 4-house solver searching a 6-house position (it read the board as a 4-house one and answered a value).
+    let solver = kalah_search::Solver::new(4, Rules::default(), db, kalah_search::SearchOptions { threads: 1, tt_bytes: 1 << 20, max_seeds: None }).unwrap();
+    let e = kalah::Error::from(solver.analyze(&six, false, false).unwrap_err());
+    assert_eq!(e.kind(), ErrorKind::BadInput, "{e}");
+}
+
+/// Issue 34: a probe of a position the database does not cover is an
+/// error, not a panic in the index.
+#[test]
+fn an_uncovered_probe_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("h3.kdb");
+    kalah_db::build_file(&file, 3, Rules::default(), 6, &kalah_db::Quiet).unwrap();
+    let db = kalah::Database::open(&file).unwrap();
+    let start = Position::start(3, 3).unwrap();
+    let e = kalah::probe(&db, &start).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::BadInput);
+    assert!(e.to_string().contains("covers at most 6"), "{e}");
+    // The table analysis the library builds on refuses it too.
+    let engine = kalah_core::Engine::new(3, Rules::default());
+    let e = kalah::Error::from(kalah_search::analyze_from_table(&engine, &db, &start).unwrap_err());
+    assert_eq!(e.kind(), ErrorKind::BadInput, "{e}");
+    // And an oracle over it.
+    let oracle = kalah::oracle::TableOracle::new(engine, db).unwrap();
+    assert_eq!(kalah::oracle::Oracle::value(&oracle, &start).unwrap_err().kind(), ErrorKind::BadInput);
+}
+
+/// Issue 34: nine houses (the engine asserted) is bad input wherever a
+/// board size enters the library.
+#[test]
+fn nine_houses_are_bad_input() {
+    let e = kalah::Error::from(Position::start(9, 4).unwrap_err());
+    assert_eq!(e.kind(), ErrorKind::BadInput);
+    assert!(e.to_string().contains("9 houses"), "{e}");
+    assert_eq!(kalah::Error::from("1,1,1,1,1,1,1,1,1,0,1,1,1,1,1,1,1,1,1,0 S".parse::<Position>().unwrap_err()).kind(), ErrorKind::BadInput);
+}
+
+#[test]
+fn requests_out_of_range_are_bad_input() {
+    let (analyzer, _dir) = analyzer();
+    let start = Position::start(3, 3).unwrap();
+    for request in [
+        Request { threads: 0, ..Request::new(start, Rules::default()) },
+        Request { tt_mb: Some(0), ..Request::new(start, Rules::default()) },
+        Request { time_limit: Some(Duration::ZERO), ..Request::new(start, Rules::default()) },
+    ] {
+        assert_eq!(analyzer.analyze(&request, &Silent).unwrap_err().kind(), ErrorKind::BadInput);
+    }
+}
+
+#[test]
+fn a_database_covering_the_position_answers_by_probes() {
+    let dir = tempfile::tempdir().unwrap();
+    let databases = Databases::new(dir.path());
+    let rules = empty_capture();
+    kalah_db::build_file(&databases.path_for(3, 18, rules), 3, rules, 18, &kalah_db::Quiet).unwrap();
+    let report = Analyzer::new(databases).analyze(&Request::new(Position::start(3, 3).unwrap(), rules), &Silent).unwrap();
+    assert_eq!(report.source, Source::Database);
+    assert_eq!(report.value(), Some(reference(3, 3, rules).0));
+    assert_eq!(report.database.as_ref().map(|d| d.max_seeds), Some(18));
+    assert_eq!(report.nodes, 0);
+}
