@@ -1,12 +1,11 @@
 //! `kalah db ...`: build, info, verify, probe, pack, unpack.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
-use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
-use kalah_db::{human_bytes, BuildProgress, Database, Progress};
+use indicatif::{ProgressBar, ProgressStyle};
+use kalah_db::{human_bytes, Database};
 use serde_json::json;
 
 use kalah::text::group;
@@ -140,52 +139,6 @@ pub fn run(command: DbCommand) -> anyhow::Result<()> {
     }
 }
 
-/// One progress bar per level.
-pub(crate) struct Bars {
-    multi: MultiProgress,
-    current: Mutex<Option<ProgressBar>>,
-}
-
-impl Bars {
-    pub(crate) fn new() -> Bars {
-        Bars {
-            multi: MultiProgress::new(),
-            current: Mutex::new(None),
-        }
-    }
-}
-
-impl Progress for Bars {
-    fn advance(&self, _: u32, done: u64) {
-        if let Some(bar) = self.current.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
-            bar.inc(done);
-        }
-    }
-}
-
-impl BuildProgress for Bars {
-    fn resumed(&self, levels: u32) {
-        let _ = self.multi.println(format!("resuming: levels 0 to {} are already built and check out", levels - 1));
-    }
-
-    fn level_started(&self, n: u32, boards: u64) {
-        let bar = self.multi.add(ProgressBar::new(boards));
-        bar.set_style(
-            ProgressStyle::with_template("level {prefix:>3} {bar:30} {human_pos}/{human_len} boards  {per_sec}  eta {eta}")
-                .expect("valid template"),
-        );
-        bar.set_prefix(n.to_string());
-        *self.current.lock().unwrap_or_else(|e| e.into_inner()) = Some(bar);
-    }
-
-    fn level_finished(&self, n: u32, seconds: f64) {
-        if let Some(bar) = self.current.lock().unwrap_or_else(|e| e.into_inner()).take() {
-            bar.finish_with_message(format!("{seconds:.1} s"));
-            let _ = n;
-        }
-    }
-}
-
 fn build(a: BuildArgs) -> anyhow::Result<()> {
     let rules = a.rules.rules();
     kalah_db::builder::check_size(a.houses, a.max_seeds).map_err(db_error)?;
@@ -205,7 +158,7 @@ fn build(a: BuildArgs) -> anyhow::Result<()> {
     );
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     let start = Instant::now();
-    let bars = Bars::new();
+    let bars = crate::observe::Bars::new();
     let report = pool.install(|| kalah_db::build_file(&path, a.houses, rules, a.max_seeds, &bars)).map_err(db_error)?;
     let seconds = start.elapsed().as_secs_f64();
     if a.json {

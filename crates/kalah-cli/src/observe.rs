@@ -3,9 +3,11 @@
 //! of a search (bars and spinners only where stderr is a terminal).
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
+use kalah_db::{BuildProgress, Progress};
 use kalah::text::group;
 
 /// The command's observer: notes unless `--json` asked for quiet.
@@ -74,4 +76,50 @@ pub fn spinning<R>(what: &str, nodes: &(dyn Fn() -> u64 + Sync), job: impl FnOnc
         let _done = Done(&done);
         job()
     })
+}
+
+/// One progress bar per level.
+pub(crate) struct Bars {
+    multi: MultiProgress,
+    current: Mutex<Option<ProgressBar>>,
+}
+
+impl Bars {
+    pub(crate) fn new() -> Bars {
+        Bars {
+            multi: MultiProgress::new(),
+            current: Mutex::new(None),
+        }
+    }
+}
+
+impl Progress for Bars {
+    fn advance(&self, _: u32, done: u64) {
+        if let Some(bar) = self.current.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+            bar.inc(done);
+        }
+    }
+}
+
+impl BuildProgress for Bars {
+    fn resumed(&self, levels: u32) {
+        let _ = self.multi.println(format!("resuming: levels 0 to {} are already built and check out", levels - 1));
+    }
+
+    fn level_started(&self, n: u32, boards: u64) {
+        let bar = self.multi.add(ProgressBar::new(boards));
+        bar.set_style(
+            ProgressStyle::with_template("level {prefix:>3} {bar:30} {human_pos}/{human_len} boards  {per_sec}  eta {eta}")
+                .expect("valid template"),
+        );
+        bar.set_prefix(n.to_string());
+        *self.current.lock().unwrap_or_else(|e| e.into_inner()) = Some(bar);
+    }
+
+    fn level_finished(&self, n: u32, seconds: f64) {
+        if let Some(bar) = self.current.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            bar.finish_with_message(format!("{seconds:.1} s"));
+            let _ = n;
+        }
+    }
 }

@@ -11,7 +11,7 @@ use serde_json::json;
 
 use crate::common::{databases, user, DbArgs};
 use crate::observe::Terminal;
-use crate::solve::SearchArgs;
+use crate::common::SearchArgs;
 
 /// The pie result as JSON fields.
 pub fn pie_json(pie_value: Bounded, turns: &[OpeningTurn]) -> serde_json::Value {

@@ -31,7 +31,7 @@ use kalah_core::{Engine, Leftovers, Next, Outcome, Position, Rules, Side, Sowing
 use crate::common::{databases, start_or_position, DbArgs, RuleArgs};
 use kalah::text::{signed, verdict};
 use crate::observe::Terminal;
-use crate::solve::SearchArgs;
+use crate::common::SearchArgs;
 
 /// `println!` that returns an error instead of panicking when standard
 /// output is closed (`kalah play --side none | head`; `main` reports a

@@ -4,38 +4,8 @@ use clap::Args;
 
 use kalah::Request;
 
-use crate::common::{databases, parse_position, print_json, seconds, start_or_position, user, DbArgs, RuleArgs};
+use crate::common::{databases, parse_position, print_json, seconds, start_or_position, user, DbArgs, RuleArgs, SearchArgs};
 use crate::observe::Terminal;
-
-/// Search resources.
-#[derive(Args, Clone, Copy, Debug)]
-pub struct SearchArgs {
-    /// Search threads (default: every core).
-    #[arg(long, value_name = "N")]
-    pub threads: Option<usize>,
-    /// Transposition table size in MiB (default: from 16 MiB for small
-    /// positions up to 1024 MiB for 37 seeds or more, or for 33 seeds or
-    /// more above the endgame database used). Rounded down to a power of
-    /// two; a table too small for the keys of the position's boards grows
-    /// to what they need (at most 128 MiB on 5 and 6 houses, 2 GiB on 8).
-    #[arg(long, value_name = "MB")]
-    pub tt_mb: Option<usize>,
-}
-
-impl SearchArgs {
-    pub(crate) fn threads(&self) -> anyhow::Result<usize> {
-        crate::common::threads(self.threads)
-    }
-
-    /// The table size asked for with `--tt-mb`, checked; `None` for the default.
-    pub(crate) fn tt_mb_asked(&self) -> anyhow::Result<Option<usize>> {
-        match self.tt_mb {
-            Some(0) => Err(user("--tt-mb must be at least 1")),
-            Some(mb) if mb > 1 << 30 => Err(user(format!("--tt-mb {mb} is absurd"))),
-            other => Ok(other),
-        }
-    }
-}
 
 /// Arguments of `kalah solve`.
 #[derive(Args, Debug)]

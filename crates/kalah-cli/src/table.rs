@@ -13,7 +13,7 @@ use serde_json::json;
 use crate::common::{databases, print_json, rules_json, seconds, start_position, user, RuleArgs};
 use kalah::text::signed;
 use crate::observe::Terminal;
-use crate::solve::SearchArgs;
+use crate::common::SearchArgs;
 
 /// A range of numbers on the command line: `4` or `1-6`.
 #[derive(Clone, Copy, Debug)]

@@ -58,7 +58,7 @@ impl RefPosition {
     pub fn houses(&self) -> usize {
         let n = self.cells.len();
         assert!(
-            n >= 4 && n % 2 == 0,
+            n >= 4 && n.is_multiple_of(2),
             "a ring has 2h + 2 cells with h >= 1, not {n}"
         );
         n / 2 - 1

@@ -96,7 +96,7 @@
 //! a guess of its depth and only ever used for results that prove
 //! nothing (`Searcher::guess_bounds`).
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
 
 use arrayvec::ArrayVec;
 use kalah_core::{Board, Capture, Engine, KeyPacker, Leftovers, Next, Relay, Rules, Sowing};
@@ -518,7 +518,7 @@ pub(crate) struct Shared<'a, T: Tablebase> {
     pub(crate) nodes: &'a AtomicU64,
     pub(crate) threads: usize,
     /// Bounds on the root value proven by the exact passes of MTD(f).
-    pub(crate) proven: &'a crate::solver::Proven,
+    pub(crate) proven: &'a Proven,
 }
 
 /// One thread's search state.
@@ -1319,6 +1319,34 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         } else {
             Some(v >= beta)
         }
+    }
+}
+
+/// Exact bounds on the root's board value, gathered from every thread's MTD(f).
+#[derive(Debug)]
+pub(crate) struct Proven {
+    lower: AtomicI32,
+    upper: AtomicI32,
+}
+
+impl Default for Proven {
+    fn default() -> Self {
+        Proven {
+            lower: AtomicI32::new(i32::MIN),
+            upper: AtomicI32::new(i32::MAX),
+        }
+    }
+}
+
+impl Proven {
+    /// Records `lower <= value <= upper`.
+    pub(crate) fn record(&self, lower: i32, upper: i32) {
+        self.lower.fetch_max(lower, Relaxed);
+        self.upper.fetch_min(upper, Relaxed);
+    }
+
+    pub(crate) fn get(&self) -> (i32, i32) {
+        (self.lower.load(Relaxed), self.upper.load(Relaxed))
     }
 }
 

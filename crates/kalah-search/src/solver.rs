@@ -18,7 +18,7 @@
 //! time (and the nodes: which results the table holds when a board is
 //! reached depends on the threads' timing).
 
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 use std::sync::{Arc, Mutex};
 
@@ -26,7 +26,7 @@ use kalah_core::{Board, Engine, KeyPacker, Next, Position, Rules, Side};
 use kalah_db::Tablebase;
 use thiserror::Error;
 
-use crate::search::{Searcher, Shared, Stats};
+use crate::search::{Proven, Searcher, Shared, Stats};
 use crate::tt::TranspositionTable;
 
 /// Why a search cannot be made.
@@ -167,34 +167,6 @@ impl Bounded {
     /// Whether the bounds meet.
     pub fn is_exact(&self) -> bool {
         self.lower == self.upper
-    }
-}
-
-/// Exact bounds on the root's board value, gathered from every thread's MTD(f).
-#[derive(Debug)]
-pub(crate) struct Proven {
-    lower: AtomicI32,
-    upper: AtomicI32,
-}
-
-impl Default for Proven {
-    fn default() -> Self {
-        Proven {
-            lower: AtomicI32::new(i32::MIN),
-            upper: AtomicI32::new(i32::MAX),
-        }
-    }
-}
-
-impl Proven {
-    /// Records `lower <= value <= upper`.
-    pub(crate) fn record(&self, lower: i32, upper: i32) {
-        self.lower.fetch_max(lower, Relaxed);
-        self.upper.fetch_min(upper, Relaxed);
-    }
-
-    fn get(&self) -> (i32, i32) {
-        (self.lower.load(Relaxed), self.upper.load(Relaxed))
     }
 }
 

@@ -85,7 +85,7 @@ use kalah::text::{a_size, article, group};
 use kalah::{Report, Source, UsedDatabase};
 
 use crate::common::{databases, print_json, user, DbArgs, RuleArgs};
-use crate::solve::SearchArgs;
+use crate::common::SearchArgs;
 
 /// Jobs per rank the first split aims at. Few: a deeper split costs more
 /// nodes (a job is searched to its exact value or until it is not needed,
