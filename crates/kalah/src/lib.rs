@@ -80,6 +80,7 @@ pub mod progress;
 pub mod published;
 pub mod report;
 pub mod setup;
+pub mod split;
 pub mod text;
 
 pub use analyzer::{probe, Analyzer, Request};
