@@ -5,9 +5,9 @@
 //! The input is split at NUL bytes into arguments, each taken as raw bytes
 //! (not necessarily UTF-8, as on a Unix command line). The `kalah` command
 //! has no library target, so its `Cli` cannot be named here; [`Args`]
-//! rebuilds `kalah solve`'s flags around the real `RuleArgs` and `DbArgs`
-//! (compiled in from `crates/kalah-cli/src/common.rs`), and mirrors
-//! `SearchArgs` (`--threads`, `--tt-mb`) and the positional `H S`.
+//! rebuilds `kalah solve`'s flags around the real `RuleArgs`, `DbArgs`
+//! and `SearchArgs` (compiled in from `crates/kalah-cli/src/common.rs`),
+//! and mirrors the positional `H S`.
 //!
 //! Checks: clap answers `Ok` or an error whose message renders and says
 //! something; parsed rule options print and parse back to themselves (each
@@ -20,7 +20,7 @@ use std::ffi::OsString;
 use clap::Parser;
 use kalah_core::{Capture, End, Leftovers, Relay, Sowing};
 
-use crate::common::{exit_code, parse_position, rules_json, start_position, DbArgs, RuleArgs};
+use crate::common::{exit_code, parse_position, rules_json, start_position, DbArgs, RuleArgs, SearchArgs};
 
 /// `kalah solve`'s flags (see the module docs).
 #[derive(Parser, Debug)]
@@ -41,12 +41,9 @@ pub struct Args {
     /// The database.
     #[command(flatten)]
     pub db: DbArgs,
-    /// Mirrors `SearchArgs::threads`.
-    #[arg(long, value_name = "N")]
-    pub threads: Option<usize>,
-    /// Mirrors `SearchArgs::tt_mb`.
-    #[arg(long, value_name = "MB")]
-    pub tt_mb: Option<usize>,
+    /// The search flags.
+    #[command(flatten)]
+    pub search: SearchArgs,
     /// JSON output.
     #[arg(long)]
     pub json: bool,

@@ -1,8 +1,8 @@
 //! A report of the library's analyzer (`kalah::Report`) for people:
 //! `solve`, `query` and `db probe` print it.
 
-use kalah::text::{group, signed, verdict};
-use kalah::{Bounded, BoundedAnalysis, LineEnd, Report, Source, UsedDatabase};
+use kalah::text::{bounded, group, signed, verdict};
+use kalah::{BoundedAnalysis, LineEnd, Report, Source, UsedDatabase};
 
 /// Prints a report for people.
 pub fn print_human(title: &str, report: &Report) {
@@ -29,7 +29,7 @@ pub fn print_human(title: &str, report: &Report) {
         for m in &a.moves {
             // A move is best when it is proven to reach the most the position can.
             let best = if m.value.lower >= v.upper { "  best" } else { "" };
-            println!("  house {}  {:>4}{best}", m.house, bounds_text(m.value));
+            println!("  house {}  {:>4}{best}", m.house, bounded(m.value));
         }
     }
     if a.moves.is_empty() {
@@ -63,15 +63,6 @@ pub fn print_human(title: &str, report: &Report) {
             println!("Searched {} nodes in {:.2} s ({:.1} M nodes/s){after}", group(report.nodes), secs, report.nodes as f64 / secs.max(1e-9) / 1e6)
         }
         _ => println!("Time:     {:.3} s", report.seconds),
-    }
-}
-
-/// `+4`, or `-2..+6` for bounds that do not meet.
-fn bounds_text(b: Bounded) -> String {
-    if b.is_exact() {
-        signed(b.lower)
-    } else {
-        format!("{}..{}", signed(b.lower), signed(b.upper))
     }
 }
 

@@ -176,11 +176,13 @@ pub fn json_printed() -> bool {
     JSON_PRINTED.load(Ordering::Relaxed)
 }
 
-/// The `--threads` value: at least 1, at most 1024; every core by default.
+/// The `--threads` value: at least 1, at most
+/// [`kalah::analyzer::MAX_THREADS`]; every core by default.
 pub fn threads(given: Option<usize>) -> anyhow::Result<usize> {
+    let max = kalah::analyzer::MAX_THREADS;
     match given {
         Some(0) => Err(user("--threads must be at least 1")),
-        Some(n) if n > 1024 => Err(user(format!("--threads {n} is more than this program supports (1024)"))),
+        Some(n) if n > max => Err(user(format!("--threads {n} is more than this program supports ({max})"))),
         Some(n) => Ok(n),
         None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
     }
@@ -252,7 +254,7 @@ impl SearchArgs {
     pub(crate) fn tt_mb_asked(&self) -> anyhow::Result<Option<usize>> {
         match self.tt_mb {
             Some(0) => Err(user("--tt-mb must be at least 1")),
-            Some(mb) if mb > 1 << 30 => Err(user(format!("--tt-mb {mb} is absurd"))),
+            Some(mb) if mb > kalah::analyzer::MAX_TT_MB => Err(user(format!("--tt-mb {mb} is absurd"))),
             other => Ok(other),
         }
     }

@@ -51,7 +51,7 @@ impl kalah::Observer for Terminal {
 
 /// Runs `job` with a spinner on stderr that shows the nodes searched
 /// (cleared when it ends, a panic included).
-pub fn spinning<R>(what: &str, nodes: &(dyn Fn() -> u64 + Sync), job: impl FnOnce() -> R) -> R {
+fn spinning<R>(what: &str, nodes: &(dyn Fn() -> u64 + Sync), job: impl FnOnce() -> R) -> R {
     let done = AtomicBool::new(false);
     let spinner = ProgressBar::new_spinner();
     spinner.set_style(ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("valid template"));

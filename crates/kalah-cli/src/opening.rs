@@ -9,9 +9,10 @@ use kalah::{Bounded, SetupBudget};
 use kalah_core::{Engine, Position, Rules, Side};
 use serde_json::json;
 
-use crate::common::{databases, user, DbArgs};
+use kalah::text::{bounded, signed, verdict};
+
+use crate::common::{databases, print_json, rules_json, user, DbArgs, SearchArgs};
 use crate::observe::Terminal;
-use crate::common::SearchArgs;
 
 /// The pie result as JSON fields.
 pub fn pie_json(pie_value: Bounded, turns: &[OpeningTurn]) -> serde_json::Value {
@@ -35,16 +36,6 @@ fn exact_or_null(b: Bounded) -> serde_json::Value {
     }
 }
 
-/// A value or its bounds: `+4`, `0..+6`.
-pub fn bounded_text(b: Bounded) -> String {
-    use kalah::text::signed;
-    if b.is_exact() {
-        signed(b.lower)
-    } else {
-        format!("{}..{}", signed(b.lower), signed(b.upper))
-    }
-}
-
 /// An opening turn as text: `3-6`.
 pub fn turn_text(houses: &[usize]) -> String {
     houses.iter().map(|h| h.to_string()).collect::<Vec<_>>().join("-")
@@ -64,8 +55,6 @@ pub struct Modes {
 
 /// `kalah solve --openings`, `--pie` and `--shift`: see the module docs.
 pub fn run(rules: &Rules, start: &Position, title: &str, db: &DbArgs, search: &SearchArgs, modes: Modes, json: bool) -> anyhow::Result<()> {
-    use crate::common::{print_json, rules_json};
-    use kalah::text::{signed, verdict};
     let h = start.houses();
     let engine = Engine::new(h, *rules);
     let timer = Instant::now();
@@ -98,16 +87,16 @@ pub fn run(rules: &Rules, start: &Position, title: &str, db: &DbArgs, search: &S
             println!("Rules:    {rules}");
             println!("Opening turns of South, with South's value after each:");
             for t in &turns {
-                println!("  {:<14} {:>10}", turn_text(&t.houses), bounded_text(t.value));
+                println!("  {:<14} {:>10}", turn_text(&t.houses), bounded(t.value));
             }
             if modes.pie {
                 println!(
                     "Value under the pie rule: {}{}; North swaps after any turn worth more to South",
-                    bounded_text(pie_value),
+                    bounded(pie_value),
                     if pie_value.is_exact() { format!(" ({})", verdict(Side::South, pie_value.lower)) } else { String::new() }
                 );
             } else {
-                println!("Value of the game (South's best opening): {}", bounded_text(best));
+                println!("Value of the game (South's best opening): {}", bounded(best));
             }
             println!("Time: {seconds:.2} s");
         }

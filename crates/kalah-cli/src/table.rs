@@ -11,7 +11,7 @@ use kalah_core::{Engine, Rules};
 use serde_json::json;
 
 use crate::common::{databases, print_json, rules_json, seconds, start_position, user, RuleArgs};
-use kalah::text::signed;
+use kalah::text::bounded;
 use crate::observe::Terminal;
 use crate::common::SearchArgs;
 
@@ -103,11 +103,7 @@ impl Entry {
     }
 
     fn value_text(&self) -> String {
-        if self.bounds.is_exact() {
-            signed(self.bounds.lower)
-        } else {
-            format!("{}..{}", signed(self.bounds.lower), signed(self.bounds.upper))
-        }
+        bounded(self.bounds)
     }
 }
 

@@ -60,7 +60,7 @@ pub enum SearchError {
     NotCovered {
         /// Seeds in the position's houses.
         seeds: u32,
-        /// The most the table covers (`None`: nothing).
+        /// The most the table covers (0 where it covers nothing).
         max: u32,
     },
     /// The transposition table could not be allocated.

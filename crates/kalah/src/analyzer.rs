@@ -18,7 +18,6 @@
 //!    or over a database built in memory first (by default from 46 seeds
 //!    on, 30 seeds below the position, at most 24), or over none.
 
-use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -36,6 +35,9 @@ use crate::text::a_size;
 
 /// The most search threads a request may ask for.
 pub const MAX_THREADS: usize = 1024;
+
+/// The largest transposition table a request may ask for, in MiB (1 PiB).
+pub const MAX_TT_MB: usize = 1 << 30;
 
 /// The longest time limit, in seconds (about 31 years): a deadline beyond
 /// it could overflow the clock.
@@ -69,7 +71,9 @@ pub struct Request {
     /// quarter of the limit).
     pub time_limit: Option<Duration>,
     /// Raised from another thread, stops the search: what it proved by then
-    /// is reported as bounds.
+    /// is reported as bounds. With a flag and no time limit, the search
+    /// runs as under a deadline too far off to matter (bracketing the
+    /// value first), which may take a little longer than without one.
     pub cancel: Option<Arc<AtomicBool>>,
 }
 
@@ -97,7 +101,7 @@ impl Request {
         if !(1..=MAX_THREADS).contains(&self.threads) {
             return Err(Error::bad_input(format!("{} search threads: give 1 to {MAX_THREADS}", self.threads)));
         }
-        if let Some(mb) = self.tt_mb.filter(|&mb| mb == 0 || mb > 1 << 30) {
+        if let Some(mb) = self.tt_mb.filter(|&mb| mb == 0 || mb > MAX_TT_MB) {
             return Err(Error::bad_input(format!("a {mb} MiB transposition table: give 1 MiB to 1 PiB")));
         }
         if let Some(t) = self.time_limit.filter(|t| t.is_zero() || t.as_secs_f64() >= MAX_TIME_LIMIT) {
@@ -319,7 +323,7 @@ pub fn probe(db: &Database, position: &Position) -> Result<Report> {
         source: Source::Database,
         nodes: 0,
         seconds: start.elapsed().as_secs_f64(),
-        database: Some(UsedDatabase { path: Some(PathBuf::from(db.path()).display().to_string()), ..UsedDatabase::file(db) }),
+        database: Some(UsedDatabase::file(db)),
         best_found: None,
     })
 }

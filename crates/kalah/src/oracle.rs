@@ -9,7 +9,7 @@
 
 use std::time::{Duration, Instant};
 
-use kalah_core::{boards_up_to, Engine, Position, Rules};
+use kalah_core::{boards_up_to, Board, Engine, Position, Rules};
 use kalah_db::{human_bytes, Database, NoTablebase, Tablebase};
 use kalah_search::{BoundSolver, Bounded, SearchOptions, Solver};
 
@@ -51,6 +51,21 @@ pub trait Oracle: Sync {
     }
 }
 
+/// The value of `board` for its mover read without a search: the game is
+/// over, or `table` covers the board; `None` if neither. An error if the
+/// table met a damaged block (every value read since may be wrong).
+pub fn table_value<T: Tablebase + ?Sized>(engine: &Engine, table: &T, board: Board) -> Result<Option<i32>> {
+    let v = match engine.terminal_value(board) {
+        Some(v) => v,
+        None if table.max_seeds().is_some_and(|m| board.total() <= m) => table.value(board),
+        None => return Ok(None),
+    };
+    match table.failure() {
+        Some(why) => Err(Error::Corrupt(why)),
+        None => Ok(Some(v)),
+    }
+}
+
 /// Refuses a position of another board size than `engine`'s.
 fn check_houses(engine: &Engine, position: &Position) -> Result<()> {
     if position.houses() != engine.houses() {
@@ -87,20 +102,13 @@ impl<T: Tablebase> Oracle for TableOracle<T> {
     fn value(&self, position: &Position) -> Result<i32> {
         check_houses(&self.engine, position)?;
         let board = position.mover_board();
-        let v = match self.engine.terminal_value(board) {
-            Some(v) => v,
-            None if self.table.max_seeds().is_some_and(|m| board.total() <= m) => self.table.value(board),
-            None => {
-                return Err(Error::bad_input(format!(
-                    "the position has {} seeds in its houses; the database covers at most {}",
-                    board.total(),
-                    self.table.max_seeds().unwrap_or(0)
-                )))
-            }
+        let Some(v) = table_value(&self.engine, &self.table, board)? else {
+            return Err(Error::bad_input(format!(
+                "the position has {} seeds in its houses; the database covers at most {}",
+                board.total(),
+                self.table.max_seeds().unwrap_or(0)
+            )));
         };
-        if let Some(why) = self.table.failure() {
-            return Err(Error::Corrupt(why));
-        }
         Ok(position.store_difference() + v)
     }
     fn database_seeds(&self) -> Option<u32> {
@@ -206,12 +214,8 @@ impl Oracle for ClockwiseOracle {
     }
     fn bounds(&self, position: &Position, deadline: Option<Instant>) -> Result<Bounded> {
         check_houses(&self.engine, position)?;
-        if self.covers(position) || self.engine.is_over(position.mover_board()) {
-            let board = position.mover_board();
-            let v = position.store_difference() + self.engine.terminal_value(board).unwrap_or_else(|| self.table.value(board));
-            if let Some(why) = self.table.failure() {
-                return Err(Error::Corrupt(why));
-            }
+        if let Some(v) = table_value(&self.engine, &*self.table, position.mover_board())? {
+            let v = position.store_difference() + v;
             return Ok(Bounded { lower: v, upper: v });
         }
         check_table_memory(self.options.reserved_bytes(self.engine.houses()) as u64)?;

@@ -43,6 +43,7 @@ use kalah_search::{analyze_from_table, table_move, Bounded, SearchError, Solver}
 
 use crate::databases::{for_search_up_to, Databases, INTERACTIVE_LOAD_LIMIT};
 use crate::error::{Error, Result};
+use crate::oracle::table_value;
 use crate::setup::{check_search_memory, proves_bounds, searched_db_seeds, BoundsOverDatabase, Setup, UsedDatabase, BOUNDS_TIME};
 use crate::text::{a_size, group};
 
@@ -174,14 +175,7 @@ pub fn move_values(
 /// The value of `board` for its mover if it is known without a search:
 /// the game is over, `table` covers the board, or `values` holds it.
 fn known_value<T: Tablebase>(engine: &Engine, table: &T, values: &Mutex<HashMap<Board, i32>>, board: Board) -> Result<Option<i32>> {
-    if let Some(v) = engine.terminal_value(board) {
-        return Ok(Some(v));
-    }
-    if table.max_seeds().is_some_and(|m| board.total() <= m) {
-        let v = table.value(board);
-        if let Some(why) = table.failure() {
-            return Err(Error::Corrupt(why));
-        }
+    if let Some(v) = table_value(engine, table, board)? {
         return Ok(Some(v));
     }
     Ok(values.lock().unwrap_or_else(|e| e.into_inner()).get(&board).copied())
@@ -213,12 +207,11 @@ impl<T: Tablebase> Brain for TableBrain<T> {
     }
 
     fn board_value(&self, board: Board, _: Option<&AtomicBool>) -> Result<Option<i32>> {
-        let v = match self.engine.terminal_value(board) {
-            Some(v) => v,
-            None => self.table.value(board),
-        };
-        checked(&self.table)?;
-        Ok(Some(v))
+        match table_value(&self.engine, &self.table, board)? {
+            Some(v) => Ok(Some(v)),
+            // The table covers the start, and play only takes seeds away.
+            None => Err(Error::bad_input(format!("a board of {} seeds, more than the game's table covers", board.total()))),
+        }
     }
 
     fn best_move(&self, position: &Position, _: Option<&AtomicBool>) -> Result<Option<usize>> {

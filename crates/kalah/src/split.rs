@@ -91,8 +91,8 @@ pub const FIRST_SLICE: Duration = Duration::from_millis(50);
 pub const LONGEST_SLICE: Duration = Duration::from_secs(60);
 /// A job searched this long is split when a worker has nothing to do.
 pub const SPLIT_AFTER: Duration = Duration::from_millis(500);
-/// How long the master sleeps when no message has arrived (MPI's own
-/// waits spin a core; the links poll instead).
+/// How long the master (and a waiting MPI rank) sleeps when no message
+/// has arrived: MPI's own blocking waits spin a core, so the links poll.
 pub const POLL: Duration = Duration::from_micros(500);
 /// How often the master looks for a job to split while a worker waits.
 const SPLIT_LOOK: Duration = Duration::from_millis(20);

@@ -3,6 +3,7 @@
 
 use kalah_core::Side;
 use kalah_db::human_bytes;
+use kalah_search::Bounded;
 
 pub use kalah_core::article;
 
@@ -25,6 +26,15 @@ pub fn signed(v: i32) -> String {
         format!("+{v}")
     } else {
         v.to_string()
+    }
+}
+
+/// A value or its bounds: `+4`, or `-2..+6` where they do not meet.
+pub fn bounded(b: Bounded) -> String {
+    if b.is_exact() {
+        signed(b.lower)
+    } else {
+        format!("{}..{}", signed(b.lower), signed(b.upper))
     }
 }
 
@@ -69,5 +79,7 @@ mod tests {
         assert_eq!((signed(10), signed(0), signed(-4)), ("+10".to_string(), "0".to_string(), "-4".to_string()));
         assert_eq!(verdict(Side::North, -3), "South wins by 3");
         assert_eq!(verdict(Side::South, 0), "a draw");
+        assert_eq!(bounded(Bounded { lower: -2, upper: 6 }), "-2..+6");
+        assert_eq!(bounded(Bounded { lower: 4, upper: 4 }), "+4");
     }
 }

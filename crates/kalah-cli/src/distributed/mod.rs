@@ -43,7 +43,6 @@ pub(crate) mod build;
 pub(crate) mod solve;
 
 use std::process::ExitCode;
-use std::time::Duration;
 
 use mpi::collective::SystemOperation;
 use mpi::environment::Universe;
@@ -51,8 +50,8 @@ use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
 
-/// How long a waiting rank sleeps between polls.
-pub(crate) const POLL: Duration = Duration::from_micros(500);
+/// How long a waiting rank sleeps between polls (the master's own, in the library).
+pub(crate) use kalah::split::POLL;
 
 /// Environment variables through which MPI launchers (Open MPI's `mpirun`,
 /// PMIx and PMI-2 launchers such as Slurm's `srun`) tell a process it is
