@@ -399,113 +399,37 @@ fn unpack(a: UnpackArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A complete database `db list` found.
-struct ListedDatabase {
-    path: PathBuf,
-    houses: usize,
-    max_seeds: u32,
-    rules: kalah_core::Rules,
-    boards: u64,
-    bytes: u64,
-    /// Named as `db build` names it without `-o`, so that the commands
-    /// find it without `--db` when it is in their database directory.
-    default: bool,
-}
-
 fn list(a: ListArgs) -> anyhow::Result<()> {
     let dir = a.dir.clone().unwrap_or_else(crate::common::database_dir);
-    let entries = std::fs::read_dir(&dir).map_err(|e| db_error(kalah_db::DbError::io(&dir, e)))?;
-    let mut databases = Vec::new();
-    // Builds under way or interrupted (`db build` resumes them): path, levels done, levels, bytes.
-    let mut partial: Vec<(PathBuf, u32, u32, u64)> = Vec::new();
-    // Archives (`db pack`; `db unpack` restores them): path, their database's header, bytes.
-    let mut archives: Vec<(PathBuf, kalah_db::format::Header, u64)> = Vec::new();
-    // Files the reader refuses, and why.
-    let mut refused: Vec<(PathBuf, String)> = Vec::new();
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.ends_with(".kdb.zst") && !path.is_dir() {
-            match kalah_db::pack::archive_header(&path) {
-                Ok((header, _, _)) => archives.push((path, header, entry.metadata().map_or(0, |m| m.len()))),
-                Err(e) => refused.push((path, e.to_string())),
-            }
-            continue;
-        }
-        if !(name.ends_with(".kdb") || name.ends_with(".kdb.partial")) || path.is_dir() {
-            continue;
-        }
-        match Database::open(&path) {
-            // Complete but not yet renamed into place: the build's last step is left.
-            Ok(db) if name.ends_with(".partial") => {
-                let levels = db.header().max_seeds + 1;
-                partial.push((path, levels, levels, db.file_bytes()));
-            }
-            Ok(db) => {
-                let h = db.header();
-                let named = kalah::Databases::name_parts(&name);
-                let default = named == Some((h.houses, h.max_seeds, h.rules));
-                if let Some((houses, seeds, rules)) = named.filter(|_| !default) {
-                    // `solve` would pick it up by its name and refuse it.
-                    let why = format!(
-                        "named as the default database of {houses} houses, {seeds} seeds and {rules}, but holds {} houses, {} seeds and {}: the commands that find it by name refuse it; rename it",
-                        h.houses, h.max_seeds, h.rules
-                    );
-                    refused.push((path, why));
-                    continue;
-                }
-                let (houses, max_seeds, rules) = (h.houses, h.max_seeds, h.rules);
-                databases.push(ListedDatabase { path, houses, max_seeds, rules, boards: db.indexer().len(), bytes: db.file_bytes(), default });
-            }
-            Err(kalah_db::DbError::Incomplete { levels, total, .. }) => partial.push((path, levels, total, entry.metadata().map_or(0, |m| m.len()))),
-            Err(e) => refused.push((path, e.to_string())),
-        }
-    }
-    databases.sort_by(|a, b| (a.houses, a.rules.tag(), a.max_seeds, &a.path).cmp(&(b.houses, b.rules.tag(), b.max_seeds, &b.path)));
-    partial.sort();
-    archives.sort_by(|a, b| a.0.cmp(&b.0));
-    refused.sort();
+    let listing = kalah::Databases::new(&dir).list()?;
     if a.json {
-        print_json(&json!({
-            "dir": dir.display().to_string(),
-            "databases": databases.iter().map(|d| json!({
-                "path": d.path.display().to_string(), "houses": d.houses, "max_seeds": d.max_seeds, "rules": rules_json(d.rules),
-                "boards": d.boards, "bytes": d.bytes, "default": d.default,
-            })).collect::<Vec<_>>(),
-            "partial": partial.iter().map(|(p, levels, total, bytes)| json!({
-                "path": p.display().to_string(), "levels_done": levels, "levels": total, "bytes": bytes,
-            })).collect::<Vec<_>>(),
-            "archives": archives.iter().map(|(p, h, bytes)| json!({
-                "path": p.display().to_string(), "houses": h.houses, "max_seeds": h.max_seeds, "rules": rules_json(h.rules), "bytes": bytes,
-            })).collect::<Vec<_>>(),
-            "refused": refused.iter().map(|(p, why)| json!({"path": p.display().to_string(), "error": why})).collect::<Vec<_>>(),
-        }));
+        print_json(&serde_json::to_value(&listing)?);
         return Ok(());
     }
-    if databases.is_empty() && partial.is_empty() && archives.is_empty() && refused.is_empty() {
+    if listing.is_empty() {
         println!("{}: no databases (build one with `kalah db build`)", dir.display());
         return Ok(());
     }
     let name = |path: &Path| path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
     println!("{}:", dir.display());
-    if !databases.is_empty() {
+    if !listing.databases.is_empty() {
         println!("  houses  seeds        size  file (its name gives the rules)");
     }
-    for d in &databases {
+    for d in &listing.databases {
         println!("  {:>6}  {:>5}  {:>10}  {}", d.houses, d.max_seeds, human_bytes(d.bytes), name(&d.path));
         if !d.default {
             println!("                             {}; not the default name, so only used with --db", d.rules);
         }
     }
-    for (path, levels, total, bytes) in &partial {
-        let state = if levels == total { "every level written, not yet renamed into place".to_string() } else { format!("{levels} of {total} levels done") };
-        println!("  build under way or interrupted, {state} ({}): {}", human_bytes(*bytes), name(path));
+    for p in &listing.partial {
+        let state = if p.levels_done == p.levels { "every level written, not yet renamed into place".to_string() } else { format!("{} of {} levels done", p.levels_done, p.levels) };
+        println!("  build under way or interrupted, {state} ({}): {}", human_bytes(p.bytes), name(&p.path));
     }
-    for (path, h, bytes) in &archives {
-        println!("  archive of h={} up to {} seeds, {} ({}; `kalah db unpack` restores it): {}", h.houses, h.max_seeds, h.rules, human_bytes(*bytes), name(path));
+    for r in &listing.archives {
+        println!("  archive of h={} up to {} seeds, {} ({}; `kalah db unpack` restores it): {}", r.houses, r.max_seeds, r.rules, human_bytes(r.bytes), name(&r.path));
     }
-    for (_, why) in &refused {
-        println!("  refused: {why}");
+    for r in &listing.refused {
+        println!("  refused: {}", r.error);
     }
     Ok(())
 }

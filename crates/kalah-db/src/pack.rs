@@ -174,7 +174,8 @@ pub fn unpack(archive: &Path, database: &Path, progress: &(dyn Fn(u64) + Sync)) 
     let partial = partial_path(database);
     let out = File::create(&partial).map_err(|e| DbError::io(&partial, e))?;
     // Nothing half-written is left behind: the partial file of a failed unpack goes.
-    if let Err(e) = write_unpacked(archive, &header, &head, input, out, &partial, file_bytes, progress) {
+    let from = ArchiveRead { archive, header: &header, head: &head, input };
+    if let Err(e) = write_unpacked(from, out, &partial, file_bytes, progress) {
         let _ = fs::remove_file(&partial);
         return Err(e);
     }
@@ -212,19 +213,19 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// Writes the levels of `input` (an archive read past its header) into
-/// `out`, the file `partial`, each checked against its level checksum.
-#[allow(clippy::too_many_arguments)]
-fn write_unpacked(
-    archive: &Path,
-    header: &Header,
-    head: &[u8],
-    mut input: BufReader<File>,
-    out: File,
-    partial: &Path,
-    file_bytes: u64,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Result<(), DbError> {
+/// An archive being unpacked: its path, its header, the database file's
+/// header bytes, and the archive read past its header.
+struct ArchiveRead<'a> {
+    archive: &'a Path,
+    header: &'a Header,
+    head: &'a [u8],
+    input: BufReader<File>,
+}
+
+/// Writes the levels of an archive into `out`, the file `partial`, each
+/// checked against its level checksum.
+fn write_unpacked(from: ArchiveRead, out: File, partial: &Path, file_bytes: u64, progress: &(dyn Fn(u64) + Sync)) -> Result<(), DbError> {
+    let ArchiveRead { archive, header, head, mut input } = from;
     let bad = |why: &str| DbError::corrupt(archive, why.to_string());
     let io = |e| DbError::io(partial, e);
     out.set_len(file_bytes).map_err(io)?;

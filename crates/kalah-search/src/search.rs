@@ -573,6 +573,41 @@ impl Cancel<'_> {
 }
 
 /// What a fork of a split found ([`Searcher::split`]).
+/// The window a node is searched in, `alpha < beta`, and its distance
+/// from the root.
+#[derive(Clone, Copy)]
+struct Window {
+    alpha: i32,
+    beta: i32,
+    ply: u32,
+}
+
+impl Window {
+    /// The window of a move's child: shifted by the move's gain, and
+    /// negated when the opponent moves next.
+    #[inline]
+    fn child(self, gain: i32, same_mover: bool) -> Window {
+        let (alpha, beta) = if same_mover { (self.alpha - gain, self.beta - gain) } else { (gain - self.beta, gain - self.alpha) };
+        Window { alpha, beta, ply: self.ply + 1 }
+    }
+}
+
+/// What [`Searcher::finish`] needs of a node: its board's seeds and table
+/// key, its window, and the counters when it began.
+struct Node {
+    seeds: i32,
+    key: Option<u64>,
+    window: Window,
+    start_nodes: u64,
+    start_guesses: u64,
+}
+
+/// The best value a node has proven so far, and its move.
+struct Best {
+    value: i32,
+    house: u8,
+}
+
 struct Forked {
     value: Option<i32>,
     house: u8,
@@ -669,7 +704,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             return floor;
         }
         let key = if seeds >= self.tt_min { self.packer.pack(board) } else { None };
-        self.search_keyed(board, seeds, key, alpha, beta, ply, None)
+        self.search_keyed(board, seeds, key, Window { alpha, beta, ply }, None)
     }
 
     /// [`Searcher::search`] of a board whose futility bounds (step 1 of a
@@ -686,9 +721,9 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
     /// move would not be searched): then the table is not probed again.
     /// Another thread may have stored the entry in between; that is missed
     /// as it would be by a probe a moment earlier.
-    #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn search_keyed(&mut self, board: Board, seeds: i32, key: Option<u64>, alpha: i32, beta: i32, ply: u32, probed: Option<u8>) -> i32 {
+    fn search_keyed(&mut self, board: Board, seeds: i32, key: Option<u64>, window: Window, probed: Option<u8>) -> i32 {
+        let Window { alpha, beta, ply } = window;
         debug_assert!(alpha < beta);
         debug_assert_eq!(key, if seeds >= self.tt_min { self.packer.pack(board) } else { None });
         debug_assert_eq!(board.total() as i32, seeds);
@@ -731,7 +766,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                 _ => ceiling,
             };
         }
-        self.expand(board, seeds, alpha, beta, ply, key, hint)
+        self.expand(board, seeds, key, window, hint)
     }
 
     /// The move a table entry suggests to try first (`u8::MAX`: none). The
@@ -792,14 +827,14 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
     /// Searches one move; `None` if stopped. `fresh`: this search stored
     /// nothing in the table since it probed the move's entry for its bounds.
     #[inline]
-    fn search_move(&mut self, child: &Child, alpha: i32, beta: i32, ply: u32, fresh: bool) -> Option<i32> {
+    fn search_move(&mut self, child: &Child, window: Window, fresh: bool) -> Option<i32> {
         let gain = child.gain;
         let probed = fresh.then_some(child.hint);
         let v = match child.next {
-            Next::Mover => gain + self.search_keyed(child.board, child.seeds, child.key(), alpha - gain, beta - gain, ply + 1, probed),
+            Next::Mover => gain + self.search_keyed(child.board, child.seeds, child.key(), window.child(gain, true), probed),
             _ => {
                 self.root_mover = !self.root_mover;
-                let v = gain - self.search_keyed(child.board, child.seeds, child.key(), gain - beta, gain - alpha, ply + 1, probed);
+                let v = gain - self.search_keyed(child.board, child.seeds, child.key(), window.child(gain, false), probed);
                 self.root_mover = !self.root_mover;
                 v
             }
@@ -808,13 +843,17 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
     }
 
     /// Steps 3 to 5 of a node (see the module docs).
-    #[allow(clippy::too_many_arguments)]
-    fn expand(&mut self, board: Board, seeds: i32, alpha: i32, beta: i32, ply: u32, key: Option<u64>, hint: u8) -> i32 {
-        let start_nodes = self.stats.nodes;
-        let start_guesses = self.guessed_leaves;
+    fn expand(&mut self, board: Board, seeds: i32, key: Option<u64>, window: Window, hint: u8) -> i32 {
+        let Window { alpha, beta, ply } = window;
+        let node = Node {
+            seeds,
+            key,
+            window,
+            start_nodes: self.stats.nodes,
+            start_guesses: self.guessed_leaves,
+        };
         // The best value proven so far (exact moves, bounds of pruned moves, searched moves).
-        let mut best = i32::MIN;
-        let mut best_house = 0u8;
+        let mut best = Best { value: i32::MIN, house: 0 };
 
         // Not an array of placeholders: writing them cost 1.6% of a search's instructions.
         let mut children = ArrayVec::<Child, { kalah_core::MAX_HOUSES }>::new();
@@ -826,12 +865,11 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             let left = seeds - outcome.mover_gain as i32 - outcome.opponent_gain as i32;
             if outcome.next == Next::Over {
                 let v = outcome.gain();
-                if v > best {
-                    best = v;
-                    best_house = house as u8;
-                    if best >= beta {
+                if v > best.value {
+                    best = Best { value: v, house: house as u8 };
+                    if v >= beta {
                         self.stats.exact_cuts += 1;
-                        return self.finish(start_guesses, ply, key, best, alpha, beta, best_house, seeds, start_nodes);
+                        return self.finish(&node, best);
                     }
                 }
                 continue;
@@ -881,12 +919,11 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                 // Covered by the database: an exact value.
                 let slot = child.key;
                 let v = child.value_with(self.shared.table.value_at(child.board, slot));
-                if v > best {
-                    best = v;
-                    best_house = child.house;
-                    if best >= beta {
+                if v > best.value {
+                    best = Best { value: v, house: child.house };
+                    if v >= beta {
                         self.stats.exact_cuts += 1;
-                        return self.finish(start_guesses, ply, key, best, alpha, beta, best_house, seeds, start_nodes);
+                        return self.finish(&node, best);
                     }
                 }
                 continue;
@@ -921,13 +958,12 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             if move_lo >= beta {
                 // Enhanced transposition cut-off: this move alone refutes.
                 self.stats.etc_cuts += 1;
-                return self.finish(start_guesses, ply, key, move_lo, alpha, beta, child.house, seeds, start_nodes);
+                return self.finish(&node, Best { value: move_lo, house: child.house });
             }
             if move_hi <= alpha {
                 // It cannot raise the value above alpha: its upper bound is all we need.
-                if move_hi > best {
-                    best = move_hi;
-                    best_house = child.house;
+                if move_hi > best.value {
+                    best = Best { value: move_hi, house: child.house };
                 }
                 continue;
             }
@@ -982,37 +1018,35 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                 for (r, &word) in rest.iter_mut().zip(&ranked[..=left]) {
                     *r = (word & 0xff) as u8;
                 }
-                return match self.split(&children, &rest[..=left], alpha, beta, ply, &mut best, &mut best_house) {
-                    Some(cut) => cut.map_or(0, |v| self.finish(start_guesses, ply, key, v, alpha, beta, best_house, seeds, start_nodes)),
+                return match self.split(&children, &rest[..=left], window, &mut best) {
+                    Some(cut) => cut.map_or(0, |v| self.finish(&node, Best { value: v, house: best.house })),
                     None => {
                         self.stats.all_nodes += 1;
-                        self.finish(start_guesses, ply, key, best, alpha, beta, best_house, seeds, start_nodes)
+                        self.finish(&node, best)
                     }
                 };
             }
-            if let Some(cut) = self.search_child(child, alpha, beta, ply, &mut best, &mut best_house, searched) {
-                return cut.map_or(0, |v| self.finish(start_guesses, ply, key, v, alpha, beta, best_house, seeds, start_nodes));
+            if let Some(cut) = self.search_child(child, window, &mut best, searched) {
+                return cut.map_or(0, |v| self.finish(&node, Best { value: v, house: best.house }));
             }
             searched += 1;
         }
         self.stats.all_nodes += 1;
-        self.finish(start_guesses, ply, key, best, alpha, beta, best_house, seeds, start_nodes)
+        self.finish(&node, best)
     }
 
     /// Searches one move of a node and raises `best` by its result:
     /// `Some(Some(v))` if it refutes the node (`v >= beta`), `Some(None)`
     /// if the search was stopped, `None` to go on. `searched` moves came
     /// before it.
-    #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn search_child(&mut self, child: &Child, alpha: i32, beta: i32, ply: u32, best: &mut i32, best_house: &mut u8, searched: u32) -> Option<Option<i32>> {
-        let Some(v) = self.search_move(child, alpha, beta, ply, searched == 0) else {
+    fn search_child(&mut self, child: &Child, window: Window, best: &mut Best, searched: u32) -> Option<Option<i32>> {
+        let Some(v) = self.search_move(child, window, searched == 0) else {
             return Some(None);
         };
-        if v > *best {
-            *best = v;
-            *best_house = child.house;
-            if v >= beta {
+        if v > best.value {
+            *best = Best { value: v, house: child.house };
+            if v >= window.beta {
                 if child.next != Next::Mover {
                     self.history.record(child.house);
                 }
@@ -1031,8 +1065,8 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
     /// this searcher, and raises `best` by their results; returns as
     /// [`Searcher::search_child`]. The first fork to refute the node
     /// stops the others.
-    #[allow(clippy::too_many_arguments)]
-    fn split(&mut self, children: &[Child], rest: &[u8], alpha: i32, beta: i32, ply: u32, best: &mut i32, best_house: &mut u8) -> Option<Option<i32>> {
+    fn split(&mut self, children: &[Child], rest: &[u8], window: Window, best: &mut Best) -> Option<Option<i32>> {
+        let beta = window.beta;
         use rayon::prelude::*;
         let cancel = Cancel {
             flag: AtomicBool::new(false),
@@ -1045,7 +1079,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             .map(|&index| {
                 let child = &children[index as usize];
                 let mut fork = this.fork(&cancel);
-                let value = if cancel.is_set() { None } else { fork.search_move(child, alpha, beta, ply, false) };
+                let value = if cancel.is_set() { None } else { fork.search_move(child, window, false) };
                 if value.is_some_and(|v| v >= beta) {
                     cancel.flag.store(true, Relaxed);
                     if child.next != Next::Mover {
@@ -1070,17 +1104,14 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             self.flushed += f.stats.nodes;
             self.guessed_leaves += f.guessed_leaves;
             match f.value {
-                Some(v) if v > *best => {
-                    *best = v;
-                    *best_house = f.house;
-                }
+                Some(v) if v > best.value => *best = Best { value: v, house: f.house },
                 Some(_) => {}
                 None => stopped = true,
             }
         }
-        if *best >= beta {
+        if best.value >= beta {
             self.stats.later_cuts += 1;
-            return Some(Some(*best));
+            return Some(Some(best.value));
         }
         if stopped {
             self.aborted = true;
@@ -1093,9 +1124,10 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
     /// that rests on a guess of a depth-limited search (`guessed_leaves`
     /// grew since the node began) is stored as a guess of that depth, but
     /// for the side a search for proofs proves (module docs, "Proven bounds").
-    #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn finish(&mut self, start_guesses: u64, ply: u32, key: Option<u64>, best: i32, alpha: i32, beta: i32, house: u8, seeds: i32, start_nodes: u64) -> i32 {
+    fn finish(&mut self, node: &Node, best: Best) -> i32 {
+        let Node { seeds, key, start_nodes, start_guesses, window: Window { alpha, beta, ply } } = *node;
+        let Best { value: best, house } = best;
         let (lower, upper) = if best >= beta {
             (best, i32::MAX)
         } else if best <= alpha {

@@ -43,6 +43,102 @@ pub struct FoundFile {
     pub path: PathBuf,
 }
 
+/// The files of a database directory ([`Databases::list`]), each kind by
+/// path (databases by board size, rules and seeds). Serialises to the
+/// object `kalah db list --json` prints.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Listing {
+    /// The directory.
+    #[serde(serialize_with = "display_path")]
+    pub dir: PathBuf,
+    /// Complete databases the reader accepts.
+    pub databases: Vec<ListedDatabase>,
+    /// Builds under way or interrupted (`kalah db build` resumes them).
+    pub partial: Vec<PartialFile>,
+    /// Archives (`kalah db pack`; `kalah db unpack` restores them).
+    pub archives: Vec<ListedArchive>,
+    /// Files the reader refuses, and why.
+    pub refused: Vec<RefusedFile>,
+}
+
+impl Listing {
+    /// Whether the directory holds none of these files.
+    pub fn is_empty(&self) -> bool {
+        self.databases.is_empty() && self.partial.is_empty() && self.archives.is_empty() && self.refused.is_empty()
+    }
+}
+
+/// A complete database in a directory.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ListedDatabase {
+    /// The file.
+    #[serde(serialize_with = "display_path")]
+    pub path: PathBuf,
+    /// Houses a side.
+    pub houses: usize,
+    /// Every board with up to this many seeds is covered.
+    pub max_seeds: u32,
+    /// The rules its values are for.
+    #[serde(serialize_with = "rules_view")]
+    pub rules: Rules,
+    /// Boards it holds.
+    pub boards: u64,
+    /// Its size.
+    pub bytes: u64,
+    /// Named as `kalah db build` names it without `-o`, so that the
+    /// commands find it without `--db`.
+    pub default: bool,
+}
+
+/// A database build under way or interrupted.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct PartialFile {
+    /// The file.
+    #[serde(serialize_with = "display_path")]
+    pub path: PathBuf,
+    /// Levels (seed counts) written.
+    pub levels_done: u32,
+    /// Levels the finished database has.
+    pub levels: u32,
+    /// Its size so far.
+    pub bytes: u64,
+}
+
+/// An archive of a database.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ListedArchive {
+    /// The file.
+    #[serde(serialize_with = "display_path")]
+    pub path: PathBuf,
+    /// Houses a side of its database.
+    pub houses: usize,
+    /// Its database covers every board with up to this many seeds.
+    pub max_seeds: u32,
+    /// The rules of its values.
+    #[serde(serialize_with = "rules_view")]
+    pub rules: Rules,
+    /// The archive's size.
+    pub bytes: u64,
+}
+
+/// A file the reader refuses.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct RefusedFile {
+    /// The file.
+    #[serde(serialize_with = "display_path")]
+    pub path: PathBuf,
+    /// Why.
+    pub error: String,
+}
+
+fn display_path<S: serde::Serializer>(path: &Path, s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.collect_str(&path.display())
+}
+
+fn rules_view<S: serde::Serializer>(rules: &Rules, s: S) -> std::result::Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&crate::report::RulesView::from(*rules), s)
+}
+
 /// The default file for a position ([`Databases::choose`]), and the one
 /// the budget passed over for it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -85,6 +181,69 @@ impl Databases {
         let (seeds, tag) = rest.split_once('-')?;
         let (houses, seeds) = (houses.parse().ok()?, seeds.parse().ok()?);
         Rules::all().find(|r| r.tag() == tag).map(|r| (houses, seeds, r))
+    }
+
+    /// Every file of the directory that is a database, a build under way
+    /// or an archive, with what the reader thinks of each: what `kalah db
+    /// list` shows. Files of other kinds are passed over.
+    pub fn list(&self) -> Result<Listing> {
+        let entries = std::fs::read_dir(&self.dir).map_err(|e| Error::from(kalah_db::DbError::io(&self.dir, e)))?;
+        let mut listing = Listing { dir: self.dir.clone(), ..Listing::default() };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let bytes = entry.metadata().map_or(0, |m| m.len());
+            if path.is_dir() {
+                continue;
+            }
+            if name.ends_with(".kdb.zst") {
+                match kalah_db::pack::archive_header(&path) {
+                    Ok((h, _, _)) => listing.archives.push(ListedArchive { path, houses: h.houses, max_seeds: h.max_seeds, rules: h.rules, bytes }),
+                    Err(e) => listing.refused.push(RefusedFile { path, error: e.to_string() }),
+                }
+                continue;
+            }
+            if !(name.ends_with(".kdb") || name.ends_with(".kdb.partial")) {
+                continue;
+            }
+            match Database::open(&path) {
+                // Complete but not yet renamed into place: the build's last step is left.
+                Ok(db) if name.ends_with(".partial") => {
+                    let levels = db.header().max_seeds + 1;
+                    listing.partial.push(PartialFile { path, levels_done: levels, levels, bytes: db.file_bytes() });
+                }
+                Ok(db) => {
+                    let h = db.header();
+                    let named = Databases::name_parts(&name);
+                    let default = named == Some((h.houses, h.max_seeds, h.rules));
+                    if let Some((houses, seeds, rules)) = named.filter(|_| !default) {
+                        // The commands that find it by its name would refuse it.
+                        let error = format!(
+                            "named as the default database of {houses} houses, {seeds} seeds and {rules}, but holds {} houses, {} seeds and {}: the commands that find it by name refuse it; rename it",
+                            h.houses, h.max_seeds, h.rules
+                        );
+                        listing.refused.push(RefusedFile { path, error });
+                        continue;
+                    }
+                    listing.databases.push(ListedDatabase {
+                        path,
+                        houses: h.houses,
+                        max_seeds: h.max_seeds,
+                        rules: h.rules,
+                        boards: db.indexer().len(),
+                        bytes: db.file_bytes(),
+                        default,
+                    });
+                }
+                Err(kalah_db::DbError::Incomplete { levels, total, .. }) => listing.partial.push(PartialFile { path, levels_done: levels, levels: total, bytes }),
+                Err(e) => listing.refused.push(RefusedFile { path, error: e.to_string() }),
+            }
+        }
+        listing.databases.sort_by(|a, b| (a.houses, a.rules.tag(), a.max_seeds, &a.path).cmp(&(b.houses, b.rules.tag(), b.max_seeds, &b.path)));
+        listing.partial.sort_by(|a, b| a.path.cmp(&b.path));
+        listing.archives.sort_by(|a, b| a.path.cmp(&b.path));
+        listing.refused.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(listing)
     }
 
     /// The complete files (by name) for `h` houses and `rules`, by seeds

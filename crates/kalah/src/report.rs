@@ -82,7 +82,7 @@ fn exact(b: Bounded) -> Option<i32> {
 }
 
 /// Rules as a JSON object of their option names.
-#[derive(Debug, serde::Serialize)]
+#[derive(Clone, Copy, Debug, serde::Serialize)]
 pub struct RulesView {
     capture: &'static str,
     end: &'static str,

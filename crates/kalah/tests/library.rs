@@ -166,3 +166,38 @@ fn a_database_covering_the_position_answers_by_probes() {
     assert_eq!(report.database.as_ref().map(|d| d.max_seeds), Some(18));
     assert_eq!(report.nodes, 0);
 }
+
+#[test]
+fn the_listing_says_what_the_reader_thinks_of_each_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let databases = Databases::new(dir.path());
+    let rules = Rules::default();
+    let good = databases.path_for(3, 6, rules);
+    kalah_db::build_file(&good, 3, rules, 6, &kalah_db::Quiet).unwrap();
+    // A copy under another database's default name, one under a name of
+    // its own, a damaged file, and a file of another kind.
+    std::fs::copy(&good, databases.path_for(3, 7, rules)).unwrap();
+    std::fs::copy(&good, dir.path().join("mine.kdb")).unwrap();
+    std::fs::write(dir.path().join("junk.kdb"), b"not a database").unwrap();
+    std::fs::write(dir.path().join("notes.txt"), b"hello").unwrap();
+
+    let listing = databases.list().unwrap();
+    let name = |p: &std::path::Path| p.file_name().unwrap().to_string_lossy().into_owned();
+    let names = |paths: Vec<&std::path::Path>| paths.iter().map(|p| name(p)).collect::<Vec<_>>();
+    assert_eq!(names(listing.databases.iter().map(|d| d.path.as_path()).collect()), [name(&good), "mine.kdb".into()]);
+    let d = &listing.databases[0];
+    assert_eq!((d.houses, d.max_seeds, d.rules, d.default), (3, 6, rules, true));
+    assert!(!listing.databases[1].default);
+    assert_eq!(names(listing.refused.iter().map(|r| r.path.as_path()).collect()), ["junk.kdb".into(), name(&databases.path_for(3, 7, rules))]);
+    assert!(listing.refused[1].error.contains("named as the default database of 3 houses, 7 seeds"), "{}", listing.refused[1].error);
+    assert!(listing.partial.is_empty() && listing.archives.is_empty());
+
+    let json = serde_json::to_value(&listing).unwrap();
+    assert_eq!(json["databases"][0]["rules"]["capture"], "standard");
+    assert_eq!(json["databases"][0]["boards"], d.boards);
+
+    // A directory that is not there is the caller's mistake, and named.
+    let missing = Databases::new(dir.path().join("none")).list().unwrap_err();
+    assert_eq!(missing.kind(), ErrorKind::BadInput);
+    assert!(missing.to_string().contains("none"), "{missing}");
+}
