@@ -11,6 +11,7 @@ mod analysis;
 mod chains;
 mod common;
 mod db;
+mod engine;
 mod observe;
 #[cfg(feature = "mpi")]
 mod distributed;
@@ -71,6 +72,9 @@ enum Command {
     /// Strongly solve Kalah(h,s): the database of every board with up to
     /// 2hs seeds, the start value, won/drawn/lost counts, reachable positions.
     Strong(strong::StrongArgs),
+    /// Answer JSON requests, one a line on stdin, one answer a line on
+    /// stdout (docs/api.md): for bots and scripts, databases opened once.
+    Engine(engine::EngineArgs),
 }
 
 fn main() -> ExitCode {
@@ -118,6 +122,7 @@ fn main() -> ExitCode {
         Command::Chains(args) => chains::run(args),
         Command::Table(args) => table::run(args),
         Command::Strong(args) => strong::run(args),
+        Command::Engine(args) => engine::run(args),
     };
     match result {
         Ok(()) => {

@@ -65,8 +65,8 @@ impl Tablebase for NoTablebase {
 
 /// A database behind a pointer answers as the database itself.
 macro_rules! forward_tablebase {
-    ($($pointer:ty),*) => {$(
-        impl<T: Tablebase + ?Sized> Tablebase for $pointer {
+    ($($pointer:ty $(: $bound:path)?),*) => {$(
+        impl<T: Tablebase $(+ $bound)? + ?Sized> Tablebase for $pointer {
             fn houses(&self) -> usize {
                 (**self).houses()
             }
@@ -95,4 +95,5 @@ macro_rules! forward_tablebase {
     )*};
 }
 
-forward_tablebase!(Box<T>, &T);
+// An `Arc` is `Sync` only for what may also be sent between threads.
+forward_tablebase!(Box<T>, &T, std::sync::Arc<T>: Send);

@@ -19,11 +19,12 @@
 //!    on, 30 seeds below the position, at most 24), or over none.
 
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use kalah_core::{Engine, Position, Rules};
-use kalah_db::{human_bytes, Database, NoTablebase, Tablebase};
+use kalah_db::{human_bytes, Builder, Database, NoTablebase, Tablebase};
 use kalah_search::{analyze_from_table, BoundedAnalysis, Solver};
 
 use crate::databases::{for_search, Databases, DbSpec, Purpose, SetupBudget, ANALYSIS_LOAD_GAP, VALUE_LOAD_GAP};
@@ -116,12 +117,90 @@ impl Request {
 #[derive(Clone, Debug)]
 pub struct Analyzer {
     databases: Databases,
+    kept: Option<Arc<Mutex<Kept>>>,
 }
 
+/// The databases a long-lived analyzer keeps between requests
+/// ([`Analyzer::keeping`]): those built in memory, and files loaded into
+/// memory for searches, the most recently used last.
+#[derive(Default)]
+struct Kept {
+    built: Vec<Arc<Builder>>,
+    loaded: Vec<(PathBuf, Arc<Database>)>,
+}
+
+impl std::fmt::Debug for Kept {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Kept").field("built", &self.built.len()).field("loaded", &self.loaded.len()).finish()
+    }
+}
+
+/// How many databases of each kind a keeping analyzer holds at most; the
+/// least recently used goes first.
+pub const KEPT_DATABASES: usize = 4;
+
 impl Analyzer {
-    /// An analyzer whose default databases are those of `databases`.
+    /// An analyzer whose default databases are those of `databases`. Each
+    /// request opens, builds or loads the database it needs anew.
     pub fn new(databases: Databases) -> Analyzer {
-        Analyzer { databases }
+        Analyzer { databases, kept: None }
+    }
+
+    /// An analyzer for many requests (a server, an engine): the databases
+    /// it builds in memory and the files it loads for searches are kept
+    /// for the next requests (at most [`KEPT_DATABASES`] of each kind),
+    /// shared by its clones. A kept database built in memory serves any
+    /// request of its board and rules that asks no larger one.
+    pub fn keeping(databases: Databases) -> Analyzer {
+        Analyzer { databases, kept: Some(Arc::default()) }
+    }
+
+    /// The database to build in memory for `seeds`, from those kept if
+    /// this analyzer keeps them.
+    fn memory_database(&self, setup: &Setup<'_>, seeds: u32, file: Option<&Database>) -> Result<Option<Arc<Builder>>> {
+        let Some(kept) = &self.kept else {
+            return Ok(setup.memory_database(seeds, file)?.map(Arc::new));
+        };
+        let Some(n) = setup.memory_seeds(seeds, file)? else {
+            return Ok(None);
+        };
+        let (h, rules) = (setup.engine.houses(), setup.engine.rules());
+        // Held while building: a second request for the same database waits for it.
+        let mut kept = kept.lock().map_err(|_| Error::internal("a request failed while building a database"))?;
+        let fits = |b: &Arc<Builder>| b.houses() == h && b.rules() == rules && b.indexer().max_seeds() >= n;
+        if let Some(at) = kept.built.iter().position(fits) {
+            let b = kept.built.remove(at);
+            kept.built.push(b.clone());
+            return Ok(Some(b));
+        }
+        let b = Arc::new(setup.build_noted(n, file.is_some())?);
+        if kept.built.len() >= KEPT_DATABASES {
+            kept.built.remove(0);
+        }
+        kept.built.push(b.clone());
+        Ok(Some(b))
+    }
+
+    /// `db` loaded into memory for a search, from those kept if this
+    /// analyzer keeps them.
+    fn loaded(&self, db: Database, threads: usize) -> Result<Arc<Database>> {
+        let Some(kept) = &self.kept else {
+            return Ok(Arc::new(for_search(db, threads)?));
+        };
+        let mut kept = kept.lock().map_err(|_| Error::internal("a request failed while loading a database"))?;
+        let path = db.path().to_path_buf();
+        if let Some(at) = kept.loaded.iter().position(|(p, _)| *p == path) {
+            let entry = kept.loaded.remove(at);
+            let loaded = entry.1.clone();
+            kept.loaded.push(entry);
+            return Ok(loaded);
+        }
+        let loaded = Arc::new(for_search(db, threads)?);
+        if kept.loaded.len() >= KEPT_DATABASES {
+            kept.loaded.remove(0);
+        }
+        kept.loaded.push((path, loaded.clone()));
+        Ok(loaded)
     }
 
     /// The directory of default databases.
@@ -142,7 +221,7 @@ impl Analyzer {
         let db = self.databases.open_for(&request.db, Purpose { houses: h, rules, seeds, gap }, budget, observer)?;
         let setup = Setup { engine: &engine, spec: &request.db, threads: request.threads, tt_mb: request.tt_mb, budget, observer };
         let start = Instant::now();
-        let memory = setup.memory_database(seeds, db.as_ref())?;
+        let memory = self.memory_database(&setup, seeds, db.as_ref())?;
         let database = match (&memory, &db) {
             (Some(b), _) => Some(UsedDatabase { path: None, max_seeds: b.indexer().max_seeds(), build_seconds: Some(start.elapsed().as_secs_f64()), load_seconds: None }),
             (None, Some(d)) => Some(UsedDatabase::file(d)),
@@ -203,7 +282,7 @@ impl Analyzer {
             (Some(b), _) => search(Solver::new(h, rules, b, options)?, request, observer)?,
             (None, Some(db)) => {
                 let loading = Instant::now();
-                let loaded = for_search(db, request.threads)?;
+                let loaded = self.loaded(db, request.threads)?;
                 load_seconds = Some(loading.elapsed().as_secs_f64());
                 search(Solver::new(h, rules, loaded, options)?, request, observer)?
             }

@@ -24,6 +24,20 @@ pub enum ErrorKind {
     Internal,
 }
 
+impl ErrorKind {
+    /// The kind's name in answers (`bad_input`, `refused`, `corrupt`, `io`,
+    /// `internal`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::BadInput => "bad_input",
+            ErrorKind::Refused => "refused",
+            ErrorKind::Corrupt => "corrupt",
+            ErrorKind::Io => "io",
+            ErrorKind::Internal => "internal",
+        }
+    }
+}
+
 /// A failure of the library: its [`ErrorKind`] and one line saying what.
 #[derive(Debug, Error)]
 pub enum Error {

@@ -71,6 +71,7 @@
 #![warn(missing_docs)]
 
 pub mod analyzer;
+pub mod api;
 pub mod databases;
 pub mod error;
 pub mod openings;

@@ -284,6 +284,15 @@ impl Setup<'_> {
     /// only) the memory is short. A size asked for that does not fit is
     /// refused with the figures.
     pub fn memory_database(&self, seeds: u32, file: Option<&Database>) -> Result<Option<Builder>> {
+        match self.memory_seeds(seeds, file)? {
+            Some(n) => self.build_noted(n, file.is_some()).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The seeds of the database [`Setup::memory_database`] would build,
+    /// or `None`; a size asked for that does not fit is refused.
+    pub fn memory_seeds(&self, seeds: u32, file: Option<&Database>) -> Result<Option<u32>> {
         let h = self.houses();
         if self.spec.no_db || self.engine.rules().may_cycle() {
             return Ok(None);
@@ -324,14 +333,20 @@ impl Setup<'_> {
                 )));
             }
         }
+        Ok(Some(n))
+    }
+
+    /// [`Setup::build`], said first; `file`: whether a database file is
+    /// used beside it.
+    pub fn build_noted(&self, n: u32, file: bool) -> Result<Builder> {
         self.observer.note(&format!(
             "{}building {} {n}-seed database in memory ({} boards{})",
-            if file.is_some() { "" } else { "no database file for these rules: " },
+            if file { "" } else { "no database file for these rules: " },
             article(n.into()),
-            group(boards),
+            group(boards_up_to(self.houses(), n)),
             if self.spec.build_seeds.is_none() { "; --db-seeds 0 skips it, `kalah db build` makes one that lasts" } else { "" }
         ));
-        Ok(Some(self.build(n)?))
+        self.build(n)
     }
 
     /// A [`BoundSolver`] for clockwise positions of up to `seeds` seeds,

@@ -1,0 +1,81 @@
+//! `kalah engine`: the JSON API ([`kalah::api`]) as JSON lines on stdin and
+//! stdout, for bots and scripts. The databases are opened, built or loaded
+//! once, for every request after.
+
+use std::io::{BufRead, Read, Write};
+use std::path::PathBuf;
+
+use clap::Args;
+use kalah::api::{self, ApiRequest, Limits};
+
+use crate::common::{seconds, threads};
+
+/// The longest request line read; a longer one is answered by an error.
+const MAX_LINE: u64 = 64 * 1024;
+
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Each line on stdin is one request object; each answer is one line on stdout, in order:
+
+  $ echo '{\"position\": \"3,3,3,3,0,3,3,3,3,0 S\", \"capture\": \"empty\"}' | kalah engine
+  {\"houses\":4,\"rules\":{...},\"value\":...,\"moves\":[{\"house\":...,\"position\":\"...\",...}],...}
+
+Request fields: position (ring or side form) or houses and seeds; capture, end, leftovers,
+sowing, relay (as the flags of `kalah query`); time_limit (seconds, at most --time-limit).
+A line that is not a valid request is answered by {\"error\": \"...\", \"kind\": \"bad_input\"},
+and the engine goes on; blank lines are skipped. It stops at the end of stdin.
+The protocol is documented in docs/api.md.")]
+pub struct EngineArgs {
+    /// The database directory (default: $KALAH_DB_DIR, else data/db).
+    #[arg(long, value_name = "DIR")]
+    pub db_dir: Option<PathBuf>,
+    /// Search threads for each request (default: every core).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// The longest a search may take, in seconds; also the time limit of a
+    /// request that gives none. A value not proven in time comes back as
+    /// bounds.
+    #[arg(long, value_name = "S", default_value_t = 10.0, allow_negative_numbers = true)]
+    pub time_limit: f64,
+}
+
+pub fn run(args: EngineArgs) -> anyhow::Result<()> {
+    let limits = Limits { threads: threads(args.threads)?, time_limit: seconds(args.time_limit)? };
+    let databases = args.db_dir.map_or_else(crate::common::databases, kalah::Databases::new);
+    let analyzer = kalah::Analyzer::keeping(databases);
+    let mut input = std::io::stdin().lock();
+    let mut output = std::io::stdout().lock();
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let read = Read::by_ref(&mut input).take(MAX_LINE + 1).read_until(b'\n', &mut line)?;
+        if read == 0 {
+            return Ok(());
+        }
+        let answer = if line.len() as u64 > MAX_LINE {
+            // Skip the rest of the line: it is one request, answered once.
+            let mut rest = Vec::new();
+            input.read_until(b'\n', &mut rest)?;
+            api::error_object(&kalah::Error::bad_input(format!("a request line longer than {MAX_LINE} bytes")))
+        } else {
+            let Ok(text) = std::str::from_utf8(&line) else {
+                answer_line(&mut output, &api::error_object(&kalah::Error::bad_input("a request line that is not UTF-8")))?;
+                continue;
+            };
+            if text.trim().is_empty() {
+                continue;
+            }
+            match ApiRequest::from_json(text).and_then(|r| api::answer(&analyzer, &r, &limits)) {
+                Ok(answer) => answer,
+                Err(e) => api::error_object(&e),
+            }
+        };
+        answer_line(&mut output, &answer)?;
+    }
+}
+
+fn answer_line(output: &mut impl Write, answer: &serde_json::Value) -> anyhow::Result<()> {
+    writeln!(output, "{answer}")?;
+    output.flush()?;
+    Ok(())
+}

@@ -1,0 +1,170 @@
+//! `kalah engine` driven through a pipe: one answer a line, in order; the
+//! values those of `kalah query --json` and of the naive reference solver;
+//! a bad line answered by an error object while the engine goes on; a
+//! database built in memory once for every request after it.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use kalah_core::{Capture, Position, Rules};
+use kalah_reference::{solve, RefPosition};
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_kalah");
+
+/// Runs `kalah engine ARGS` on the lines `input` with an empty database
+/// directory; its answers, and the engine's stderr. Killed after a minute.
+fn engine(args: &[&str], input: &str) -> (Vec<Value>, String, Option<i32>) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(BIN)
+        .arg("engine")
+        .args(args)
+        .env("KALAH_DB_DIR", dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run kalah engine");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let start = Instant::now();
+    let out = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || BufReader::new(out).lines().map(|l| l.unwrap()).collect::<Vec<_>>());
+    while child.try_wait().unwrap().is_none() {
+        assert!(start.elapsed() < Duration::from_secs(60), "kalah engine did not finish in a minute");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    writer.join().unwrap();
+    let lines = reader.join().unwrap();
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    let answers = lines.iter().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not one JSON object a line ({e}): {l}"))).collect();
+    (answers, stderr, child.wait().unwrap().code())
+}
+
+fn query(position: &str, capture: &str) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(BIN).args(["query", "--position", position, "--capture", capture, "--json"]).env("KALAH_DB_DIR", dir.path()).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn answers_come_one_a_line_in_order_and_errors_do_not_stop_it() {
+    let input = "\
+{\"position\": \"3,3,3,3,0,3,3,3,3,0 S\", \"capture\": \"empty\"}
+this is not json
+
+{\"houses\": 3, \"seeds\": 3}
+{\"position\": \"S:1-2-3:0 N:3-2-1:0 N\"}
+{\"houses\": 3, \"seeds\": 3, \"capture\": \"sometimes\"}
+{\"houses\": 3, \"seeds\": 3, \"db\": \"/etc/passwd\"}
+{\"houses\": 2, \"seeds\": 2, \"relay\": true}
+";
+    let (answers, stderr, code) = engine(&["--threads", "1"], input);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(answers.len(), 7, "one answer a request line, blank lines skipped: {answers:?}");
+    assert!(answers[1]["error"].as_str().unwrap().contains("not a valid request"), "{}", answers[1]);
+    assert_eq!(answers[1]["kind"], "bad_input");
+    assert!(answers[4]["error"].as_str().unwrap().starts_with("capture:"), "{}", answers[4]);
+    // Nothing in a request names a file.
+    assert!(answers[5]["error"].as_str().unwrap().contains("unknown field `db`"), "{}", answers[5]);
+
+    // The same objects as `kalah query --json`, with each move's position added.
+    for (answer, (position, capture)) in [(&answers[0], ("3,3,3,3,0,3,3,3,3,0 S", "empty")), (&answers[2], ("3,3,3,0,3,3,3,0 S", "standard"))] {
+        let q = query(position, capture);
+        // (A line of best play and a best move among equals may differ.)
+        for key in ["value", "lower", "upper", "exact", "verdict", "position", "to_move", "rules"] {
+            assert_eq!(answer[key], q[key], "{key} of {position}");
+        }
+        let best = answer["moves"].as_array().unwrap().iter().find(|m| m["house"] == answer["best_move"]).unwrap();
+        assert_eq!(best["value"], answer["value"]);
+        let mut moves: Vec<(u64, Value)> = answer["moves"].as_array().unwrap().iter().map(|m| (m["house"].as_u64().unwrap(), m["value"].clone())).collect();
+        moves.sort_by_key(|m| m.0);
+        let queried: Vec<(u64, Value)> = q["moves"].as_array().unwrap().iter().map(|m| (m["house"].as_u64().unwrap(), m["value"].clone())).collect();
+        assert_eq!(moves, queried, "{position}");
+    }
+    // The side form, and the reference solver's values.
+    let p: Position = "S:1-2-3:0 N:3-2-1:0 N".parse().unwrap();
+    assert_eq!(answers[3]["position"], p.ring(), "{}", answers[3]);
+    assert_eq!(answers[3]["to_move"], "N");
+    let rules = Rules { capture: Capture::Empty, ..Rules::default() };
+    let (value, _) = solve(&rules, &RefPosition::start(4, 3));
+    assert_eq!(answers[0]["value"], value);
+    assert_eq!(answers[6]["rules"]["relay"], "on");
+}
+
+#[test]
+fn a_search_is_held_to_the_time_limit_and_gives_bounds() {
+    // Kalah(6,6) is not proven in half a second: bounds come back.
+    let (answers, stderr, code) = engine(&["--threads", "2", "--time-limit", "0.5"], "{\"houses\": 6, \"seeds\": 6, \"time_limit\": 100}\n");
+    assert_eq!(code, Some(0), "{stderr}");
+    let a = &answers[0];
+    assert_eq!(a["exact"], false, "{a}");
+    assert!(a["lower"].as_i64().unwrap() < a["upper"].as_i64().unwrap());
+    assert!(a["seconds"].as_f64().unwrap() < 5.0, "{a}");
+}
+
+#[test]
+fn a_database_built_in_memory_serves_the_requests_after_it() {
+    // Kalah(6,4) under a time limit of a second: the first request builds
+    // a database that fits a quarter of it, the second finds it built.
+    let input = "{\"houses\": 6, \"seeds\": 4, \"time_limit\": 1}\n{\"position\": \"4,4,4,4,4,4,0,4,4,4,4,4,4,0 N\", \"time_limit\": 1}\n";
+    let (answers, stderr, code) = engine(&["--threads", "2"], input);
+    assert_eq!(code, Some(0), "{stderr}");
+    let built = |a: &Value| a["database"]["build_seconds"].as_f64();
+    assert!(built(&answers[0]).is_some(), "{}", answers[0]);
+    assert_eq!(answers[0]["database"]["max_seeds"], answers[1]["database"]["max_seeds"]);
+    let (first, second) = (built(&answers[0]).unwrap(), built(&answers[1]).unwrap());
+    assert!(second < first / 10.0, "the second request rebuilt the database: {first} s, then {second} s");
+}
+
+#[test]
+fn bad_flags_are_refused_with_exit_code_2() {
+    let out = Command::new(BIN).args(["engine", "--time-limit", "-1"]).stdin(Stdio::null()).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--time-limit"));
+}
+
+/// Every field shown in `expected` is in `actual` with that value; an
+/// array element by element, of the same length.
+fn shows(expected: &Value, actual: &Value) -> Result<(), String> {
+    match (expected, actual) {
+        (Value::Object(e), Value::Object(a)) => e.iter().try_for_each(|(k, v)| shows(v, a.get(k).unwrap_or(&Value::Null)).map_err(|why| format!("{k}: {why}"))),
+        (Value::Array(e), Value::Array(a)) if e.len() == a.len() => e.iter().zip(a).try_for_each(|(e, a)| shows(e, a)),
+        _ if expected == actual => Ok(()),
+        _ => Err(format!("documented {expected}, answered {actual}")),
+    }
+}
+
+/// The examples of docs/api.md: each `request` block through the engine,
+/// its answers against the `answer` block after it.
+#[test]
+fn the_documented_examples_are_the_engines_answers() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/api.md")).unwrap();
+    let block = |tag: &str, from: usize| -> Option<(Vec<String>, usize)> {
+        let open = format!("```{tag}\n");
+        let start = doc[from..].find(&open)? + from + open.len();
+        let end = doc[start..].find("```").unwrap() + start;
+        Some((doc[start..end].lines().map(str::to_string).collect(), end))
+    };
+    let mut at = 0;
+    let mut examples = 0;
+    while let Some((requests, end)) = block("request", at) {
+        let (answers, after) = block("answer", end).expect("an answer block after each request block");
+        let (got, stderr, code) = engine(&["--threads", "1"], &(requests.join("\n") + "\n"));
+        assert_eq!(code, Some(0), "{stderr}");
+        assert_eq!(got.len(), answers.len(), "{requests:?}");
+        for ((request, answer), got) in requests.iter().zip(&answers).zip(&got) {
+            let expected: Value = serde_json::from_str(answer).unwrap_or_else(|e| panic!("docs/api.md: {e}: {answer}"));
+            shows(&expected, got).unwrap_or_else(|why| panic!("docs/api.md, {request}: {why}"));
+            examples += 1;
+        }
+        at = after;
+    }
+    assert_eq!(examples, 8, "examples in docs/api.md");
+}

@@ -1,0 +1,239 @@
+//! The requests and answers of the JSON API, shared by the doors that
+//! answer many positions in one process (`kalah engine`, a server): one
+//! request object in, one answer object out.
+//!
+//! # A request
+//!
+//! ```json
+//! {"position": "3,3,3,3,0,3,3,3,3,0 S", "capture": "empty", "time_limit": 2}
+//! ```
+//!
+//! | field | meaning | default |
+//! |---|---|---|
+//! | `position` | a position, in the ring form (`3,3,3,3,0,3,3,3,3,0 S`) or the side form (`S:3-3-3-3:0 N:3-3-3-3:0 S`) | none |
+//! | `houses`, `seeds` | instead of `position`: the start of Kalah(houses, seeds) | none |
+//! | `capture` | `standard` or `empty` | `standard` |
+//! | `end` | `instant` or `turn` | `instant` |
+//! | `leftovers` | `owner`, `unscored` or `emptier` | `owner` |
+//! | `sowing` | `ccw` or `cw` | `ccw` |
+//! | `relay` | `on`/`off` or `true`/`false` | off |
+//! | `time_limit` | seconds a search may take, at most the door's own limit | the door's limit |
+//!
+//! Either `position` or both `houses` and `seeds`; any other field is
+//! refused (a misspelt option is not silently ignored). Nothing in a
+//! request names a file: the databases are the door's.
+//!
+//! # An answer
+//!
+//! A request that fails is answered by `{"error": "...", "kind": "..."}`,
+//! the kind one of `bad_input`, `refused`, `corrupt`, `io`, `internal`
+//! ([`crate::ErrorKind`]).
+//!
+//! Otherwise the answer is the object `kalah query --json` prints ([`Report`](crate::Report)'s serialisation),
+//! with each move's object also holding `position`, the position the move
+//! leads to (ring form), and the moves sorted best first (by their upper,
+//! then their lower bound: an exact value is both).
+
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use crate::analyzer::{Analyzer, Request};
+use crate::error::{Error, Result};
+use crate::progress::Silent;
+use kalah_core::{Capture, End, Engine, Leftovers, Position, Relay, Rules, Sowing};
+
+/// One request ([module docs](self)).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApiRequest {
+    /// The position, ring or side form.
+    pub position: Option<String>,
+    /// With `seeds`, instead of `position`: the start of Kalah(houses, seeds).
+    pub houses: Option<usize>,
+    /// See `houses`.
+    pub seeds: Option<u32>,
+    /// Capture rule name.
+    pub capture: Option<String>,
+    /// End rule name.
+    pub end: Option<String>,
+    /// Leftovers rule name.
+    pub leftovers: Option<String>,
+    /// Sowing direction name.
+    pub sowing: Option<String>,
+    /// Relay sowing.
+    pub relay: Option<Flag>,
+    /// Seconds a search may take.
+    pub time_limit: Option<f64>,
+}
+
+/// A yes-or-no option, written as JSON's `true`/`false` or as a name
+/// (`on`/`off`), as a query string gives it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum Flag {
+    /// `true` or `false`.
+    Bool(bool),
+    /// A name, such as `on` or `off`.
+    Name(String),
+}
+
+/// What a door allows each request.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Search threads a request gets.
+    pub threads: usize,
+    /// The longest a search may take; also the time limit of a request
+    /// that gives none.
+    pub time_limit: Duration,
+}
+
+impl ApiRequest {
+    /// Reads a request from one line of JSON.
+    pub fn from_json(line: &str) -> Result<ApiRequest> {
+        serde_json::from_str(line).map_err(|e| Error::bad_input(format!("not a valid request: {e}")))
+    }
+
+    /// The rules the request names.
+    pub fn rules(&self) -> Result<Rules> {
+        fn named<T: std::str::FromStr>(field: &str, value: &Option<String>, default: T) -> Result<T>
+        where
+            T::Err: std::fmt::Display,
+        {
+            match value {
+                None => Ok(default),
+                Some(text) => text.parse().map_err(|e| Error::bad_input(format!("{field}: {e}"))),
+            }
+        }
+        let relay = match &self.relay {
+            None => Relay::Off,
+            Some(Flag::Bool(on)) => {
+                if *on {
+                    Relay::On
+                } else {
+                    Relay::Off
+                }
+            }
+            Some(Flag::Name(text)) => text.parse().map_err(|e| Error::bad_input(format!("relay: {e}")))?,
+        };
+        Ok(Rules {
+            capture: named::<Capture>("capture", &self.capture, Capture::Standard)?,
+            end: named::<End>("end", &self.end, End::Instant)?,
+            leftovers: named::<Leftovers>("leftovers", &self.leftovers, Leftovers::Owner)?,
+            sowing: named::<Sowing>("sowing", &self.sowing, Sowing::Ccw)?,
+            relay,
+        })
+    }
+
+    /// The position the request names.
+    pub fn position(&self) -> Result<Position> {
+        match (&self.position, self.houses, self.seeds) {
+            (Some(text), None, None) => text.parse::<Position>().map_err(|e| Error::bad_input(format!("position: {e}"))),
+            (None, Some(h), Some(s)) => Ok(Position::start(h, s)?),
+            (Some(_), _, _) => Err(Error::bad_input("give either position or houses and seeds, not both")),
+            (None, _, _) => Err(Error::bad_input("give a position (\"position\": \"3,3,3,3,0,3,3,3,3,0 S\"), or houses and seeds for a start")),
+        }
+    }
+
+    /// The analyzer's request for this one under `limits`: a time limit
+    /// above the door's is cut to it.
+    pub fn request(&self, limits: &Limits) -> Result<Request> {
+        let time_limit = match self.time_limit {
+            None => limits.time_limit,
+            Some(t) if t > 0.0 && t.is_finite() => Duration::from_secs_f64(t.min(limits.time_limit.as_secs_f64())),
+            Some(t) => return Err(Error::bad_input(format!("time_limit {t}: give a number of seconds above 0"))),
+        };
+        Ok(Request { threads: limits.threads, time_limit: Some(time_limit), ..Request::new(self.position()?, self.rules()?) })
+    }
+}
+
+/// Answers `request` ([module docs](self)).
+pub fn answer(analyzer: &Analyzer, request: &ApiRequest, limits: &Limits) -> Result<serde_json::Value> {
+    let request = request.request(limits)?;
+    let report = analyzer.analyze(&request, &Silent)?;
+    let mut answer = serde_json::to_value(&report).map_err(|e| Error::internal(format!("the report does not serialise: {e}")))?;
+    let engine = Engine::new(report.position.houses(), report.rules);
+    if let Some(moves) = answer.get_mut("moves").and_then(|m| m.as_array_mut()) {
+        for m in moves.iter_mut() {
+            let house = m["house"].as_u64().ok_or_else(|| Error::internal("a move without its house"))? as usize;
+            let (next, _) = report.position.play(&engine, house)?;
+            m["position"] = next.ring().into();
+        }
+        let bound = |m: &serde_json::Value, key: &str| m[key].as_i64().unwrap_or(0);
+        moves.sort_by_key(|m| std::cmp::Reverse((bound(m, "upper"), bound(m, "lower"))));
+    }
+    Ok(answer)
+}
+
+/// The answer object of a request that failed: `{"error": "...", "kind":
+/// "bad_input"}` (the kinds of [`ErrorKind::name`](crate::ErrorKind::name)).
+pub fn error_object(error: &Error) -> serde_json::Value {
+    serde_json::json!({ "error": error.to_string(), "kind": error.kind().name() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::databases::Databases;
+
+    fn limits() -> Limits {
+        Limits { threads: 1, time_limit: Duration::from_secs(10) }
+    }
+
+    #[test]
+    fn a_request_names_its_rules_and_position() {
+        let r = ApiRequest::from_json(r#"{"houses": 3, "seeds": 3, "capture": "empty", "relay": false}"#).unwrap();
+        assert_eq!(r.rules().unwrap(), Rules { capture: Capture::Empty, ..Rules::default() });
+        assert_eq!(r.position().unwrap(), Position::start(3, 3).unwrap());
+        let on = ApiRequest::from_json(r#"{"position": "1,1,0,1,1,0 S", "relay": "on"}"#).unwrap();
+        assert_eq!(on.rules().unwrap().relay, Relay::On);
+    }
+
+    #[test]
+    fn bad_requests_say_what_is_wrong() {
+        let bad = |line: &str| {
+            let e = ApiRequest::from_json(line).and_then(|r| r.request(&limits())).unwrap_err();
+            assert_eq!(e.kind(), crate::ErrorKind::BadInput, "{line}: {e}");
+            e.to_string()
+        };
+        assert!(bad(r#"{"position": "3,3 S"}"#).starts_with("position:"));
+        assert!(bad(r#"{"houses": 3, "seeds": 3, "capture": "never"}"#).starts_with("capture:"));
+        assert!(bad(r#"{"houses": 3, "seeds": 3, "sowing": 1}"#).contains("not a valid request"));
+        assert!(bad(r#"{"houses": 3, "seeds": 3, "capturre": "empty"}"#).contains("unknown field"));
+        assert!(bad(r#"{"houses": 3}"#).contains("give a position"));
+        assert!(bad(r#"{"houses": 3, "seeds": 3, "time_limit": -1}"#).contains("time_limit"));
+        assert!(bad(r#"{"houses": 30, "seeds": 3}"#).contains("30"));
+        assert!(bad("[1, 2").contains("not a valid request"));
+    }
+
+    #[test]
+    fn a_time_limit_is_cut_to_the_doors() {
+        let r = ApiRequest::from_json(r#"{"houses": 3, "seeds": 3, "time_limit": 1e9}"#).unwrap();
+        assert_eq!(r.request(&limits()).unwrap().time_limit, Some(Duration::from_secs(10)));
+    }
+
+    /// Every move's position is the one it leads to, and the moves come
+    /// best first; the values are those of the analyzer.
+    #[test]
+    fn the_answer_holds_each_moves_position_best_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let analyzer = Analyzer::new(Databases::new(dir.path()));
+        let request = ApiRequest::from_json(r#"{"houses": 4, "seeds": 3}"#).unwrap();
+        let answer = answer(&analyzer, &request, &limits()).unwrap();
+        let report = analyzer.analyze(&request.request(&limits()).unwrap(), &Silent).unwrap();
+        assert_eq!(answer["value"], report.value().unwrap());
+        let moves = answer["moves"].as_array().unwrap();
+        assert_eq!(moves.len(), 4);
+        let engine = Engine::new(4, Rules::default());
+        let values: Vec<i64> = moves.iter().map(|m| m["value"].as_i64().unwrap()).collect();
+        assert!(values.windows(2).all(|w| w[0] >= w[1]), "{values:?}");
+        assert_eq!(values[0], report.value().unwrap() as i64);
+        for m in moves {
+            let house = m["house"].as_u64().unwrap() as usize;
+            let next = Position::start(4, 3).unwrap().play(&engine, house).unwrap().0;
+            assert_eq!(m["position"], next.ring());
+            let listed = report.analysis.moves.iter().find(|x| x.house == house).unwrap();
+            assert_eq!(m["value"].as_i64(), listed.value.is_exact().then_some(listed.value.lower as i64));
+        }
+    }
+}
