@@ -40,7 +40,7 @@ pub struct EngineArgs {
 }
 
 pub fn run(args: EngineArgs) -> anyhow::Result<()> {
-    let limits = Limits { threads: threads(args.threads)?, time_limit: seconds(args.time_limit)? };
+    let limits = Limits { threads: threads(args.threads)?, time_limit: seconds(args.time_limit)?, bounded: false };
     let databases = args.db_dir.map_or_else(crate::common::databases, kalah::Databases::new);
     let analyzer = kalah::Analyzer::keeping(databases);
     let mut input = std::io::stdin().lock();

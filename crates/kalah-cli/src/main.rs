@@ -12,6 +12,7 @@ mod chains;
 mod common;
 mod db;
 mod engine;
+mod serve;
 mod observe;
 #[cfg(feature = "mpi")]
 mod distributed;
@@ -75,6 +76,9 @@ enum Command {
     /// Answer JSON requests, one a line on stdin, one answer a line on
     /// stdout (docs/api.md): for bots and scripts, databases opened once.
     Engine(engine::EngineArgs),
+    /// Serve the JSON API over HTTP (docs/api.md), on 127.0.0.1:8080 by
+    /// default: databases opened once, every search under a deadline.
+    Serve(serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -123,6 +127,7 @@ fn main() -> ExitCode {
         Command::Table(args) => table::run(args),
         Command::Strong(args) => strong::run(args),
         Command::Engine(args) => engine::run(args),
+        Command::Serve(args) => serve::run(args),
     };
     match result {
         Ok(()) => {

@@ -11,6 +11,9 @@ use kalah_core::{Capture, Position, Rules};
 use kalah_reference::{solve, RefPosition};
 use serde_json::Value;
 
+mod documented;
+use documented::{api_doc, block, shows};
+
 const BIN: &str = env!("CARGO_BIN_EXE_kalah");
 
 /// Runs `kalah engine ARGS` on the lines `input` with an empty database
@@ -130,32 +133,15 @@ fn bad_flags_are_refused_with_exit_code_2() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--time-limit"));
 }
 
-/// Every field shown in `expected` is in `actual` with that value; an
-/// array element by element, of the same length.
-fn shows(expected: &Value, actual: &Value) -> Result<(), String> {
-    match (expected, actual) {
-        (Value::Object(e), Value::Object(a)) => e.iter().try_for_each(|(k, v)| shows(v, a.get(k).unwrap_or(&Value::Null)).map_err(|why| format!("{k}: {why}"))),
-        (Value::Array(e), Value::Array(a)) if e.len() == a.len() => e.iter().zip(a).try_for_each(|(e, a)| shows(e, a)),
-        _ if expected == actual => Ok(()),
-        _ => Err(format!("documented {expected}, answered {actual}")),
-    }
-}
-
 /// The examples of docs/api.md: each `request` block through the engine,
 /// its answers against the `answer` block after it.
 #[test]
 fn the_documented_examples_are_the_engines_answers() {
-    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/api.md")).unwrap();
-    let block = |tag: &str, from: usize| -> Option<(Vec<String>, usize)> {
-        let open = format!("```{tag}\n");
-        let start = doc[from..].find(&open)? + from + open.len();
-        let end = doc[start..].find("```").unwrap() + start;
-        Some((doc[start..end].lines().map(str::to_string).collect(), end))
-    };
+    let doc = api_doc();
     let mut at = 0;
     let mut examples = 0;
-    while let Some((requests, end)) = block("request", at) {
-        let (answers, after) = block("answer", end).expect("an answer block after each request block");
+    while let Some((requests, end)) = block(&doc, "request", at) {
+        let (answers, after) = block(&doc, "answer", end).expect("an answer block after each request block");
         let (got, stderr, code) = engine(&["--threads", "1"], &(requests.join("\n") + "\n"));
         assert_eq!(code, Some(0), "{stderr}");
         assert_eq!(got.len(), answers.len(), "{requests:?}");

@@ -86,6 +86,10 @@ pub struct Limits {
     /// The longest a search may take; also the time limit of a request
     /// that gives none.
     pub time_limit: Duration,
+    /// Whether work that no time limit bounds (retrograde analysis of
+    /// more than [`MAX_RETROGRADE_BOARDS`] boards) is replaced by bounds
+    /// proven in time: for a door open to others, such as a server.
+    pub bounded: bool,
 }
 
 impl ApiRequest {
@@ -114,7 +118,10 @@ impl ApiRequest {
                     Relay::Off
                 }
             }
-            Some(Flag::Name(text)) => text.parse().map_err(|e| Error::bad_input(format!("relay: {e}")))?,
+            // A query string writes a yes-or-no option as a name.
+        Some(Flag::Name(text)) if text == "true" => Relay::On,
+        Some(Flag::Name(text)) if text == "false" => Relay::Off,
+        Some(Flag::Name(text)) => text.parse().map_err(|e| Error::bad_input(format!("relay: {e}")))?,
         };
         Ok(Rules {
             capture: named::<Capture>("capture", &self.capture, Capture::Standard)?,
@@ -147,9 +154,36 @@ impl ApiRequest {
     }
 }
 
+/// Under [`Limits::bounded`], a clockwise position whose retrograde
+/// analysis (every board up to its seeds) has more boards than this gets
+/// bounds proven within the time limit over a database of at most this
+/// many boards instead: about a second of work on two cores.
+pub const MAX_RETROGRADE_BOARDS: u64 = 5_000_000;
+
+/// Whether a default database file covers the position of `request`, so
+/// that it is answered by probes, without a search.
+pub fn by_probe(analyzer: &Analyzer, request: &ApiRequest) -> bool {
+    let (Ok(position), Ok(rules)) = (request.position(), request.rules()) else {
+        return false;
+    };
+    by_probe_of(analyzer, &position, rules)
+}
+
+fn by_probe_of(analyzer: &Analyzer, position: &Position, rules: Rules) -> bool {
+    let seeds = position.seeds_in_houses();
+    analyzer.databases().files(position.houses(), rules).iter().any(|f| f.max_seeds >= seeds)
+}
+
 /// Answers `request` ([module docs](self)).
 pub fn answer(analyzer: &Analyzer, request: &ApiRequest, limits: &Limits) -> Result<serde_json::Value> {
-    let request = request.request(limits)?;
+    let mut request = request.request(limits)?;
+    let (h, seeds) = (request.position.houses(), request.position.seeds_in_houses());
+    if limits.bounded && request.rules.may_cycle() && !crate::setup::proves_bounds(h, seeds, request.rules, &request.db) && kalah_core::boards_up_to(h, seeds) > MAX_RETROGRADE_BOARDS && !by_probe_of(analyzer, &request.position, request.rules) {
+        // Retrograde analysis would take longer than any time limit: bounds
+        // proven in time over a database of fewer seeds instead.
+        let n = (1..seeds).rev().find(|&n| kalah_core::boards_up_to(h, n) <= MAX_RETROGRADE_BOARDS).unwrap_or(0);
+        request.db.build_seeds = Some(n);
+    }
     let report = analyzer.analyze(&request, &Silent)?;
     let mut answer = serde_json::to_value(&report).map_err(|e| Error::internal(format!("the report does not serialise: {e}")))?;
     let engine = Engine::new(report.position.houses(), report.rules);
@@ -177,7 +211,7 @@ mod tests {
     use crate::databases::Databases;
 
     fn limits() -> Limits {
-        Limits { threads: 1, time_limit: Duration::from_secs(10) }
+        Limits { threads: 1, time_limit: Duration::from_secs(10), bounded: true }
     }
 
     #[test]

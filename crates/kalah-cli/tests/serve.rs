@@ -1,0 +1,208 @@
+//! `kalah serve` against a real server on an ephemeral loopback port: the
+//! values against the naive reference solver, bad input,
+//! the limits (busy search slots, probes that do not wait behind them, a
+//! query string too long), and a graceful stop on SIGTERM. Loopback only,
+//! a bounded number of requests.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use kalah_core::{Capture, Rules};
+use kalah_reference::{solve, RefPosition};
+use serde_json::Value;
+
+mod documented;
+use documented::{api_doc, block, shows};
+
+const BIN: &str = env!("CARGO_BIN_EXE_kalah");
+
+/// A server on 127.0.0.1, port chosen by the system; stopped when dropped.
+struct Server {
+    child: Child,
+    addr: SocketAddr,
+    _dir: tempfile::TempDir,
+}
+
+impl Server {
+    fn start(args: &[&str], setup: impl FnOnce(&std::path::Path)) -> Server {
+        let dir = tempfile::tempdir().unwrap();
+        setup(dir.path());
+        let mut child = Command::new(BIN)
+            .args(["serve", "--addr", "127.0.0.1:0"])
+            .args(args)
+            .env("KALAH_DB_DIR", dir.path())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run kalah serve");
+        let mut line = String::new();
+        BufReader::new(child.stderr.take().unwrap()).read_line(&mut line).unwrap();
+        let addr = line.split("http://").nth(1).and_then(|r| r.split('/').next()).unwrap_or_else(|| panic!("no address in {line:?}"));
+        Server { child, addr: addr.parse().unwrap(), _dir: dir }
+    }
+
+    fn get(&self, path: &str) -> (u16, String, Value) {
+        get(self.addr, path)
+    }
+}
+
+/// GET `path` of the server at `addr`: the status, the headers (lower
+/// case) and the body as JSON.
+fn get(addr: SocketAddr, path: &str) -> (u16, String, Value) {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap_or_else(|| panic!("no HTTP response: {response:?}"));
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    let body = serde_json::from_str(body).unwrap_or_else(|e| panic!("{path}: not JSON ({e}): {body}"));
+    (status, head.to_lowercase(), body)
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn values_agree_with_the_reference_solver() {
+    let server = Server::start(&["--threads", "1"], |_| {});
+    let (status, _, health) = server.get("/health");
+    assert_eq!((status, &health["status"]), (200, &Value::from("ok")));
+
+    let (status, _, a) = server.get("/api/v1/start?houses=4&seeds=3&capture=empty");
+    assert_eq!(status, 200, "{a}");
+    let rules = Rules { capture: Capture::Empty, ..Rules::default() };
+    let (value, moves) = solve(&rules, &RefPosition::start(4, 3));
+    assert_eq!(a["value"], value);
+    for (house, v) in moves {
+        let m = a["moves"].as_array().unwrap().iter().find(|m| m["house"] == house).unwrap();
+        assert_eq!(m["value"], v, "house {house}");
+    }
+    // The same position by its ring, and the side form, answer the same.
+    let (_, _, ring) = server.get("/api/v1/analysis?position=3,3,3,3,0,3,3,3,3,0%20S&capture=empty");
+    let (_, _, side) = server.get("/api/v1/analysis?position=S:3-3-3-3:0%20N:3-3-3-3:0%20S&capture=empty");
+    assert_eq!(ring["moves"], a["moves"]);
+    assert_eq!(side["moves"], a["moves"]);
+    // Each move's position is answered from the other side's view.
+    let next = a["moves"][1]["position"].as_str().unwrap().replace(' ', "%20");
+    let (_, _, child) = server.get(&format!("/api/v1/analysis?position={next}&capture=empty"));
+    let mover_again = next.ends_with('S');
+    let v = a["moves"][1]["value"].as_i64().unwrap();
+    assert_eq!(child["value"].as_i64().unwrap(), if mover_again { v } else { -v }, "{child}");
+}
+
+#[test]
+fn bad_requests_get_400_and_names_of_files_are_refused() {
+    let server = Server::start(&["--threads", "1"], |_| {});
+    for (path, says) in [
+        ("/api/v1/analysis?position=3,3%20S", "position:"),
+        ("/api/v1/analysis?position=3,3,3,0,3,3,3,0%20S&capture=never", "capture:"),
+        ("/api/v1/analysis?position=3,3,3,0,3,3,3,0%20S&db=/etc/passwd", "unknown field `db`"),
+        ("/api/v1/analysis", "give a position"),
+        ("/api/v1/start?houses=6", "give houses and seeds"),
+        ("/api/v1/start?houses=x&seeds=3", "houses"),
+        ("/api/v1/start?houses=9&seeds=3", "9 houses"),
+        ("/api/v1/start?houses=3&seeds=3&time_limit=-2", "time_limit"),
+    ] {
+        let (status, _, body) = server.get(path);
+        assert_eq!(status, 400, "{path}: {body}");
+        assert!(body["error"].as_str().unwrap().contains(says), "{path}: {body}");
+    }
+    let long = format!("/api/v1/start?houses=3&seeds=3&capture={}", "x".repeat(3000));
+    let (status, _, body) = server.get(&long);
+    assert_eq!(status, 400);
+    assert!(body["error"].as_str().unwrap().contains("longer than"), "{body}");
+    let (status, _, _) = server.get("/etc/passwd");
+    assert_eq!(status, 404);
+}
+
+#[test]
+fn busy_search_slots_give_503_while_probes_and_health_answer() {
+    // One search slot; a database file covering Kalah(3,3).
+    let server = Server::start(&["--threads", "1", "--time-limit", "4"], |dir| {
+        let file = dir.join(format!("kalah-h3-n18-{}.kdb", Rules::default().tag()));
+        kalah_db::build_file(&file, 3, Rules::default(), 18, &kalah_db::Quiet).unwrap();
+    });
+    let addr = server.addr;
+    // Searches that run to their deadline: Kalah(6,6) is not proven in 4 s.
+    let searches: Vec<_> = (0..3)
+        .map(|_| {
+            std::thread::spawn(move || get(addr, "/api/v1/start?houses=6&seeds=6"))
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(1500));
+    let t = Instant::now();
+    let (status, _, health) = server.get("/health");
+    assert_eq!(status, 200, "{health}");
+    let (status, _, probe) = server.get("/api/v1/start?houses=3&seeds=3");
+    assert_eq!(status, 200, "{probe}");
+    assert_eq!(probe["source"], "database");
+    assert!(t.elapsed() < Duration::from_secs(1), "health and a probe took {:?} behind the searches", t.elapsed());
+
+    let results: Vec<_> = searches.into_iter().map(|s| s.join().unwrap()).collect();
+    let ok = results.iter().filter(|r| r.0 == 200).count();
+    let busy: Vec<_> = results.iter().filter(|r| r.0 == 503).collect();
+    assert_eq!(ok, 1, "one slot, one search: {results:?}");
+    assert_eq!(busy.len(), 2, "{results:?}");
+    for (_, head, body) in busy {
+        assert!(head.contains("retry-after: 1"), "{head}");
+        assert!(body["error"].as_str().unwrap().contains("busy"));
+    }
+    let searched = &results.iter().find(|r| r.0 == 200).unwrap().2;
+    assert_eq!(searched["exact"], false, "bounds at the deadline: {searched}");
+}
+
+#[test]
+fn the_database_list_names_files_not_paths() {
+    let server = Server::start(&["--threads", "1"], |dir| {
+        kalah_db::build_file(&dir.join(format!("kalah-h2-n8-{}.kdb", Rules::default().tag())), 2, Rules::default(), 8, &kalah_db::Quiet).unwrap();
+    });
+    let (status, _, body) = server.get("/api/v1/databases");
+    assert_eq!(status, 200);
+    let d = &body["databases"][0];
+    assert_eq!((d["houses"].as_u64(), d["max_seeds"].as_u64()), (Some(2), Some(8)));
+    assert!(!d["file"].as_str().unwrap().contains('/'), "{d}");
+    let (_, _, probe) = server.get("/api/v1/start?houses=2&seeds=2");
+    assert!(!probe["database"]["path"].as_str().unwrap().contains('/'), "{probe}");
+}
+
+#[test]
+fn sigterm_stops_it_gracefully() {
+    let mut server = Server::start(&["--threads", "1"], |_| {});
+    assert_eq!(server.get("/health").0, 200);
+    let pid = server.child.id().to_string();
+    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
+    let t = Instant::now();
+    let status = loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(t.elapsed() < Duration::from_secs(10), "still running 10 s after SIGTERM");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status:?}");
+}
+
+/// The HTTP examples of docs/api.md against a server with no database files.
+#[test]
+fn the_documented_calls_are_the_servers_answers() {
+    let doc = api_doc();
+    let (calls, end) = block(&doc, "http", 0).expect("an http block");
+    let (answers, _) = block(&doc, "answer", end).expect("an answer block after it");
+    assert_eq!(calls.len(), answers.len());
+    assert_eq!(calls.len(), 6, "calls in docs/api.md");
+    let server = Server::start(&["--threads", "1"], |_| {});
+    for (call, answer) in calls.iter().zip(&answers) {
+        let path = call.strip_prefix("GET ").unwrap_or_else(|| panic!("not a GET: {call}"));
+        let (_, _, got) = server.get(path);
+        let expected: Value = serde_json::from_str(answer).unwrap_or_else(|e| panic!("docs/api.md: {e}: {answer}"));
+        shows(&expected, &got).unwrap_or_else(|why| panic!("docs/api.md, {call}: {why}"));
+    }
+}
