@@ -65,8 +65,8 @@ impl Tablebase for NoTablebase {
 
 /// A database behind a pointer answers as the database itself.
 macro_rules! forward_tablebase {
-    ($($pointer:ty $(: $bound:path)?),*) => {$(
-        impl<T: Tablebase $(+ $bound)? + ?Sized> Tablebase for $pointer {
+    ($($pointer:ty),*) => {$(
+        impl<T: Tablebase + ?Sized> Tablebase for $pointer {
             fn houses(&self) -> usize {
                 (**self).houses()
             }
@@ -95,5 +95,4 @@ macro_rules! forward_tablebase {
     )*};
 }
 
-// An `Arc` is `Sync` only for what may also be sent between threads.
-forward_tablebase!(Box<T>, &T, std::sync::Arc<T>: Send);
+forward_tablebase!(Box<T>, &T);

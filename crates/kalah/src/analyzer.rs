@@ -239,7 +239,7 @@ impl Analyzer {
         };
 
         if let Some(b) = memory.as_ref().filter(|b| seeds <= b.indexer().max_seeds()) {
-            let analysis = analyze_from_table(&engine, b, position)?;
+            let analysis = analyze_from_table(&engine, &**b, position)?;
             return Ok(finish(analysis.into(), Source::Database, 0, None));
         }
         if let Some(db) = db.as_ref().filter(|d| seeds <= d.header().max_seeds) {
@@ -279,12 +279,12 @@ impl Analyzer {
         ));
         let mut load_seconds = None;
         let (analysis, nodes, best) = match (memory, db) {
-            (Some(b), _) => search(Solver::new(h, rules, b, options)?, request, observer)?,
+            (Some(b), _) => search(Solver::new(h, rules, &*b, options)?, request, observer)?,
             (None, Some(db)) => {
                 let loading = Instant::now();
                 let loaded = self.loaded(db, request.threads)?;
                 load_seconds = Some(loading.elapsed().as_secs_f64());
-                search(Solver::new(h, rules, loaded, options)?, request, observer)?
+                search(Solver::new(h, rules, &*loaded, options)?, request, observer)?
             }
             (None, None) => search(Solver::new(h, rules, NoTablebase { houses: h, rules }, options)?, request, observer)?,
         };
