@@ -259,3 +259,25 @@ impl SearchArgs {
         }
     }
 }
+
+/// The flags of a door that answers many requests (`engine`, `serve`).
+#[derive(Args, Clone, Debug)]
+pub struct DoorArgs {
+    /// The database directory (default: $KALAH_DB_DIR, else data/db).
+    #[arg(long, value_name = "DIR")]
+    pub db_dir: Option<PathBuf>,
+    /// The longest a search may take, in seconds; also the time limit of a
+    /// request that gives none. A value not proven in time comes back as
+    /// bounds.
+    #[arg(long, value_name = "S", default_value_t = 10.0, allow_negative_numbers = true)]
+    pub time_limit: f64,
+}
+
+impl DoorArgs {
+    /// An analyzer over the database directory that keeps what it builds
+    /// or loads, and the time limit checked.
+    pub fn analyzer(&self) -> anyhow::Result<(kalah::Analyzer, std::time::Duration)> {
+        let databases = self.db_dir.clone().map_or_else(databases, kalah::Databases::new);
+        Ok((kalah::Analyzer::keeping(databases), seconds(self.time_limit)?))
+    }
+}

@@ -3,12 +3,11 @@
 //! once, for every request after.
 
 use std::io::{BufRead, Read, Write};
-use std::path::PathBuf;
 
 use clap::Args;
 use kalah::api::{self, ApiRequest, Limits};
 
-use crate::common::{seconds, threads};
+use crate::common::threads;
 
 /// The longest request line read; a longer one is answered by an error.
 const MAX_LINE: u64 = 64 * 1024;
@@ -26,23 +25,16 @@ A line that is not a valid request is answered by {\"error\": \"...\", \"kind\":
 and the engine goes on; blank lines are skipped. It stops at the end of stdin.
 The protocol is documented in docs/api.md.")]
 pub struct EngineArgs {
-    /// The database directory (default: $KALAH_DB_DIR, else data/db).
-    #[arg(long, value_name = "DIR")]
-    pub db_dir: Option<PathBuf>,
     /// Search threads for each request (default: every core).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
-    /// The longest a search may take, in seconds; also the time limit of a
-    /// request that gives none. A value not proven in time comes back as
-    /// bounds.
-    #[arg(long, value_name = "S", default_value_t = 10.0, allow_negative_numbers = true)]
-    pub time_limit: f64,
+    #[command(flatten)]
+    pub door: crate::common::DoorArgs,
 }
 
 pub fn run(args: EngineArgs) -> anyhow::Result<()> {
-    let limits = Limits { threads: threads(args.threads)?, time_limit: seconds(args.time_limit)?, bounded: false };
-    let databases = args.db_dir.map_or_else(crate::common::databases, kalah::Databases::new);
-    let analyzer = kalah::Analyzer::keeping(databases);
+    let (analyzer, time_limit) = args.door.analyzer()?;
+    let limits = Limits { threads: threads(args.threads)?, time_limit, bounded: false };
     let mut input = std::io::stdin().lock();
     let mut output = std::io::stdout().lock();
     let mut line = Vec::new();

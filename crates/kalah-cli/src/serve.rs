@@ -11,7 +11,6 @@
 //! file; SIGINT and SIGTERM stop it after the requests under way.
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -26,7 +25,7 @@ use kalah::{Error, ErrorKind};
 use serde_json::{json, Value};
 use tokio::sync::Semaphore;
 
-use crate::common::{seconds, threads};
+use crate::common::threads;
 
 /// How long a search request waits for a free slot before it gets 503.
 const SLOT_WAIT: Duration = Duration::from_secs(1);
@@ -53,17 +52,11 @@ pub struct ServeArgs {
     /// give 0.0.0.0:PORT to serve others (behind a proxy).
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
-    /// The database directory (default: $KALAH_DB_DIR, else data/db).
-    #[arg(long, value_name = "DIR")]
-    pub db_dir: Option<PathBuf>,
     /// Searches that may run at once, one thread each (default: every core).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
-    /// The longest a search may take, in seconds; also the time limit of a
-    /// request that gives none. A value not proven in time comes back as
-    /// bounds.
-    #[arg(long, value_name = "S", default_value_t = 10.0, allow_negative_numbers = true)]
-    pub time_limit: f64,
+    #[command(flatten)]
+    pub door: crate::common::DoorArgs,
 }
 
 /// What every request shares.
@@ -75,16 +68,16 @@ struct Shared {
 
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let slots = threads(args.threads)?;
-    let limits = Limits { threads: 1, time_limit: seconds(args.time_limit)?, bounded: true };
-    let databases = args.db_dir.map_or_else(crate::common::databases, kalah::Databases::new);
-    let shared = Arc::new(Shared { analyzer: kalah::Analyzer::keeping(databases), limits, slots: Semaphore::new(slots) });
+    let (analyzer, time_limit) = args.door.analyzer()?;
+    let limits = Limits { threads: 1, time_limit, bounded: true };
+    let shared = Arc::new(Shared { analyzer, limits, slots: Semaphore::new(slots) });
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await
             .map_err(|e| kalah::Error::bad_input(format!("--addr {}: cannot listen there: {e}", args.addr)))?;
         // The address bound (a port of 0 is chosen by the system), for people and for tests.
-        eprintln!("kalah: serving on http://{}/ ({slots} search slots, {} s a search)", listener.local_addr()?, args.time_limit);
+        eprintln!("kalah: serving on http://{}/ ({slots} search slots, {} s a search)", listener.local_addr()?, time_limit.as_secs_f64());
         let app = Router::new()
             .route("/health", get(|| async { Json(json!({"status": "ok"})) }))
             .route("/api/v1/analysis", get(analysis))
