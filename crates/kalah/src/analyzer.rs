@@ -135,6 +135,24 @@ impl std::fmt::Debug for Kept {
     }
 }
 
+/// The entry of `kept` that `fits`, moved to the end (the most recently
+/// used), or one made and added, the least recently used going first when
+/// [`KEPT_DATABASES`] are kept.
+fn keep<T: Clone>(kept: &mut Vec<T>, fits: impl Fn(&T) -> bool, make: impl FnOnce() -> Result<T>) -> Result<T> {
+    let entry = match kept.iter().position(fits) {
+        Some(at) => kept.remove(at),
+        None => {
+            let made = make()?;
+            if kept.len() >= KEPT_DATABASES {
+                kept.remove(0);
+            }
+            made
+        }
+    };
+    kept.push(entry.clone());
+    Ok(entry)
+}
+
 /// How many databases of each kind a keeping analyzer holds at most; the
 /// least recently used goes first.
 pub const KEPT_DATABASES: usize = 4;
@@ -168,17 +186,7 @@ impl Analyzer {
         // Held while building: a second request for the same database waits for it.
         let mut kept = kept.lock().map_err(|_| Error::internal("a request failed while building a database"))?;
         let fits = |b: &Arc<Builder>| b.houses() == h && b.rules() == rules && b.indexer().max_seeds() >= n;
-        if let Some(at) = kept.built.iter().position(fits) {
-            let b = kept.built.remove(at);
-            kept.built.push(b.clone());
-            return Ok(Some(b));
-        }
-        let b = Arc::new(setup.build_noted(n, file.is_some())?);
-        if kept.built.len() >= KEPT_DATABASES {
-            kept.built.remove(0);
-        }
-        kept.built.push(b.clone());
-        Ok(Some(b))
+        keep(&mut kept.built, fits, || Ok(Arc::new(setup.build_noted(n, file.is_some())?))).map(Some)
     }
 
     /// `db` loaded into memory for a search, from those kept if this
@@ -189,18 +197,8 @@ impl Analyzer {
         };
         let mut kept = kept.lock().map_err(|_| Error::internal("a request failed while loading a database"))?;
         let path = db.path().to_path_buf();
-        if let Some(at) = kept.loaded.iter().position(|(p, _)| *p == path) {
-            let entry = kept.loaded.remove(at);
-            let loaded = entry.1.clone();
-            kept.loaded.push(entry);
-            return Ok(loaded);
-        }
-        let loaded = Arc::new(for_search(db, threads)?);
-        if kept.loaded.len() >= KEPT_DATABASES {
-            kept.loaded.remove(0);
-        }
-        kept.loaded.push((path, loaded.clone()));
-        Ok(loaded)
+        let entry = keep(&mut kept.loaded, |(p, _)| *p == path, || Ok((path.clone(), Arc::new(for_search(db, threads)?))))?;
+        Ok(entry.1)
     }
 
     /// The directory of default databases.
