@@ -124,6 +124,8 @@ fn a_database_built_in_memory_serves_the_requests_after_it() {
     assert_eq!(answers[0]["database"]["max_seeds"], answers[1]["database"]["max_seeds"]);
     let (first, second) = (built(&answers[0]).unwrap(), built(&answers[1]).unwrap());
     assert!(second < first / 10.0, "the second request rebuilt the database: {first} s, then {second} s");
+    assert_eq!(answers[0]["database"]["kept"], false, "{}", answers[0]);
+    assert_eq!(answers[1]["database"]["kept"], true, "{}", answers[1]);
 }
 
 #[test]

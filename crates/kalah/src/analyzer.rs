@@ -127,19 +127,31 @@ pub struct Analyzer {
 struct Kept {
     built: Vec<Arc<Builder>>,
     loaded: Vec<(PathBuf, Arc<Database>)>,
+    /// Files opened (mapped) for probes, with the size and time of change
+    /// they had then: a file rebuilt since is opened anew.
+    opened: Vec<(PathBuf, FileStamp, Arc<Database>)>,
+}
+
+/// A file's size and time of last change.
+type FileStamp = (u64, Option<std::time::SystemTime>);
+
+fn stamp(path: &std::path::Path) -> Result<FileStamp> {
+    let meta = std::fs::metadata(path).map_err(|e| Error::from(kalah_db::DbError::io(path, e)))?;
+    Ok((meta.len(), meta.modified().ok()))
 }
 
 impl std::fmt::Debug for Kept {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Kept").field("built", &self.built.len()).field("loaded", &self.loaded.len()).finish()
+        f.debug_struct("Kept").field("built", &self.built.len()).field("loaded", &self.loaded.len()).field("opened", &self.opened.len()).finish()
     }
 }
 
 /// The entry of `kept` that `fits`, moved to the end (the most recently
 /// used), or one made and added, the least recently used going first when
-/// [`KEPT_DATABASES`] are kept.
-fn keep<T: Clone>(kept: &mut Vec<T>, fits: impl Fn(&T) -> bool, make: impl FnOnce() -> Result<T>) -> Result<T> {
-    let entry = match kept.iter().position(fits) {
+/// [`KEPT_DATABASES`] are kept; and whether it was kept from before.
+fn keep<T: Clone>(kept: &mut Vec<T>, fits: impl Fn(&T) -> bool, make: impl FnOnce() -> Result<T>) -> Result<(T, bool)> {
+    let found = kept.iter().position(fits);
+    let entry = match found {
         Some(at) => kept.remove(at),
         None => {
             let made = make()?;
@@ -150,7 +162,7 @@ fn keep<T: Clone>(kept: &mut Vec<T>, fits: impl Fn(&T) -> bool, make: impl FnOnc
         }
     };
     kept.push(entry.clone());
-    Ok(entry)
+    Ok((entry, found.is_some()))
 }
 
 /// How many databases of each kind a keeping analyzer holds at most; the
@@ -165,7 +177,8 @@ impl Analyzer {
     }
 
     /// An analyzer for many requests (a server, an engine): the databases
-    /// it builds in memory and the files it loads for searches are kept
+    /// it builds in memory, the files it loads for searches and those it
+    /// maps for probes (opened anew when changed since) are kept
     /// for the next requests (at most [`KEPT_DATABASES`] of each kind),
     /// shared by its clones. A kept database built in memory serves any
     /// request of its board and rules that asks no larger one.
@@ -174,10 +187,10 @@ impl Analyzer {
     }
 
     /// The database to build in memory for `seeds`, from those kept if
-    /// this analyzer keeps them.
-    fn memory_database(&self, setup: &Setup<'_>, seeds: u32, file: Option<&Database>) -> Result<Option<Arc<Builder>>> {
+    /// this analyzer keeps them (and whether it was).
+    fn memory_database(&self, setup: &Setup<'_>, seeds: u32, file: Option<&Database>) -> Result<Option<(Arc<Builder>, bool)>> {
         let Some(kept) = &self.kept else {
-            return Ok(setup.memory_database(seeds, file)?.map(Arc::new));
+            return Ok(setup.memory_database(seeds, file)?.map(|b| (Arc::new(b), false)));
         };
         let Some(n) = setup.memory_seeds(seeds, file)? else {
             return Ok(None);
@@ -190,15 +203,40 @@ impl Analyzer {
     }
 
     /// `db` loaded into memory for a search, from those kept if this
-    /// analyzer keeps them.
-    fn loaded(&self, db: Database, threads: usize) -> Result<Arc<Database>> {
+    /// analyzer keeps them (and whether it was).
+    fn loaded(&self, db: Database, threads: usize) -> Result<(Arc<Database>, bool)> {
         let Some(kept) = &self.kept else {
-            return Ok(Arc::new(for_search(db, threads)?));
+            return Ok((Arc::new(for_search(db, threads)?), false));
         };
         let mut kept = kept.lock().map_err(|_| Error::internal("a request failed while loading a database"))?;
         let path = db.path().to_path_buf();
-        let entry = keep(&mut kept.loaded, |(p, _)| *p == path, || Ok((path.clone(), Arc::new(for_search(db, threads)?))))?;
-        Ok(entry.1)
+        let ((_, loaded), was_kept) = keep(&mut kept.loaded, |(p, _)| *p == path, || Ok((path.clone(), Arc::new(for_search(db, threads)?))))?;
+        Ok((loaded, was_kept))
+    }
+
+    /// For a keeping analyzer, the default file that covers a position of
+    /// `purpose`, when the directory's choice is one, opened once and kept
+    /// mapped for the probes of the requests after (and whether it was open
+    /// from before).
+    fn kept_cover(&self, spec: &DbSpec, purpose: Purpose, budget: SetupBudget) -> Result<Option<(Arc<Database>, bool)>> {
+        let Some(kept) = &self.kept else {
+            return Ok(None);
+        };
+        if spec.no_db || spec.file.is_some() {
+            return Ok(None);
+        }
+        let Some(path) = self.databases.choose(purpose, budget).path else {
+            return Ok(None);
+        };
+        let covers = path.file_name().and_then(|n| Databases::name_parts(&n.to_string_lossy())).is_some_and(|(_, n, _)| n >= purpose.seeds);
+        if !covers {
+            return Ok(None);
+        }
+        let now = stamp(&path)?;
+        let mut kept = kept.lock().map_err(|_| Error::internal("a request failed while opening a database"))?;
+        let open = || Ok((path.clone(), now, Arc::new(Database::open_for(&path, purpose.houses, purpose.rules)?)));
+        let ((_, _, db), was_kept) = keep(&mut kept.opened, |(p, s, _)| *p == path && *s == now, open)?;
+        Ok(Some((db, was_kept)).filter(|(db, _)| db.header().max_seeds >= purpose.seeds))
     }
 
     /// The directory of default databases.
@@ -216,12 +254,19 @@ impl Analyzer {
         let seeds = position.seeds_in_houses();
         let gap = if request.moves || request.pv { ANALYSIS_LOAD_GAP } else { VALUE_LOAD_GAP };
         let budget = SetupBudget::within(request.time_limit, request.threads);
-        let db = self.databases.open_for(&request.db, Purpose { houses: h, rules, seeds, gap }, budget, observer)?;
+        let purpose = Purpose { houses: h, rules, seeds, gap };
+        if let Some((db, kept)) = self.kept_cover(&request.db, purpose, budget)? {
+            let start = Instant::now();
+            let analysis = analyze_from_table(&engine, &*db, position)?;
+            let database = UsedDatabase { kept, ..UsedDatabase::file(&db) };
+            return Ok(Report { position: *position, rules, analysis: analysis.into(), source: Source::Database, nodes: 0, seconds: start.elapsed().as_secs_f64(), database: Some(database), best_found: None });
+        }
+        let db = self.databases.open_for(&request.db, purpose, budget, observer)?;
         let setup = Setup { engine: &engine, spec: &request.db, threads: request.threads, tt_mb: request.tt_mb, budget, observer };
         let start = Instant::now();
-        let memory = self.memory_database(&setup, seeds, db.as_ref())?;
+        let (memory, kept) = self.memory_database(&setup, seeds, db.as_ref())?.unzip();
         let database = match (&memory, &db) {
-            (Some(b), _) => Some(UsedDatabase { path: None, max_seeds: b.indexer().max_seeds(), build_seconds: Some(start.elapsed().as_secs_f64()), load_seconds: None }),
+            (Some(b), _) => Some(UsedDatabase { path: None, max_seeds: b.indexer().max_seeds(), build_seconds: Some(start.elapsed().as_secs_f64()), load_seconds: None, kept: kept.unwrap_or(false) }),
             (None, Some(d)) => Some(UsedDatabase::file(d)),
             (None, None) => None,
         };
@@ -276,19 +321,22 @@ impl Analyzer {
             }
         ));
         let mut load_seconds = None;
+        let mut loaded_kept = false;
         let (analysis, nodes, best) = match (memory, db) {
             (Some(b), _) => search(Solver::new(h, rules, &*b, options)?, request, observer)?,
             (None, Some(db)) => {
                 let loading = Instant::now();
-                let loaded = self.loaded(db, request.threads)?;
+                let loaded;
+                (loaded, loaded_kept) = self.loaded(db, request.threads)?;
                 load_seconds = Some(loading.elapsed().as_secs_f64());
                 search(Solver::new(h, rules, &*loaded, options)?, request, observer)?
             }
             (None, None) => search(Solver::new(h, rules, NoTablebase { houses: h, rules }, options)?, request, observer)?,
         };
         let mut report = finish(analysis, Source::Search, nodes, best);
-        if let Some(d) = report.database.as_mut() {
+        if let Some(d) = report.database.as_mut().filter(|_| load_seconds.is_some()) {
             d.load_seconds = load_seconds;
+            d.kept = loaded_kept;
         }
         Ok(report)
     }

@@ -30,8 +30,9 @@
 //! ([`crate::ErrorKind`]).
 //!
 //! Otherwise the answer is the object `kalah query --json` prints ([`Report`](crate::Report)'s serialisation),
-//! with each move's object also holding `position`, the position the move
-//! leads to (ring form), and the moves sorted best first (by their upper,
+//! with each move's object, and each step of the line of best play
+//! (`pv`), also holding `position`, the position it leads to (ring form),
+//! and the moves sorted best first (by their upper,
 //! then their lower bound: an exact value is both).
 
 use std::time::Duration;
@@ -196,6 +197,14 @@ pub fn answer(analyzer: &Analyzer, request: &ApiRequest, limits: &Limits) -> Res
         let bound = |m: &serde_json::Value, key: &str| m[key].as_i64().unwrap_or(0);
         moves.sort_by_key(|m| std::cmp::Reverse((bound(m, "upper"), bound(m, "lower"))));
     }
+    if let Some(pv) = answer.get_mut("pv").and_then(|m| m.as_array_mut()) {
+        let mut at = report.position;
+        for step in pv.iter_mut() {
+            let house = step["house"].as_u64().ok_or_else(|| Error::internal("a line of play without its house"))? as usize;
+            at = at.play(&engine, house)?.0;
+            step["position"] = at.ring().into();
+        }
+    }
     Ok(answer)
 }
 
@@ -269,5 +278,16 @@ mod tests {
             let listed = report.analysis.moves.iter().find(|x| x.house == house).unwrap();
             assert_eq!(m["value"].as_i64(), listed.value.is_exact().then_some(listed.value.lower as i64));
         }
+        // The line of best play, each step with the position it leads to.
+        let mut at = Position::start(4, 3).unwrap();
+        let pv = answer["pv"].as_array().unwrap();
+        assert_eq!(pv.len(), report.analysis.pv.len());
+        for (step, m) in pv.iter().zip(&report.analysis.pv) {
+            assert_eq!(step["side"], m.side.letter().to_string());
+            assert_eq!(step["house"], m.house);
+            at = at.play(&engine, m.house).unwrap().0;
+            assert_eq!(step["position"], at.ring());
+        }
+        assert!(engine.is_over(at.mover_board()), "the line ends the game: {at}");
     }
 }

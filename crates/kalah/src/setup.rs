@@ -180,12 +180,16 @@ pub struct UsedDatabase {
     pub build_seconds: Option<f64>,
     /// Seconds loading it into memory took (a file a search used whole).
     pub load_seconds: Option<f64>,
+    /// Whether it was kept in memory from an earlier request, built or
+    /// loaded then (a long-lived analyzer, [`crate::Analyzer::keeping`]):
+    /// the seconds above are then those of finding it.
+    pub kept: bool,
 }
 
 impl UsedDatabase {
     /// A file, as opened.
     pub fn file(db: &Database) -> UsedDatabase {
-        UsedDatabase { path: Some(db.path().display().to_string()), max_seeds: db.header().max_seeds, build_seconds: None, load_seconds: None }
+        UsedDatabase { path: Some(db.path().display().to_string()), max_seeds: db.header().max_seeds, build_seconds: None, load_seconds: None, kept: false }
     }
 }
 
@@ -432,7 +436,7 @@ impl Setup<'_> {
                 check_search_memory(table_bytes + boards_up_to(h, n), None)?;
                 let started = Instant::now();
                 let built = self.build(n)?;
-                let used = UsedDatabase { path: None, max_seeds: n, build_seconds: Some(started.elapsed().as_secs_f64()), load_seconds: None };
+                let used = UsedDatabase { path: None, max_seeds: n, build_seconds: Some(started.elapsed().as_secs_f64()), load_seconds: None, kept: false };
                 (Box::new(built), Some(used))
             }
         };

@@ -167,6 +167,38 @@ fn a_database_covering_the_position_answers_by_probes() {
     assert_eq!(report.nodes, 0);
 }
 
+/// A keeping analyzer opens a covering file once and probes the mapped
+/// file for the requests after; a file rebuilt since is opened anew.
+#[test]
+fn a_keeping_analyzer_keeps_a_covering_file_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let databases = Databases::new(dir.path());
+    let rules = empty_capture();
+    let file = databases.path_for(3, 12, rules);
+    kalah_db::build_file(&file, 3, rules, 12, &kalah_db::Quiet).unwrap();
+    let keeping = Analyzer::keeping(databases.clone());
+    let fresh = Analyzer::new(databases);
+    let kept = |r: &kalah::Report| r.database.as_ref().map(|d| d.kept);
+    let mut seen = Vec::new();
+    for s in [2, 1, 2, 2] {
+        let request = Request::new(Position::start(3, s).unwrap(), rules);
+        let (a, b) = (keeping.analyze(&request, &Silent).unwrap(), fresh.analyze(&request, &Silent).unwrap());
+        assert_eq!((a.source, b.source), (Source::Database, Source::Database));
+        assert_eq!(a.analysis, b.analysis, "Kalah(3,{s})");
+        assert_eq!(a.value(), Some(reference(3, s, rules).0));
+        assert_eq!(kept(&b), Some(false));
+        seen.push(kept(&a).unwrap());
+    }
+    assert_eq!(seen, [false, true, true, true]);
+    // The file rebuilt (a smaller one under the name: its size differs) is opened anew.
+    std::fs::remove_file(&file).unwrap();
+    kalah_db::build_file(&file, 3, rules, 10, &kalah_db::Quiet).unwrap();
+    let request = Request::new(Position::start(3, 1).unwrap(), rules);
+    let after = keeping.analyze(&request, &Silent).unwrap();
+    assert_eq!(kept(&after), Some(false));
+    assert_eq!(after.database.as_ref().map(|d| d.max_seeds), Some(10));
+}
+
 #[test]
 fn the_listing_says_what_the_reader_thinks_of_each_file() {
     let dir = tempfile::tempdir().unwrap();
