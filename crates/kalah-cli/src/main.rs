@@ -76,8 +76,9 @@ enum Command {
     /// Answer JSON requests, one a line on stdin, one answer a line on
     /// stdout (docs/api.md): for bots and scripts, databases opened once.
     Engine(engine::EngineArgs),
-    /// Serve the JSON API over HTTP (docs/api.md), on 127.0.0.1:8080 by
-    /// default: databases opened once, every search under a deadline.
+    /// Serve a board explorer and the JSON API over HTTP (docs/api.md), on
+    /// 127.0.0.1:8080 by default: databases opened once, every search
+    /// under a deadline.
     Serve(serve::ServeArgs),
 }
 

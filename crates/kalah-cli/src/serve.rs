@@ -9,6 +9,10 @@
 //! file covers is answered by probes without taking a slot; a query string
 //! longer than [`MAX_QUERY`] is refused; nothing in a request names a
 //! file; SIGINT and SIGTERM stop it after the requests under way.
+//!
+//! At `/` it serves the board explorer (`web/`: a page, its script and
+//! style, embedded in the binary), a client of the same API that fetches
+//! nothing from elsewhere.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -35,6 +39,8 @@ const MAX_QUERY: usize = 2048;
 
 #[derive(Args, Debug)]
 #[command(after_help = "\
+The board explorer: open http://127.0.0.1:8080/ in a browser.
+
 The API (docs/api.md):
 
   GET /api/v1/analysis?position=RING&capture=&end=&leftovers=&sowing=&relay=&time_limit=
@@ -78,7 +84,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             .map_err(|e| kalah::Error::bad_input(format!("--addr {}: cannot listen there: {e}", args.addr)))?;
         // The address bound (a port of 0 is chosen by the system), for people and for tests.
         eprintln!("kalah: serving on http://{}/ ({slots} search slots, {} s a search)", listener.local_addr()?, time_limit.as_secs_f64());
-        let app = Router::new()
+        let app = PAGES
+            .iter()
+            .fold(Router::new(), |app, &(path, kind, body)| app.route(path, get(move || async move { page(kind, body) })))
             .route("/health", get(|| async { Json(json!({"status": "ok"})) }))
             .route("/api/v1/analysis", get(analysis))
             .route("/api/v1/start", get(start))
@@ -107,6 +115,26 @@ async fn shutdown() {
     }
     #[cfg(not(unix))]
     let _ = interrupt.await;
+}
+
+/// The board explorer's files: path, content type, body.
+const PAGES: &[(&str, &str, &str)] = &[
+    ("/", "text/html; charset=utf-8", include_str!("web/index.html")),
+    ("/explorer.js", "text/javascript; charset=utf-8", include_str!("web/explorer.js")),
+    ("/explorer.css", "text/css; charset=utf-8", include_str!("web/explorer.css")),
+    ("/favicon.svg", "image/svg+xml", include_str!("web/favicon.svg")),
+];
+
+/// An embedded file, with headers that let it run nothing but its own
+/// script and reach nothing but this server.
+fn page(kind: &'static str, body: &'static str) -> Response {
+    let headers = [
+        (header::CONTENT_TYPE, kind),
+        (header::CACHE_CONTROL, "no-cache"),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::CONTENT_SECURITY_POLICY, "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"),
+    ];
+    (headers, body).into_response()
 }
 
 fn failure(status: StatusCode, message: &str) -> Response {

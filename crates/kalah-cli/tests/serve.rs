@@ -52,6 +52,14 @@ impl Server {
 /// GET `path` of the server at `addr`: the status, the headers (lower
 /// case) and the body as JSON.
 fn get(addr: SocketAddr, path: &str) -> (u16, String, Value) {
+    let (status, head, body) = get_text(addr, path);
+    let body = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: not JSON ({e}): {body}"));
+    (status, head, body)
+}
+
+/// GET `path` of the server at `addr`: the status, the headers (lower
+/// case) and the body.
+fn get_text(addr: SocketAddr, path: &str) -> (u16, String, String) {
     let mut stream = TcpStream::connect(addr).unwrap();
     stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     write!(stream, "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").unwrap();
@@ -59,8 +67,7 @@ fn get(addr: SocketAddr, path: &str) -> (u16, String, Value) {
     stream.read_to_string(&mut response).unwrap();
     let (head, body) = response.split_once("\r\n\r\n").unwrap_or_else(|| panic!("no HTTP response: {response:?}"));
     let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    let body = serde_json::from_str(body).unwrap_or_else(|e| panic!("{path}: not JSON ({e}): {body}"));
-    (status, head.to_lowercase(), body)
+    (status, head.to_lowercase(), body.to_string())
 }
 
 impl Drop for Server {
@@ -205,4 +212,61 @@ fn the_documented_calls_are_the_servers_answers() {
         let expected: Value = serde_json::from_str(answer).unwrap_or_else(|e| panic!("docs/api.md: {e}: {answer}"));
         shows(&expected, &got).unwrap_or_else(|why| panic!("docs/api.md, {call}: {why}"));
     }
+}
+
+/// The board explorer's files: served from the binary, each with its
+/// type, and a policy that lets the page run only its own script and
+/// reach only this server.
+#[test]
+fn the_explorer_page_and_its_files_are_served() {
+    let server = Server::start(&["--threads", "1"], |_| {});
+    let (status, head, page) = get_text(server.addr, "/?position=3,3,3,3,0,3,3,3,3,0%20S&capture=empty");
+    assert_eq!(status, 200);
+    assert!(head.contains("content-type: text/html"), "{head}");
+    assert!(head.contains("content-security-policy: default-src 'self'"), "{head}");
+    for file in ["/explorer.js", "/explorer.css", "/favicon.svg"] {
+        assert!(page.contains(&format!("\"{file}\"")), "the page does not load {file}");
+        let (status, head, body) = get_text(server.addr, file);
+        assert_eq!(status, 200, "{file}");
+        assert!(head.contains("x-content-type-options: nosniff"), "{file}: {head}");
+        assert!(!body.is_empty());
+    }
+    assert!(!page.contains("http://") && !page.contains("https://"), "the page names another site");
+}
+
+/// The board explorer in headless Chromium (Debian's `chromium`, driven by
+/// playwright-core from `tests/browser`): `tests/browser/explorer.mjs` loads
+/// the page, plays moves by clicking and checks the values shown against
+/// the API, steps the line of best play, edits a position, reloads a
+/// permalink, plays a game against the perfect player, and lays the page
+/// out on a phone-sized screen. Without Chromium, Node.js or
+/// `npm ci --prefix crates/kalah-cli/tests/browser`, it is skipped with a
+/// word, unless `KALAH_BROWSER_TEST=required` (as `.ci/run` sets it).
+#[test]
+fn the_explorer_plays_in_headless_chromium() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser");
+    let chromium = std::env::var_os("CHROMIUM").map(std::path::PathBuf::from).unwrap_or_else(|| "/usr/bin/chromium".into());
+    let node = Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success());
+    let missing = [
+        (!chromium.exists()).then(|| format!("Chromium ({} not found; apt-get install chromium)", chromium.display())),
+        (!node).then(|| "Node.js (node)".to_string()),
+        (!dir.join("node_modules/playwright-core").exists()).then(|| "playwright-core (npm ci --prefix crates/kalah-cli/tests/browser)".to_string()),
+    ];
+    let missing: Vec<String> = missing.into_iter().flatten().collect();
+    if !missing.is_empty() {
+        let required = std::env::var("KALAH_BROWSER_TEST").is_ok_and(|v| v == "required");
+        assert!(!required, "the browser test needs {}", missing.join(", "));
+        eprintln!("the_explorer_plays_in_headless_chromium: SKIPPED, it needs {}", missing.join(", "));
+        return;
+    }
+    let server = Server::start(&["--threads", "2"], |_| {});
+    let out = Command::new("node")
+        .arg(dir.join("explorer.mjs"))
+        .arg(format!("http://{}", server.addr))
+        .env("CHROMIUM", &chromium)
+        .output()
+        .expect("run node");
+    let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("every check held"), "{said}");
 }

@@ -1,0 +1,699 @@
+// The board explorer of `kalah serve`: a page over the JSON API (docs/api.md).
+//
+// The page decides nothing about the game: the server gives every legal
+// move with its value and the position it leads to, and a line of best
+// play with the position after each step. The page draws them, keeps the
+// game played (undo, redo, a chart of the value), and writes the position
+// and rules into its address so that a reload or a shared link restores
+// them.
+'use strict';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const RULES = ['capture', 'end', 'leftovers', 'sowing', 'relay'];
+const DEFAULT_RULES = { capture: 'standard', end: 'instant', leftovers: 'owner', sowing: 'ccw', relay: 'off' };
+const NAMES = { S: 'South', N: 'North' };
+const other = (side) => (side === 'S' ? 'N' : 'S');
+
+const state = {
+  rules: { ...DEFAULT_RULES },
+  mode: 'explore', // 'explore', or the side the player plays against the perfect player
+  history: [], // each {position, move}: move is {side, house, value, best} (values for its mover), null for the first
+  cursor: 0,
+  hint: false, // values shown in play mode for this position
+  preview: 0, // steps along the line of best play shown on the board (0: the position itself)
+  error: null, // what the last request said was wrong
+  loading: null, // {key, started}
+};
+const answers = new Map(); // "position|rules" -> the API's answer
+let ticker = null;
+let computerTimer = null;
+
+const $ = (id) => document.getElementById(id);
+
+// ---- Positions ----
+
+/** A position in ring form ("3,3,3,3,0,3,3,3,3,0 S") as counts. */
+function parseRing(ring) {
+  const [counts, side] = ring.trim().split(/\s+/);
+  const n = counts.split(',').map(Number);
+  const h = (n.length - 2) / 2;
+  return { h, south: n.slice(0, h), southStore: n[h], north: n.slice(h + 1, 2 * h + 1), northStore: n[2 * h + 1], side };
+}
+
+function ringOf(p) {
+  return [...p.south, p.southStore, ...p.north, p.northStore].join(',') + ' ' + p.side;
+}
+
+const rulesKey = (rules) => RULES.map((r) => rules[r]).join(',');
+const keyOf = (position, rules) => position + '|' + rulesKey(rules);
+const current = () => state.history[state.cursor];
+const answerOf = (entry) => entry && answers.get(keyOf(entry.position, state.rules));
+
+function signed(v) {
+  return v > 0 ? '+' + v : String(v);
+}
+
+/** A move's value or its bounds, for the side that makes it. */
+function valueText(m) {
+  if (m.value !== null && m.value !== undefined) return signed(m.value);
+  return signed(m.lower) + '..' + signed(m.upper);
+}
+
+function verdictFor(side, v) {
+  if (v === 0) return 'draw';
+  return (v > 0 ? NAMES[side] : NAMES[other(side)]) + ' wins by ' + Math.abs(v);
+}
+
+/** A fill for a value: green for a win, red for a loss, darker the larger the margin. */
+function tone(m) {
+  const exact = m.value !== null && m.value !== undefined;
+  const v = exact ? m.value : (m.lower + m.upper) / 2;
+  const depth = Math.min(Math.abs(v), 12);
+  if (!exact && m.lower < 0 && m.upper > 0) return 'hsl(220 8% 55%)';
+  if (v > 0) return `hsl(140 55% ${46 - depth * 1.4}%)`;
+  if (v < 0) return `hsl(2 68% ${52 - depth * 1.5}%)`;
+  return 'hsl(220 10% 46%)';
+}
+
+function outcomeClass(m) {
+  const lo = m.value ?? m.lower;
+  const hi = m.value ?? m.upper;
+  if (lo > 0) return 'win';
+  if (hi < 0) return 'loss';
+  if (lo === 0 && hi === 0) return 'draw';
+  return 'unknown';
+}
+
+// ---- Talking to the server ----
+
+function query(params) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) q.set(k, v);
+  for (const r of RULES) if (state.rules[r] !== DEFAULT_RULES[r]) q.set(r, state.rules[r]);
+  return q.toString();
+}
+
+/** Fetches an API answer; retries while the server is busy (503). */
+async function api(path, params) {
+  for (let attempt = 0; ; attempt++) {
+    let response;
+    try {
+      response = await fetch(path + '?' + query(params));
+    } catch (e) {
+      throw new Error('the server cannot be reached (' + e.message + ')');
+    }
+    const body = await response.json().catch(() => ({ error: 'the server sent no JSON (status ' + response.status + ')' }));
+    if (response.status === 503 && attempt < 20) {
+      setStatus('Every search slot of the server is busy: trying again…');
+      const wait = Number(response.headers.get('Retry-After')) || 1;
+      await new Promise((done) => setTimeout(done, wait * 1000));
+      continue;
+    }
+    if (!response.ok) throw new Error(body.error || 'status ' + response.status);
+    return body;
+  }
+}
+
+/** Asks for the analysis of the current position, unless it is known. */
+function analyseCurrent() {
+  const entry = current();
+  const key = keyOf(entry.position, state.rules);
+  if (answers.has(key) || (state.loading && state.loading.key === key)) return;
+  state.loading = { key, started: performance.now() };
+  state.error = null;
+  const rules = { ...state.rules };
+  api('/api/v1/analysis', { position: entry.position })
+    .then((answer) => {
+      answers.set(keyOf(answer.position, rules), answer);
+    })
+    .catch((e) => {
+      if (state.loading && state.loading.key === key) state.error = e.message;
+    })
+    .finally(() => {
+      if (state.loading && state.loading.key === key) state.loading = null;
+      render();
+    });
+}
+
+async function newGame(houses, seeds) {
+  state.loading = { key: 'start', started: performance.now() };
+  state.error = null;
+  render();
+  try {
+    const answer = await api('/api/v1/start', { houses, seeds });
+    answers.set(keyOf(answer.position, state.rules), answer);
+    startFrom(answer.position);
+  } catch (e) {
+    state.error = e.message;
+  } finally {
+    state.loading = null;
+    render();
+  }
+}
+
+/**
+ * With no game in the address: Kalah(6,4), the usual game, if the server
+ * has a database file for it, so that its opening moves are answered in
+ * time; otherwise Kalah(4,4), with a word on how to make Kalah(6,4) quick.
+ */
+async function firstGame() {
+  let files = [];
+  try {
+    files = (await api('/api/v1/databases', {})).databases;
+  } catch {
+    // No list: the smaller game, which needs none.
+  }
+  const rules = (f) => RULES.every((r) => f.rules[r] === state.rules[r]);
+  const six = files.some((f) => f.houses === 6 && f.max_seeds >= 20 && rules(f));
+  if (!six) {
+    $('tip').hidden = false;
+    $('tip').textContent = 'Kalah(4,4) to start with: this server has no endgame database file for Kalah(6,4), the usual game ' +
+      '(Houses 6, Seeds 4), so its positions would long be answered by bounds only. ' +
+      '"kalah db build --houses 6 --max-seeds 20" makes one (216 MiB; 8 s on two cores).';
+  }
+  $('houses').value = six ? 6 : 4;
+  $('seeds').value = 4;
+  await newGame($('houses').value, $('seeds').value);
+}
+
+function startFrom(position) {
+  state.history = [{ position, move: null }];
+  state.cursor = 0;
+  moved();
+}
+
+/** What a new position on the board leaves behind: the line shown, the hint, the last error and word. */
+function moved() {
+  state.preview = 0;
+  state.hint = false;
+  state.error = null;
+  $('feedback').textContent = '';
+}
+
+/** Opens a position given as text (from the address): analysed first, so that a bad one is explained. */
+async function openPosition(text) {
+  state.loading = { key: 'open', started: performance.now() };
+  try {
+    const answer = await api('/api/v1/analysis', { position: text });
+    answers.set(keyOf(answer.position, state.rules), answer);
+    startFrom(answer.position);
+  } catch (e) {
+    state.loading = null;
+    await newGame($('houses').value, $('seeds').value);
+    state.error = 'The position in the address was not opened: ' + e.message;
+  } finally {
+    state.loading = null;
+    render();
+  }
+}
+
+// ---- Playing ----
+
+function humanToMove(position) {
+  return state.mode === 'explore' || parseRing(position).side === state.mode;
+}
+
+/** Plays `house` of the side to move; its position comes from the analysis. */
+function play(house) {
+  const entry = current();
+  const answer = answerOf(entry);
+  if (!answer) return;
+  const m = answer.moves.find((x) => x.house === house);
+  if (!m) return;
+  const side = answer.to_move;
+  const best = answer.moves[0];
+  const move = { side, house, value: m.value, lower: m.lower, upper: m.upper, best: best.value, bestHouse: best.house };
+  const next = state.history[state.cursor + 1];
+  if (next && next.position === m.position && next.move.house === house) {
+    state.cursor += 1; // the move redone: the rest of the game is kept
+  } else {
+    state.history = state.history.slice(0, state.cursor + 1);
+    state.history.push({ position: m.position, move });
+    state.cursor += 1;
+  }
+  moved();
+  say(move);
+  render();
+}
+
+/** Tells the player what a move did to the value. */
+function say(move) {
+  const lost = move.value !== null && move.best !== null ? move.best - move.value : null;
+  const name = move.side + move.house;
+  let text;
+  if (lost === null) text = name + ' played (values not proven in time).';
+  else if (lost === 0) text = name + ' keeps the value: ' + verdictFor(move.side, move.value) + '.';
+  else text = name + ' gives away ' + lost + ': ' + move.side + move.bestHouse + ' was worth ' + signed(move.best) + ', ' + name + ' is worth ' + signed(move.value) + '.';
+  $('feedback').textContent = text;
+  $('feedback').className = lost > 0 ? 'blunder' : '';
+}
+
+/** In play mode, the perfect player moves once its analysis is in. */
+function maybeComputerMoves() {
+  clearTimeout(computerTimer);
+  if (state.mode === 'explore' || state.preview) return;
+  const entry = current();
+  const answer = answerOf(entry);
+  if (!answer || !answer.moves.length || humanToMove(entry.position)) return;
+  computerTimer = setTimeout(() => {
+    if (current() === entry) play(answer.moves[0].house);
+  }, 600);
+}
+
+function undo() {
+  if (state.cursor === 0) return;
+  state.cursor -= 1;
+  // Against the perfect player, back to a position of the player's.
+  while (state.mode !== 'explore' && state.cursor > 0 && !humanToMove(current().position)) state.cursor -= 1;
+  moved();
+  render();
+}
+
+function redo() {
+  if (state.cursor + 1 >= state.history.length) return;
+  state.cursor += 1;
+  while (state.mode !== 'explore' && state.cursor + 1 < state.history.length && !humanToMove(current().position)) state.cursor += 1;
+  moved();
+  render();
+}
+
+function goTo(index) {
+  state.cursor = Math.max(0, Math.min(index, state.history.length - 1));
+  moved();
+  render();
+}
+
+// ---- Drawing the board ----
+
+const P = 84; // house pitch
+const R = 31; // house radius
+const STORE_W = 62;
+const MARGIN = 12;
+
+function el(name, attrs, text) {
+  const e = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function drawBoard(position, answer, interactive) {
+  const p = parseRing(position);
+  const svg = $('board');
+  const width = 2 * MARGIN + 2 * STORE_W + 24 + p.h * P;
+  const height = 276;
+  svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  svg.replaceChildren();
+  svg.append(el('rect', { x: 2, y: 2, width: width - 4, height: height - 4, rx: 26, class: 'wood' }));
+  const left = MARGIN + STORE_W + 12;
+  const column = (i) => left + P / 2 + i * P;
+  const moves = new Map((answer ? answer.moves : []).map((m) => [m.house, m]));
+  const showValues = answer && (state.mode === 'explore' || state.hint);
+
+  const store = (side, x, seeds) => {
+    const g = el('g', { class: 'store' + (p.side === side ? ' mover' : ''), 'data-store': side });
+    g.append(el('rect', { x, y: 50, width: STORE_W, height: 176, rx: 28, class: 'pit' }));
+    g.append(el('text', { x: x + STORE_W / 2, y: 148, class: 'count' }, seeds));
+    g.append(el('text', { x: x + STORE_W / 2, y: side === 'N' ? 40 : 250, class: 'label' }, side + ' store'));
+    svg.append(g);
+  };
+  store('N', MARGIN, p.northStore);
+  store('S', width - MARGIN - STORE_W, p.southStore);
+
+  for (const side of ['N', 'S']) {
+    for (let house = 1; house <= p.h; house++) {
+      const seeds = side === 'S' ? p.south[house - 1] : p.north[house - 1];
+      const cx = column(side === 'S' ? house - 1 : p.h - house);
+      const cy = side === 'S' ? 184 : 92;
+      const m = side === p.side ? moves.get(house) : undefined;
+      const name = side + house;
+      const g = el('g', { class: 'house' + (p.side === side ? ' mover' : ''), 'data-house': name });
+      g.append(el('circle', { cx, cy, r: R, class: 'pit' }));
+      g.append(el('text', { x: cx, y: cy + 8, class: 'count' }, seeds));
+      g.append(el('text', { x: cx, y: side === 'S' ? 266 : 16, class: 'label' }, name));
+      if (m && interactive) {
+        const canPlay = humanToMove(position);
+        if (canPlay) {
+          g.classList.add('legal');
+          g.setAttribute('role', 'button');
+          g.setAttribute('tabindex', '0');
+          g.setAttribute('aria-label', `play ${name}, ${seeds} seeds` + (showValues ? `, value ${valueText(m)}` : ''));
+          g.addEventListener('click', () => play(house));
+          g.addEventListener('keydown', (e) => {
+            if (e.key === 'Enter' || e.key === ' ') {
+              e.preventDefault();
+              play(house);
+            }
+          });
+        }
+        if (showValues) {
+          const y = side === 'S' ? 222 : 40;
+          const badge = el('g', { class: 'badge ' + outcomeClass(m), 'data-value': valueText(m) });
+          badge.append(el('rect', { x: cx - 30, y: y - 14, width: 60, height: 24, rx: 12, fill: tone(m) }));
+          badge.append(el('text', { x: cx, y: y + 3 }, valueText(m)));
+          if (m === answer.moves[0] && answer.exact) badge.classList.add('best');
+          g.append(badge);
+        }
+      }
+      svg.append(g);
+    }
+  }
+}
+
+// ---- The panels ----
+
+function setStatus(text, cls) {
+  $('status').textContent = text;
+  $('status').className = cls || '';
+}
+
+function renderStatus(entry, answer, shown) {
+  if (state.error) return setStatus(state.error, 'error');
+  const p = parseRing(shown);
+  if (state.preview) {
+    return setStatus(`Line of best play, step ${state.preview} of ${answer.pv.length}: ${NAMES[p.side]} to move. ◀ and ▶ step along it.`, 'preview');
+  }
+  if (!answer) {
+    const seconds = state.loading ? ((performance.now() - state.loading.started) / 1000).toFixed(1) : '0.0';
+    return setStatus(`${NAMES[p.side]} to move. Analysing… ${seconds} s`, 'loading');
+  }
+  if (!answer.moves.length) return setStatus('Game over: ' + answer.verdict + '.', 'over');
+  const bounds = answer.exact ? '' : ` (proven in time: ${signed(answer.lower)} to ${signed(answer.upper)} for ${NAMES[answer.to_move]})`;
+  if (state.mode !== 'explore') {
+    const turn = humanToMove(shown) ? 'Your move' : 'The perfect player is thinking';
+    const values = state.hint ? ': ' + answer.verdict + bounds : '';
+    return setStatus(`${turn} (${NAMES[answer.to_move]})${values}.`, '');
+  }
+  setStatus(`${NAMES[answer.to_move]} to move: ${answer.exact ? answer.verdict : 'not proven in time'}${bounds}.`, answer.exact ? '' : 'bounds');
+}
+
+function renderMoves(entry, answer) {
+  const list = $('moves');
+  list.replaceChildren();
+  const hidden = state.mode !== 'explore' && !state.hint;
+  if (!answer || hidden) {
+    if (answer && hidden && humanToMove(entry.position)) list.append(Object.assign(document.createElement('li'), { textContent: 'Values hidden: press Hint to see them.', className: 'explain' }));
+    return;
+  }
+  for (const m of answer.moves) {
+    const li = document.createElement('li');
+    li.className = outcomeClass(m);
+    li.dataset.house = answer.to_move + m.house;
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.textContent = answer.to_move + m.house;
+    button.disabled = !humanToMove(entry.position);
+    button.addEventListener('click', () => play(m.house));
+    const value = document.createElement('span');
+    value.className = 'value';
+    value.style.background = tone(m);
+    value.textContent = valueText(m);
+    const said = document.createElement('span');
+    said.textContent = m.value !== null ? verdictFor(answer.to_move, m.value) : 'bounds ' + valueText(m);
+    li.append(button, value, said);
+    list.append(li);
+  }
+}
+
+function renderPV(answer) {
+  const pv = $('pv');
+  pv.replaceChildren();
+  const hidden = state.mode !== 'explore' && !state.hint;
+  const line = answer && !hidden ? answer.pv : [];
+  $('pv-back').disabled = state.preview === 0;
+  $('pv-forward').disabled = state.preview >= line.length;
+  $('pv-play').disabled = state.preview === 0 || state.mode !== 'explore';
+  if (!answer || hidden) return;
+  if (!line.length) pv.textContent = answer.moves.length ? 'not known in time' : 'the game is over';
+  line.forEach((step, i) => {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'step' + (i + 1 === state.preview ? ' shown' : '');
+    b.textContent = step.side + step.house;
+    b.title = 'the position after ' + step.side + step.house;
+    b.addEventListener('click', () => {
+      state.preview = i + 1;
+      render();
+    });
+    pv.append(b);
+  });
+  if (answer.pv_cut) pv.append(' … (cut short)');
+  if (answer.pv_endless) pv.append(' … (play goes round for ever)');
+}
+
+/** South's value after each move of the game, or bounds on it. */
+function southValue(entry) {
+  const a = answerOf(entry);
+  if (!a) return entry.south === undefined ? null : { lo: entry.south, hi: entry.south };
+  const flip = a.to_move === 'S' ? 1 : -1;
+  if (a.exact) return { lo: flip * a.value, hi: flip * a.value };
+  return flip > 0 ? { lo: a.lower, hi: a.upper } : { lo: -a.upper, hi: -a.lower };
+}
+
+function renderRecord() {
+  const record = $('record');
+  record.replaceChildren();
+  const first = Object.assign(document.createElement('button'), { type: 'button', textContent: 'start', className: state.cursor === 0 ? 'ply now' : 'ply' });
+  first.addEventListener('click', () => goTo(0));
+  record.append(first);
+  let turn = 0;
+  state.history.forEach((entry, i) => {
+    if (!entry.move) return;
+    const previous = state.history[i - 1].move;
+    if (!previous || previous.side !== entry.move.side) {
+      turn += 1;
+      record.append(' ' + turn + '. ');
+    }
+    const lost = entry.move.value !== null && entry.move.best !== null ? entry.move.best - entry.move.value : 0;
+    const b = Object.assign(document.createElement('button'), { type: 'button', textContent: entry.move.side + entry.move.house });
+    b.className = 'ply' + (i === state.cursor ? ' now' : '') + (i > state.cursor ? ' undone' : '') + (lost > 0 ? ' blunder' : '');
+    b.title = lost > 0 ? `gave away ${lost}` : 'kept the value';
+    b.addEventListener('click', () => goTo(i));
+    record.append(b);
+  });
+}
+
+function renderChart() {
+  const svg = $('chart');
+  const points = state.history.map((entry, i) => ({ i, v: southValue(entry), move: entry.move }));
+  const known = points.filter((p) => p.v);
+  const top = Math.max(4, ...known.map((p) => Math.max(Math.abs(p.v.lo), Math.abs(p.v.hi))));
+  const width = 600;
+  const height = 180;
+  const pad = 28;
+  const n = Math.max(points.length - 1, 1);
+  const x = (i) => pad + ((width - 2 * pad) * i) / n;
+  const y = (v) => height / 2 - ((height / 2 - 16) * v) / top;
+  svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  svg.replaceChildren();
+  svg.append(el('line', { x1: pad, x2: width - pad, y1: y(0), y2: y(0), class: 'axis' }));
+  svg.append(el('text', { x: 4, y: y(top) + 4, class: 'tick' }, signed(top)));
+  svg.append(el('text', { x: 4, y: y(0) + 4, class: 'tick' }, '0'));
+  svg.append(el('text', { x: 4, y: y(-top) + 4, class: 'tick' }, signed(-top)));
+  svg.append(el('text', { x: width - pad, y: 12, class: 'tick end' }, 'South ahead'));
+  svg.append(el('text', { x: width - pad, y: height - 4, class: 'tick end' }, 'North ahead'));
+  const exact = known.filter((p) => p.v.lo === p.v.hi);
+  if (exact.length > 1) svg.append(el('polyline', { points: exact.map((p) => `${x(p.i)},${y(p.v.lo)}`).join(' '), class: 'line' }));
+  for (const p of known) {
+    if (p.v.lo !== p.v.hi) svg.append(el('line', { x1: x(p.i), x2: x(p.i), y1: y(p.v.lo), y2: y(p.v.hi), class: 'band' }));
+    const lost = p.move && p.move.value !== null && p.move.best !== null ? p.move.best - p.move.value : 0;
+    const dot = el('circle', { cx: x(p.i), cy: y((p.v.lo + p.v.hi) / 2), r: p.i === state.cursor ? 6 : 4, class: 'dot' + (lost > 0 ? ' turned' : '') + (p.i > state.cursor ? ' undone' : '') });
+    dot.append(el('title', {}, (p.move ? p.move.side + p.move.house + ': ' : 'start: ') + 'South ' + (p.v.lo === p.v.hi ? signed(p.v.lo) : signed(p.v.lo) + '..' + signed(p.v.hi)) + (lost > 0 ? `, gave away ${lost}` : '')));
+    dot.addEventListener('click', () => goTo(p.i));
+    svg.append(dot);
+    if (lost > 0) svg.append(el('text', { x: x(p.i), y: y((p.v.lo + p.v.hi) / 2) - 9, class: 'tick turned' }, p.move.side + p.move.house));
+  }
+}
+
+function renderDetails(answer) {
+  if (!answer) return ($('details').textContent = '');
+  const db = answer.database;
+  const from = { database: 'a database probe', search: 'a search', retrograde: 'retrograde analysis', bounds: 'bounds proven in time' }[answer.source] || answer.source;
+  const rules = RULES.map((r) => r + '=' + answer.rules[r]).join(' ');
+  let text = `Position ${answer.position} (${rules}): answered by ${from}`;
+  if (db) text += ` over the ${db.max_seeds}-seed database ${db.path ? db.path : 'built in memory'}${db.kept ? ' (kept from an earlier request)' : ''}`;
+  text += `, ${answer.nodes.toLocaleString('en')} nodes in ${answer.seconds.toFixed(2)} s.`;
+  $('details').textContent = text;
+}
+
+// ---- The address ----
+
+function writeAddress() {
+  const entry = current();
+  if (!entry) return;
+  const q = new URLSearchParams({ position: entry.position });
+  for (const r of RULES) if (state.rules[r] !== DEFAULT_RULES[r]) q.set(r, state.rules[r]);
+  if (state.mode !== 'explore') q.set('play', state.mode);
+  history.replaceState(null, '', '?' + q.toString());
+}
+
+function readAddress() {
+  const q = new URLSearchParams(location.search);
+  for (const r of RULES) if (q.has(r)) state.rules[r] = q.get(r);
+  if (q.get('play') === 'S' || q.get('play') === 'N') state.mode = q.get('play');
+  return { position: q.get('position'), houses: q.get('houses'), seeds: q.get('seeds') };
+}
+
+// ---- The editor ----
+
+function openEditor() {
+  const p = parseRing(current().position);
+  const board = $('editor-board');
+  board.replaceChildren();
+  board.style.setProperty('--houses', p.h);
+  const input = (name, value, column, row) => {
+    const label = document.createElement('label');
+    label.style.gridColumn = column;
+    label.style.gridRow = row;
+    label.textContent = name;
+    const i = Object.assign(document.createElement('input'), { type: 'number', min: 0, max: 255, value, name });
+    i.dataset.cell = name;
+    label.append(i);
+    board.append(label);
+  };
+  input('N store', p.northStore, 1, '1 / span 2');
+  input('S store', p.southStore, p.h + 2, '1 / span 2');
+  for (let house = 1; house <= p.h; house++) {
+    input('N' + house, p.north[house - 1], p.h - house + 2, 1);
+    input('S' + house, p.south[house - 1], house + 1, 2);
+  }
+  $('editor-side').value = p.side;
+  $('editor-error').textContent = '';
+  $('editor').hidden = false;
+}
+
+async function applyEditor(event) {
+  event.preventDefault();
+  const p = parseRing(current().position);
+  const cell = (name) => $('editor-board').querySelector(`[data-cell="${name}"]`).value.trim();
+  const edited = {
+    ...p,
+    south: p.south.map((_, i) => cell('S' + (i + 1))),
+    north: p.north.map((_, i) => cell('N' + (i + 1))),
+    southStore: cell('S store'),
+    northStore: cell('N store'),
+    side: $('editor-side').value,
+  };
+  try {
+    const answer = await api('/api/v1/analysis', { position: ringOf(edited) });
+    answers.set(keyOf(answer.position, state.rules), answer);
+    startFrom(answer.position);
+    $('editor').hidden = true;
+    render();
+  } catch (e) {
+    $('editor-error').textContent = 'Not a position to analyse: ' + e.message;
+  }
+}
+
+// ---- Putting it together ----
+
+function render() {
+  const entry = current();
+  if (!entry) {
+    setStatus(state.error || 'Starting…', state.error ? 'error' : 'loading');
+    return;
+  }
+  const answer = answerOf(entry);
+  if (state.preview && (!answer || state.preview > answer.pv.length)) state.preview = 0;
+  const shown = state.preview ? answer.pv[state.preview - 1].position : entry.position;
+  drawBoard(shown, state.preview ? null : answer, !state.preview);
+  renderStatus(entry, answer, shown);
+  renderMoves(entry, answer);
+  renderPV(answer);
+  renderRecord();
+  renderChart();
+  renderDetails(answer);
+  $('undo').disabled = state.cursor === 0;
+  $('redo').disabled = state.cursor + 1 >= state.history.length;
+  $('hint').hidden = state.mode === 'explore';
+  $('hint').disabled = !answer || !humanToMove(entry.position) || state.hint;
+  for (const r of RULES) $(r).value = state.rules[r];
+  $('mode').value = state.mode;
+  writeAddress();
+  if (!answer && !state.error) analyseCurrent();
+  clearInterval(ticker);
+  if (state.loading) ticker = setInterval(() => current() && renderStatus(current(), answerOf(current()), current().position), 200);
+  maybeComputerMoves();
+}
+
+function stepLine(by) {
+  const answer = answerOf(current());
+  if (!answer) return;
+  state.preview = Math.max(0, Math.min(state.preview + by, answer.pv.length));
+  render();
+}
+
+function playLine() {
+  const answer = answerOf(current());
+  if (!answer || !state.preview) return;
+  // Along a line of best play every move keeps the value: South's, if it is proven, is that of the position.
+  const south = answer.exact ? (answer.to_move === 'S' ? answer.value : -answer.value) : null;
+  state.history = state.history.slice(0, state.cursor + 1);
+  answer.pv.slice(0, state.preview).forEach((step) => {
+    const value = south === null ? null : step.side === 'S' ? south : -south;
+    state.history.push({ position: step.position, move: { side: step.side, house: step.house, value, best: value }, south: south ?? undefined });
+  });
+  state.cursor = state.history.length - 1;
+  moved();
+  render();
+}
+
+function start() {
+  $('new-game').addEventListener('submit', (e) => {
+    e.preventDefault();
+    newGame($('houses').value, $('seeds').value);
+  });
+  for (const r of RULES) {
+    $(r).addEventListener('change', () => {
+      state.rules[r] = $(r).value;
+      // Under other rules the game so far is another game: it starts here.
+      if (current()) startFrom(current().position);
+      render();
+    });
+  }
+  $('mode').addEventListener('change', () => {
+    state.mode = $('mode').value;
+    state.hint = false;
+    render();
+  });
+  $('hint').addEventListener('click', () => {
+    state.hint = true;
+    render();
+  });
+  $('undo').addEventListener('click', undo);
+  $('redo').addEventListener('click', redo);
+  $('pv-back').addEventListener('click', () => stepLine(-1));
+  $('pv-forward').addEventListener('click', () => stepLine(1));
+  $('pv-play').addEventListener('click', playLine);
+  $('edit').addEventListener('click', openEditor);
+  $('editor').addEventListener('submit', applyEditor);
+  $('editor-cancel').addEventListener('click', () => ($('editor').hidden = true));
+  $('copy-link').addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(location.href);
+      $('feedback').textContent = 'Link copied: it holds this position and the rules.';
+    } catch {
+      $('feedback').textContent = 'The link to this position: ' + location.href;
+    }
+  });
+  document.addEventListener('keydown', (e) => {
+    if (e.target.closest('input, select, textarea')) return;
+    if (e.key === 'ArrowLeft') undo();
+    if (e.key === 'ArrowRight') redo();
+  });
+
+  const asked = readAddress();
+  if (asked.position) {
+    openPosition(asked.position);
+  } else {
+    if (asked.houses || asked.seeds) {
+      $('houses').value = asked.houses || 6;
+      $('seeds').value = asked.seeds || 4;
+      newGame($('houses').value, $('seeds').value);
+    } else {
+      firstGame();
+    }
+  }
+}
+
+start();

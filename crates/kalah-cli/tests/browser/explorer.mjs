@@ -1,0 +1,210 @@
+// Drives the board explorer of a running `kalah serve` in headless Chromium
+// (Debian's, through playwright-core), as a player would, and checks what
+// it shows against the server's JSON API.
+//
+//   node explorer.mjs http://127.0.0.1:PORT [SCREENSHOT_DIR]
+//
+// Run by crates/kalah-cli/tests/serve.rs (the_explorer_plays_in_headless_chromium);
+// tools/screenshots.sh gives a directory for the pictures in docs/.
+// Exits 0 when every check holds, 1 with the first that failed.
+
+import { chromium } from 'playwright-core';
+
+const [base, shots] = process.argv.slice(2);
+if (!base) {
+  console.error('usage: node explorer.mjs http://127.0.0.1:PORT [SCREENSHOT_DIR]');
+  process.exit(2);
+}
+const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
+const STEP = 20_000; // the longest a single wait may take, in ms
+
+let stage = 'starting';
+/** Names the part of the test under way, for the message of a failure. */
+function part(name) {
+  stage = name;
+  console.log('explorer.mjs: ' + name);
+}
+
+function check(ok, what) {
+  if (!ok) throw new Error(what);
+}
+
+async function api(path) {
+  const response = await fetch(base + path);
+  check(response.ok, `${path}: status ${response.status}`);
+  return response.json();
+}
+
+const valueText = (m) => (m.value !== null ? (m.value > 0 ? '+' + m.value : String(m.value)) : `${m.lower}..${m.upper}`);
+
+/** The values on the board's houses, by house name ("S2": "+8"). */
+async function boardValues(page) {
+  return page.$$eval('#board .house', (houses) =>
+    Object.fromEntries(houses.filter((h) => h.querySelector('.badge')).map((h) => [h.dataset.house, h.querySelector('.badge').dataset.value])),
+  );
+}
+
+/** Waits until the page shows the analysis of `position`, then checks its values against the API's. */
+async function showsAnalysisOf(page, position, rules) {
+  const wanted = await api('/api/v1/analysis?' + new URLSearchParams({ position, ...rules }));
+  await page.waitForFunction(
+    (p) => new URLSearchParams(location.search).get('position') === p && !document.querySelector('#status.loading'),
+    wanted.position,
+    { timeout: STEP },
+  );
+  if (wanted.moves.length) await page.waitForSelector('#board .badge', { timeout: STEP });
+  const shown = await boardValues(page);
+  const expected = Object.fromEntries(wanted.moves.map((m) => [wanted.to_move + m.house, valueText(m)]));
+  check(JSON.stringify(sorted(shown)) === JSON.stringify(sorted(expected)), `values on the board ${JSON.stringify(shown)}, the API says ${JSON.stringify(expected)} (${position})`);
+  const listed = await page.$$eval('#moves li', (items) => items.map((li) => li.dataset.house));
+  check(JSON.stringify(listed) === JSON.stringify(wanted.moves.map((m) => wanted.to_move + m.house)), `moves listed ${listed}, best first by the API: ${wanted.moves.map((m) => m.house)}`);
+  const counts = await page.$$eval('#board [data-house] .count, #board [data-store] .count', (cells) => cells.map((c) => c.textContent));
+  check(counts.length === 2 * wanted.houses + 2, `${counts.length} pits drawn for ${wanted.houses} houses a side`);
+  return wanted;
+}
+
+const sorted = (o) => Object.fromEntries(Object.entries(o).sort());
+
+async function main() {
+  const browser = await chromium.launch({
+    executablePath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const failures = [];
+  let page;
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
+    page.on('pageerror', (e) => failures.push('page error: ' + e.message));
+    // The one error the page may log: the 400 of the impossible position given to the editor.
+    const expected = (m) => stage === 'the position editor' && /status of 400/.test(m.text());
+    page.on('console', (m) => m.type() === 'error' && !expected(m) && failures.push(`console error (${stage}): ${m.text()}`));
+    // Nothing but this server is asked for.
+    page.on('request', (r) => !r.url().startsWith(base) && failures.push('a request elsewhere: ' + r.url()));
+
+    // The start of Kalah(4,3) with empty capture, from an address that names it.
+    part('the start of Kalah(4,3), from the address');
+    const empty = { capture: 'empty' };
+    await page.goto(base + '/?houses=4&seeds=3&capture=empty');
+    const start = await showsAnalysisOf(page, '3,3,3,3,0,3,3,3,3,0 S', empty);
+    check((await page.textContent('#status')).includes('South wins by 8'), 'the start of Kalah(4,3) is not said to be South wins by 8');
+    check((await page.inputValue('#capture')) === 'empty', 'the capture rule of the address is not selected');
+
+    // Two moves played by clicking their houses: the best, then the worst.
+    part('two moves played by clicking');
+    const first = start.moves[0];
+    await page.click(`#board [data-house="S${first.house}"]`);
+    const second = await showsAnalysisOf(page, first.position, empty);
+    const worst = second.moves[second.moves.length - 1];
+    await page.click(`#board [data-house="${second.to_move}${worst.house}"]`);
+    const third = await showsAnalysisOf(page, worst.position, empty);
+    const plies = await page.$$eval('#record .ply', (b) => b.map((x) => x.textContent));
+    check(plies.length === 3, `the game record shows ${plies}`);
+    const dots = await page.$$eval('#chart .dot', (d) => d.length);
+    check(dots === 3, `the chart shows ${dots} points after two moves`);
+    if (worst.value !== second.moves[0].value) {
+      check((await page.textContent('#feedback')).includes('gives away ' + (second.moves[0].value - worst.value)), 'a move that loses value is not pointed out');
+      check((await page.$$('#chart .dot.turned')).length === 1, 'the chart does not mark the move where the game turned');
+    }
+    if (shots) await page.screenshot({ path: shots + '/explorer.png', fullPage: true });
+
+    part('undo and redo');
+    await page.click('#undo');
+    await showsAnalysisOf(page, first.position, empty);
+    await page.click('#redo');
+    await showsAnalysisOf(page, third.position, empty);
+
+    // The line of best play, stepped: the board shows the position after each step.
+    part('the line of best play');
+    if (third.pv.length) {
+      await page.click('#pv-forward');
+      const counts = await page.$$eval('#board [data-house] .count', (c) => c.length);
+      check(counts === 8, 'stepping the line does not draw the board');
+      check((await page.textContent('#status')).includes('step 1 of'), 'stepping the line is not said');
+      await page.click('#pv-back');
+    }
+
+    // The editor: an impossible position is explained, a good one analysed.
+    part('the position editor');
+    await page.click('#edit');
+    await page.fill('[data-cell="S1"]', '300');
+    await page.click('#editor button[type="submit"]');
+    await page.waitForFunction(() => document.querySelector('#editor-error').textContent.length > 0, null, { timeout: STEP });
+    const why = await page.textContent('#editor-error');
+    check(/300|255|seeds/.test(why), `an impossible position is explained as: ${why}`);
+    console.log('explorer.mjs: the editor says: ' + why);
+    const cells = { S1: '1', S2: '0', S3: '2', S4: '0', 'S store': '5', N1: '2', N2: '1', N3: '0', N4: '1', 'N store': '4' };
+    for (const [cell, value] of Object.entries(cells)) await page.fill(`[data-cell="${cell}"]`, value);
+    await page.selectOption('#editor-side', 'N');
+    await page.click('#editor button[type="submit"]');
+    const edited = '1,0,2,0,5,2,1,0,1,4 N';
+    await showsAnalysisOf(page, edited, empty);
+    check(await page.isHidden('#editor'), 'the editor stays open after a good position');
+
+    // The permalink: a reload restores position and rules.
+    part('the permalink');
+    await page.reload();
+    await showsAnalysisOf(page, edited, empty);
+    check((await page.inputValue('#capture')) === 'empty', 'a reload loses the capture rule');
+
+    // Against the perfect player: values hidden until a hint, and it answers a move.
+    part('a game against the perfect player');
+    await page.goto(base + '/?houses=3&seeds=2&play=S');
+    await page.waitForSelector('#board .house.legal', { timeout: STEP });
+    check((await page.$$('#board .badge')).length === 0, 'values are shown in play mode before a hint');
+    await page.click('#hint');
+    await page.waitForSelector('#board .badge', { timeout: STEP });
+    const game = await api('/api/v1/start?houses=3&seeds=2');
+    let turns = 0;
+    for (let m = game.moves[0]; turns < 10; turns++) {
+      // Play South's best move; the perfect player answers until South is to move again, or the game ends.
+      await page.click(`#board [data-house="S${m.house}"]`);
+      await page.waitForFunction(() => document.querySelector('#board .house.legal') || /Game over/.test(document.querySelector('#status').textContent), null, { timeout: STEP });
+      if (/Game over/.test(await page.textContent('#status'))) break;
+      const now = await api('/api/v1/analysis?' + new URLSearchParams({ position: new URLSearchParams(new URL(page.url()).search).get('position') }));
+      check(now.to_move === 'S', 'the perfect player left North to move');
+      m = now.moves[0];
+    }
+    const over = await page.textContent('#status');
+    check(over.includes('Game over'), `the game against the perfect player did not end: ${over}`);
+    check(over.includes(game.verdict.replace(/\.$/, '')), `best play against the perfect player should end as the start's value (${game.verdict}): ${over}`);
+
+    // A phone-sized screen: the board fits the width, nothing scrolls sideways.
+    part('a phone-sized screen');
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    const small = await phone.newPage();
+    small.on('pageerror', (e) => failures.push('page error (phone): ' + e.message));
+    await small.goto(base + '/?position=' + encodeURIComponent('3,0,4,4,1,3,3,3,3,0 S') + '&capture=empty');
+    await small.waitForSelector('#board .badge', { timeout: STEP });
+    const overflow = await small.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    check(overflow <= 0, `the phone-sized page scrolls ${overflow} px sideways`);
+    const box = await small.locator('#board').boundingBox();
+    check(box.width <= 390 && box.width > 300, `the board is ${box.width} px wide on a 390 px screen`);
+    await small.tap('#board [data-house="S3"]');
+    await small.waitForFunction(() => new URLSearchParams(location.search).get('position') !== '3,0,4,4,1,3,3,3,3,0 S', null, { timeout: STEP });
+    if (shots) await small.screenshot({ path: shots + '/explorer-phone.png', fullPage: true });
+  } catch (e) {
+    const picture = (shots || process.env.TMPDIR || '/tmp') + '/explorer-failure.png';
+    if (page) await page.screenshot({ path: picture, fullPage: true }).catch(() => {});
+    throw new Error(`${stage}: ${e.message} (the page as it was: ${picture})`);
+  } finally {
+    await browser.close();
+  }
+  check(failures.length === 0, failures.join('\n'));
+}
+
+const timer = setTimeout(() => {
+  console.error('explorer.mjs: the browser test took over 3 minutes');
+  process.exit(1);
+}, 180_000);
+main()
+  .then(() => {
+    clearTimeout(timer);
+    console.log('explorer.mjs: every check held');
+  })
+  .catch((e) => {
+    clearTimeout(timer);
+    console.error('explorer.mjs: ' + e.message);
+    process.exit(1);
+  });
