@@ -1,0 +1,497 @@
+//! The Python face of the `kalah` library (`import kalah`): rules,
+//! positions that play, and an engine that answers any position with its
+//! perfect-play value. A door like the command line: it reads Python
+//! values, calls the library, and turns its answers and errors into Python
+//! objects and exceptions; every decision is the library's.
+//!
+//! Errors: bad input raises `ValueError` with the library's message, a
+//! refused request `kalah.Refused`, any other failure `kalah.Error` (of
+//! which `Refused` is a kind).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use kalah::api::{ApiRequest, Flag};
+use kalah::{Analyzer, Databases, ErrorKind, Request, Silent};
+use kalah_core::Engine as Rulebook;
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+create_exception!(kalah, Error, PyException, "A failure of the kalah library: a damaged database, an I/O error, or an internal one.");
+create_exception!(kalah, Refused, Error, "A request beyond what this machine or method can do: too large a database, or too little memory.");
+
+/// The library's error as the Python exception of its kind.
+fn raised(e: kalah::Error) -> PyErr {
+    match e.kind() {
+        ErrorKind::BadInput => PyValueError::new_err(e.to_string()),
+        ErrorKind::Refused => Refused::new_err(e.to_string()),
+        ErrorKind::Corrupt | ErrorKind::Io | ErrorKind::Internal => Error::new_err(e.to_string()),
+    }
+}
+
+fn bad_input(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// The rules of a game (RULES.md): the capture rule, the end of the game,
+/// who scores the seeds left, the direction of sowing, relay sowing.
+#[pyclass(module = "kalah", frozen, eq, hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Rules {
+    inner: kalah::Rules,
+}
+
+#[pymethods]
+impl Rules {
+    #[new]
+    #[pyo3(signature = (capture = "standard", end = "instant", leftovers = "owner", sowing = "ccw", relay = false))]
+    fn new(capture: &str, end: &str, leftovers: &str, sowing: &str, relay: bool) -> PyResult<Rules> {
+        let named = |s: &str| Some(s.to_string());
+        let request = ApiRequest {
+            capture: named(capture),
+            end: named(end),
+            leftovers: named(leftovers),
+            sowing: named(sowing),
+            relay: Some(Flag::Bool(relay)),
+            ..ApiRequest::default()
+        };
+        Ok(Rules { inner: request.rules().map_err(raised)? })
+    }
+
+    /// `"standard"` or `"empty"`.
+    #[getter]
+    fn capture(&self) -> &'static str {
+        self.inner.capture.name()
+    }
+
+    /// `"instant"` or `"turn"`.
+    #[getter]
+    fn end(&self) -> &'static str {
+        self.inner.end.name()
+    }
+
+    /// `"owner"`, `"unscored"` or `"emptier"`.
+    #[getter]
+    fn leftovers(&self) -> &'static str {
+        self.inner.leftovers.name()
+    }
+
+    /// `"ccw"` or `"cw"`.
+    #[getter]
+    fn sowing(&self) -> &'static str {
+        self.inner.sowing.name()
+    }
+
+    /// Whether relay sowing is on.
+    #[getter]
+    fn relay(&self) -> bool {
+        self.inner.relay == kalah::Relay::On
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Rules(capture={:?}, end={:?}, leftovers={:?}, sowing={:?}, relay={})",
+            self.capture(),
+            self.end(),
+            self.leftovers(),
+            self.sowing(),
+            if self.relay() { "True" } else { "False" }
+        )
+    }
+}
+
+fn rules_or_default(rules: Option<&Rules>) -> kalah::Rules {
+    rules.map_or_else(kalah::Rules::default, |r| r.inner)
+}
+
+/// A position: both sides' houses and stores, and the side to move.
+#[pyclass(module = "kalah", frozen, eq, hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Position {
+    inner: kalah::Position,
+}
+
+#[pymethods]
+impl Position {
+    /// The start of Kalah(houses, seeds): `seeds` in every house, South to move.
+    #[staticmethod]
+    fn start(houses: usize, seeds: u32) -> PyResult<Position> {
+        Ok(Position { inner: kalah::Position::start(houses, seeds).map_err(bad_input)? })
+    }
+
+    /// A position in the ring form (`"3,3,3,3,0,3,3,3,3,0 S"`: South's
+    /// houses and store, North's houses and store, the side to move) or the
+    /// side form (`"S:3-3-3-3:0 N:3-3-3-3:0 S"`).
+    #[staticmethod]
+    fn from_ring(text: &str) -> PyResult<Position> {
+        Ok(Position { inner: text.parse().map_err(bad_input)? })
+    }
+
+    /// A position from South's and North's houses (each from its owner's
+    /// left), the stores (South's, North's) and the side to move (`"S"` or `"N"`).
+    #[staticmethod]
+    #[pyo3(signature = (south, north, stores = (0, 0), to_move = "S"))]
+    fn from_counts(south: Vec<u32>, north: Vec<u32>, stores: (u32, u32), to_move: &str) -> PyResult<Position> {
+        let side = side_named(to_move)?;
+        Ok(Position { inner: kalah::Position::new(&south, &north, [stores.0, stores.1], side).map_err(bad_input)? })
+    }
+
+    /// The ring form.
+    #[pyo3(name = "to_ring")]
+    fn ring(&self) -> String {
+        self.inner.ring()
+    }
+
+    /// Houses a side.
+    #[getter]
+    fn houses(&self) -> usize {
+        self.inner.houses()
+    }
+
+    /// The side to move: `"S"` or `"N"`.
+    #[getter(to_move)]
+    fn mover(&self) -> String {
+        self.inner.to_move().letter().to_string()
+    }
+
+    /// South's houses, from South's left.
+    #[getter]
+    fn south<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.side(kalah::Side::South))
+    }
+
+    /// North's houses, from North's left.
+    #[getter]
+    fn north<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.side(kalah::Side::North))
+    }
+
+    /// The stores: (South's, North's).
+    #[getter]
+    fn stores(&self) -> (u32, u32) {
+        (self.inner.store(kalah::Side::South), self.inner.store(kalah::Side::North))
+    }
+
+    /// Every count in the ring form's order: South's houses, South's
+    /// store, North's houses, North's store.
+    #[getter]
+    fn counts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let mut counts = self.side(kalah::Side::South);
+        counts.push(self.stores().0);
+        counts.extend(self.side(kalah::Side::North));
+        counts.push(self.stores().1);
+        PyTuple::new(py, counts)
+    }
+
+    /// The houses (1 to h, from the mover's left) the side to move may
+    /// play; none once the game is over.
+    #[pyo3(signature = (rules = None))]
+    fn legal_moves(&self, rules: Option<&Rules>) -> Vec<usize> {
+        if self.inner.is_over(&self.rulebook(rules)) {
+            return Vec::new();
+        }
+        self.inner.legal_moves()
+    }
+
+    /// The position after the side to move plays `house` (1 to h from its
+    /// left). Raises ValueError for an empty house, one that is not there,
+    /// or a finished game.
+    #[pyo3(signature = (house, rules = None))]
+    fn play(&self, house: usize, rules: Option<&Rules>) -> PyResult<Position> {
+        let (next, _) = self.inner.play(&self.rulebook(rules), house).map_err(bad_input)?;
+        Ok(Position { inner: next })
+    }
+
+    /// Whether the game is over.
+    #[pyo3(signature = (rules = None))]
+    fn is_over(&self, rules: Option<&Rules>) -> bool {
+        self.inner.is_over(&self.rulebook(rules))
+    }
+
+    /// The final scores (South's, North's) of a finished game: the stores
+    /// and the seeds left, scored as the leftovers rule says; None while
+    /// the game goes on.
+    #[pyo3(signature = (rules = None))]
+    fn final_scores(&self, rules: Option<&Rules>) -> Option<(u32, u32)> {
+        let (mine, theirs) = self.rulebook(rules).terminal_shares(self.inner.mover_board())?;
+        let (south, north) = self.stores();
+        Some(match self.inner.to_move() {
+            kalah::Side::South => (south + mine, north + theirs),
+            kalah::Side::North => (south + theirs, north + mine),
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Position.from_ring({:?})", self.inner.ring())
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.ring()
+    }
+}
+
+impl Position {
+    fn side(&self, side: kalah::Side) -> Vec<u32> {
+        (1..=self.inner.houses()).map(|house| u32::from(self.inner.house(side, house))).collect()
+    }
+
+    fn rulebook(&self, rules: Option<&Rules>) -> Rulebook {
+        Rulebook::new(self.inner.houses(), rules_or_default(rules))
+    }
+}
+
+fn side_named(name: &str) -> PyResult<kalah::Side> {
+    match name {
+        "S" | "South" | "south" => Ok(kalah::Side::South),
+        "N" | "North" | "north" => Ok(kalah::Side::North),
+        _ => Err(PyValueError::new_err(format!("side {name:?}: give \"S\" or \"N\""))),
+    }
+}
+
+/// One move's value for the side that makes it: exact, or bounds.
+#[pyclass(module = "kalah", frozen, get_all)]
+#[derive(Clone)]
+struct MoveValue {
+    /// The house played, 1 to h from the mover's left.
+    house: usize,
+    /// The value, if proven; None when only bounds were.
+    value: Option<i32>,
+    /// The value is at least this.
+    lower: i32,
+    /// The value is at most this.
+    upper: i32,
+}
+
+#[pymethods]
+impl MoveValue {
+    fn __repr__(&self) -> String {
+        match self.value {
+            Some(v) => format!("MoveValue(house={}, value={v})", self.house),
+            None => format!("MoveValue(house={}, lower={}, upper={})", self.house, self.lower, self.upper),
+        }
+    }
+}
+
+/// The answer for a position: its value for the side to move (the store
+/// difference it ends with under perfect play), each move's, a line of best
+/// play, and how it was found.
+#[pyclass(module = "kalah", frozen, get_all)]
+struct Analysis {
+    /// The position answered.
+    position: Position,
+    /// The value for the side to move, if proven; None when only bounds were.
+    value: Option<i32>,
+    /// The value is at least this.
+    lower: i32,
+    /// The value is at most this.
+    upper: i32,
+    /// Whether the value is proven.
+    exact: bool,
+    /// A house of best value, if known.
+    best_move: Option<usize>,
+    /// Every legal move with its value or bounds, best first.
+    moves: Vec<MoveValue>,
+    /// A line of best play: (side, house) pairs.
+    pv: Vec<(String, usize)>,
+    /// "database", "search", "retrograde" or "bounds".
+    source: &'static str,
+    /// Nodes searched (0 for probes).
+    nodes: u64,
+    /// Seconds taken.
+    seconds: f64,
+}
+
+#[pymethods]
+impl Analysis {
+    fn __repr__(&self) -> String {
+        let value = match self.value {
+            Some(v) => format!("value={v}"),
+            None => format!("lower={}, upper={}", self.lower, self.upper),
+        };
+        let best = self.best_move.map_or_else(|| "None".to_string(), |h| h.to_string());
+        format!("Analysis({:?}, {value}, best_move={best}, source={:?})", self.position.inner.ring(), self.source)
+    }
+}
+
+impl Analysis {
+    fn of(report: &kalah::Report) -> Analysis {
+        let a = &report.analysis;
+        let bounds = |b: kalah::Bounded| (b.is_exact().then_some(b.lower), b.lower, b.upper);
+        let (value, lower, upper) = bounds(a.value);
+        let mut moves: Vec<MoveValue> = a
+            .moves
+            .iter()
+            .map(|m| {
+                let (value, lower, upper) = bounds(m.value);
+                MoveValue { house: m.house, value, lower, upper }
+            })
+            .collect();
+        moves.sort_by_key(|m| std::cmp::Reverse((m.upper, m.lower)));
+        Analysis {
+            position: Position { inner: report.position },
+            value,
+            lower,
+            upper,
+            exact: value.is_some(),
+            best_move: report.best_move(),
+            moves,
+            pv: a.pv.iter().map(|m| (m.side.letter().to_string(), m.house)).collect(),
+            source: report.source.name(),
+            nodes: report.nodes,
+            seconds: report.seconds,
+        }
+    }
+}
+
+/// Answers positions with their perfect-play values: endgame databases
+/// (files of `db_dir`, or one built in memory) are opened once and kept
+/// for the positions after.
+#[pyclass(module = "kalah", frozen)]
+struct Engine {
+    analyzer: Analyzer,
+    db_seeds: Option<u32>,
+    threads: usize,
+}
+
+/// What one call asks of the analyzer.
+struct Ask {
+    rules: kalah::Rules,
+    time_limit: Option<Duration>,
+    moves: bool,
+}
+
+#[pymethods]
+impl Engine {
+    /// `db_dir`: the directory of database files (default `$KALAH_DB_DIR`,
+    /// else `data/db`); `db_seeds`: the seeds of a database to build in
+    /// memory when no file covers a position (0 for none; default: sized
+    /// by the position); `threads`: search threads (default every core).
+    #[new]
+    #[pyo3(signature = (db_dir = None, db_seeds = None, threads = None))]
+    fn new(db_dir: Option<std::path::PathBuf>, db_seeds: Option<u32>, threads: Option<usize>) -> PyResult<Engine> {
+        let threads = match threads {
+            Some(0) => return Err(PyValueError::new_err("threads: give at least 1")),
+            Some(n) => n,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        let databases = Databases::new(db_dir.unwrap_or_else(Databases::default_dir));
+        Ok(Engine { analyzer: Analyzer::keeping(databases), db_seeds, threads })
+    }
+
+    /// The perfect-play value of `position` and of each of its moves, a
+    /// line of best play, and how they were found. Under `time_limit`
+    /// (seconds), what is not proven by then comes back as bounds.
+    #[pyo3(signature = (position, rules = None, time_limit = None))]
+    fn analyze(&self, py: Python<'_>, position: &Position, rules: Option<&Rules>, time_limit: Option<f64>) -> PyResult<Analysis> {
+        let ask = Ask { rules: rules_or_default(rules), time_limit: seconds(time_limit)?, moves: true };
+        let report = py.allow_threads(|| self.answer(position.inner, &ask, self.threads)).map_err(raised)?;
+        Ok(Analysis::of(&report))
+    }
+
+    /// The value of `position` for the side to move; None if it was not
+    /// proven within `time_limit`.
+    #[pyo3(signature = (position, rules = None, time_limit = None))]
+    fn value(&self, py: Python<'_>, position: &Position, rules: Option<&Rules>, time_limit: Option<f64>) -> PyResult<Option<i32>> {
+        let ask = Ask { rules: rules_or_default(rules), time_limit: seconds(time_limit)?, moves: false };
+        let report = py.allow_threads(|| self.answer(position.inner, &ask, self.threads)).map_err(raised)?;
+        Ok(report.value())
+    }
+
+    /// A house of best value for the side to move; None when the game is
+    /// over. Under `time_limit`, the move with the best bounds proven.
+    #[pyo3(signature = (position, rules = None, time_limit = None))]
+    fn best_move(&self, py: Python<'_>, position: &Position, rules: Option<&Rules>, time_limit: Option<f64>) -> PyResult<Option<usize>> {
+        let time_limit = seconds(time_limit)?;
+        // Without a time limit, a best move found on its own (a search for the
+        // value, then one for a move that keeps it); under one, every move's
+        // bounds proven in the time, the best first.
+        let ask = Ask { rules: rules_or_default(rules), time_limit, moves: time_limit.is_some() };
+        let report = py.allow_threads(|| self.answer(position.inner, &ask, self.threads)).map_err(raised)?;
+        Ok(report.best_move().or_else(|| Analysis::of(&report).moves.first().map(|m| m.house)))
+    }
+
+    /// `analyze` of every position, in order: the positions answered side
+    /// by side, one thread each, the GIL released once for all.
+    #[pyo3(signature = (positions, rules = None, time_limit = None))]
+    fn analyze_many(&self, py: Python<'_>, positions: Vec<Position>, rules: Option<&Rules>, time_limit: Option<f64>) -> PyResult<Vec<Analysis>> {
+        let ask = Ask { rules: rules_or_default(rules), time_limit: seconds(time_limit)?, moves: true };
+        let reports = py.allow_threads(|| self.answer_each(&positions, &ask)).map_err(|e| Error::new_err(e.to_string()))?;
+        reports.into_iter().map(|r| r.map(|report| Analysis::of(&report)).map_err(raised)).collect()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Engine(db_dir={:?}, threads={})", self.analyzer.databases().dir().display().to_string(), self.threads)
+    }
+}
+
+impl Engine {
+    /// Each position's answer, in order, by `threads` workers that take the
+    /// next position as they finish one (each a thread of its own, so that
+    /// no answer waits stacked on another's). Err if a worker cannot start.
+    fn answer_each(&self, positions: &[Position], ask: &Ask) -> std::io::Result<Vec<kalah::Result<kalah::Report>>> {
+        let next = AtomicUsize::new(0);
+        let answers: Vec<Mutex<Option<kalah::Result<kalah::Report>>>> = positions.iter().map(|_| Mutex::new(None)).collect();
+        std::thread::scope(|scope| {
+            let workers = (0..self.threads.min(positions.len()))
+                .map(|i| {
+                    std::thread::Builder::new().name(format!("kalah-batch-{i}")).stack_size(BATCH_STACK).spawn_scoped(scope, || loop {
+                        let at = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(p) = positions.get(at) else { break };
+                        let answer = self.answer(p.inner, ask, 1);
+                        *answers[at].lock().unwrap_or_else(|e| e.into_inner()) = Some(answer);
+                    })
+                })
+                .collect::<std::io::Result<Vec<_>>>()?;
+            for worker in workers {
+                if worker.join().is_err() {
+                    return Err(std::io::Error::other("a worker of analyze_many failed"));
+                }
+            }
+            Ok(())
+        })?;
+        Ok(answers
+            .into_iter()
+            .map(|a| a.into_inner().unwrap_or_else(|e| e.into_inner()).unwrap_or_else(|| Err(kalah::Error::internal("a position was not answered"))))
+            .collect())
+    }
+
+    fn answer(&self, position: kalah::Position, ask: &Ask, threads: usize) -> kalah::Result<kalah::Report> {
+        let mut request = Request::new(position, ask.rules);
+        request.threads = threads;
+        request.time_limit = ask.time_limit;
+        request.moves = ask.moves;
+        request.pv = ask.moves;
+        request.best = true;
+        request.db.build_seeds = self.db_seeds;
+        self.analyzer.analyze(&request, &Silent)
+    }
+}
+
+/// The stack of a worker of `analyze_many`, as deep as the search's own
+/// threads: a position may be analysed in place (a table's line of play,
+/// retrograde analysis). Only touched pages cost memory.
+const BATCH_STACK: usize = 64 << 20;
+
+fn seconds(limit: Option<f64>) -> PyResult<Option<Duration>> {
+    match limit {
+        None => Ok(None),
+        Some(t) if t > 0.0 && t.is_finite() && t < 1e9 => Ok(Some(Duration::from_secs_f64(t))),
+        Some(t) => Err(PyValueError::new_err(format!("time_limit {t}: give a number of seconds above 0"))),
+    }
+}
+
+/// The module `kalah._kalah`, re-exported by the package `kalah`.
+#[pymodule]
+fn _kalah(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Rules>()?;
+    m.add_class::<Position>()?;
+    m.add_class::<Engine>()?;
+    m.add_class::<Analysis>()?;
+    m.add_class::<MoveValue>()?;
+    m.add("Error", m.py().get_type::<Error>())?;
+    m.add("Refused", m.py().get_type::<Refused>())?;
+    Ok(())
+}
