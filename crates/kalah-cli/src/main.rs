@@ -96,7 +96,9 @@ fn main() -> ExitCode {
             // one line on stderr and exit 2.
             if !e.use_stderr() {
                 if print {
-                    let _ = e.print();
+                    if let Err(why) = e.print().and_then(|()| std::io::stdout().flush()) {
+                        return stdout_failed(&why);
+                    }
                 }
                 return ExitCode::SUCCESS;
             }
@@ -131,10 +133,10 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve::run(args),
     };
     match result {
-        Ok(()) => {
-            let _ = std::io::stdout().flush();
-            ExitCode::SUCCESS
-        }
+        Ok(()) => match std::io::stdout().flush() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(why) => stdout_failed(&why),
+        },
         Err(e) => {
             if is_broken_pipe(&e) {
                 return ExitCode::SUCCESS;
@@ -146,6 +148,17 @@ fn main() -> ExitCode {
             ExitCode::from(code)
         }
     }
+}
+
+/// A failure to write stdout: quietly 0 for a closed pipe (`kalah ... |
+/// head`), else 1 with a `kalah:` line, for the answer is lost (a full
+/// disk, `>/dev/full`).
+fn stdout_failed(why: &std::io::Error) -> ExitCode {
+    if why.kind() == std::io::ErrorKind::BrokenPipe {
+        return ExitCode::SUCCESS;
+    }
+    let _ = writeln!(std::io::stderr(), "kalah: cannot write the output to stdout: {why}");
+    ExitCode::from(1)
 }
 
 /// Under `--json`, an error is also one object on stdout, unless the
@@ -183,7 +196,7 @@ fn usage_line(e: &clap::Error) -> String {
 /// stderr ends the program quietly with code 0 instead of the panic of
 /// `println!` or `eprintln!` (Rust ignores SIGPIPE). Any other failure to
 /// write them (a full disk, `>/dev/full`) loses the answer or the error:
-/// code 1, and nothing more can be said.
+/// code 1, with a `kalah:` line on stderr when it is stdout that failed.
 fn quiet_on_closed_output() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -195,6 +208,10 @@ fn quiet_on_closed_output() {
             .unwrap_or("");
         if message.starts_with("failed printing to stdout") || message.starts_with("failed printing to stderr") {
             let closed = message.contains("Broken pipe");
+            if !closed && message.starts_with("failed printing to stdout") {
+                let why = message.trim_start_matches("failed printing to stdout").trim_start_matches(':').trim();
+                let _ = writeln!(std::io::stderr(), "kalah: cannot write the output to stdout: {why}");
+            }
             std::process::exit(if closed { 0 } else { 1 });
         }
         default(info);

@@ -55,8 +55,11 @@ pub fn run(a: StrongArgs) -> anyhow::Result<()> {
     let threads = crate::common::threads(a.threads)?;
     crate::common::check_output(&path)?;
     if let Some(m) = &a.manifest {
-        // Before the work, not after it: a directory or a device there.
+        // Before the work, not after it: a directory or a device there, a
+        // place that cannot be written, a file that is not a manifest.
         crate::common::check_output(m)?;
+        kalah_db::safe::check_writable(m).map_err(db_error)?;
+        read_manifest(m)?;
     }
     let timer = Instant::now();
     let existing = Database::open_for(&path, h, rules).ok().filter(|d| d.header().max_seeds == n);
@@ -213,8 +216,26 @@ pub fn sha256(path: &Path) -> anyhow::Result<(u64, String)> {
     Ok((bytes, digest.iter().map(|b| format!("{b:02x}")).collect()))
 }
 
+/// The manifest's text: empty if there is none yet. A file that is not
+/// UTF-8 text or that does not start with the manifest's header is refused,
+/// never replaced.
+fn read_manifest(path: &Path) -> anyhow::Result<String> {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(String::new()),
+        Err(e) => return Err(db_error(kalah_db::DbError::io(path, e))),
+    };
+    let refused = |why: &str| crate::common::user(format!("{}: {why}; it is left as it is (move it aside, or give another --manifest)", path.display()));
+    let text = String::from_utf8(bytes).map_err(|e| refused(&format!("not a manifest: byte {} is not UTF-8 text", e.utf8_error().valid_up_to())))?;
+    match text.lines().find(|l| !l.trim().is_empty()) {
+        None => Ok(text),
+        Some(first) if first == MANIFEST_HEADER => Ok(text),
+        Some(_) => Err(refused("not a manifest: its first line is not the manifest header")),
+    }
+}
+
 fn append_manifest(path: &Path, row: &str) -> anyhow::Result<()> {
-    let existing = std::fs::read_to_string(path).unwrap_or_default();
+    let existing = read_manifest(path)?;
     let key = |line: &str| line.split(',').take(8).collect::<Vec<_>>().join(",");
     let mut lines: Vec<String> = existing
         .lines()
@@ -229,10 +250,11 @@ fn append_manifest(path: &Path, row: &str) -> anyhow::Result<()> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| db_error(kalah_db::DbError::io(dir, e)))?;
     }
-    let mut out = std::fs::File::create(path).map_err(|e| db_error(kalah_db::DbError::io(path, e)))?;
-    writeln!(out, "{MANIFEST_HEADER}")?;
-    for l in lines {
-        writeln!(out, "{l}")?;
-    }
+    // Written whole beside it and renamed over it: a full disk or a crash
+    // leaves the manifest as it was.
+    let mut out = kalah_db::safe::SafeFile::create(path).map_err(db_error)?;
+    let text: String = std::iter::once(MANIFEST_HEADER.to_string()).chain(lines).map(|l| l + "\n").collect();
+    out.write_all(text.as_bytes()).map_err(|e| db_error(kalah_db::DbError::io(out.path(), e)))?;
+    out.commit().map_err(db_error)?;
     Ok(())
 }

@@ -387,6 +387,17 @@ fn flags_that_would_be_ignored_and_checks_before_the_work() {
     fs::create_dir(sb.path("a-dir")).unwrap();
     sb.refused(&["strong", "2", "1", "-o", &sb.file("s.kdb"), "--manifest", &sb.file("a-dir")], &["a-dir", "directory"]);
     assert!(!sb.path("s.kdb").exists());
+    // A manifest that is not UTF-8, or not a manifest, is refused before the
+    // solve and left as it was (it was replaced by one row, issue 38).
+    let header = "houses,seeds,capture,end,leftovers,sowing,relay,max_seeds,file,bytes,sha256,start_value,won,drawn,lost,reachable_boards,reachable_positions\n";
+    let latin1 = [header.as_bytes(), b"1,1,empty,instant,owner,ccw,off,2,x.kdb,1,ab,0,2,2,2,1,1\n# note: caf\xe9\n"].concat();
+    fs::write(sb.path("latin1-m.csv"), &latin1).unwrap();
+    sb.refused(&["strong", "2", "1", "-o", &sb.file("s.kdb"), "--manifest", &sb.file("latin1-m.csv")], &["latin1-m.csv", "UTF-8", "left as it is"]);
+    assert_eq!(fs::read(sb.path("latin1-m.csv")).unwrap(), latin1);
+    fs::write(sb.path("notes.txt"), "my notes\n").unwrap();
+    sb.refused(&["strong", "2", "1", "-o", &sb.file("s.kdb"), "--manifest", &sb.file("notes.txt")], &["notes.txt", "not a manifest"]);
+    assert_eq!(fs::read_to_string(sb.path("notes.txt")).unwrap(), "my notes\n");
+    assert!(!sb.path("s.kdb").exists());
     // Memory sizes too large for 64 bits saturate, not wrap to smaller ones.
     let needs = |seeds: &str| -> u128 {
         let r = sb.refused(&["db", "build", "--houses", "8", "--max-seeds", seeds, "--sowing", "cw"], &["needs"]);
@@ -479,4 +490,20 @@ fn output_to_a_full_disk_is_a_failure() {
 /// Starts `kalah args` with no input, stdout as given and stderr piped.
 fn spawn(args: &[&str], stdout: Stdio) -> std::process::Child {
     Command::new(BIN).args(args).stdin(Stdio::null()).stdout(stdout).stderr(Stdio::piped()).spawn().unwrap()
+}
+
+/// An answer that cannot be written (stdout a full disk: `/dev/full`) is
+/// lost, and said: exit code 1 and one `kalah:` line, for answers, JSON,
+/// help and listings alike (issue 38); a closed pipe stays quiet.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_answer_that_cannot_be_written_is_said() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [&["solve", "3", "3", "--no-db", "--value-only"][..], &["solve", "3", "3", "--no-db", "--json"], &["solve", "--help"], &["db", "list"]] {
+        let full = fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let out = Command::new(BIN).args(args).env("KALAH_DB_DIR", dir.path()).stdout(full).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.lines().last().is_some_and(|l| l.starts_with("kalah: cannot write the output to stdout")), "{args:?}: {stderr}");
+    }
 }

@@ -17,6 +17,7 @@ mod kernel;
 pub mod memory;
 pub mod pack;
 pub mod reader;
+pub mod safe;
 pub mod tablebase;
 pub mod writer;
 

@@ -29,7 +29,8 @@ use crate::error::DbError;
 use crate::format::{block_sums_parallel, level_checksum, Header, HeaderProblem};
 use crate::reader::Database;
 use crate::builder::check_size;
-use crate::writer::{check_disk, check_memory, partial_path};
+use crate::safe::SafeFile;
+use crate::writer::{check_disk, check_memory};
 
 /// The first eight bytes of an archive.
 pub const ARCHIVE_MAGIC: [u8; 8] = *b"KALAHZS\0";
@@ -55,17 +56,11 @@ pub fn pack(database: &Path, archive: &Path, level: i32, progress: &(dyn Fn(u64)
     refuse_same_file(database, archive)?;
     let db = Database::open(database)?;
     db.verify(&|_| {})?;
-    let partial = partial_path(archive);
-    let file = File::create(&partial).map_err(|e| DbError::io(&partial, e))?;
     // Nothing half-written is left behind: the partial file of a failed pack goes.
-    let archive_bytes = match write_packed(&db, file, &partial, level, progress) {
-        Ok(bytes) => bytes,
-        Err(e) => {
-            let _ = fs::remove_file(&partial);
-            return Err(e);
-        }
-    };
-    fs::rename(&partial, archive).map_err(|e| DbError::io(archive, e))?;
+    let mut out = SafeFile::create(archive)?;
+    let partial = out.path().to_path_buf();
+    let archive_bytes = write_packed(&db, out.file(), &partial, level, progress)?;
+    out.commit()?;
     Ok(PackReport {
         database_bytes: db.file_bytes(),
         archive_bytes,
@@ -73,7 +68,7 @@ pub fn pack(database: &Path, archive: &Path, level: i32, progress: &(dyn Fn(u64)
 }
 
 /// Writes the archive of `db` into `file`, the file `partial`; returns its size.
-fn write_packed(db: &Database, file: File, partial: &Path, level: i32, progress: &(dyn Fn(u64) + Sync)) -> Result<u64, DbError> {
+fn write_packed(db: &Database, file: &mut File, partial: &Path, level: i32, progress: &(dyn Fn(u64) + Sync)) -> Result<u64, DbError> {
     let mut out = BufWriter::new(file);
     let io = |e| DbError::io(partial, e);
     let header = db.header().encode();
@@ -171,15 +166,14 @@ pub fn unpack(archive: &Path, database: &Path, progress: &(dyn Fn(u64) + Sync)) 
         fs::create_dir_all(dir).map_err(|e| DbError::io(dir, e))?;
     }
     check_disk(database, file_bytes)?;
-    let partial = partial_path(database);
-    let out = File::create(&partial).map_err(|e| DbError::io(&partial, e))?;
-    // Nothing half-written is left behind: the partial file of a failed unpack goes.
+    // Nothing half-written is left behind: the partial file of a failed
+    // unpack goes. A build of the same file holds the same partial file,
+    // and refuses the unpack (or is refused) by its lock.
+    let mut out = SafeFile::create(database)?;
+    let partial = out.path().to_path_buf();
     let from = ArchiveRead { archive, header: &header, head: &head, input };
-    if let Err(e) = write_unpacked(from, out, &partial, file_bytes, progress) {
-        let _ = fs::remove_file(&partial);
-        return Err(e);
-    }
-    fs::rename(&partial, database).map_err(|e| DbError::io(database, e))?;
+    write_unpacked(from, out.file(), &partial, file_bytes, progress)?;
+    out.commit()?;
     let db = Database::open(database)?;
     Ok(PackReport {
         database_bytes: db.file_bytes(),
@@ -224,12 +218,11 @@ struct ArchiveRead<'a> {
 
 /// Writes the levels of an archive into `out`, the file `partial`, each
 /// checked against its level checksum.
-fn write_unpacked(from: ArchiveRead, out: File, partial: &Path, file_bytes: u64, progress: &(dyn Fn(u64) + Sync)) -> Result<(), DbError> {
+fn write_unpacked(from: ArchiveRead, out: &mut File, partial: &Path, file_bytes: u64, progress: &(dyn Fn(u64) + Sync)) -> Result<(), DbError> {
     let ArchiveRead { archive, header, head, mut input } = from;
     let bad = |why: &str| DbError::corrupt(archive, why.to_string());
     let io = |e| DbError::io(partial, e);
     out.set_len(file_bytes).map_err(io)?;
-    let mut out = out;
     use std::io::{Seek, SeekFrom};
     out.write_all(head).map_err(io)?;
     for (n, e) in header.levels.iter().enumerate() {

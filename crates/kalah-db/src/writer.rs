@@ -10,7 +10,7 @@
 //! the level it was working on. The finished file is marked complete and
 //! renamed over `FILE`, so an older `FILE` stays usable until then.
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -52,11 +52,7 @@ pub struct BuildReport {
 }
 
 /// The name of the file a build of `path` writes until it is complete.
-pub fn partial_path(path: &Path) -> PathBuf {
-    let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
-    name.push(".partial");
-    path.with_file_name(name)
-}
+pub use crate::safe::partial_path;
 
 /// Memory and disk a build needs: `(memory bytes, file bytes)`.
 pub fn requirements(h: usize, max_seeds: u32, rules: Rules) -> (u64, u64) {
@@ -135,20 +131,13 @@ pub fn build_file_with(
     solve_level: &mut dyn FnMut(&mut Builder, u32) -> Result<(), DbError>,
 ) -> Result<BuildReport, DbError> {
     check_size(h, max_seeds)?;
-    let partial = partial_path(path);
+    let mut builder = Builder::new(h, rules, max_seeds)?;
+    let mut header = Header::new(h, max_seeds, rules);
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         fs::create_dir_all(dir).map_err(|e| DbError::io(dir, e))?;
     }
-    let mut builder = Builder::new(h, rules, max_seeds)?;
-    let mut header = Header::new(h, max_seeds, rules);
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(&partial)
-        .map_err(|e| DbError::io(&partial, e))?;
-    claim(&file, &partial)?;
+    // Kept, not removed, when the build stops: the next one resumes from it.
+    let (mut file, partial) = crate::safe::open_partial(path)?;
 
     let resumed = resume(&mut file, &partial, &mut header, &mut builder)?;
     if resumed > 0 {
@@ -197,40 +186,13 @@ pub fn build_file_with(
     file.sync_all().map_err(|e| DbError::io(&partial, e))?;
     drop(file);
     fs::rename(&partial, path).map_err(|e| DbError::io(path, e))?;
-    sync_dir(path);
+    crate::safe::sync_dir(path);
     Ok(BuildReport {
         path: path.to_path_buf(),
         bytes: total,
         resumed_levels: resumed,
         level_seconds,
     })
-}
-
-/// Makes `file`, just opened as `partial`, this build's alone: an exclusive
-/// lock (released when the file is closed), refused if another build holds
-/// it; and, once locked, still the file named `partial` (a build that
-/// finished meanwhile renamed it into place). Two builds writing one file
-/// left it with either's rules or corrupt.
-fn claim(file: &File, partial: &Path) -> Result<(), DbError> {
-    use fs4::fs_std::FileExt;
-    let busy = || {
-        let why = "another build is writing this file; wait for it, or give another -o";
-        DbError::io(partial, std::io::Error::new(std::io::ErrorKind::InvalidInput, why))
-    };
-    // A file system without locks (some network ones) builds unguarded.
-    if let Ok(false) = file.try_lock_exclusive() {
-        return Err(busy());
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        let open = file.metadata().map_err(|e| DbError::io(partial, e))?;
-        match fs::metadata(partial) {
-            Ok(named) if (named.dev(), named.ino()) == (open.dev(), open.ino()) => {}
-            _ => return Err(busy()),
-        }
-    }
-    Ok(())
 }
 
 /// Loads the finished levels of an interrupted build of the same database;
@@ -292,11 +254,3 @@ fn read_at(file: &mut File, path: &Path, offset: u64, bytes: &mut [u8]) -> Resul
     file.read_exact(bytes).map_err(|e| DbError::io(path, e))
 }
 
-/// Flushes the directory entry of a renamed file (best effort).
-fn sync_dir(path: &Path) {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        if let Ok(d) = File::open(dir) {
-            let _ = d.sync_all();
-        }
-    }
-}

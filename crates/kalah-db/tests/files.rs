@@ -234,7 +234,7 @@ fn a_build_refuses_a_partial_file_another_build_holds() {
     let other = fs::File::open(&partial).unwrap();
     assert!(other.try_lock_exclusive().unwrap(), "the test takes the lock");
     let e = build_file(&target, 2, Rules::default(), 4, &Quiet).unwrap_err();
-    assert!(e.to_string().contains("another build is writing"), "{e}");
+    assert!(e.to_string().contains("another kalah process is writing"), "{e}");
     assert_eq!(fs::read(&partial).unwrap(), b"another build's bytes");
     assert!(!target.exists());
     drop(other);
@@ -263,4 +263,33 @@ fn pack_and_unpack_restore_the_same_bytes() {
     assert!(!fs::exists(&out).unwrap());
     fs::write(&archive, &bytes[..100]).unwrap();
     assert!(kalah_db::pack::unpack(&archive, &out, &|_| {}).unwrap_err().to_string().contains("truncated"));
+}
+
+/// A pack or an unpack whose target another writer holds (a build, or a
+/// second unpack, with the lock on its partial file) is refused, and takes
+/// nothing from it: two writers never mix their bytes under one name.
+#[test]
+fn a_pack_or_unpack_into_a_file_another_writer_holds_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = build(dir.path(), "db.kdb", 3, Rules::default(), 8);
+    let archive = dir.path().join("db.kdbz");
+    kalah_db::pack::pack(&path, &archive, 3, &|_| {}).unwrap();
+    let packed = fs::read(&archive).unwrap();
+
+    let target = dir.path().join("restored.kdb");
+    let mut holder = kalah_db::safe::SafeFile::create(&target).unwrap();
+    std::io::Write::write_all(&mut holder, b"the first writer's bytes").unwrap();
+    let e = kalah_db::pack::unpack(&archive, &target, &|_| {}).unwrap_err();
+    assert!(e.to_string().contains("another kalah process is writing") && e.to_string().contains("restored.kdb.partial"), "{e}");
+    assert_eq!(fs::read(holder.path()).unwrap(), b"the first writer's bytes");
+    assert!(!target.exists());
+    drop(holder);
+    kalah_db::pack::unpack(&archive, &target, &|_| {}).unwrap();
+    assert!(fs::read(&target).unwrap() == fs::read(&path).unwrap());
+
+    let holder = kalah_db::safe::SafeFile::create(&archive).unwrap();
+    let e = kalah_db::pack::pack(&path, &archive, 3, &|_| {}).unwrap_err();
+    assert!(e.to_string().contains("another kalah process is writing"), "{e}");
+    drop(holder);
+    assert_eq!(fs::read(&archive).unwrap(), packed, "the archive is as it was");
 }
