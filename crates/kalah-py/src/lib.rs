@@ -387,8 +387,7 @@ impl Engine {
     #[pyo3(signature = (position, rules = None, time_limit = None))]
     fn analyze(&self, py: Python<'_>, position: &Position, rules: Option<&Rules>, time_limit: Option<f64>) -> PyResult<Analysis> {
         let ask = Ask { rules: rules_or_default(rules), time_limit: seconds(time_limit)?, moves: true };
-        let report = py.allow_threads(|| self.answer(position.inner, &ask, self.threads)).map_err(raised)?;
-        Ok(Analysis::of(&report))
+        Ok(Analysis::of(&self.report(py, position, &ask)?))
     }
 
     /// The value of `position` for the side to move; None if it was not
@@ -396,8 +395,7 @@ impl Engine {
     #[pyo3(signature = (position, rules = None, time_limit = None))]
     fn value(&self, py: Python<'_>, position: &Position, rules: Option<&Rules>, time_limit: Option<f64>) -> PyResult<Option<i32>> {
         let ask = Ask { rules: rules_or_default(rules), time_limit: seconds(time_limit)?, moves: false };
-        let report = py.allow_threads(|| self.answer(position.inner, &ask, self.threads)).map_err(raised)?;
-        Ok(report.value())
+        Ok(self.report(py, position, &ask)?.value())
     }
 
     /// A house of best value for the side to move; None when the game is
@@ -409,7 +407,7 @@ impl Engine {
         // value, then one for a move that keeps it); under one, every move's
         // bounds proven in the time, the best first.
         let ask = Ask { rules: rules_or_default(rules), time_limit, moves: time_limit.is_some() };
-        let report = py.allow_threads(|| self.answer(position.inner, &ask, self.threads)).map_err(raised)?;
+        let report = self.report(py, position, &ask)?;
         Ok(report.best_move().or_else(|| Analysis::of(&report).moves.first().map(|m| m.house)))
     }
 
@@ -428,6 +426,12 @@ impl Engine {
 }
 
 impl Engine {
+    /// The library's report on one position, on every thread of the
+    /// engine, the GIL released meanwhile.
+    fn report(&self, py: Python<'_>, position: &Position, ask: &Ask) -> PyResult<kalah::Report> {
+        py.allow_threads(|| self.answer(position.inner, ask, self.threads)).map_err(raised)
+    }
+
     /// Each position's answer, in order, by `threads` workers that take the
     /// next position as they finish one (each a thread of its own, so that
     /// no answer waits stacked on another's). Err if a worker cannot start.

@@ -394,7 +394,9 @@ fn bounds(setup: &Setup<'_>, file: Option<Database>, request: &Request, start: I
         solver.cancel_with(flag.clone());
     }
     let database = database.map(|d| UsedDatabase { build_seconds: d.build_seconds.map(|_| start.elapsed().as_secs_f64()), ..d });
-    let deadline = Instant::now() + limit;
+    // The time limit counts from the request, so that setting up (the
+    // database built, the table allocated) is inside it, not after it.
+    let deadline = start + limit;
     let mut result = None;
     setup.observer.search("proving bounds", &|| solver.nodes(), &mut || {
         result = Some((|| {
