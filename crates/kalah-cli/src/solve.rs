@@ -57,7 +57,7 @@ pub struct SolveArgs {
     /// to set up (`--db` and `--db-seeds` are used as given; with
     /// --openings or --pie the set-up serves every turn and is not held
     /// to one turn's limit).
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     time_limit: Option<f64>,
     /// Print one JSON object on stdout.
     #[arg(long)]
@@ -85,7 +85,7 @@ pub struct QueryArgs {
     /// database first, but a default one is chosen to take at most about a
     /// quarter of the limit to set up (`--db` and `--db-seeds` are used as
     /// given).
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     time_limit: Option<f64>,
     /// Print one JSON object on stdout.
     #[arg(long)]

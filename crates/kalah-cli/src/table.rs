@@ -22,11 +22,20 @@ pub struct Span(pub u32, pub u32);
 impl std::str::FromStr for Span {
     type Err = String;
     fn from_str(s: &str) -> Result<Span, String> {
-        let bad = || format!("'{s}' is not a number or a range such as 1-6");
+        let number = |t: &str| -> Result<u32, String> {
+            let t = t.trim();
+            t.parse().map_err(|_| {
+                if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
+                    format!("'{t}' is too large (at most {})", u32::MAX)
+                } else {
+                    format!("'{s}' is not a number or a range such as 1-6")
+                }
+            })
+        };
         let (a, b) = match s.split_once('-') {
-            Some((a, b)) => (a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?),
+            Some((a, b)) => (number(a)?, number(b)?),
             None => {
-                let n = s.trim().parse().map_err(|_| bad())?;
+                let n = number(s)?;
                 (n, n)
             }
         };
@@ -65,7 +74,7 @@ pub struct TableArgs {
     /// database of a board size comes first and is not counted, but a
     /// default one is chosen to take at most about a quarter of the board
     /// size's limits together (`--db-seeds` is used as given).
-    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, allow_negative_numbers = true)]
     time_limit: f64,
     #[command(flatten)]
     search: SearchArgs,

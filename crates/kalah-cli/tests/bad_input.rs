@@ -507,3 +507,21 @@ fn an_answer_that_cannot_be_written_is_said() {
         assert!(stderr.lines().last().is_some_and(|l| l.starts_with("kalah: cannot write the output to stdout")), "{args:?}: {stderr}");
     }
 }
+
+/// The smaller refusals of issue 38, each one line naming what is wrong.
+#[test]
+fn smaller_refusals_name_what_is_wrong() {
+    let sb = Sandbox::new();
+    // An empty field of the ring form: refused, not read as the counts after it moved up.
+    sb.refused(&["query", "--position", "4,,4,4,0,4,4,4,0 S"], &["field 2 is empty"]);
+    // A negative time limit: the limit's own message, not clap's `-- -1`.
+    sb.refused(&["solve", "3", "3", "--time-limit", "-1"], &["--time-limit -1", "above 0"]);
+    sb.refused(&["table", "--houses", "2", "--time-limit", "-1"], &["--time-limit -1", "above 0"]);
+    // A number too large for a range says so.
+    sb.usage(&["table", "--seeds", "1-99999999999999999999"], &["99999999999999999999", "too large"]);
+    // A directory as a manifest or a database is a directory, not corrupt.
+    fs::create_dir(sb.path("a-dir")).unwrap();
+    let r = sb.refused(&["db", "verify", "--manifest", &sb.file("a-dir")], &["a-dir", "is a directory"]);
+    assert!(!r.stderr.contains("corrupt"), "{}", r.describe());
+    sb.refused(&["db", "info", &sb.file("a-dir")], &["a-dir", "is a directory"]);
+}

@@ -392,6 +392,14 @@ impl FromStr for Position {
 }
 
 fn parse_ring(text: &str) -> Result<Position, PositionError> {
+    // Two commas with nothing between them leave out a count: refused, not
+    // read as if the counts after it moved up a house.
+    let pieces: Vec<&str> = text.split(',').collect();
+    if pieces.len() > 1 {
+        if let Some(at) = pieces.iter().position(|p| p.trim().is_empty()) {
+            return Err(PositionError::Malformed(format!("field {} is empty (two commas with no count between them, or a comma at an end)", at + 1)));
+        }
+    }
     let tokens: Vec<&str> = text
         .split(|c: char| c == ',' || c.is_whitespace())
         .filter(|t| !t.is_empty())
@@ -506,6 +514,14 @@ mod tests {
         assert!(e.contains("13 numbers"), "{e}");
         let e = err("");
         assert!(e.contains("empty"), "{e}");
+        // An empty field is refused, not read as the counts after it moved up (issue 38).
+        let e = err("4,,4,4,0,4,4,4,0 S");
+        assert!(e.contains("field 2 is empty"), "{e}");
+        assert!(err("4,4, ,4,0,4,4,4,4,0 S").contains("field 3 is empty"));
+        assert!(err(",4,4,4,0,4,4,4,4,0 S").contains("field 1 is empty"));
+        // Spaces after the commas, and a space-separated ring, still read.
+        assert_eq!("4, 4, 4, 4, 0, 4, 4, 4, 4, 0 S".parse::<Position>().unwrap(), Position::start(4, 4).unwrap());
+        assert_eq!("4 4 4 4 0 4 4 4 4 0 S".parse::<Position>().unwrap(), Position::start(4, 4).unwrap());
         let e = err("1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1 S");
         assert!(e.contains("20 numbers"), "{e}");
         let e = err("S:4-4:0 N:4-4-4:0 S");

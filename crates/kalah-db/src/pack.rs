@@ -8,7 +8,7 @@
 //! |---|---|---|
 //! | 0 | 8 | magic `KALAHZS\0` ([`ARCHIVE_MAGIC`]) |
 //! | 8 | 4 | archive version, 1 |
-//! | 12 | 4 | zero |
+//! | 12 | 4 | zero (checked) |
 //! | 16 | 8 | `H`: bytes of the database header that follows |
 //! | 24 | `H` | the database file's header, verbatim |
 //!
@@ -121,6 +121,9 @@ pub fn archive_header(archive: &Path) -> Result<(Header, Vec<u8>, BufReader<File
             found: version,
             expected: ARCHIVE_VERSION,
         });
+    }
+    if start[12..16] != [0; 4] {
+        return Err(bad("bytes 12-15 of the archive header are not zero (a damaged or foreign archive)"));
     }
     let header_len = read_u64(&mut input, archive)?;
     if header_len > 1 << 20 {

@@ -77,7 +77,8 @@ impl std::fmt::Debug for Database {
 pub fn open_regular(path: &Path) -> Result<File, DbError> {
     let meta = std::fs::metadata(path).map_err(|e| DbError::io(path, e))?;
     if meta.is_dir() {
-        return Err(DbError::corrupt(path, "is a directory, not a database file"));
+        let why = std::io::Error::new(std::io::ErrorKind::InvalidInput, "is a directory; give a file");
+        return Err(DbError::io(path, why));
     }
     if !meta.is_file() {
         let why = std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file (a pipe, a device or a socket)");

@@ -252,6 +252,8 @@ fn pack_and_unpack_restore_the_same_bytes() {
     let restored = dir.path().join("restored.kdb");
     kalah_db::pack::unpack(&archive, &restored, &|_| {}).unwrap();
     assert!(fs::read(&restored).unwrap() == fs::read(&path).unwrap(), "bytes differ");
+    let packed_copy = dir.path().join("copy.kdbz");
+    fs::copy(&archive, &packed_copy).unwrap();
 
     // A damaged archive is refused and leaves no database behind.
     let mut bytes = fs::read(&archive).unwrap();
@@ -261,6 +263,12 @@ fn pack_and_unpack_restore_the_same_bytes() {
     let out = dir.path().join("bad.kdb");
     assert!(kalah_db::pack::unpack(&archive, &out, &|_| {}).is_err());
     assert!(!fs::exists(&out).unwrap());
+    // A damaged reserved field of the archive header is refused (issue 38).
+    let mut reserved = fs::read(&packed_copy).unwrap();
+    reserved[13] = 1;
+    fs::write(&archive, &reserved).unwrap();
+    let e = kalah_db::pack::unpack(&archive, &out, &|_| {}).unwrap_err();
+    assert!(e.to_string().contains("bytes 12-15"), "{e}");
     fs::write(&archive, &bytes[..100]).unwrap();
     assert!(kalah_db::pack::unpack(&archive, &out, &|_| {}).unwrap_err().to_string().contains("truncated"));
 }
