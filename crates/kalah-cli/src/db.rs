@@ -74,6 +74,11 @@ pub struct VerifyArgs {
     /// Where the manifest's files are (default: the database directory, $KALAH_DB_DIR or data/db).
     #[arg(long, value_name = "DIR", requires = "manifest")]
     dir: Option<PathBuf>,
+    /// Also check every board's value against its moves' (the retrograde
+    /// equations): finds a value forged within range with its checksums
+    /// repaired. Slower: every board is unranked and each move probed.
+    #[arg(long, conflicts_with = "manifest")]
+    deep: bool,
     /// Print one JSON object on stdout.
     #[arg(long)]
     json: bool,
@@ -242,9 +247,18 @@ fn verify(a: VerifyArgs) -> anyhow::Result<()> {
     let result = db.verify(&|bytes| bar.inc(bytes));
     bar.finish_and_clear();
     result.map_err(db_error)?;
+    if a.deep {
+        let boards = ProgressBar::new(db.indexer().len());
+        boards.set_style(ProgressStyle::with_template("checking every board's value against its moves {bar:30} {human_pos}/{human_len} boards [{elapsed_precise}, {eta} left]").expect("valid template"));
+        let result = kalah::databases::verify_equations(&db, &|n| boards.inc(n));
+        boards.finish_and_clear();
+        result?;
+    }
     let seconds = start.elapsed().as_secs_f64();
     if a.json {
-        print_json(&json!({"path": file.display().to_string(), "ok": true, "bytes": db.file_bytes(), "seconds": seconds}));
+        print_json(&json!({"path": file.display().to_string(), "ok": true, "bytes": db.file_bytes(), "deep": a.deep, "boards": db.indexer().len(), "seconds": seconds}));
+    } else if a.deep {
+        println!("{}: every checksum holds, and every board's value its moves' ({} boards checked in {seconds:.2} s)", file.display(), db.indexer().len());
     } else {
         println!("{}: every checksum holds ({} checked in {seconds:.2} s)", file.display(), human_bytes(db.file_bytes()));
     }

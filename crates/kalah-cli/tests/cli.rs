@@ -580,7 +580,12 @@ fn db_build_info_verify_probe() {
 
     let verify = sb.json(&["db", "verify", &db, "--json"]);
     assert_eq!(verify["ok"], true, "{verify}");
+    assert_eq!(verify["deep"], false, "{verify}");
     sb.ok(&["db", "verify", &db]);
+    let deep = sb.json(&["db", "verify", &db, "--deep", "--json"]);
+    assert_eq!((&deep["ok"], &deep["deep"]), (&true.into(), &true.into()), "{deep}");
+    assert!(deep["boards"].as_u64().is_some_and(|n| n > 0), "{deep}");
+    assert!(sb.ok(&["db", "verify", &db, "--deep"]).stdout.contains("every board's value its moves'"));
 
     for p in SMALL {
         let probe = sb.json(&["db", "probe", &db, "--position", p, "--json"]);

@@ -257,7 +257,7 @@ impl Analyzer {
         let purpose = Purpose { houses: h, rules, seeds, gap };
         if let Some((db, kept)) = self.kept_cover(&request.db, purpose, budget)? {
             let start = Instant::now();
-            let analysis = analyze_from_table(&engine, &*db, position)?;
+            let analysis = probe_file(&engine, &db, position)?;
             let database = UsedDatabase { kept, ..UsedDatabase::file(&db) };
             return Ok(Report { position: *position, rules, analysis: analysis.into(), source: Source::Database, nodes: 0, seconds: start.elapsed().as_secs_f64(), database: Some(database), best_found: None });
         }
@@ -286,7 +286,7 @@ impl Analyzer {
             return Ok(finish(analysis.into(), Source::Database, 0, None));
         }
         if let Some(db) = db.as_ref().filter(|d| seeds <= d.header().max_seeds) {
-            let analysis = analyze_from_table(&engine, db, position)?;
+            let analysis = probe_file(&engine, db, position)?;
             return Ok(finish(analysis.into(), Source::Database, 0, None));
         }
         if proves_bounds(h, seeds, rules, &request.db) {
@@ -340,6 +340,18 @@ impl Analyzer {
         }
         Ok(report)
     }
+}
+
+/// Every move's value of `position` by probes of the file `db`: values
+/// that contradict each other are said of the file (a damaged or forged
+/// database), with the check that finds every such board.
+fn probe_file(engine: &Engine, db: &Database, position: &Position) -> Result<kalah_search::Analysis> {
+    analyze_from_table(engine, db, position).map_err(|e| match e {
+        kalah_search::SearchError::Inconsistent(why) => {
+            kalah_db::DbError::corrupt(db.path(), format!("inconsistent database: {why}; `kalah db verify --deep` checks every board")).into()
+        }
+        e => e.into(),
+    })
 }
 
 /// The deadline of a search: its time limit, or with only a way to cancel

@@ -336,6 +336,33 @@ impl Databases {
     }
 }
 
+/// Checks every board of `db` against the retrograde equations: each
+/// holds its best move's value (a move's from the value the file holds for
+/// the board it leads to), a finished board its leftovers' difference.
+/// Slower than the checksums ([`Database::verify`]), which a value forged
+/// within range with its checksums repaired passes; this does not.
+/// `progress` hears of boards checked.
+pub fn verify_equations(db: &Database, progress: &(dyn Fn(u64) + Sync)) -> Result<()> {
+    let header = db.header();
+    let engine = kalah_core::Engine::new(header.houses, header.rules);
+    let indexer = db.indexer();
+    let broken = kalah_search::check_equations(&engine, db, indexer.len(), &|i| indexer.unrank(i), progress);
+    if let Some(why) = kalah_db::Tablebase::failure(db) {
+        return Err(kalah_db::DbError::corrupt(db.path(), why).into());
+    }
+    match broken {
+        None => Ok(()),
+        Some(b) => {
+            let board = kalah_core::Position::from_mover_board(header.houses, b.board, kalah_core::Side::South, [0, 0]);
+            Err(kalah_db::DbError::corrupt(
+                db.path(),
+                format!("inconsistent database: the board {} (South to move, stores left out) holds {:+}, but its moves give it {:+}", board.ring(), b.stored, b.from_moves),
+            )
+            .into())
+        }
+    }
+}
+
 /// Among `found` (ascending seeds), the file for a position of `seeds`
 /// seeds: the largest if it covers the position or if none has at least
 /// `seeds - gap` seeds, else the smallest that has; files of more than

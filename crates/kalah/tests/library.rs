@@ -233,3 +233,41 @@ fn the_listing_says_what_the_reader_thinks_of_each_file() {
     assert_eq!(missing.kind(), ErrorKind::BadInput);
     assert!(missing.to_string().contains("none"), "{missing}");
 }
+
+/// A value forged within range, the checksums repaired (issue 38): the
+/// checksums pass it, the retrograde equations do not; and the error
+/// names the file and the board.
+#[test]
+fn a_forged_value_with_repaired_checksums_fails_the_equations() {
+    use kalah_db::format::{block_sums, level_checksum, Header};
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("forged.kdb");
+    let rules = Rules::default();
+    kalah_db::build_file(&file, 3, rules, 10, &kalah_db::Quiet).unwrap();
+    let db = kalah::Database::open(&file).unwrap();
+    kalah::databases::verify_equations(&db, &|_| {}).unwrap();
+    drop(db);
+
+    let mut bytes = std::fs::read(&file).unwrap();
+    let mut header = Header::decode(&bytes).unwrap();
+    let n = 8;
+    let e = header.levels[n];
+    let (start, len) = (e.offset as usize, e.boards as usize);
+    // Two boards of the level with different values, swapped: both bytes stay valid values.
+    let first = bytes[start];
+    let other = (1..len).find(|&k| bytes[start + k] != first).unwrap();
+    bytes.swap(start, start + other);
+    let sums = block_sums(&bytes[start..start + len]);
+    bytes[e.sums_offset as usize..e.sums_offset as usize + sums.len()].copy_from_slice(&sums);
+    header.levels[n].checksum = level_checksum(&sums);
+    let head = header.encode();
+    bytes[..head.len()].copy_from_slice(&head);
+    std::fs::write(&file, &bytes).unwrap();
+
+    let db = kalah::Database::open(&file).unwrap();
+    db.verify(&|_| {}).expect("the repaired checksums pass");
+    let e = kalah::databases::verify_equations(&db, &|_| {}).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Corrupt);
+    let said = e.to_string();
+    assert!(said.contains("forged.kdb") && said.contains("inconsistent database") && said.contains("its moves give it"), "{said}");
+}
