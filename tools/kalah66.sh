@@ -11,6 +11,7 @@
 # is an interval around the value; none of it is exact.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. tools/write_to.sh
 cargo build --release -q -p kalah-cli
 kalah=target/release/kalah
 start_limit=${1:-300}
@@ -20,11 +21,11 @@ begin=$SECONDS
 for capture in standard empty; do
   t0=$SECONDS
   echo "== kalah table --houses 6 --seeds 6 --capture $capture --time-limit $start_limit"
-  "$kalah" table --houses 6 --seeds 6 --capture "$capture" --time-limit "$start_limit" --json > "data/kalah-6-6/start-$capture.json"
+  write_to "data/kalah-6-6/start-$capture.json" "$kalah" table --houses 6 --seeds 6 --capture "$capture" --time-limit "$start_limit" --json
   echo "   $(grep -o '"lower":[^,]*' "data/kalah-6-6/start-$capture.json") $(grep -o '"upper":[^,]*' "data/kalah-6-6/start-$capture.json") ($(( SECONDS - t0 )) s)"
   t0=$SECONDS
   echo "== kalah solve 6 6 --capture $capture --openings --time-limit $turn_limit"
-  "$kalah" solve 6 6 --capture "$capture" --openings --time-limit "$turn_limit" --json > "data/kalah-6-6/openings-$capture.json"
+  write_to "data/kalah-6-6/openings-$capture.json" "$kalah" solve 6 6 --capture "$capture" --openings --time-limit "$turn_limit" --json
   echo "   ($(( SECONDS - t0 )) s)"
 done
 echo "all done in $(( SECONDS - begin )) s"

@@ -12,6 +12,7 @@
 # minutes per turn: kalah db build --houses 6 --max-seeds 30 --capture empty
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. tools/write_to.sh
 cargo build --release -q -p kalah-cli
 kalah=target/release/kalah
 limit=()
@@ -31,12 +32,12 @@ for capture in empty standard; do
     db=()
     [ "$s" = 4 ] && db=("${db64[@]}")
     echo "== kalah solve 6 $s --capture $capture --pie ${db[*]}"
-    "$kalah" solve 6 "$s" --capture "$capture" --pie "${db[@]}" "${limit[@]}" --json > "data/openings/pie-6-$s-$capture.json"
+    write_to "data/openings/pie-6-$s-$capture.json" "$kalah" solve 6 "$s" --capture "$capture" --pie "${db[@]}" "${limit[@]}" --json
     echo "   $(grep -o '"pie_value":[^,]*' "data/openings/pie-6-$s-$capture.json") ($(( SECONDS - t0 )) s)"
   done
   t0=$SECONDS
   echo "== kalah solve 6 4 --capture $capture --shift ${db64[*]}"
-  "$kalah" solve 6 4 --capture "$capture" --shift "${db64[@]}" --json > "data/openings/shift-6-4-$capture.json"
+  write_to "data/openings/shift-6-4-$capture.json" "$kalah" solve 6 4 --capture "$capture" --shift "${db64[@]}" --json
   echo "   $(grep -o '"shift_value":[^,]*' "data/openings/shift-6-4-$capture.json") ($(( SECONDS - t0 )) s)"
 done
 echo "all done in $(( SECONDS - start )) s"

@@ -26,6 +26,7 @@
 # seeds or more to finish in minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. tools/write_to.sh
 cargo build --release -q -p kalah-cli
 kalah=target/release/kalah
 limit=600
@@ -51,7 +52,7 @@ for capture in empty standard; do
   [ "$only" = other ] && break
   t0=$SECONDS
   echo "== capture=$capture, h,s = 1..6, at most $limit s each"
-  "$kalah" table --houses 1-6 --seeds 1-6 --capture "$capture" --time-limit "$limit" --json > "data/tables/capture-$capture.json"
+  write_to "data/tables/capture-$capture.json" "$kalah" table --houses 1-6 --seeds 1-6 --capture "$capture" --time-limit "$limit" --json
   echo "   ($(( SECONDS - t0 )) s)"
 done
 for capture in standard empty; do for end in instant turn; do for leftovers in owner unscored emptier; do
@@ -63,13 +64,13 @@ for capture in standard empty; do for end in instant turn; do for leftovers in o
     t0=$SECONDS
     if [ "$sowing" = ccw ] && [ "$relay" = on ]; then
       echo "== $tag, h = 1..6, s = 1..4, at most $other s each"
-      "$kalah" table --houses 1-6 --seeds 1-4 "${rules[@]}" --time-limit "$other" > "data/tables/other-$tag.json"
+      write_to "data/tables/other-$tag.json" "$kalah" table --houses 1-6 --seeds 1-4 "${rules[@]}" --time-limit "$other"
     elif [ "$sowing" = ccw ]; then
       echo "== $tag, h = 1..5, s = 1..4, at most $other s each; Kalah(6,1..4) with a 24-seed database, at most $limit s each"
       "$kalah" table --houses 1-5 --seeds 1-4 "${rules[@]}" --time-limit "$other" > "data/tables/other-$tag.json.1"
       "$kalah" table --houses 6 --seeds 1-4 --db-seeds 24 "${rules[@]}" --time-limit "$limit" > "data/tables/other-$tag.json.2"
-      jq -cs '.[0] + {entries: (.[0].entries + .[1].entries)}' \
-        "data/tables/other-$tag.json".{1,2} > "data/tables/other-$tag.json"
+      write_to "data/tables/other-$tag.json" jq -cs '.[0] + {entries: (.[0].entries + .[1].entries)}' \
+        "data/tables/other-$tag.json".{1,2}
       rm "data/tables/other-$tag.json".{1,2}
     else
       # Exact up to Kalah(5,five) and Kalah(6,six) (every board up to their
@@ -84,8 +85,8 @@ for capture in standard empty; do for end in instant turn; do for leftovers in o
       "$kalah" table --houses 1-4 --seeds 1-4 "${rules[@]}" --time-limit "$other" > "data/tables/other-$tag.json.1"
       "$kalah" table --houses 5 --seeds 1-4 --db-seeds $((10 * five)) "${rules[@]}" --time-limit "$other" > "data/tables/other-$tag.json.2"
       "$kalah" table --houses 6 --seeds 1-4 --db-seeds $((12 * six)) "${rules[@]}" --time-limit "$other" > "data/tables/other-$tag.json.3"
-      jq -s '.[0] + {entries: (.[0].entries + .[1].entries + .[2].entries)}' \
-        "data/tables/other-$tag.json".{1,2,3} > "data/tables/other-$tag.json"
+      write_to "data/tables/other-$tag.json" jq -s '.[0] + {entries: (.[0].entries + .[1].entries + .[2].entries)}' \
+        "data/tables/other-$tag.json".{1,2,3}
       rm "data/tables/other-$tag.json".{1,2,3}
     fi
     echo "   ($(( SECONDS - t0 )) s)"
