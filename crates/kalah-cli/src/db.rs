@@ -151,6 +151,10 @@ fn build(a: BuildArgs) -> anyhow::Result<()> {
     let path = a.output.clone().unwrap_or_else(|| default_database_path(a.houses, a.max_seeds, rules));
     crate::common::check_output(&path)?;
     kalah_db::check_resources(&path, a.houses, a.max_seeds, rules).map_err(db_error)?;
+    // Before the plan is said: a place that cannot be written, or a file
+    // another build is writing, is refused in one line.
+    kalah_db::safe::check_writable(&path).map_err(db_error)?;
+    kalah_db::safe::check_free(&path).map_err(db_error)?;
     let (memory, disk) = kalah_db::writer::requirements(a.houses, a.max_seeds, rules);
     eprintln!(
         "note: building {} boards of {} houses with up to {} seeds ({rules}) into {}: {} of memory, {} of disk, {threads} threads",

@@ -525,3 +525,22 @@ fn smaller_refusals_name_what_is_wrong() {
     assert!(!r.stderr.contains("corrupt"), "{}", r.describe());
     sb.refused(&["db", "info", &sb.file("a-dir")], &["a-dir", "is a directory"]);
 }
+
+/// A `db build` into a file another writer holds (its partial file locked,
+/// here by flock(1)) is refused in one line, before the plan is said: it
+/// came after the plan note, as two lines (issue 38).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_build_into_a_file_being_written_is_refused_in_one_line() {
+    let sb = Sandbox::new();
+    let out = sb.file("busy.kdb");
+    let partial = sb.path("busy.kdb.partial");
+    fs::write(&partial, b"").unwrap();
+    let mut holder = Command::new("flock").arg(&partial).args(["sleep", "5"]).spawn().expect("flock(1)");
+    std::thread::sleep(Duration::from_millis(300));
+    let r = sb.refused(&["db", "build", "--houses", "2", "--max-seeds", "4", "-o", &out], &["busy.kdb.partial", "another kalah process is writing"]);
+    assert!(!r.stderr.contains("note:"), "{}", r.describe());
+    let _ = holder.kill();
+    let _ = holder.wait();
+    assert!(!sb.path("busy.kdb").exists());
+}

@@ -29,10 +29,7 @@ pub fn partial_path(path: &Path) -> PathBuf {
 /// writer that finished meanwhile renamed it into place).
 pub fn claim(file: &File, partial: &Path) -> Result<(), DbError> {
     use fs4::fs_std::FileExt;
-    let busy = || {
-        let why = "another kalah process is writing this file; wait for it to finish, or write elsewhere";
-        DbError::io(partial, io::Error::new(io::ErrorKind::InvalidInput, why))
-    };
+    let busy = || busy(partial);
     // A file system without locks (some network ones) writes unguarded.
     if let Ok(false) = file.try_lock_exclusive() {
         return Err(busy());
@@ -47,6 +44,24 @@ pub fn claim(file: &File, partial: &Path) -> Result<(), DbError> {
         }
     }
     Ok(())
+}
+
+fn busy(partial: &Path) -> DbError {
+    let why = "another kalah process is writing this file; wait for it to finish, or write elsewhere";
+    DbError::io(partial, io::Error::new(io::ErrorKind::InvalidInput, why))
+}
+
+/// Refuses `target` when another writer holds its partial file: checked
+/// before long work (and before it is announced), so that the refusal
+/// comes first and alone. The writer's own [`claim`] still decides.
+pub fn check_free(target: &Path) -> Result<(), DbError> {
+    use fs4::fs_std::FileExt;
+    let partial = partial_path(target);
+    match File::open(&partial) {
+        Ok(file) if matches!(file.try_lock_exclusive(), Ok(false)) => Err(busy(&partial)),
+        // Free (the lock taken here goes with the file), or no partial file.
+        _ => Ok(()),
+    }
 }
 
 /// Opens (creating it if need be, never truncating it before the lock)
@@ -181,6 +196,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("out.csv");
         let mut first = SafeFile::create(&target).unwrap();
+        assert!(check_free(&target).is_err());
         let second = SafeFile::create(&target).unwrap_err();
         assert!(second.to_string().contains("another kalah process"), "{second}");
         assert!(second.to_string().contains("out.csv.partial"), "{second}");
@@ -188,6 +204,7 @@ mod tests {
         writeln!(first, "first").unwrap();
         first.commit().unwrap();
         assert_eq!(fs::read_to_string(&target).unwrap(), "first\n");
+        assert!(check_free(&target).is_ok());
     }
 
     #[test]
