@@ -1082,6 +1082,11 @@ impl<T: Tablebase> BoundSolver<T> {
     /// Bounds on the value of `board` for its mover, proven within `limit`.
     fn board_bounds(&self, board: Board, limit: Limit) -> Result<(i32, i32), SearchError> {
         let proven = Proven::default();
+        // Out of time: the bounds the table holds already, without starting
+        // a proof that would only stop at its first check (0.1-0.2 s late).
+        if limit.deadline.is_some_and(|d| Instant::now() >= d) {
+            return self.0.gathered_board(board, None, &proven);
+        }
         let found = self.0.parallel_until(|s| s.prove(board, limit.max_depth), limit.deadline, &proven);
         self.0.gathered_board(board, found, &proven)
     }
