@@ -55,9 +55,11 @@ pub struct PackReport {
 pub fn pack(database: &Path, archive: &Path, level: i32, progress: &(dyn Fn(u64) + Sync)) -> Result<PackReport, DbError> {
     refuse_same_file(database, archive)?;
     let db = Database::open(database)?;
-    db.verify(&|_| {})?;
-    // Nothing half-written is left behind: the partial file of a failed pack goes.
+    // Claimed before the long check: an archive that cannot be written, or
+    // that another pack writes, is refused at once. Nothing half-written
+    // is left behind: the partial file of a failed pack goes.
     let mut out = SafeFile::create(archive)?;
+    db.verify(&|_| {})?;
     let partial = out.path().to_path_buf();
     let archive_bytes = write_packed(&db, out.file(), &partial, level, progress)?;
     out.commit()?;
