@@ -191,6 +191,8 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
 #[derive(Debug, PartialEq, Eq)]
 enum Command {
     House(usize),
+    /// A house in the notation of the principal variation: `S2`, `N3`.
+    SideHouse(Side, usize),
     Hint,
     Undo,
     New,
@@ -214,6 +216,10 @@ fn parse_command(line: &str) -> Command {
         w if !w.is_empty() && w.chars().all(|c| c.is_ascii_digit()) => {
             // Absurdly long numbers are simply out of range.
             Command::House(w.parse::<usize>().unwrap_or(usize::MAX))
+        }
+        w if w.len() > 1 && (w.starts_with('s') || w.starts_with('n')) && w[1..].chars().all(|c| c.is_ascii_digit()) => {
+            let side = if w.starts_with('s') { Side::South } else { Side::North };
+            Command::SideHouse(side, w[1..].parse::<usize>().unwrap_or(usize::MAX))
         }
         _ => Command::Unknown(word.to_string()),
     }
@@ -416,7 +422,7 @@ impl<'a> Game<'a> {
     fn help(&self) -> anyhow::Result<()> {
         let h = self.h();
         say!("Commands:");
-        say!("  1-{h:<6} play that house of yours (numbered from your left)");
+        say!("  1-{h:<6} play that house of yours (numbered from your left); S2 or N2, as a line of play writes it, too");
         say!("  hint     every legal move's exact value, the best marked");
         say!("  undo     take moves back to your previous turn");
         say!("  new      start the game again");
@@ -538,7 +544,16 @@ impl<'a> Game<'a> {
             if echo {
                 say!("{}", line.trim_end());
             }
-            match parse_command(&line) {
+            // `S2` for the side to move is its house 2.
+            let command = match parse_command(&line) {
+                Command::SideHouse(side, house) if side == p.to_move() => Command::House(house),
+                command => command,
+            };
+            match command {
+                Command::SideHouse(side, _) => {
+                    let mover = p.to_move();
+                    say!("It is {}'s turn, not {}'s: {}'s houses are {}1 to {}{}.", mover.name(), side.name(), mover.name(), mover.letter(), mover.letter(), self.h());
+                }
                 Command::Quit => {
                     say!("Goodbye.");
                     return Ok(());
@@ -662,6 +677,11 @@ mod tests {
         assert_eq!(parse_command(""), Command::Nothing);
         assert_eq!(parse_command("99999999999999999999999"), Command::House(usize::MAX));
         assert_eq!(parse_command("-1"), Command::Unknown("-1".into()));
+        // The principal variation's notation (issue 39).
+        assert_eq!(parse_command("S2"), Command::SideHouse(Side::South, 2));
+        assert_eq!(parse_command(" n3"), Command::SideHouse(Side::North, 3));
+        assert_eq!(parse_command("S"), Command::Unknown("S".into()));
+        assert_eq!(parse_command("Sx"), Command::Unknown("Sx".into()));
         assert_eq!(
             "both".parse::<Seats>().unwrap(),
             Seats {
