@@ -14,6 +14,6 @@ pub mod search;
 pub mod solver;
 pub mod tt;
 
-pub use solver::{analyze_from_table, check_equations, table_move, Broken, Analysis, BoundSolver, Bounded, BoundedAnalysis, BoundedMove, LineEnd, MoveValue, PvMove, SearchError, SearchOptions, Solver};
+pub use solver::{analyze_from_table, table_move, Analysis, BoundSolver, Bounded, BoundedAnalysis, BoundedMove, LineEnd, MoveValue, PvMove, SearchError, SearchOptions, Solver};
 pub use search::Stats;
 pub use tt::TranspositionTable;

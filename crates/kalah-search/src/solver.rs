@@ -765,50 +765,6 @@ pub fn table_move<T: Tablebase>(engine: &Engine, table: &T, position: &Position)
     line.first().filter(|_| table.failure().is_none()).map(|m| m.house)
 }
 
-/// A board whose stored value its moves do not give it ([`check_equations`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Broken {
-    /// The board, seen by its mover.
-    pub board: Board,
-    /// The value the table holds for it.
-    pub stored: i32,
-    /// The value its moves give it: the best move's, from the table (or,
-    /// for a finished game, the leftovers' difference).
-    pub from_moves: i32,
-}
-
-/// Checks the retrograde equations over every board of `table` (the
-/// `count` boards of its index, which `board_at` unranks): each holds the
-/// value of its best move (a move's value from the table's value of the
-/// board it leads to), and a finished board its leftovers' difference. A
-/// value forged within range, its checksums repaired, fails here. The
-/// first board found that does not hold (in index order), if any;
-/// `progress` hears of boards checked.
-pub fn check_equations<T: Tablebase + Sync>(
-    engine: &Engine,
-    table: &T,
-    count: u64,
-    board_at: &(dyn Fn(u64) -> Board + Sync),
-    progress: &(dyn Fn(u64) + Sync),
-) -> Option<Broken> {
-    use rayon::prelude::*;
-    const CHUNK: u64 = 1 << 16;
-    let chunks = count.div_ceil(CHUNK);
-    (0..chunks).into_par_iter().find_map_first(|c| {
-        let found = (c * CHUNK..count.min((c + 1) * CHUNK)).find_map(|i| {
-            let board = board_at(i);
-            let stored = table.value(board);
-            let from_moves = match engine.terminal_value(board) {
-                Some(v) => v,
-                None => engine.moves(board).map(|house| move_value(engine, table, board, house)).max().unwrap_or(stored),
-            };
-            (stored != from_moves).then_some(Broken { board, stored, from_moves })
-        });
-        progress(CHUNK.min(count - c * CHUNK));
-        found
-    })
-}
-
 /// The value for the mover of move `house` of `board`, from the table.
 fn move_value<T: Tablebase>(engine: &Engine, table: &T, board: Board, house: usize) -> i32 {
     let o = engine.play(board, house);

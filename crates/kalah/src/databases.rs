@@ -346,7 +346,7 @@ pub fn verify_equations(db: &Database, progress: &(dyn Fn(u64) + Sync)) -> Resul
     let header = db.header();
     let engine = kalah_core::Engine::new(header.houses, header.rules);
     let indexer = db.indexer();
-    let broken = kalah_search::check_equations(&engine, db, indexer.len(), &|i| indexer.unrank(i), progress);
+    let broken = check_equations(&engine, db, indexer.len(), &|i| indexer.unrank(i), progress);
     if let Some(why) = kalah_db::Tablebase::failure(db) {
         return Err(kalah_db::DbError::corrupt(db.path(), why).into());
     }
@@ -361,6 +361,49 @@ pub fn verify_equations(db: &Database, progress: &(dyn Fn(u64) + Sync)) -> Resul
             .into())
         }
     }
+}
+
+/// A board whose stored value its moves do not give it ([`check_equations`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Broken {
+    board: kalah_core::Board,
+    stored: i32,
+    from_moves: i32,
+}
+
+/// The retrograde equations over the `count` boards of `table`'s index
+/// (`board_at` unranks them): each holds its best move's value (a move's
+/// from the table's value of the board it leads to), a finished board its
+/// leftovers' difference. The first board, in index order, that does not.
+fn check_equations<T: kalah_db::Tablebase + Sync>(
+    engine: &kalah_core::Engine,
+    table: &T,
+    count: u64,
+    board_at: &(dyn Fn(u64) -> kalah_core::Board + Sync),
+    progress: &(dyn Fn(u64) + Sync),
+) -> Option<Broken> {
+    use rayon::prelude::*;
+    const CHUNK: u64 = 1 << 16;
+    let move_value = |board, house| {
+        let o = engine.play(board, house);
+        match o.next {
+            kalah_core::Next::Over => o.gain(),
+            _ => o.value_with(table.value(o.board)),
+        }
+    };
+    (0..count.div_ceil(CHUNK)).into_par_iter().find_map_first(|c| {
+        let found = (c * CHUNK..count.min((c + 1) * CHUNK)).find_map(|i| {
+            let board = board_at(i);
+            let stored = table.value(board);
+            let from_moves = match engine.terminal_value(board) {
+                Some(v) => v,
+                None => engine.moves(board).map(|house| move_value(board, house)).max().unwrap_or(stored),
+            };
+            (stored != from_moves).then_some(Broken { board, stored, from_moves })
+        });
+        progress(CHUNK.min(count - c * CHUNK));
+        found
+    })
 }
 
 /// Among `found` (ascending seeds), the file for a position of `seeds`
