@@ -157,8 +157,13 @@ fn stdout_failed(why: &std::io::Error) -> ExitCode {
     if why.kind() == std::io::ErrorKind::BrokenPipe {
         return ExitCode::SUCCESS;
     }
-    let _ = writeln!(std::io::stderr(), "kalah: cannot write the output to stdout: {why}");
+    say_output_lost(why);
     ExitCode::from(1)
+}
+
+/// The one line that says the answer is lost: stdout could not be written.
+fn say_output_lost(why: &dyn std::fmt::Display) {
+    let _ = writeln!(std::io::stderr(), "kalah: cannot write the output to stdout: {why}");
 }
 
 /// Under `--json`, an error is also one object on stdout, unless the
@@ -209,8 +214,7 @@ fn quiet_on_closed_output() {
         if message.starts_with("failed printing to stdout") || message.starts_with("failed printing to stderr") {
             let closed = message.contains("Broken pipe");
             if !closed && message.starts_with("failed printing to stdout") {
-                let why = message.trim_start_matches("failed printing to stdout").trim_start_matches(':').trim();
-                let _ = writeln!(std::io::stderr(), "kalah: cannot write the output to stdout: {why}");
+                say_output_lost(&message.trim_start_matches("failed printing to stdout").trim_start_matches(':').trim());
             }
             std::process::exit(if closed { 0 } else { 1 });
         }

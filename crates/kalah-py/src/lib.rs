@@ -407,8 +407,7 @@ impl Engine {
         // value, then one for a move that keeps it); under one, every move's
         // bounds proven in the time, the best first.
         let ask = Ask { rules: rules_or_default(rules), time_limit, moves: time_limit.is_some() };
-        let report = self.report(py, position, &ask)?;
-        Ok(report.best_move().or_else(|| Analysis::of(&report).moves.first().map(|m| m.house)))
+        Ok(self.report(py, position, &ask)?.move_to_play())
     }
 
     /// `analyze` of every position, in order: the positions answered side

@@ -71,6 +71,15 @@ impl Report {
             .or_else(|| a.moves.iter().find(|m| m.value.lower >= a.value.upper).map(|m| m.house))
     }
 
+    /// A move to play: [`Report::best_move`] when one is known, else the
+    /// move with the best bounds proven (the highest upper bound, then the
+    /// highest lower; the first of equals), as a time limit leaves them.
+    /// `None` when the game is over or no move was analysed.
+    pub fn move_to_play(&self) -> Option<usize> {
+        let best_bounds = || self.analysis.moves.iter().min_by_key(|m| std::cmp::Reverse((m.value.upper, m.value.lower))).map(|m| m.house);
+        self.best_move().or_else(best_bounds)
+    }
+
     /// The exact value for the player to move, if the bounds met.
     pub fn value(&self) -> Option<i32> {
         exact(self.analysis.value)

@@ -271,3 +271,20 @@ fn a_forged_value_with_repaired_checksums_fails_the_equations() {
     let said = e.to_string();
     assert!(said.contains("forged.kdb") && said.contains("inconsistent database") && said.contains("its moves give it"), "{said}");
 }
+
+/// Under a time limit that proves only bounds, the move to play is the
+/// one with the best bounds; with the value proven, a best move.
+#[test]
+fn the_move_to_play_is_a_best_move_or_the_best_bounded_one() {
+    let (analyzer, _dir) = analyzer();
+    let request = Request { threads: 1, time_limit: Some(Duration::from_millis(300)), db: DbSpec { build_seeds: Some(0), ..DbSpec::default() }, ..Request::new(Position::start(6, 6).unwrap(), Rules::default()) };
+    let report = analyzer.analyze(&request, &Silent).unwrap();
+    assert!(report.value().is_none() && report.best_move().is_none());
+    let chosen = report.move_to_play().unwrap();
+    let best = report.analysis.moves.iter().map(|m| (m.value.upper, m.value.lower)).max().unwrap();
+    let first = report.analysis.moves.iter().find(|m| (m.value.upper, m.value.lower) == best).unwrap();
+    assert_eq!(chosen, first.house);
+    let exact = analyzer.analyze(&Request::new(Position::start(4, 3).unwrap(), empty_capture()), &Silent).unwrap();
+    assert_eq!(exact.move_to_play(), exact.best_move());
+    assert_eq!(exact.move_to_play(), Some(2));
+}

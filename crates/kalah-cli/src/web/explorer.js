@@ -86,9 +86,9 @@ function outcomeClass(m) {
 
 // ---- Talking to the server ----
 
+/** `params` and the rules that are not the defaults, as a query string. */
 function query(params) {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) q.set(k, v);
+  const q = new URLSearchParams(params);
   for (const r of RULES) if (state.rules[r] !== DEFAULT_RULES[r]) q.set(r, state.rules[r]);
   return q.toString();
 }
@@ -177,6 +177,7 @@ async function firstGame() {
 }
 
 function startFrom(position) {
+  $('houses').value = parseRing(position).h;
   state.history = [{ position, move: null }];
   state.cursor = 0;
   moved();
@@ -236,9 +237,14 @@ function play(house) {
   render();
 }
 
+/** What a move gave away (its mover's best value less its own), null if either is not proven. */
+function lostBy(move) {
+  return move && move.value !== null && move.best !== null ? move.best - move.value : null;
+}
+
 /** Tells the player what a move did to the value. */
 function say(move) {
-  const lost = move.value !== null && move.best !== null ? move.best - move.value : null;
+  const lost = lostBy(move);
   const name = move.side + move.house;
   let text;
   if (lost === null) text = name + ' played (values not proven in time).';
@@ -367,7 +373,7 @@ function setStatus(text, cls) {
   $('status').className = cls || '';
 }
 
-function renderStatus(entry, answer, shown) {
+function renderStatus(answer, shown) {
   if (state.error) return setStatus(state.error, 'error');
   const p = parseRing(shown);
   if (state.preview) {
@@ -464,7 +470,7 @@ function renderRecord() {
       turn += 1;
       record.append(' ' + turn + '. ');
     }
-    const lost = entry.move.value !== null && entry.move.best !== null ? entry.move.best - entry.move.value : 0;
+    const lost = lostBy(entry.move);
     const b = Object.assign(document.createElement('button'), { type: 'button', textContent: entry.move.side + entry.move.house });
     b.className = 'ply' + (i === state.cursor ? ' now' : '') + (i > state.cursor ? ' undone' : '') + (lost > 0 ? ' blunder' : '');
     b.title = lost > 0 ? `gave away ${lost}` : 'kept the value';
@@ -496,7 +502,7 @@ function renderChart() {
   if (exact.length > 1) svg.append(el('polyline', { points: exact.map((p) => `${x(p.i)},${y(p.v.lo)}`).join(' '), class: 'line' }));
   for (const p of known) {
     if (p.v.lo !== p.v.hi) svg.append(el('line', { x1: x(p.i), x2: x(p.i), y1: y(p.v.lo), y2: y(p.v.hi), class: 'band' }));
-    const lost = p.move && p.move.value !== null && p.move.best !== null ? p.move.best - p.move.value : 0;
+    const lost = lostBy(p.move);
     const dot = el('circle', { cx: x(p.i), cy: y((p.v.lo + p.v.hi) / 2), r: p.i === state.cursor ? 6 : 4, class: 'dot' + (lost > 0 ? ' turned' : '') + (p.i > state.cursor ? ' undone' : '') });
     dot.append(el('title', {}, (p.move ? p.move.side + p.move.house + ': ' : 'start: ') + 'South ' + (p.v.lo === p.v.hi ? signed(p.v.lo) : signed(p.v.lo) + '..' + signed(p.v.hi)) + (lost > 0 ? `, gave away ${lost}` : '')));
     dot.addEventListener('click', () => goTo(p.i));
@@ -521,10 +527,9 @@ function renderDetails(answer) {
 function writeAddress() {
   const entry = current();
   if (!entry) return;
-  const q = new URLSearchParams({ position: entry.position });
-  for (const r of RULES) if (state.rules[r] !== DEFAULT_RULES[r]) q.set(r, state.rules[r]);
-  if (state.mode !== 'explore') q.set('play', state.mode);
-  history.replaceState(null, '', '?' + q.toString());
+  const params = { position: entry.position };
+  if (state.mode !== 'explore') params.play = state.mode;
+  history.replaceState(null, '', '?' + query(params));
 }
 
 function readAddress() {
@@ -597,7 +602,7 @@ function render() {
   if (state.preview && (!answer || state.preview > answer.pv.length)) state.preview = 0;
   const shown = state.preview ? answer.pv[state.preview - 1].position : entry.position;
   drawBoard(shown, state.preview ? null : answer, !state.preview);
-  renderStatus(entry, answer, shown);
+  renderStatus(answer, shown);
   renderMoves(entry, answer);
   renderPV(answer);
   renderRecord();
@@ -612,7 +617,7 @@ function render() {
   writeAddress();
   if (!answer && !state.error) analyseCurrent();
   clearInterval(ticker);
-  if (state.loading) ticker = setInterval(() => current() && renderStatus(current(), answerOf(current()), current().position), 200);
+  if (state.loading) ticker = setInterval(() => current() && renderStatus(answerOf(current()), current().position), 200);
   maybeComputerMoves();
 }
 

@@ -183,6 +183,9 @@ async function main() {
     check(box.width <= 390 && box.width > 300, `the board is ${box.width} px wide on a 390 px screen`);
     await small.tap('#board [data-house="S3"]');
     await small.waitForFunction(() => new URLSearchParams(location.search).get('position') !== '3,0,4,4,1,3,3,3,3,0 S', null, { timeout: STEP });
+    // The answer for the new position in, before the picture is taken.
+    await small.waitForFunction(() => document.querySelector('#board .badge') && !document.querySelector('#status.loading'), null, { timeout: STEP });
+    check((await small.inputValue('#houses')) === '4', 'the setup does not show the board size of the position opened');
     if (shots) await small.screenshot({ path: shots + '/explorer-phone.png', fullPage: true });
   } catch (e) {
     const picture = (shots || process.env.TMPDIR || '/tmp') + '/explorer-failure.png';
