@@ -15,6 +15,9 @@
 //!   bytes, optionally with the checksums repaired so that the reader's
 //!   later checks, probes and `verify` are reached too
 //!   (crates/kalah-db/tests/faults.rs).
+//!
+//! `stand_in.rs` (not a module of this crate: it needs proptest) runs the
+//! same checks on stable for a bounded time inside those tests.
 
 /// The `kalah` command's shared flags and helpers, compiled in from its
 /// source: the command has no library target, and this keeps the fuzzed

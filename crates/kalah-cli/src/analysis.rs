@@ -64,6 +64,19 @@ pub fn print_human(title: &str, report: &Report) {
         }
         _ => println!("Time:     {:.3} s", report.seconds),
     }
+    if let Some(j) = &report.journal {
+        let earlier = match j.earlier_sessions {
+            0 => "a new journal".to_string(),
+            n => format!(
+                "{n} earlier session{} ({} nodes in {:.0} s) left {} boards' bounds",
+                if n == 1 { "" } else { "s" },
+                group(j.earlier_nodes),
+                j.earlier_seconds,
+                group(j.entries_loaded as u64)
+            ),
+        };
+        println!("Journal:  {} ({earlier}); it now keeps {} boards", j.path.display(), group(j.entries as u64));
+    }
 }
 
 fn source_note(report: &Report) -> String {

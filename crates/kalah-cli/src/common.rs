@@ -103,8 +103,39 @@ pub fn start_position(h: usize, s: u32) -> anyhow::Result<Position> {
     Position::start(h, s).map_err(|e| user(e.to_string()))
 }
 
-/// Where databases live when no path is given: `$KALAH_DB_DIR`, else (unset
-/// or empty) `data/db`.
+/// The board size of a start, as `H S` or as `--houses H --seeds S` (the
+/// way `db build` and `table` take it), not both (`kalah solve`, `play`).
+#[derive(Args, Clone, Copy, Debug, Default)]
+pub struct BoardSize {
+    /// Houses a side, 1 to 8 (default 6).
+    #[arg(value_name = "H")]
+    houses: Option<usize>,
+    /// Seeds in each house at the start (default 4).
+    #[arg(value_name = "S")]
+    seeds: Option<u32>,
+    /// Houses a side, as H says it (the way `db build` and `table` take it).
+    #[arg(long = "houses", value_name = "H", conflicts_with = "houses")]
+    houses_flag: Option<usize>,
+    /// Seeds in each house at the start, as S says it.
+    #[arg(long = "seeds", value_name = "S", conflicts_with = "seeds")]
+    seeds_flag: Option<u32>,
+}
+
+impl BoardSize {
+    /// Houses a side, as given either way.
+    pub fn houses(&self) -> Option<usize> {
+        self.houses.or(self.houses_flag)
+    }
+
+    /// Seeds a house, as given either way.
+    pub fn seeds(&self) -> Option<u32> {
+        self.seeds.or(self.seeds_flag)
+    }
+}
+
+/// Where databases live when no path is given: `$KALAH_DB_DIR`, else the
+/// repository's `data/db` inside a checkout, else the user's data directory
+/// (`kalah::Databases::find_default_dir`).
 pub fn database_dir() -> PathBuf {
     kalah::Databases::default_dir()
 }
@@ -123,7 +154,7 @@ pub fn default_database_path(h: usize, max_seeds: u32, rules: Rules) -> PathBuf 
 #[derive(Args, Clone, Debug, Default)]
 pub struct DbArgs {
     /// Endgame database to use. Without it one for the board and rules in
-    /// the database directory (`$KALAH_DB_DIR`, default `data/db`) is used,
+    /// the database directory (`$KALAH_DB_DIR`; default: data/db inside this repository, else ~/.local/share/kalah/db; `kalah db list` says which) is used,
     /// if there is one: the largest, unless it does not cover the position
     /// and a smaller one lies at most 24 seeds below it (18 for every
     /// move's value, a principal variation or the openings); then the
@@ -263,7 +294,7 @@ impl SearchArgs {
 /// The flags of a door that answers many requests (`engine`, `serve`).
 #[derive(Args, Clone, Debug)]
 pub struct DoorArgs {
-    /// The database directory (default: $KALAH_DB_DIR, else data/db).
+    /// The database directory (default: $KALAH_DB_DIR; else data/db inside this repository, else ~/.local/share/kalah/db; `kalah db list` says which).
     #[arg(long, value_name = "DIR")]
     pub db_dir: Option<PathBuf>,
     /// The longest a search may take, in seconds; also the time limit of a

@@ -65,14 +65,16 @@ pub struct FileArgs {
 
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
-    /// The database file.
+    /// The database file (with --manifest: checked against its row).
     #[arg(required_unless_present = "manifest")]
     file: Option<PathBuf>,
-    /// Check every database a manifest lists (as written by `kalah strong --manifest`).
-    #[arg(long, value_name = "CSV", conflicts_with = "file")]
+    /// Check the databases a manifest lists (as written by `kalah strong
+    /// --manifest`): every one present in the directory (files not built
+    /// there are listed as absent, not failures), or with FILE that one.
+    #[arg(long, value_name = "CSV")]
     manifest: Option<PathBuf>,
-    /// Where the manifest's files are (default: the database directory, $KALAH_DB_DIR or data/db).
-    #[arg(long, value_name = "DIR", requires = "manifest")]
+    /// Where the manifest's files are (default: the database folder; `kalah db list` says which).
+    #[arg(long, value_name = "DIR")]
     dir: Option<PathBuf>,
     /// Also check every board's value against its moves' (the retrograde
     /// equations): finds a value forged within range with its checksums
@@ -125,7 +127,7 @@ pub struct UnpackArgs {
 
 #[derive(Args, Debug)]
 pub struct ListArgs {
-    /// The directory (default: $KALAH_DB_DIR, or data/db).
+    /// The directory (default: $KALAH_DB_DIR; else data/db inside this repository, else ~/.local/share/kalah/db; the first line says which).
     dir: Option<PathBuf>,
     /// Print one JSON object on stdout.
     #[arg(long)]
@@ -236,11 +238,14 @@ fn info(a: FileArgs) -> anyhow::Result<()> {
 }
 
 fn verify(a: VerifyArgs) -> anyhow::Result<()> {
+    if let (Some(_), Some(file), Some(dir)) = (&a.manifest, &a.file, &a.dir) {
+        return Err(user(format!("--dir {} and {}: --dir says where a manifest's files are; give it or one file, not both", dir.display(), file.display())));
+    }
     if let Some(manifest) = &a.manifest {
-        return verify_manifest(manifest, a.dir.clone().unwrap_or_else(crate::common::database_dir), a.json);
+        return verify_manifest(manifest, a.dir.clone().unwrap_or_else(crate::common::database_dir), a.file.as_deref(), a.json);
     }
     if let Some(dir) = &a.dir {
-        // Clap's `requires` is not enforced next to a file: said here.
+        // Said here rather than by clap's `requires`, with what --dir is for.
         return Err(user(format!("--dir {}: the directory of a manifest's files; it needs --manifest", dir.display())));
     }
     let file = a.file.clone().expect("clap requires a file without --manifest");
@@ -269,9 +274,11 @@ fn verify(a: VerifyArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Checks every database of a manifest: present, the size and SHA-256 the
-/// manifest gives, the rules and seeds it names, every internal checksum.
-fn verify_manifest(manifest: &Path, dir: PathBuf, json: bool) -> anyhow::Result<()> {
+/// Checks the databases of a manifest present in `dir` (or only `file`,
+/// against the row of its name): the size and SHA-256 the manifest gives,
+/// the rules and seeds it names, every internal checksum. Files not in the
+/// directory are absent, not failures; none present at all is refused.
+fn verify_manifest(manifest: &Path, dir: PathBuf, file: Option<&Path>, json: bool) -> anyhow::Result<()> {
     let mut text = String::new();
     std::io::Read::read_to_string(&mut kalah_db::reader::open_regular(manifest).map_err(db_error)?, &mut text)
         .map_err(|e| db_error(kalah_db::DbError::io(manifest, e)))?;
@@ -281,15 +288,25 @@ fn verify_manifest(manifest: &Path, dir: PathBuf, json: bool) -> anyhow::Result<
     }
     let mut checked = Vec::new();
     let mut problems = Vec::new();
+    let mut absent = Vec::new();
+    let wanted = file.and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());
     for (line_no, line) in text.lines().enumerate().skip(1).filter(|(_, l)| !l.trim().is_empty()) {
         let f: Vec<&str> = line.split(',').collect();
         if f.len() < 11 {
             return Err(user(format!("{}: line {}: expected the columns of `kalah strong --manifest`", manifest.display(), line_no + 1)));
         }
-        let path = dir.join(f[8]);
+        let path = match file {
+            Some(file) if wanted.as_deref() == Some(f[8]) => file.to_path_buf(),
+            Some(_) => continue,
+            None => dir.join(f[8]),
+        };
+        if file.is_none() && !path.exists() {
+            absent.push(path.display().to_string());
+            continue;
+        }
         let problem = (|| -> anyhow::Result<Option<String>> {
             if !path.is_file() {
-                return Ok(Some("missing".into()));
+                return Ok(Some("not a file".into()));
             }
             let (bytes, sha) = crate::strong::sha256(&path)?;
             if bytes.to_string() != f[9] {
@@ -322,8 +339,12 @@ fn verify_manifest(manifest: &Path, dir: PathBuf, json: bool) -> anyhow::Result<
             Err(e) => problems.push(e.to_string()),
         }
     }
+    if let (Some(file), true) = (file, checked.is_empty() && problems.is_empty()) {
+        return Err(user(format!("{}: {} lists no file of that name", file.display(), manifest.display())));
+    }
+    let ok = problems.is_empty() && !checked.is_empty();
     if json {
-        print_json(&json!({"manifest": manifest.display().to_string(), "ok": problems.is_empty(), "checked": checked, "problems": problems}));
+        print_json(&json!({"manifest": manifest.display().to_string(), "ok": ok, "checked": checked, "problems": problems, "absent": absent}));
     } else {
         for c in &checked {
             println!("ok       {c}");
@@ -331,11 +352,16 @@ fn verify_manifest(manifest: &Path, dir: PathBuf, json: bool) -> anyhow::Result<
         for p in &problems {
             println!("FAILED   {p}");
         }
+        if !absent.is_empty() {
+            println!("absent   {} of the manifest's files are not in {} (not built there; `kalah strong` or tools/strong.sh builds them)", absent.len(), dir.display());
+        }
     }
-    if problems.is_empty() {
-        Ok(())
+    if !problems.is_empty() {
+        Err(user(format!("{} of {} databases present in {} do not match {}", problems.len(), problems.len() + checked.len(), dir.display(), manifest.display())))
+    } else if checked.is_empty() {
+        Err(user(format!("none of the {} files {} lists is in {}: nothing to check", absent.len(), manifest.display(), dir.display())))
     } else {
-        Err(user(format!("{} of {} databases in {} do not match", problems.len(), problems.len() + checked.len(), manifest.display())))
+        Ok(())
     }
 }
 
@@ -418,18 +444,34 @@ fn unpack(a: UnpackArgs) -> anyhow::Result<()> {
 }
 
 fn list(a: ListArgs) -> anyhow::Result<()> {
-    let dir = a.dir.clone().unwrap_or_else(crate::common::database_dir);
-    let listing = kalah::Databases::new(&dir).list()?;
+    let (dir, why) = match &a.dir {
+        Some(d) => (d.clone(), None),
+        None => {
+            let d = kalah::Databases::find_default_dir();
+            (d.path, Some(d.why))
+        }
+    };
+    let whence = why.map_or(String::new(), |w| format!(" ({w})"));
+    // The default directory is made by the first build: not there yet is no error.
+    let exists = why.is_none() || dir.exists();
+    let listing = if exists { kalah::Databases::new(&dir).list()? } else { kalah::databases::Listing { dir: dir.clone(), ..Default::default() } };
     if a.json {
-        print_json(&serde_json::to_value(&listing)?);
+        let mut out = serde_json::to_value(&listing)?;
+        out["why"] = serde_json::json!(why);
+        out["exists"] = serde_json::json!(exists);
+        print_json(&out);
+        return Ok(());
+    }
+    if !exists {
+        println!("{}{whence}: no databases yet; `kalah db build` makes the directory", dir.display());
         return Ok(());
     }
     if listing.is_empty() {
-        println!("{}: no databases (build one with `kalah db build`)", dir.display());
+        println!("{}{whence}: no databases (build one with `kalah db build`)", dir.display());
         return Ok(());
     }
     let name = |path: &Path| path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
-    println!("{}:", dir.display());
+    println!("{}{whence}:", dir.display());
     if !listing.databases.is_empty() {
         println!("  houses  seeds        size  file (its name gives the rules)");
     }

@@ -37,7 +37,7 @@ use clap::{Parser, Subcommand};
 ///
 /// Examples:
 ///   kalah solve                      Kalah(6,4), standard rules
-///   kalah solve 6 5 --capture empty  Kalah(6,5) as Irving et al. played it
+///   kalah solve 6 4 --capture empty --value-only   as Irving et al. played it (seconds)
 ///   kalah solve --position "0,0,1,2,0,3,20,1,0,0,4,2,0,15 S"
 ///   kalah db build --houses 6 --max-seeds 20 --capture empty
 ///   kalah query --position "0,0,1,2,0,3,20,1,0,0,4,2,0,15 N" --json

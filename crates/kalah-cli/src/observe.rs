@@ -44,25 +44,51 @@ impl kalah::Observer for Terminal {
         bar.finish_and_clear();
     }
 
-    fn search(&self, what: &str, nodes: &(dyn Fn() -> u64 + Sync), job: &mut dyn FnMut()) {
-        spinning(what, nodes, job)
+    fn search(&self, what: &str, status: &(dyn Fn() -> kalah::SearchStatus + Sync), job: &mut dyn FnMut()) {
+        let message = |secs: f64| {
+            let s = status();
+            let mut line = format!("{what}: {} nodes, {:.1} M nodes/s", group(s.nodes), s.nodes as f64 / secs / 1e6);
+            let bound = |v: Option<i32>| v.map_or("?".to_string(), |v| format!("{v:+}"));
+            if s.lower.is_some() || s.upper.is_some() {
+                line += &format!("; value {}..{}", bound(s.lower), bound(s.upper));
+            }
+            if let Some(t) = s.testing {
+                line += &format!(", testing >= {t:+}");
+            }
+            if let Some(m) = s.root_move {
+                line += &format!(", house {m}");
+            }
+            line
+        };
+        spinning(&message, job)
     }
 }
 
-/// Runs `job` with a spinner on stderr that shows the nodes searched
-/// (cleared when it ends, a panic included).
-fn spinning<R>(what: &str, nodes: &(dyn Fn() -> u64 + Sync), job: impl FnOnce() -> R) -> R {
+/// Runs `job` with a spinner on stderr showing the elapsed time and
+/// `message` of the seconds so far, ten times a second (cleared when it
+/// ends, a panic included). Where stderr is no terminal (a log), a search
+/// that runs for minutes gets a `progress:` line every minute instead.
+fn spinning<R>(message: &(dyn Fn(f64) -> String + Sync), job: impl FnOnce() -> R) -> R {
     let done = AtomicBool::new(false);
     let spinner = ProgressBar::new_spinner();
     spinner.set_style(ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("valid template"));
     let started = Instant::now();
+    let log = !std::io::IsTerminal::is_terminal(&std::io::stderr());
     std::thread::scope(|scope| {
         scope.spawn(|| {
+            let mut logged = 0;
             while !done.load(Relaxed) {
-                let n = nodes();
                 let secs = started.elapsed().as_secs_f64().max(1e-9);
-                spinner.set_message(format!("{what}: {} nodes, {:.1} M nodes/s", group(n), n as f64 / secs / 1e6));
-                spinner.tick();
+                if log {
+                    if secs as u64 / 60 > logged {
+                        logged = secs as u64 / 60;
+                        let t = secs as u64;
+                        eprintln!("progress: {}:{:02}:{:02} {}", t / 3600, t / 60 % 60, t % 60, message(secs));
+                    }
+                } else {
+                    spinner.set_message(message(secs));
+                    spinner.tick();
+                }
                 std::thread::sleep(Duration::from_millis(100));
             }
             spinner.finish_and_clear();

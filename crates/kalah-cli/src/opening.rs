@@ -78,6 +78,10 @@ pub fn run(rules: &Rules, start: &Position, title: &str, db: &DbArgs, search: &S
             o["position"] = json!(start.ring());
             o["rules"] = rules_json(*rules);
             o["value"] = exact_or_null(game);
+            // `lower` and `upper`, as every other answer names them;
+            // `bounds` kept for readers of the files written before.
+            o["lower"] = json!(game.lower);
+            o["upper"] = json!(game.upper);
             o["bounds"] = json!([game.lower, game.upper]);
             o["nodes"] = json!(oracle.nodes());
             o["seconds"] = json!(seconds);

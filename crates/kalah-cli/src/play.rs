@@ -28,7 +28,7 @@ use kalah::setup::Setup;
 use kalah::SetupBudget;
 use kalah_core::{Engine, Leftovers, Next, Outcome, Position, Rules, Side, Sowing};
 
-use crate::common::{databases, start_or_position, DbArgs, RuleArgs};
+use crate::common::{databases, start_or_position, BoardSize, DbArgs, RuleArgs};
 use kalah::text::{signed, verdict};
 use crate::observe::Terminal;
 use crate::common::SearchArgs;
@@ -76,15 +76,11 @@ kalah play 3 3 --sowing cw          clockwise: play can be endless\n  \
 kalah play 4 4 --side both          two players, hints on demand\n  \
 kalah play 3 3 --side none          watch the perfect player play itself")]
 pub struct PlayArgs {
-    /// Houses a side, 1 to 8 (default 6).
-    #[arg(value_name = "H")]
-    houses: Option<usize>,
-    /// Seeds in each house at the start (default 4).
-    #[arg(value_name = "S")]
-    seeds: Option<u32>,
+    #[command(flatten)]
+    size: BoardSize,
     /// Start from this position instead: ring form "S1..Sh,Sstore,N1..Nh,Nstore SIDE",
     /// e.g. "3,3,3,0,3,3,3,0 S", or side form "S:3-3-3:0 N:3-3-3:0 S".
-    #[arg(long, value_name = "P", conflicts_with_all = ["houses", "seeds"])]
+    #[arg(long, value_name = "P", conflicts_with_all = ["houses", "seeds", "houses_flag", "seeds_flag"])]
     position: Option<String>,
     /// The side you play: S (South, moves first), N (North), both (two
     /// people at one keyboard) or none (the computer plays both sides).
@@ -100,6 +96,13 @@ pub struct PlayArgs {
     /// `on` or `off`. Only searches ponder; database probes are instant.
     #[arg(long, value_name = "WHEN", default_value = "auto")]
     ponder: Ponder,
+    /// After each of your moves, say whether it kept the position's value
+    /// or how much it gave away, and what the best move was worth (every
+    /// move's value each turn: instant where a database covers the
+    /// position, a search otherwise). Without it, this is said only after
+    /// a `hint`.
+    #[arg(long)]
+    coach: bool,
 }
 
 /// Which sides people play.
@@ -159,7 +162,7 @@ impl FromStr for Ponder {
 }
 
 pub fn run(args: PlayArgs) -> anyhow::Result<()> {
-    let (start, title) = start_or_position(args.houses, args.seeds, args.position.as_deref(), "play")?;
+    let (start, title) = start_or_position(args.size.houses(), args.size.seeds(), args.position.as_deref(), "play")?;
     let rules = args.rules.rules();
     let threads = args.search.threads()?;
     let tt_mb = args.search.tt_mb_asked()?;
@@ -182,6 +185,8 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
         position: start,
         history: Vec::new(),
         ponder,
+        coach: args.coach,
+        known: None,
     };
     game.header(&title)?;
     std::thread::scope(|scope| game.play(scope))
@@ -239,6 +244,10 @@ struct Game<'a> {
     /// The positions before each move played, oldest first.
     history: Vec<Position>,
     ponder: bool,
+    /// Say what each move of a person gave away ([`PlayArgs::coach`]).
+    coach: bool,
+    /// Every move's value of a position, as a hint showed them.
+    known: Option<(Position, Vec<(usize, i32)>)>,
 }
 
 impl<'a> Game<'a> {
@@ -388,6 +397,7 @@ impl<'a> Game<'a> {
             return Ok(());
         }
         let values = move_values(self.brain, &p, None)?.expect("an uncancelled search answers");
+        self.known = Some((p, values.clone()));
         let best = values
             .iter()
             .map(|&(_, v)| v)
@@ -405,6 +415,25 @@ impl<'a> Game<'a> {
             say!("  house {house:>2}  {:>4}{mark}", signed(v));
         }
         Ok(())
+    }
+
+    /// What playing `house` in `p` does to the mover's value, when every
+    /// move's value is known (a hint showed them) or coaching asks for it.
+    fn judge(&self, p: &Position, house: usize) -> anyhow::Result<Option<String>> {
+        let values = match &self.known {
+            Some((q, v)) if q == p => v.clone(),
+            _ if self.coach => move_values(self.brain, p, None)?.expect("an uncancelled search answers"),
+            _ => return Ok(None),
+        };
+        let best = values.iter().max_by_key(|&&(h, v)| (v, std::cmp::Reverse(h))).copied().expect("a position that is not over has a move");
+        let Some(&(_, chosen)) = values.iter().find(|&&(h, _)| h == house) else {
+            return Ok(None);
+        };
+        Ok(Some(if chosen == best.1 {
+            format!("House {house} keeps the value: {}.", signed(chosen))
+        } else {
+            format!("House {house} gives away {}: it is worth {}, house {} was worth {}.", best.1 - chosen, signed(chosen), best.0, signed(best.1))
+        }))
     }
 
     /// Back to the position before the last move a person chose.
@@ -596,7 +625,11 @@ impl<'a> Game<'a> {
                         let list: Vec<String> = legal.iter().map(|m| m.to_string()).collect();
                         say!("House {house} is empty. You can play: {}.", list.join(" "));
                     } else {
+                        let judged = self.judge(&p, house)?;
                         self.play_move(house, None)?;
+                        if let Some(text) = judged {
+                            say!("{text}");
+                        }
                     }
                 }
             }

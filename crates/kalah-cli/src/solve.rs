@@ -4,21 +4,17 @@ use clap::Args;
 
 use kalah::Request;
 
-use crate::common::{databases, parse_position, print_json, seconds, start_or_position, user, DbArgs, RuleArgs, SearchArgs};
+use crate::common::{databases, parse_position, print_json, seconds, start_or_position, user, BoardSize, DbArgs, RuleArgs, SearchArgs};
 use crate::observe::Terminal;
 
 /// Arguments of `kalah solve`.
 #[derive(Args, Debug)]
 pub struct SolveArgs {
-    /// Houses a side, 1 to 8 (default 6).
-    #[arg(value_name = "H")]
-    houses: Option<usize>,
-    /// Seeds in each house at the start (default 4).
-    #[arg(value_name = "S")]
-    seeds: Option<u32>,
+    #[command(flatten)]
+    size: BoardSize,
     /// Solve this position instead of a start: ring form "S1..Sh,Sstore,N1..Nh,Nstore SIDE",
     /// e.g. "4,4,4,4,4,4,0,4,4,4,4,4,4,0 S", or side form "S:4-4-4:0 N:4-4-4:0 S".
-    #[arg(long, value_name = "P", conflicts_with_all = ["houses", "seeds"])]
+    #[arg(long, value_name = "P", conflicts_with_all = ["houses", "seeds", "houses_flag", "seeds_flag"])]
     position: Option<String>,
     #[command(flatten)]
     rules: RuleArgs,
@@ -36,15 +32,15 @@ pub struct SolveArgs {
     best_move: bool,
     /// Pie rule: after South's first turn North may swap sides. Prints every
     /// opening turn's value and the value of the game under the pie rule.
-    #[arg(long, conflicts_with_all = ["position", "value_only", "best_move"])]
+    #[arg(long, conflicts_with_all = ["position", "value_only", "best_move", "journal"])]
     pie: bool,
     /// Seed shift: before the game North moves one seed from any house to
     /// any house (houses 1..2h in ring order). Prints each shift's value,
     /// North's best shift and the value of the game.
-    #[arg(long, conflicts_with_all = ["position", "value_only", "best_move"])]
+    #[arg(long, conflicts_with_all = ["position", "value_only", "best_move", "journal"])]
     shift: bool,
     /// Every opening turn of South (extra-move chains included) with its value.
-    #[arg(long, conflicts_with_all = ["position", "pie", "shift", "value_only", "best_move"])]
+    #[arg(long, conflicts_with_all = ["position", "pie", "shift", "value_only", "best_move", "journal"])]
     openings: bool,
     /// Seconds for the search: a value not proven in time is shown as the
     /// bounds proven on it (and every move's, as far as time allows; a
@@ -59,9 +55,42 @@ pub struct SolveArgs {
     /// to one turn's limit).
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     time_limit: Option<f64>,
+    #[command(flatten)]
+    journal: JournalArgs,
     /// Print one JSON object on stdout.
     #[arg(long)]
     json: bool,
+}
+
+/// The journal of a long search (`kalah solve` and `kalah query`).
+#[derive(Args, Debug)]
+pub struct JournalArgs {
+    /// Keep what the search proves in the directory DIR (created if need
+    /// be), written every --journal-every seconds and at the end; the same
+    /// command run again resumes from it, after a kill, a reboot or on
+    /// another machine, losing at most the work since the last write. A
+    /// journal made for another position, other rules or another database
+    /// size is refused. For searches of hours (Kalah(6,6)); the format is
+    /// in the docs of the `kalah` library's `journal` module.
+    #[arg(long, value_name = "DIR")]
+    journal: Option<std::path::PathBuf>,
+    /// Seconds between writes of the journal.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, requires = "journal", allow_negative_numbers = true)]
+    journal_every: f64,
+    /// The least subtree, in nodes, whose proven bounds the journal keeps:
+    /// smaller keeps more (a larger file, less work lost at a kill).
+    #[arg(long, value_name = "NODES", default_value_t = kalah::journal::DEFAULT_MIN_NODES, requires = "journal")]
+    journal_min_nodes: u64,
+}
+
+impl JournalArgs {
+    fn spec(&self) -> anyhow::Result<Option<kalah::journal::JournalSpec>> {
+        let Some(dir) = &self.journal else {
+            return Ok(None);
+        };
+        let every = seconds(self.journal_every).map_err(|_| user(format!("--journal-every {}: give a number of seconds above 0", self.journal_every)))?;
+        Ok(Some(kalah::journal::JournalSpec { dir: dir.clone(), every, min_nodes: self.journal_min_nodes.max(1) }))
+    }
 }
 
 /// Arguments of `kalah query`.
@@ -76,6 +105,13 @@ pub struct QueryArgs {
     db: DbArgs,
     #[command(flatten)]
     search: SearchArgs,
+    /// Only the value: skip every move's value and the principal variation.
+    #[arg(long, conflicts_with = "best_move")]
+    value_only: bool,
+    /// The value and a best move, without every move's exact value and the
+    /// principal variation (as `kalah solve --best-move`).
+    #[arg(long)]
+    best_move: bool,
     /// Seconds for the search: a value not proven in time is shown as the
     /// bounds proven on it (and every move's, as far as time allows; a
     /// principal variation only for an exact value). Default: no limit,
@@ -87,13 +123,15 @@ pub struct QueryArgs {
     /// given).
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     time_limit: Option<f64>,
+    #[command(flatten)]
+    journal: JournalArgs,
     /// Print one JSON object on stdout.
     #[arg(long)]
     json: bool,
 }
 
 pub fn solve(args: SolveArgs) -> anyhow::Result<()> {
-    let (position, title) = start_or_position(args.houses, args.seeds, args.position.as_deref(), "solve")?;
+    let (position, title) = start_or_position(args.size.houses(), args.size.seeds(), args.position.as_deref(), "solve")?;
     let rules = args.rules.rules();
     let budget = match args.time_limit {
         None => None,
@@ -116,6 +154,7 @@ pub fn solve(args: SolveArgs) -> anyhow::Result<()> {
         pv: !args.value_only && !args.best_move,
         best: args.best_move,
         time_limit: budget,
+        journal: args.journal.spec()?,
         ..Request::new(position, rules)
     };
     answer(&title, &request, args.json)
@@ -129,7 +168,11 @@ pub fn query(args: QueryArgs) -> anyhow::Result<()> {
         db: args.db.spec(),
         threads: args.search.threads()?,
         tt_mb: args.search.tt_mb_asked()?,
+        moves: !args.value_only && !args.best_move,
+        pv: !args.value_only && !args.best_move,
+        best: args.best_move,
         time_limit,
+        journal: args.journal.spec()?,
         ..Request::new(position, rules)
     };
     answer("Query", &request, args.json)

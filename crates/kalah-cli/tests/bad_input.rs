@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 #[path = "../src/common.rs"]
 mod common;
 
+#[allow(dead_code)] // each test binary uses part of it
 mod support;
 
 #[allow(dead_code)]
@@ -26,6 +27,10 @@ mod fuzz_position;
 #[allow(dead_code)]
 #[path = "../../../fuzz/src/rule_args.rs"]
 mod fuzz_rule_args;
+
+#[allow(dead_code)]
+#[path = "../../../fuzz/src/stand_in.rs"]
+mod fuzz_stand_in;
 
 const BIN: &str = env!("CARGO_BIN_EXE_kalah");
 
@@ -148,24 +153,22 @@ impl Sandbox {
 /// and their seeds, through the fuzz targets' checks.
 #[test]
 fn fuzz_regressions_replay() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz");
-    let mut replayed = 0;
-    for (dir, check) in [
-        ("regressions/position", fuzz_position::check as fn(&[u8])),
-        ("seeds/position", fuzz_position::check),
-        ("regressions/rule_args", fuzz_rule_args::check),
-        ("seeds/rule_args", fuzz_rule_args::check),
-    ] {
-        let Ok(entries) = fs::read_dir(root.join(dir)) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            eprintln!("replaying {}", entry.path().display());
-            check(&fs::read(entry.path()).unwrap());
-            replayed += 1;
+    for (target, check) in [("position", fuzz_position::check as fn(&[u8])), ("rule_args", fuzz_rule_args::check)] {
+        for (path, data) in fuzz_stand_in::saved_inputs(target) {
+            eprintln!("replaying {}", path.display());
+            check(&data);
         }
     }
-    assert!(replayed > 0, "no saved fuzz inputs under {}", root.display());
+}
+
+/// Issue 38: the fuzz targets `position` and `rule_args` on stable, for
+/// `KALAH_FUZZ_SECONDS` each (2 s unless told; `.ci/run` gives them
+/// longer), on mutated saved inputs.
+#[test]
+fn fuzz_stand_in_position_and_rule_args() {
+    let failures = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz-failures");
+    assert!(fuzz_stand_in::run("position", 256, &failures, fuzz_position::check) > 0);
+    assert!(fuzz_stand_in::run("rule_args", 256, &failures, fuzz_rule_args::check) > 0);
 }
 
 #[test]
@@ -405,11 +408,32 @@ fn flags_that_would_be_ignored_and_checks_before_the_work() {
         after.split(' ').next().unwrap().parse().unwrap()
     };
     assert!(needs("97") <= needs("98") && needs("98") <= needs("99") && needs("99") <= needs("100"));
-    // An empty KALAH_DB_DIR is the default directory, as if unset.
+    // An empty KALAH_DB_DIR is the default directory, as if unset: outside
+    // a checkout the user's data directory (not there yet: no error), inside
+    // one (Cargo.toml and data/RULES.md) its data/db, from any folder in it.
+    let list = |cwd: &Path| {
+        let r = Command::new(BIN)
+            .args(["db", "list"])
+            .env("KALAH_DB_DIR", "")
+            .env("HOME", sb.dir.path())
+            .env_remove("XDG_DATA_HOME")
+            .current_dir(cwd)
+            .output()
+            .unwrap();
+        assert_eq!(r.status.code(), Some(0), "{}", String::from_utf8_lossy(&r.stderr));
+        String::from_utf8_lossy(&r.stdout).into_owned()
+    };
+    let home = sb.dir.path().join(".local/share/kalah/db");
+    let out = list(sb.dir.path());
+    assert!(out.contains(&format!("{} (the user's data directory): no databases yet", home.display())), "{out}");
     fs::create_dir_all(sb.path("data/db")).unwrap();
-    let r = Command::new(BIN).args(["db", "list"]).env("KALAH_DB_DIR", "").current_dir(sb.dir.path()).output().unwrap();
-    assert_eq!(r.status.code(), Some(0), "{}", String::from_utf8_lossy(&r.stderr));
-    assert!(String::from_utf8_lossy(&r.stdout).contains("data/db"), "{}", String::from_utf8_lossy(&r.stdout));
+    fs::create_dir_all(sb.path("crates/deep")).unwrap();
+    fs::write(sb.path("Cargo.toml"), "[workspace]\n").unwrap();
+    fs::write(sb.path("data/RULES.md"), "rules\n").unwrap();
+    let out = list(sb.dir.path());
+    assert!(out.starts_with("data/db (the repository's data/db)"), "{out}");
+    let out = list(&sb.dir.path().join("crates/deep"));
+    assert!(out.starts_with(&format!("{} (the repository's data/db)", sb.dir.path().join("data/db").display())), "{out}");
 }
 
 /// Under `--json` a refusal, a usage error and a missing file are one
@@ -426,11 +450,48 @@ fn errors_under_json_are_one_object_on_stdout() {
     let r = sb.refused(&["db", "info", &sb.file("missing.kdb")], &["missing.kdb"]);
     assert!(r.stdout.is_empty(), "{}", r.describe());
     fs::write(sb.path("m.csv"), "houses,seeds,capture,end,leftovers,sowing,relay,max_seeds,file,bytes,sha256\n2,1,standard,instant,owner,ccw,off,4,gone.kdb,10,00\n").unwrap();
-    let r = sb.refused(&["db", "verify", "--manifest", &sb.file("m.csv"), "--dir", &sb.file(""), "--json"], &["1 of 1"]);
+    let r = sb.refused(&["db", "verify", "--manifest", &sb.file("m.csv"), "--dir", &sb.file(""), "--json"], &["none of the 1 files", "nothing to check"]);
     assert_eq!(r.stdout.lines().count(), 1, "{}", r.describe());
     let object: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(object["ok"], false, "{}", r.describe());
-    assert!(object["problems"][0].as_str().unwrap().contains("gone.kdb: missing"), "{}", r.describe());
+    assert!(object["absent"][0].as_str().unwrap().contains("gone.kdb"), "{}", r.describe());
+}
+
+/// Issue 39: `db verify --manifest` checks the files present and lists the
+/// absent ones (they were reported as failures); `db verify FILE --manifest`
+/// checks one file against its row.
+#[test]
+fn a_manifest_checks_the_files_present() {
+    let sb = Sandbox::new();
+    let m = sb.file("m.csv");
+    let built = sb.run(&["strong", "2", "2", "-o", &sb.file("s22.kdb"), "--manifest", &m]);
+    assert_eq!(built.code, Some(0), "{}", built.describe());
+    let built = sb.run(&["strong", "2", "3", "-o", &sb.file("s23.kdb"), "--manifest", &m]);
+    assert_eq!(built.code, Some(0), "{}", built.describe());
+    let rows: Vec<String> = fs::read_to_string(sb.path("m.csv")).unwrap().lines().map(str::to_string).collect();
+    // A third row whose file was never built here.
+    let absent = rows[1].replace("s22.kdb", "never-built.kdb");
+    fs::write(sb.path("m.csv"), format!("{}\n{absent}\n", rows.join("\n"))).unwrap();
+    let r = sb.run(&["db", "verify", "--manifest", &m, "--dir", &sb.file(""), "--json"]);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    let object: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(object["ok"], true, "{}", r.describe());
+    assert_eq!(object["checked"].as_array().unwrap().len(), 2, "{}", r.describe());
+    assert!(object["absent"][0].as_str().unwrap().ends_with("never-built.kdb"), "{}", r.describe());
+    let r = sb.run(&["db", "verify", "--manifest", &m, "--dir", &sb.file("")]);
+    assert!(r.stdout.contains("absent   1 of the manifest's files"), "{}", r.describe());
+    // One file against its row; a damaged one fails; a name the manifest lacks is refused.
+    let r = sb.run(&["db", "verify", &sb.file("s23.kdb"), "--manifest", &m]);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    assert!(r.stdout.contains("ok") && r.stdout.contains("s23.kdb") && !r.stdout.contains("s22.kdb"), "{}", r.describe());
+    let mut bytes = fs::read(sb.path("s22.kdb")).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    fs::write(sb.path("s22.kdb"), &bytes).unwrap();
+    sb.refused(&["db", "verify", &sb.file("s22.kdb"), "--manifest", &m], &["1 of 1 databases present", "do not match"]);
+    sb.refused(&["db", "verify", "--manifest", &m, "--dir", &sb.file("")], &["1 of 2 databases present", "do not match"]);
+    fs::copy(sb.path("s23.kdb"), sb.path("other.kdb")).unwrap();
+    sb.refused(&["db", "verify", &sb.file("other.kdb"), "--manifest", &m], &["other.kdb", "lists no file of that name"]);
 }
 
 /// A symbolic link loop as a database path gives one clear line naming the

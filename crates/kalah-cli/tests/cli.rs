@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use tempfile::TempDir;
 
+#[allow(dead_code)] // each test binary uses part of it
 mod support;
 
 const BIN: &str = env!("CARGO_BIN_EXE_kalah");
@@ -1189,4 +1190,21 @@ fn table_bounds_clockwise_starts_above_its_database() {
         assert!(lower <= value && value <= upper, "relay {relay}: Kalah(3,3) = {value}, bounds {lower}..{upper}");
         assert_eq!(entries[1]["value"], solved["value"], "relay {relay}: {t}");
     }
+}
+
+/// Issue 39: `solve` and `play` take the board size as `H S` or as
+/// `--houses H --seeds S`, the way `db build` and `table` take it; not both.
+#[test]
+fn the_board_size_as_flags_or_positional() {
+    let sb = Sandbox::new();
+    let positional = sb.json(&["solve", "3", "2", "--no-db", "--value-only", "--json"]);
+    let flags = sb.json(&["solve", "--houses", "3", "--seeds", "2", "--no-db", "--value-only", "--json"]);
+    assert_eq!(positional["position"], "2,2,2,0,2,2,2,0 S");
+    assert_eq!(flags["position"], positional["position"]);
+    assert_eq!(flags["value"], positional["value"]);
+    let mixed = sb.json(&["solve", "3", "--seeds", "2", "--no-db", "--value-only", "--json"]);
+    assert_eq!(mixed["position"], positional["position"]);
+    let both = sb.run(&["solve", "3", "2", "--houses", "4"]);
+    assert_eq!(both.code, Some(2), "{}", both.stderr);
+    assert!(both.stderr.contains("cannot be used with"), "{}", both.stderr);
 }

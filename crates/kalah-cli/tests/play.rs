@@ -714,3 +714,29 @@ fn the_computer_plays_clockwise_from_proofs_over_a_smaller_database() {
         }
     }
 }
+
+/// Issue 39: `--coach` (and any move after a `hint`) says whether a move
+/// kept the value or how much it gave away, by the values `kalah solve`
+/// gives each move.
+#[test]
+fn a_move_that_gives_value_away_is_said() {
+    let out = Command::new(BIN).args(["solve", "3", "3", "--no-db", "--json"]).output().unwrap();
+    let solved: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let moves: Vec<(u64, i64)> = solved["moves"].as_array().unwrap().iter().map(|m| (m["house"].as_u64().unwrap(), m["value"].as_i64().unwrap())).collect();
+    let best = moves.iter().map(|m| m.1).max().unwrap();
+    assert!(moves.iter().any(|m| m.1 < best), "Kalah(3,3) has a move worse than the best: {moves:?}");
+    for &(house, value) in &moves {
+        for (args, input) in [(&["3", "3", "--coach"][..], format!("{house}\nquit\n")), (&["3", "3"][..], format!("hint\n{house}\nquit\n"))] {
+            let run = play(args, &input);
+            let said = if value == best {
+                format!("House {house} keeps the value: {value:+}.")
+            } else {
+                format!("House {house} gives away {}: it is worth {value:+}", best - value)
+            };
+            assert!(run.stdout.contains(&said), "{args:?} {input:?}: no {said:?} in\n{}", run.stdout);
+        }
+    }
+    // Without coaching or a hint nothing is judged.
+    let run = play(&["3", "3"], "3\nquit\n");
+    assert!(!run.stdout.contains("gives away") && !run.stdout.contains("keeps the value"), "{}", run.stdout);
+}

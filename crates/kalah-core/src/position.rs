@@ -101,10 +101,13 @@ pub const fn max_board_seeds(h: usize) -> u32 {
     }
 }
 
-/// The most seeds a store may hold in a position given by the user: store
-/// differences and values are `i32`, and play adds at most the seeds of the
-/// houses (at most 255) to a store, so every sum stays far from overflow
-/// (issue 6: "2,4,4,2444444444 S" was read with a wrapped store difference).
+/// The most seeds a store and the houses may hold together in a position
+/// given by the user: store differences and values are `i32`, and play
+/// moves at most the seeds of the houses into a store, so every sum stays
+/// far from overflow (issue 6: "2,4,4,2444444444 S" was read with a wrapped
+/// store difference), and every position play reaches can be written and
+/// read back (the fuzzer: "1,2,10,0,3,1000000000 N" was read, and the
+/// position after North's house 2, with a store of 1000000001, was not).
 pub const MAX_STORE: u32 = 1_000_000_000;
 
 /// A position: both sides' houses and stores and the side to move.
@@ -163,9 +166,9 @@ impl Position {
                 max,
             });
         }
-        if let Some(&store) = stores.iter().find(|&&s| s > MAX_STORE) {
+        if let Some(&store) = stores.iter().find(|&&s| s as u64 + total > MAX_STORE as u64) {
             return Err(PositionError::Malformed(format!(
-                "a store of {store} seeds is more than this program handles (at most {MAX_STORE})"
+                "a store of {store} seeds is more than this program handles (a store and the {total} seeds in the houses at most {MAX_STORE} together, as play moves them into a store)"
             )));
         }
         let cells: Vec<u8> = south.iter().chain(north).map(|&s| s.into() as u8).collect();
@@ -555,6 +558,23 @@ mod tests {
         assert_eq!(s.ring(), "4,4,0,5,5,0,2,0,6,6,6,5,5,0 S");
         assert!(p.play(&engine, 7).is_err());
         assert!(s.play(&engine, 3).unwrap_err().to_string().contains("empty"));
+    }
+
+    #[test]
+    fn every_position_play_reaches_reads_back() {
+        // A store and the houses together at most MAX_STORE: the largest
+        // store play can make is still one the reader takes. North's house
+        // 1 sows into its empty house 2 and captures South's last seed:
+        // every seed ends in North's store.
+        let edge = format!("1,0,0,1,0,{} N", MAX_STORE - 2);
+        let p: Position = edge.parse().unwrap();
+        let engine = Engine::new(2, Rules::default());
+        let (q, _) = p.play(&engine, 1).unwrap();
+        assert_eq!(q.store(Side::North), MAX_STORE);
+        assert_eq!(q.ring().parse::<Position>().unwrap(), q);
+        let over = format!("1,0,0,1,0,{} N", MAX_STORE - 1);
+        let e = over.parse::<Position>().unwrap_err().to_string();
+        assert!(e.contains("the 2 seeds in the houses") && e.contains("at most 1000000000"), "{e}");
     }
 
     #[test]

@@ -22,6 +22,10 @@ use rayon::prelude::*;
 #[path = "../../../fuzz/src/database.rs"]
 mod fuzz_database;
 
+#[allow(dead_code)]
+#[path = "../../../fuzz/src/stand_in.rs"]
+mod fuzz_stand_in;
+
 fn build(dir: &Path, name: &str, h: usize, rules: Rules, n: u32) -> PathBuf {
     let path = dir.join(name);
     build_file(&path, h, rules, n, &Quiet).unwrap();
@@ -66,20 +70,18 @@ fn refused(bytes: &[u8], name: &str) -> DbError {
 /// checked again (see `fuzz/src/database.rs`).
 #[test]
 fn fuzz_regressions_replay() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz");
-    let mut replayed = 0;
-    for dir in ["regressions/database", "seeds/database"] {
-        let Ok(entries) = fs::read_dir(root.join(dir)) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let data = fs::read(entry.path()).unwrap();
-            eprintln!("replaying {}", entry.path().display());
-            fuzz_database::check(&data);
-            replayed += 1;
-        }
+    for (path, data) in fuzz_stand_in::saved_inputs("database") {
+        eprintln!("replaying {}", path.display());
+        fuzz_database::check(&data);
     }
-    assert!(replayed > 0, "no saved fuzz inputs found under {}", root.display());
+}
+
+/// Issue 38: the fuzz target `database` on stable, for `KALAH_FUZZ_SECONDS`
+/// (2 s unless told; `.ci/run` gives it longer), on mutated saved inputs.
+#[test]
+fn fuzz_stand_in_database() {
+    let failures = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz-failures");
+    assert!(fuzz_stand_in::run("database", 70_000, &failures, fuzz_database::check) > 0);
 }
 
 #[test]

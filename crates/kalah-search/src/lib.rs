@@ -10,10 +10,12 @@
 //! * [`tt`]: the transposition table and its entry layout.
 #![warn(missing_docs)]
 
+pub mod journal;
 pub mod search;
 pub mod solver;
 pub mod tt;
 
-pub use solver::{analyze_from_table, table_move, Analysis, BoundSolver, Bounded, BoundedAnalysis, BoundedMove, LineEnd, MoveValue, PvMove, SearchError, SearchOptions, Solver};
+pub use solver::{analyze_from_table, table_move, Analysis, BoundSolver, Bounded, BoundedAnalysis, BoundedMove, LineEnd, MoveValue, PvMove, SearchError, SearchOptions, SearchProgress, Solver};
+pub use journal::{Entry, Journal};
 pub use search::Stats;
 pub use tt::TranspositionTable;

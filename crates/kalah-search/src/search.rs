@@ -102,10 +102,16 @@ use arrayvec::ArrayVec;
 use kalah_core::{Board, Capture, Engine, KeyPacker, Leftovers, Next, Relay, Rules, Sowing};
 use kalah_db::Tablebase;
 
+use crate::journal::Journal;
 use crate::tt::TranspositionTable;
 
-/// Counts the stop flag is checked after (a power of two, minus one).
-const STOP_CHECK_MASK: u64 = 0x3ff;
+/// A searcher checks the stop flag (and adds its nodes to the shared count)
+/// after this many nodes of its own, and after every split. Counted from
+/// the last check, not as a multiple of its node count: a split adds its
+/// forks' nodes to that count in jumps, which stepped over the multiples
+/// and left a stopped search running for seconds (clockwise Kalah(6,4),
+/// 10 s asked: 10.3-13.8 s taken).
+const STOP_CHECK_NODES: u64 = 0x400;
 /// Boards with fewer seeds are searched without the table: their subtrees
 /// cost less than the cache misses. Tuned on Kalah(5,5) and Kalah(6,4).
 const TT_MIN_SEEDS: i32 = 8;
@@ -519,6 +525,11 @@ pub(crate) struct Shared<'a, T: Tablebase> {
     pub(crate) threads: usize,
     /// Bounds on the root value proven by the exact passes of MTD(f).
     pub(crate) proven: &'a Proven,
+    /// Bounds kept across runs: recorded here, and loaded into `tt` when
+    /// the journal was given ([`crate::Solver::journal_with`]).
+    pub(crate) journal: Option<&'a Journal>,
+    /// Where the search is, for progress displays.
+    pub(crate) live: &'a Live,
 }
 
 /// One thread's search state.
@@ -530,6 +541,9 @@ pub(crate) struct Searcher<'a, T: Tablebase> {
     table_max: i32,
     /// Boards with fewer seeds are searched without the table.
     tt_min: i32,
+    /// Subtrees of at least this many nodes are recorded in the journal
+    /// (`u64::MAX`: there is none).
+    journal_min: u64,
     /// Boards with fewer seeds are never split ([`Searcher::split`]).
     split_min: i32,
     parity: bool,
@@ -595,6 +609,7 @@ impl Window {
 /// What [`Searcher::finish`] needs of a node: its board's seeds and table
 /// key, its window, and the counters when it began.
 struct Node {
+    board: Board,
     seeds: i32,
     key: Option<u64>,
     window: Window,
@@ -629,6 +644,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             packer: shared.keys,
             table_max: shared.table.max_seeds().map_or(-1, |m| m as i32),
             tt_min,
+            journal_min: shared.journal.map_or(u64::MAX, Journal::min_nodes),
             split_min: tt_min + SPLIT_ABOVE_TT,
             parity: rules.values_have_seed_parity(),
             bounds: Bounds::new(shared.engine.houses(), rules),
@@ -658,6 +674,14 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             cancel: Some(cancel),
             ..*self
         }
+    }
+
+    /// Whether the search is to stop: the stop flag raised, or this split
+    /// or one above it refuted. Adds this searcher's nodes to the shared
+    /// count first.
+    fn stopped(&mut self) -> bool {
+        self.flush_nodes();
+        self.shared.stop.load(Relaxed) || self.cancel.is_some_and(Cancel::is_set)
     }
 
     /// Adds this thread's uncounted nodes to the shared counter.
@@ -730,12 +754,9 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         debug_assert!(self.bounds.ceiling(board, seeds) > alpha);
         debug_assert!(self.bounds.floor_toward(board, seeds, beta) < beta);
         self.stats.nodes += 1;
-        if self.stats.nodes & STOP_CHECK_MASK == 0 {
-            self.flush_nodes();
-            if self.shared.stop.load(Relaxed) || self.cancel.is_some_and(Cancel::is_set) {
-                self.aborted = true;
-                return 0;
-            }
+        if self.stats.nodes - self.flushed >= STOP_CHECK_NODES && self.stopped() {
+            self.aborted = true;
+            return 0;
         }
         let mut hint = probed.unwrap_or(u8::MAX);
         if let Some(entry) = key.filter(|_| probed.is_none()).and_then(|k| self.shared.tt.probe(k)) {
@@ -846,6 +867,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
     fn expand(&mut self, board: Board, seeds: i32, key: Option<u64>, window: Window, hint: u8) -> i32 {
         let Window { alpha, beta, ply } = window;
         let node = Node {
+            board,
             seeds,
             key,
             window,
@@ -1026,6 +1048,9 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                     }
                 };
             }
+            if ply == 0 {
+                self.shared.live.root_move.store(child.house + 1, Relaxed);
+            }
             if let Some(cut) = self.search_child(child, window, &mut best, searched) {
                 return cut.map_or(0, |v| self.finish(&node, Best { value: v, house: best.house }));
             }
@@ -1078,6 +1103,9 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             .with_max_len(1)
             .map(|&index| {
                 let child = &children[index as usize];
+                if window.ply == 0 {
+                    this.shared.live.root_move.store(child.house + 1, Relaxed);
+                }
                 let mut fork = this.fork(&cancel);
                 let value = if cancel.is_set() { None } else { fork.search_move(child, window, false) };
                 if value.is_some_and(|v| v >= beta) {
@@ -1113,7 +1141,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             self.stats.later_cuts += 1;
             return Some(Some(best.value));
         }
-        if stopped {
+        if stopped || self.stopped() {
             self.aborted = true;
             return Some(None);
         }
@@ -1126,7 +1154,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
     /// for the side a search for proofs proves (module docs, "Proven bounds").
     #[inline]
     fn finish(&mut self, node: &Node, best: Best) -> i32 {
-        let Node { seeds, key, start_nodes, start_guesses, window: Window { alpha, beta, ply } } = *node;
+        let Node { key, start_guesses, window: Window { alpha, beta, ply }, .. } = *node;
         let Best { value: best, house } = best;
         let (lower, upper) = if best >= beta {
             (best, i32::MAX)
@@ -1146,13 +1174,13 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                 _ => ((i32::MIN, upper), (lower, i32::MAX)),
             };
             if proven != NONE {
-                self.store_proven(key, proven, house, seeds, start_nodes);
+                self.store_proven(node, proven, house);
             } else if let Some(k) = key {
                 self.shared.tt.store_guess(k, guessed.0, guessed.1, house, self.horizon - ply.min(self.horizon));
             }
             return best;
         }
-        let (lower, upper) = self.store_proven(key, (lower, upper), house, seeds, start_nodes);
+        let (lower, upper) = self.store_proven(node, (lower, upper), house);
         if best >= beta {
             lower
         } else {
@@ -1160,14 +1188,21 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         }
     }
 
-    /// Records proven `bounds` (rounded to the parity of `seeds`) for `key`
-    /// if the board is cached, found in the nodes searched since
-    /// `start_nodes`; returns them rounded.
+    /// Records proven `bounds` (rounded to the parity of its seeds) for
+    /// `node`, found in the nodes searched since it began: in the table if
+    /// the board is cached, in the journal if there is one and the subtree
+    /// was large; returns them rounded.
     #[inline]
-    fn store_proven(&self, key: Option<u64>, bounds: (i32, i32), house: u8, seeds: i32, start_nodes: u64) -> (i32, i32) {
-        let (lower, upper) = self.round(bounds.0, bounds.1, seeds);
-        if let Some(k) = key {
-            self.shared.tt.store(k, lower, upper, house, self.stats.nodes - start_nodes + 1);
+    fn store_proven(&self, node: &Node, bounds: (i32, i32), house: u8) -> (i32, i32) {
+        let (lower, upper) = self.round(bounds.0, bounds.1, node.seeds);
+        let nodes = self.stats.nodes - node.start_nodes + 1;
+        if let Some(k) = node.key {
+            self.shared.tt.store(k, lower, upper, house, nodes);
+        }
+        if nodes >= self.journal_min {
+            if let Some(journal) = self.shared.journal {
+                journal.record(node.board, lower, upper, house);
+            }
         }
         (lower, upper)
     }
@@ -1189,15 +1224,23 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             return Some(self.shared.table.value(board));
         }
         // Iterative deepening: depth-limited searches give the exact search
-        // its first guess, and any exact results they happen to prove.
-        let mut guess = guess;
-        let mut depth = ID_STEP;
+        // its first guess, and any exact results they happen to prove. A
+        // search resumed from a journal begins with the test the stopped
+        // one was running instead: the bounds the journal holds are those
+        // of that test's windows.
+        let resumed = self.shared.journal.and_then(|j| j.test(board));
+        let mut guess = resumed.unwrap_or(guess);
+        let mut depth = if resumed.is_some() { ID_MAX_DEPTH + 1 } else { ID_STEP };
         while depth <= ID_MAX_DEPTH && seeds > self.table_max + ID_STEP as i32 {
             guess = self.mtdf_limited(board, seeds, guess, depth)?;
             depth += ID_STEP;
         }
         self.horizon = u32::MAX;
         let (mut lower, mut upper) = (self.bounds.chain_floor(board, seeds), self.bounds.ceiling(board, seeds));
+        // What an earlier run proved (each of its root tests) is not tested again.
+        if let Some((l, u)) = self.shared.journal.and_then(|j| j.bounds(board)) {
+            (lower, upper) = (lower.max(l), upper.min(u));
+        }
         let step = if self.parity { 2 } else { 1 };
         let mut guess = guess.clamp(lower, upper);
         let brackets = if bracket { BRACKET } else { &[] };
@@ -1221,6 +1264,10 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
     /// search: narrows `lower..=upper` by its result, records the bounds
     /// for every thread and returns the result. `None` if stopped.
     fn exact_test(&mut self, board: Board, seeds: i32, beta: i32, lower: &mut i32, upper: &mut i32) -> Option<i32> {
+        self.shared.live.testing.store(beta, Relaxed);
+        if let Some(journal) = self.shared.journal {
+            journal.begin_test(board, beta);
+        }
         let v = self.search(board, seeds, beta - 1, beta, 0);
         if self.aborted {
             return None;
@@ -1230,8 +1277,19 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         } else {
             *upper = v;
         }
-        self.shared.proven.record(*lower, *upper);
+        self.record_root(board, *lower, *upper);
         Some(v)
+    }
+
+    /// Records bounds proven on the root `board` by a root test: for every
+    /// thread, for progress, and in the journal (each test's result, however
+    /// quick it was).
+    fn record_root(&self, board: Board, lower: i32, upper: i32) {
+        self.shared.proven.record(lower, upper);
+        self.shared.live.proven.record(lower, upper);
+        if let Some(journal) = self.shared.journal {
+            journal.record(board, lower, upper, u8::MAX);
+        }
     }
 
     /// The depth-limited value of `board` (leaves `depth` plies down guessed
@@ -1308,7 +1366,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                     if !high && (!raising || exact) {
                         upper = upper.min(v);
                     }
-                    self.shared.proven.record(lower, upper);
+                    self.record_root(board, lower, upper);
                     if high != raising {
                         break;
                     }
@@ -1326,6 +1384,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
     /// way). `None` if stopped.
     fn proof_test(&mut self, board: Board, seeds: i32, beta: i32) -> Option<(i32, bool)> {
         let start = self.guessed_leaves;
+        self.shared.live.testing.store(beta, Relaxed);
         self.root_mover = true;
         let v = self.search(board, seeds, beta - 1, beta, 0);
         if self.aborted {
@@ -1379,6 +1438,36 @@ impl Proven {
 
     pub(crate) fn get(&self) -> (i32, i32) {
         (self.lower.load(Relaxed), self.upper.load(Relaxed))
+    }
+}
+
+/// Where a running search is, for a progress display
+/// ([`crate::Solver::progress`]): its root, the bounds proven on the
+/// root's value, the null-window test it runs, and the root move searched.
+#[derive(Debug)]
+pub(crate) struct Live {
+    pub(crate) root: std::sync::Mutex<Option<Board>>,
+    pub(crate) proven: Proven,
+    /// The `beta` of the test "value >= beta" running (`i32::MIN`: none).
+    pub(crate) testing: AtomicI32,
+    /// The root move searched, 1-based (0: none yet).
+    pub(crate) root_move: std::sync::atomic::AtomicU8,
+}
+
+impl Default for Live {
+    fn default() -> Self {
+        Live { root: Default::default(), proven: Proven::default(), testing: AtomicI32::new(i32::MIN), root_move: Default::default() }
+    }
+}
+
+impl Live {
+    /// A new search of `root` begins.
+    pub(crate) fn begin(&self, root: Board) {
+        *self.root.lock().unwrap_or_else(|e| e.into_inner()) = Some(root);
+        self.proven.lower.store(i32::MIN, Relaxed);
+        self.proven.upper.store(i32::MAX, Relaxed);
+        self.testing.store(i32::MIN, Relaxed);
+        self.root_move.store(0, Relaxed);
     }
 }
 

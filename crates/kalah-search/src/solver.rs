@@ -26,7 +26,8 @@ use kalah_core::{Board, Engine, KeyPacker, Next, Position, Rules, Side};
 use kalah_db::Tablebase;
 use thiserror::Error;
 
-use crate::search::{Proven, Searcher, Shared, Stats};
+use crate::journal::Journal;
+use crate::search::{Live, Proven, Searcher, Shared, Stats};
 use crate::tt::TranspositionTable;
 
 /// Why a search cannot be made.
@@ -85,6 +86,25 @@ pub enum SearchError {
         /// The reason.
         why: String,
     },
+}
+
+/// Where a running search is ([`Solver::progress`]). Values are of the
+/// root board: what its player to move gains from it on, stores not counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchProgress {
+    /// Nodes searched so far by this solver (all its searches).
+    pub nodes: u64,
+    /// The board the running search is solving (a position's, or one
+    /// move's when every move's value is asked for).
+    pub root: Option<Board>,
+    /// The bounds proven on its value so far.
+    pub lower: Option<i32>,
+    /// See `lower`.
+    pub upper: Option<i32>,
+    /// The null-window test running: "is the value at least this?".
+    pub testing: Option<i32>,
+    /// The root move searched last (1-based house).
+    pub root_move: Option<usize>,
 }
 
 /// How to search.
@@ -269,6 +289,10 @@ pub struct Solver<T: Tablebase> {
     stats: Mutex<Stats>,
     /// Raised by the caller to stop searches with a deadline ([`Solver::cancel_with`]).
     cancel: Option<Arc<AtomicBool>>,
+    /// Bounds kept across runs ([`Solver::journal_with`]).
+    journal: Option<Arc<Journal>>,
+    /// Where the running search is ([`Solver::progress`]).
+    live: Live,
 }
 
 impl<T: Tablebase> std::fmt::Debug for Solver<T> {
@@ -329,6 +353,8 @@ impl<T: Tablebase> Solver<T> {
             nodes: AtomicU64::new(0),
             stats: Mutex::new(Stats::default()),
             cancel: None,
+            journal: None,
+            live: Live::default(),
         })
     }
 
@@ -358,8 +384,8 @@ impl<T: Tablebase> Solver<T> {
     }
 
     /// Runs `job` on the threads (see the module docs, "Parallel search").
-    fn parallel<R: Send>(&self, job: impl FnOnce(&mut Searcher<'_, T>) -> Option<R> + Send) -> R {
-        self.parallel_until(job, None, &Proven::default())
+    fn parallel<R: Send>(&self, root: Board, job: impl FnOnce(&mut Searcher<'_, T>) -> Option<R> + Send) -> R {
+        self.parallel_until(root, job, None, &Proven::default())
             .expect("a search without a deadline returns a result")
     }
 
@@ -368,10 +394,12 @@ impl<T: Tablebase> Solver<T> {
     /// are gathered in `proven`.
     fn parallel_until<R: Send>(
         &self,
+        root: Board,
         job: impl FnOnce(&mut Searcher<'_, T>) -> Option<R> + Send,
         deadline: Option<Instant>,
         proven: &Proven,
     ) -> Option<R> {
+        self.live.begin(root);
         let stop = AtomicBool::new(false);
         let finished = AtomicBool::new(false);
         let shared = Shared {
@@ -383,6 +411,8 @@ impl<T: Tablebase> Solver<T> {
             nodes: &self.nodes,
             threads: self.threads,
             proven,
+            journal: self.journal.as_deref(),
+            live: &self.live,
         };
         std::thread::scope(|scope| {
             if let Some(deadline) = deadline {
@@ -431,9 +461,39 @@ impl<T: Tablebase> Solver<T> {
         self.cancel = Some(flag);
     }
 
+    /// Where the search running now is, read from any thread: for a
+    /// progress display.
+    pub fn progress(&self) -> SearchProgress {
+        let (lower, upper) = self.live.proven.get();
+        let testing = self.live.testing.load(Relaxed);
+        let root_move = self.live.root_move.load(Relaxed);
+        SearchProgress {
+            nodes: self.nodes(),
+            root: *self.live.root.lock().unwrap_or_else(|e| e.into_inner()),
+            lower: (lower != i32::MIN).then_some(lower),
+            upper: (upper != i32::MAX).then_some(upper),
+            testing: (testing != i32::MIN).then_some(testing),
+            root_move: (root_move != 0).then_some(root_move as usize),
+        }
+    }
+
+    /// Makes every search of this solver record the bounds it proves on
+    /// large subtrees and at the root in `journal`, and use those already
+    /// there (an earlier run's), loaded into the transposition table now:
+    /// see [`crate::journal`]. The caller writes the journal out while the
+    /// search runs, from another thread.
+    pub fn journal_with(&mut self, journal: Arc<Journal>) {
+        for e in journal.entries() {
+            if let Some(key) = self.keys.pack(e.board) {
+                self.tt.store(key, e.lower, e.upper, e.best, u64::MAX);
+            }
+        }
+        self.journal = Some(journal);
+    }
+
     /// The exact value of `board` (future store difference for the mover).
     pub fn board_value(&self, board: Board) -> i32 {
-        self.parallel(|s| s.mtdf(board, 0, false))
+        self.parallel(board, |s| s.mtdf(board, 0, false))
     }
 
     /// The value of `position` for the player to move, or if `deadline`
@@ -466,7 +526,7 @@ impl<T: Tablebase> Solver<T> {
     /// [`Solver::within`] for a board: bounds on its value for the mover.
     fn board_within(&self, board: Board, deadline: Instant, bracket: bool) -> Result<(i32, i32), SearchError> {
         let proven = Proven::default();
-        let exact = self.parallel_until(|s| s.mtdf(board, 0, bracket), Some(deadline), &proven);
+        let exact = self.parallel_until(board, |s| s.mtdf(board, 0, bracket), Some(deadline), &proven);
         self.gathered_board(board, exact.map(|v| (v, v)), &proven)
     }
 
@@ -508,7 +568,7 @@ impl<T: Tablebase> Solver<T> {
 
     /// Whether the value of `board` is at least `beta`.
     fn board_at_least(&self, board: Board, beta: i32) -> bool {
-        self.parallel(|s| s.at_least(board, beta))
+        self.parallel(board, |s| s.at_least(board, beta))
     }
 
     /// The exact value of the player to move's move `house` (0-based) in `board`.
@@ -1000,6 +1060,16 @@ impl<T: Tablebase> BoundSolver<T> {
         self.0.cancel_with(flag);
     }
 
+    /// [`Solver::progress`].
+    pub fn progress(&self) -> SearchProgress {
+        self.0.progress()
+    }
+
+    /// [`Solver::journal_with`]: the proofs record and use bounds in `journal`.
+    pub fn journal_with(&mut self, journal: Arc<Journal>) {
+        self.0.journal_with(journal);
+    }
+
     /// Nodes searched so far by all threads.
     pub fn nodes(&self) -> u64 {
         self.0.nodes()
@@ -1031,7 +1101,7 @@ impl<T: Tablebase> BoundSolver<T> {
         self.0.check(position)?;
         let board = position.mover_board();
         let proven = Proven::default();
-        let found = self.0.parallel_until(|s| s.prove(board, max_depth), deadline, &proven);
+        let found = self.0.parallel_until(board, |s| s.prove(board, max_depth), deadline, &proven);
         self.0.gathered(position, found, &proven)
     }
 
@@ -1043,7 +1113,7 @@ impl<T: Tablebase> BoundSolver<T> {
         if limit.deadline.is_some_and(|d| Instant::now() >= d) {
             return self.0.gathered_board(board, None, &proven);
         }
-        let found = self.0.parallel_until(|s| s.prove(board, limit.max_depth), limit.deadline, &proven);
+        let found = self.0.parallel_until(board, |s| s.prove(board, limit.max_depth), limit.deadline, &proven);
         self.0.gathered_board(board, found, &proven)
     }
 

@@ -184,3 +184,25 @@ fn check_analysis<T: Tablebase>(h: usize, rules: Rules, exact: &Builder, small: 
     }
     [exact_values, lines, boards]
 }
+
+/// Issue 38: a search told to stop stops within a few thousand nodes. It
+/// checked the stop flag when its node count was a multiple of 1,024, a
+/// count that splits raise in jumps: a stopped search of clockwise
+/// Kalah(6,4) went on for seconds (millions of nodes) past its deadline.
+/// Here the flag is raised before the search starts.
+#[test]
+fn a_stopped_search_stops_at_once() {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    let options = kalah_search::SearchOptions { threads: 2, tt_bytes: 64 << 20, max_seeds: None };
+    for sowing in [kalah_core::Sowing::Cw, kalah_core::Sowing::Ccw] {
+        let rules = Rules { sowing, ..Rules::default() };
+        let start = Position::start(6, 4).unwrap();
+        let mut solver = BoundSolver::new(6, rules, NoTablebase { houses: 6, rules }, options).unwrap();
+        solver.cancel_with(Arc::new(AtomicBool::new(true)));
+        let later = std::time::Instant::now() + std::time::Duration::from_secs(3600);
+        let b = solver.bounds_within(&start, later).unwrap();
+        assert!(b.lower < b.upper, "{rules}: stopped, yet proved {b:?}");
+        assert!(solver.nodes() < 100_000, "{rules}: {} nodes searched after the stop", solver.nodes());
+    }
+}

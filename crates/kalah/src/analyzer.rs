@@ -28,8 +28,9 @@ use kalah_db::{human_bytes, Builder, Database, NoTablebase, Tablebase};
 use kalah_search::{analyze_from_table, BoundedAnalysis, Solver};
 
 use crate::databases::{for_search, Databases, DbSpec, Purpose, SetupBudget, ANALYSIS_LOAD_GAP, VALUE_LOAD_GAP};
+use crate::journal::{Identity, JournalReport, JournalSpec, Journaling};
 use crate::error::{Error, Result};
-use crate::progress::Observer;
+use crate::progress::{Observer, SearchStatus};
 use crate::report::{Report, Source};
 use crate::setup::{check_search_memory, proves_bounds, Setup, UsedDatabase, BOUNDS_TIME};
 use crate::text::a_size;
@@ -76,6 +77,11 @@ pub struct Request {
     /// runs as under a deadline too far off to matter (bracketing the
     /// value first), which may take a little longer than without one.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Keep what the search proves in a journal, and resume from what an
+    /// earlier run of the same search kept there ([`crate::journal`]).
+    /// Only searches use it: an answer read from a database, or found by
+    /// retrograde analysis, leaves it as it is.
+    pub journal: Option<JournalSpec>,
 }
 
 impl Request {
@@ -94,6 +100,7 @@ impl Request {
             best: false,
             time_limit: None,
             cancel: None,
+            journal: None,
         }
     }
 
@@ -259,7 +266,7 @@ impl Analyzer {
             let start = Instant::now();
             let analysis = probe_file(&engine, &db, position)?;
             let database = UsedDatabase { kept, ..UsedDatabase::file(&db) };
-            return Ok(Report { position: *position, rules, analysis: analysis.into(), source: Source::Database, nodes: 0, seconds: start.elapsed().as_secs_f64(), database: Some(database), best_found: None });
+            return Ok(Report { position: *position, rules, analysis: analysis.into(), source: Source::Database, nodes: 0, seconds: start.elapsed().as_secs_f64(), database: Some(database), best_found: None, journal: None });
         }
         let db = self.databases.open_for(&request.db, purpose, budget, observer)?;
         let setup = Setup { engine: &engine, spec: &request.db, threads: request.threads, tt_mb: request.tt_mb, budget, observer };
@@ -279,6 +286,7 @@ impl Analyzer {
             seconds: start.elapsed().as_secs_f64(),
             database: database.clone(),
             best_found,
+            journal: None,
         };
 
         if let Some(b) = memory.as_ref().filter(|b| seeds <= b.indexer().max_seeds()) {
@@ -320,20 +328,22 @@ impl Analyzer {
                 (None, None) => ", no endgame database".to_string(),
             }
         ));
+        let journaling = open_journal(request, db_seeds)?;
+        let journaling = journaling.as_ref();
         let mut load_seconds = None;
         let mut loaded_kept = false;
-        let (analysis, nodes, best) = match (memory, db) {
-            (Some(b), _) => search(Solver::new(h, rules, &*b, options)?, request, observer)?,
+        let (analysis, nodes, best, journal) = match (memory, db) {
+            (Some(b), _) => search(Solver::new(h, rules, &*b, options)?, request, observer, journaling)?,
             (None, Some(db)) => {
                 let loading = Instant::now();
                 let loaded;
                 (loaded, loaded_kept) = self.loaded(db, request.threads)?;
                 load_seconds = Some(loading.elapsed().as_secs_f64());
-                search(Solver::new(h, rules, &*loaded, options)?, request, observer)?
+                search(Solver::new(h, rules, &*loaded, options)?, request, observer, journaling)?
             }
-            (None, None) => search(Solver::new(h, rules, NoTablebase { houses: h, rules }, options)?, request, observer)?,
+            (None, None) => search(Solver::new(h, rules, NoTablebase { houses: h, rules }, options)?, request, observer, journaling)?,
         };
-        let mut report = finish(analysis, Source::Search, nodes, best);
+        let mut report = Report { journal, ..finish(analysis, Source::Search, nodes, best) };
         if let Some(d) = report.database.as_mut().filter(|_| load_seconds.is_some()) {
             d.load_seconds = load_seconds;
             d.kept = loaded_kept;
@@ -364,13 +374,38 @@ fn deadline(request: &Request) -> Option<Instant> {
     }
 }
 
-fn search<T: Tablebase>(mut solver: Solver<T>, request: &Request, observer: &dyn Observer) -> Result<(BoundedAnalysis, u64, Option<usize>)> {
+/// The journal `request` asks for, opened for a search of its position
+/// over a database of `db_seeds` (or none).
+fn open_journal(request: &Request, db_seeds: Option<u32>) -> Result<Option<Journaling>> {
+    let Some(spec) = &request.journal else {
+        return Ok(None);
+    };
+    let identity = Identity { rules: request.rules, position: request.position, database_seeds: db_seeds };
+    Journaling::open(spec, identity).map(Some)
+}
+
+/// Runs `job` under the journal if there is one (written while it runs),
+/// else just runs it.
+fn journaled<R>(journaling: Option<&Journaling>, nodes: &(dyn Fn() -> u64 + Sync), observer: &dyn Observer, job: impl FnOnce() -> R) -> Result<(R, Option<JournalReport>)> {
+    match journaling {
+        Some(j) => j.run(nodes, observer, job).map(|(r, report)| (r, Some(report))),
+        None => Ok((job(), None)),
+    }
+}
+
+type Searched = (BoundedAnalysis, u64, Option<usize>, Option<JournalReport>);
+
+fn search<T: Tablebase>(mut solver: Solver<T>, request: &Request, observer: &dyn Observer, journaling: Option<&Journaling>) -> Result<Searched> {
     if let Some(flag) = &request.cancel {
         solver.cancel_with(flag.clone());
     }
+    if let Some(j) = journaling {
+        solver.journal_with(j.journal());
+    }
     let position = &request.position;
     let mut result = None;
-    observer.search("searching", &|| solver.nodes(), &mut || {
+    let status = || SearchStatus::of(position, solver.progress());
+    let ((), journal) = journaled(journaling, &|| solver.nodes(), observer, || observer.search("searching", &status, &mut || {
         result = Some((|| {
             let analysis = match deadline(request) {
                 // What can be proven in time; bounds where the search did not finish.
@@ -389,9 +424,9 @@ fn search<T: Tablebase>(mut solver: Solver<T>, request: &Request, observer: &dyn
                 None => Ok((analysis, best)),
             }
         })());
-    });
+    }))?;
     let (analysis, best) = result.ok_or_else(|| Error::internal("the observer did not run the search"))??;
-    Ok((analysis, solver.nodes(), best))
+    Ok((analysis, solver.nodes(), best, journal))
 }
 
 /// Clockwise, too many seeds for retrograde analysis: bounds on the value
@@ -405,12 +440,17 @@ fn bounds(setup: &Setup<'_>, file: Option<Database>, request: &Request, start: I
     if let Some(flag) = &request.cancel {
         solver.cancel_with(flag.clone());
     }
+    let journaling = open_journal(request, database.as_ref().map(|d| d.max_seeds))?;
+    if let Some(j) = &journaling {
+        solver.journal_with(j.journal());
+    }
     let database = database.map(|d| UsedDatabase { build_seconds: d.build_seconds.map(|_| start.elapsed().as_secs_f64()), ..d });
     // The time limit counts from the request, so that setting up (the
     // database built, the table allocated) is inside it, not after it.
     let deadline = start + limit;
     let mut result = None;
-    setup.observer.search("proving bounds", &|| solver.nodes(), &mut || {
+    let status = || SearchStatus::of(position, solver.progress());
+    let ((), journal) = journaled(journaling.as_ref(), &|| solver.nodes(), setup.observer, || setup.observer.search("proving bounds", &status, &mut || {
         result = Some((|| {
             let analysis = solver.analyze_within(position, deadline, request.moves, request.pv)?;
             let v = analysis.value;
@@ -421,7 +461,7 @@ fn bounds(setup: &Setup<'_>, file: Option<Database>, request: &Request, start: I
             };
             Ok::<_, kalah_search::SearchError>((analysis, best))
         })());
-    });
+    }))?;
     let (analysis, best) = result.ok_or_else(|| Error::internal("the observer did not run the search"))??;
     Ok(Report {
         position: *position,
@@ -432,6 +472,7 @@ fn bounds(setup: &Setup<'_>, file: Option<Database>, request: &Request, start: I
         seconds: start.elapsed().as_secs_f64(),
         database,
         best_found: best,
+        journal,
     })
 }
 
@@ -464,5 +505,6 @@ pub fn probe(db: &Database, position: &Position) -> Result<Report> {
         seconds: start.elapsed().as_secs_f64(),
         database: Some(UsedDatabase::file(db)),
         best_found: None,
+        journal: None,
     })
 }

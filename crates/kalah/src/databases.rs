@@ -136,7 +136,18 @@ fn display_path<S: serde::Serializer>(path: &Path, s: S) -> std::result::Result<
 }
 
 fn rules_view<S: serde::Serializer>(rules: &Rules, s: S) -> std::result::Result<S::Ok, S::Error> {
-    serde::Serialize::serialize(&crate::report::RulesView::from(*rules), s)
+    serde::Serialize::serialize(&crate::text::RulesView::from(*rules), s)
+}
+
+/// Where databases are looked for and built when no directory is given
+/// ([`Databases::find_default_dir`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DefaultDir {
+    /// The directory.
+    pub path: PathBuf,
+    /// Why this one, for people: `$KALAH_DB_DIR`, `the repository's
+    /// data/db`, `the user's data directory`.
+    pub why: &'static str,
 }
 
 /// The default file for a position ([`Databases::choose`]), and the one
@@ -156,11 +167,36 @@ impl Databases {
         Databases { dir: dir.into() }
     }
 
-    /// The directory programs use when none is given: `$KALAH_DB_DIR`, or
-    /// where it is unset or empty, `data/db`. The one place the library
-    /// reads the environment, and only when a caller asks it to.
+    /// The directory programs use when none is given ([`DefaultDir`]).
     pub fn default_dir() -> PathBuf {
-        std::env::var_os("KALAH_DB_DIR").filter(|d| !d.is_empty()).map_or_else(|| PathBuf::from("data/db"), PathBuf::from)
+        Databases::find_default_dir().path
+    }
+
+    /// The directory programs use when none is given, and why: the
+    /// directory `$KALAH_DB_DIR` names if it is set and not empty; else the
+    /// repository's `data/db` when the current directory is inside a
+    /// checkout of this project (it or a parent holds `Cargo.toml` and
+    /// `data/RULES.md`), made by the first build; else the user's data directory (`kalah/db` under
+    /// `$XDG_DATA_HOME`, `~/.local/share` on Linux; the platform's own
+    /// elsewhere), so that a database built once is found from anywhere.
+    /// The one place the library reads the environment, and only when a
+    /// caller asks it to.
+    pub fn find_default_dir() -> DefaultDir {
+        if let Some(dir) = std::env::var_os("KALAH_DB_DIR").filter(|d| !d.is_empty()) {
+            return DefaultDir { path: PathBuf::from(dir), why: "$KALAH_DB_DIR" };
+        }
+        if let Ok(cwd) = std::env::current_dir() {
+            if let Some(root) = cwd.ancestors().find(|a| a.join("data/RULES.md").is_file() && a.join("Cargo.toml").is_file()) {
+                let path = root.join("data/db");
+                // Relative where it is the current directory's own, as before.
+                let path = path.strip_prefix(&cwd).map_or(path.clone(), Path::to_path_buf);
+                return DefaultDir { path, why: "the repository's data/db" };
+            }
+        }
+        match directories::ProjectDirs::from("", "", "kalah") {
+            Some(p) => DefaultDir { path: p.data_dir().join("db"), why: "the user's data directory" },
+            None => DefaultDir { path: PathBuf::from("data/db"), why: "no home directory: data/db here" },
+        }
     }
 
     /// The directory.

@@ -74,6 +74,7 @@ pub mod analyzer;
 pub mod api;
 pub mod databases;
 pub mod error;
+pub mod journal;
 pub mod openings;
 pub mod oracle;
 pub mod player;
@@ -87,7 +88,7 @@ pub mod text;
 pub use analyzer::{probe, Analyzer, Request};
 pub use databases::{Databases, DbSpec, SetupBudget};
 pub use error::{Error, ErrorKind, Result};
-pub use progress::{Observer, Silent};
+pub use progress::{Observer, SearchStatus, Silent};
 pub use report::{Report, Source};
 pub use setup::UsedDatabase;
 

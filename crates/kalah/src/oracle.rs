@@ -188,7 +188,11 @@ impl Oracle for BoundOracle {
 pub struct ClockwiseOracle {
     engine: Engine,
     table: Box<dyn Tablebase>,
-    options: SearchOptions,
+    threads: usize,
+    largest: u32,
+    /// The table size asked for; else decided for each proof by the time
+    /// it has ([`bounds_tt_mb`]).
+    tt_mb: Option<usize>,
     nodes: std::sync::atomic::AtomicU64,
 }
 
@@ -218,9 +222,14 @@ impl Oracle for ClockwiseOracle {
             let v = position.store_difference() + v;
             return Ok(Bounded { lower: v, upper: v });
         }
-        check_table_memory(self.options.reserved_bytes(self.engine.houses()) as u64)?;
-        let solver = BoundSolver::new(self.engine.houses(), self.engine.rules(), &*self.table, self.options)?;
-        let bounds = solver.bounds_within(position, deadline.unwrap_or_else(|| Instant::now() + BOUNDS_TIME))?;
+        let deadline = deadline.unwrap_or_else(|| Instant::now() + BOUNDS_TIME);
+        let h = self.engine.houses();
+        let n = self.table.max_seeds().unwrap_or(0);
+        let mb = self.tt_mb.unwrap_or_else(|| bounds_tt_mb(h, self.largest, n, deadline.saturating_duration_since(Instant::now())));
+        let options = SearchOptions { threads: self.threads, tt_bytes: mb << 20, max_seeds: Some(self.largest) };
+        check_table_memory(options.reserved_bytes(h) as u64)?;
+        let solver = BoundSolver::new(h, self.engine.rules(), &*self.table, options)?;
+        let bounds = solver.bounds_within(position, deadline)?;
         self.nodes.fetch_add(solver.nodes(), std::sync::atomic::Ordering::Relaxed);
         Ok(bounds)
     }
@@ -317,12 +326,7 @@ fn clockwise(setup: &Setup<'_>, largest: u32) -> Result<Box<dyn Oracle>> {
         setup.observer.note(&format!("exact values up to {largest} seeds: {}", clockwise_refusal(h, largest, rules)));
     }
     let table = setup.build(n)?;
-    let options = SearchOptions {
-        threads: setup.threads,
-        tt_bytes: setup.tt_mb.unwrap_or_else(|| bounds_tt_mb(h, largest, n)) << 20,
-        max_seeds: Some(largest),
-    };
-    Ok(Box::new(ClockwiseOracle { engine: engine.clone(), table: Box::new(table), options, nodes: Default::default() }))
+    Ok(Box::new(ClockwiseOracle { engine: engine.clone(), table: Box::new(table), threads: setup.threads, largest, tt_mb: setup.tt_mb, nodes: Default::default() }))
 }
 
 /// The oracle for the starts of one board size with up to `largest` seeds

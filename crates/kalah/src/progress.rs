@@ -21,11 +21,39 @@ pub trait Observer: Sync {
     }
 
     /// Runs `job`, a search described by `what` (`"searching"`, `"proving
-    /// bounds"`); `nodes` reads the nodes searched so far, from any thread,
-    /// for a display that polls it while `job` runs.
-    fn search(&self, what: &str, nodes: &(dyn Fn() -> u64 + Sync), job: &mut dyn FnMut()) {
-        let _ = (what, nodes);
+    /// bounds"`); `status` reads where it is (nodes, bounds proven), from
+    /// any thread, for a display that polls it while `job` runs.
+    fn search(&self, what: &str, status: &(dyn Fn() -> SearchStatus + Sync), job: &mut dyn FnMut()) {
+        let _ = (what, status);
         job()
+    }
+}
+
+/// Where a search is ([`Observer::search`]). The bounds and the test are
+/// of the position's value (stores included, for the player to move), and
+/// given only while the position itself is searched (not while each
+/// move's value is).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStatus {
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// The bounds proven on the position's value so far.
+    pub lower: Option<i32>,
+    /// See `lower`.
+    pub upper: Option<i32>,
+    /// The null-window test running: "is the value at least this?".
+    pub testing: Option<i32>,
+    /// The move of the position searched last (1-based house).
+    pub root_move: Option<usize>,
+}
+
+impl SearchStatus {
+    /// The status of a search of `position` from its solver's progress.
+    pub fn of(position: &kalah_core::Position, p: kalah_search::SearchProgress) -> SearchStatus {
+        let base = position.store_difference();
+        let ours = p.root == Some(position.mover_board());
+        let shift = |v: Option<i32>| v.filter(|_| ours).map(|v| base + v);
+        SearchStatus { nodes: p.nodes, lower: shift(p.lower), upper: shift(p.upper), testing: shift(p.testing), root_move: p.root_move.filter(|_| ours) }
     }
 }
 

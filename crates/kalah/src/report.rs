@@ -6,7 +6,9 @@ use kalah_core::{Position, Rules};
 use kalah_search::{Bounded, BoundedAnalysis, LineEnd};
 use serde::ser::{Serialize, Serializer};
 
+use crate::journal::JournalReport;
 use crate::setup::UsedDatabase;
+pub use crate::text::RulesView;
 use crate::text::verdict;
 
 /// How a value was found.
@@ -58,6 +60,8 @@ pub struct Report {
     /// A best move found on its own, when neither every move's value nor a
     /// line was asked for; see [`Report::best_move`].
     pub best_found: Option<usize>,
+    /// The search's journal, when it kept one ([`crate::journal`]).
+    pub journal: Option<JournalReport>,
 }
 
 impl Report {
@@ -88,22 +92,6 @@ impl Report {
 
 fn exact(b: Bounded) -> Option<i32> {
     b.is_exact().then_some(b.lower)
-}
-
-/// Rules as a JSON object of their option names.
-#[derive(Clone, Copy, Debug, serde::Serialize)]
-pub struct RulesView {
-    capture: &'static str,
-    end: &'static str,
-    leftovers: &'static str,
-    sowing: &'static str,
-    relay: &'static str,
-}
-
-impl From<Rules> for RulesView {
-    fn from(r: Rules) -> RulesView {
-        RulesView { capture: r.capture.name(), end: r.end.name(), leftovers: r.leftovers.name(), sowing: r.sowing.name(), relay: r.relay.name() }
-    }
 }
 
 #[derive(serde::Serialize)]
@@ -140,6 +128,8 @@ struct ReportView<'a> {
     database: Option<&'a UsedDatabase>,
     nodes: u64,
     seconds: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    journal: Option<&'a JournalReport>,
 }
 
 impl Serialize for Report {
@@ -165,6 +155,7 @@ impl Serialize for Report {
             database: self.database.as_ref(),
             nodes: self.nodes,
             seconds: self.seconds,
+            journal: self.journal.as_ref(),
         }
         .serialize(serializer)
     }

@@ -63,20 +63,37 @@ pub fn fields_floor(h: usize, mb: usize) -> usize {
 }
 
 /// The transposition table of a proof of bounds more than
-/// [`BOUNDS_SMALL_GAP`] seeds above its database, in MiB (else 64): such a
-/// proof often runs to its time limit, and a large table pays. Clockwise
-/// Kalah(5,3) over a 20-seed database, 60 s, two threads: 0..+4 with 1 GiB,
-/// -2..+6 with 64 MiB (the value is 0).
+/// [`BOUNDS_SMALL_GAP`] seeds above its database, in MiB (else 64), given
+/// at least [`BOUNDS_SHORT`]: such a proof often runs to its time limit,
+/// and a large table pays. Clockwise Kalah(5,3) over a 20-seed database,
+/// 60 s, two threads: 0..+4 with 1 GiB, -2..+6 with 64 MiB (the value is 0).
 const BOUNDS_TT_MB: usize = 1024;
 /// See [`BOUNDS_TT_MB`].
 const BOUNDS_SMALL_GAP: u32 = 8;
+/// A proof of bounds given less time than this gets a table of
+/// [`BOUNDS_SHORT_TT_MB`]: it cannot fill a larger one, whose pages the
+/// kernel would clear as they are first touched, on the search's time.
+/// Clockwise Kalah(6,4), no database, 2 s: 256 MiB searched 13.0-16.1 M
+/// nodes to 1 GiB's 3.8-11.4 M (0.03 s of system time to 0.7-2.8 s) and
+/// proved as narrow bounds or narrower; 10 s: 43-66 M nodes to 43-54 M,
+/// the same bounds within one step (BENCHMARKS.md).
+const BOUNDS_SHORT: Duration = Duration::from_secs(15);
+/// See [`BOUNDS_SHORT`].
+const BOUNDS_SHORT_TT_MB: usize = 256;
 
 /// The default table, in MiB, of a proof of bounds on `h` houses of boards
-/// of up to `seeds` seeds over an `n`-seed database (1 GiB more than 8
-/// seeds above it: such a proof often runs to its time limit),
-/// raised to what the keys' fields need ([`fields_floor`]).
-pub fn bounds_tt_mb(h: usize, seeds: u32, n: u32) -> usize {
-    fields_floor(h, if seeds > n + BOUNDS_SMALL_GAP { BOUNDS_TT_MB } else { 64 })
+/// of up to `seeds` seeds over an `n`-seed database that may take `limit`
+/// (64 MiB up to 8 seeds above it, else 256 MiB under 15 s, 1 GiB from
+/// then on), raised to what the keys' fields need ([`fields_floor`]).
+pub fn bounds_tt_mb(h: usize, seeds: u32, n: u32, limit: Duration) -> usize {
+    let mb = if seeds <= n + BOUNDS_SMALL_GAP {
+        64
+    } else if limit < BOUNDS_SHORT {
+        BOUNDS_SHORT_TT_MB
+    } else {
+        BOUNDS_TT_MB
+    };
+    fields_floor(h, mb)
 }
 
 /// The database a proof of bounds builds by default has at most this many
@@ -385,7 +402,7 @@ impl Setup<'_> {
         };
         let options = SearchOptions {
             threads: self.threads,
-            tt_bytes: self.tt_mb.unwrap_or_else(|| bounds_tt_mb(h, seeds, n)) << 20,
+            tt_bytes: self.tt_mb.unwrap_or_else(|| bounds_tt_mb(h, seeds, n, limit)) << 20,
             max_seeds: Some(seeds),
         };
         let why = if retrograde_fits(h, seeds, rules) {

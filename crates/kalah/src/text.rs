@@ -1,7 +1,7 @@
 //! Numbers and values as people read them, shared by the library's
 //! messages and its doors.
 
-use kalah_core::Side;
+use kalah_core::{Rules, Side};
 use kalah_db::human_bytes;
 use kalah_search::Bounded;
 
@@ -81,5 +81,21 @@ mod tests {
         assert_eq!(verdict(Side::South, 0), "a draw");
         assert_eq!(bounded(Bounded { lower: -2, upper: 6 }), "-2..+6");
         assert_eq!(bounded(Bounded { lower: 4, upper: 4 }), "+4");
+    }
+}
+
+/// Rules as a JSON object of their option names.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct RulesView {
+    capture: &'static str,
+    end: &'static str,
+    leftovers: &'static str,
+    sowing: &'static str,
+    relay: &'static str,
+}
+
+impl From<Rules> for RulesView {
+    fn from(r: Rules) -> RulesView {
+        RulesView { capture: r.capture.name(), end: r.end.name(), leftovers: r.leftovers.name(), sowing: r.sowing.name(), relay: r.relay.name() }
     }
 }

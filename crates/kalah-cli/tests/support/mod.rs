@@ -15,3 +15,22 @@ pub fn interrupted(database: &[u8], levels: u32) -> Vec<u8> {
     bytes[..encoded.len()].copy_from_slice(&encoded);
     bytes
 }
+
+/// A small generator (splitmix64) for random kill times and the like; the
+/// tests print its seed, so a run can be repeated.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `[0, 1)`.
+    pub fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}

@@ -1,0 +1,402 @@
+//! The journal of a long search: what it has proven, kept in a directory
+//! so that the same search, run again (after a kill, a reboot, or on
+//! another machine), resumes where it stopped. See
+//! [`kalah_search::journal`] for what is kept and how a search uses it;
+//! this module is the file and its checks.
+//!
+//! # Format, version 1
+//!
+//! One file, `DIR/journal.kj`, compressed as a whole by zstd. Inside,
+//! little-endian:
+//!
+//! | bytes | what |
+//! |---|---|
+//! | 8 | magic `KALAHJNL` |
+//! | 4 | version, 1 |
+//! | 4 | houses a side `h` |
+//! | 4 | seeds of the database the search read (`u32::MAX`: none) |
+//! | 4 | sessions that wrote it (runs of the search) |
+//! | 8 | nodes searched by all of them (as of each one's last write) |
+//! | 8 | seconds they took (an `f64`) |
+//! | 8 | the least subtree kept, in nodes |
+//! | 2 + n | the rules, as `kalah` prints them (`capture=empty end=...`): length, UTF-8 |
+//! | 2 + n | the position searched, in the ring form (`6,6,...,0 S`): length, UTF-8 |
+//! | 8 | entries `e` |
+//! | e × (2h + 5) | each entry: the board's `2h` houses (the player to move's first), its lower and upper bound (`i16`; `i16::MIN` and `i16::MAX`: no bound), its best move (0-based house, 255: none), sorted by board |
+//! | 8 | root tests `t` |
+//! | t × (2h + 2) | each: a root board's `2h` houses, and the `beta` (`i16`) of the test "value >= beta" last begun on it, sorted by board |
+//! | 8 | xxh3-64 of every byte before it |
+//!
+//! A journal is refused, with the reason, if it does not decompress, its
+//! checksum or layout is wrong, its version is another, or it was made for
+//! other rules, another board size, another position or another database
+//! size (its bounds would hold, but a resumed search is the same search).
+//!
+//! It is written whole each time, through [`kalah_db::safe::SafeFile`]
+//! (a partial file, synced, renamed over the old one): a kill at any moment
+//! leaves the previous journal intact. The directory is locked while a
+//! search uses it; a second search on it is refused.
+
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use kalah_core::{Board, Position, Rules};
+use kalah_db::safe::{claim, SafeFile};
+use kalah_search::{Entry, Journal};
+use xxhash_rust::xxh3::xxh3_64;
+
+use crate::error::{Error, Result};
+
+/// The journal's file name in its directory.
+pub const FILE_NAME: &str = "journal.kj";
+const MAGIC: &[u8; 8] = b"KALAHJNL";
+const VERSION: u32 = 1;
+/// The largest journal read (decompressed): far more than any search keeps.
+const MAX_BYTES: u64 = 1 << 32;
+
+/// The default least subtree, in nodes, whose bounds a journal keeps:
+/// about a fifth of a second of search on these two cores, so what a kill
+/// loses beyond the last write is small, and a journal of Kalah(6,6) stays
+/// a few MiB.
+pub const DEFAULT_MIN_NODES: u64 = 1_000_000;
+
+/// What a journal is for: a search of one position under one set of rules,
+/// over one database.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Identity {
+    /// The rules.
+    pub rules: Rules,
+    /// The position searched.
+    pub position: Position,
+    /// The seeds of the database read (`None`: none).
+    pub database_seeds: Option<u32>,
+}
+
+/// A journal as read from its file, or new.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The bounds, for the solver.
+    pub journal: Arc<Journal>,
+    /// Sessions before this one.
+    pub sessions: u32,
+    /// Nodes searched before this session.
+    pub nodes: u64,
+    /// Seconds taken before this session.
+    pub seconds: f64,
+}
+
+/// A journal directory in use: locked until dropped.
+#[derive(Debug)]
+pub struct JournalDir {
+    dir: PathBuf,
+    identity: Identity,
+    _lock: File,
+}
+
+impl JournalDir {
+    /// Opens (creating it if need be) and locks the journal directory
+    /// `dir` for a search of `identity`, and reads its journal if there is
+    /// one; refuses one made for another search, and a damaged one.
+    pub fn open(dir: &Path, identity: Identity, min_nodes: u64) -> Result<(JournalDir, Loaded)> {
+        std::fs::create_dir_all(dir).map_err(|e| Error::from(kalah_db::DbError::io(dir, e)))?;
+        let lock = File::open(dir).map_err(|e| Error::from(kalah_db::DbError::io(dir, e)))?;
+        if claim(&lock, dir).is_err() {
+            return Err(Error::refused(format!("{}: another kalah process is using this journal", dir.display())));
+        }
+        let this = JournalDir { dir: dir.to_path_buf(), identity, _lock: lock };
+        let path = this.path();
+        let loaded = match File::open(&path) {
+            Ok(file) => this.read(file, min_nodes)?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Loaded { journal: Arc::new(Journal::new(min_nodes)), sessions: 0, nodes: 0, seconds: 0.0 },
+            Err(e) => return Err(kalah_db::DbError::io(&path, e).into()),
+        };
+        Ok((this, loaded))
+    }
+
+    /// The journal file.
+    pub fn path(&self) -> PathBuf {
+        self.dir.join(FILE_NAME)
+    }
+
+    fn corrupt(&self, why: impl std::fmt::Display) -> Error {
+        Error::Corrupt(format!("{}: not a usable journal: {why}", self.path().display()))
+    }
+
+    fn read(&self, file: File, min_nodes: u64) -> Result<Loaded> {
+        let mut bytes = Vec::new();
+        zstd::stream::read::Decoder::new(file)
+            .and_then(|d| d.take(MAX_BYTES).read_to_end(&mut bytes))
+            .map_err(|e| self.corrupt(format!("it does not decompress ({e})")))?;
+        if bytes.len() < 8 + 8 || &bytes[..8] != MAGIC {
+            return Err(self.corrupt("it is not a kalah journal"));
+        }
+        let (body, sum) = bytes.split_at(bytes.len() - 8);
+        if xxh3_64(body) != u64::from_le_bytes(sum.try_into().unwrap()) {
+            return Err(self.corrupt("its checksum does not match (damaged)"));
+        }
+        let mut r = Reader { bytes: body, at: 8 };
+        let short = || self.corrupt("it ends too soon");
+        let version = r.u32().ok_or_else(short)?;
+        if version != VERSION {
+            return Err(self.corrupt(format!("format version {version}; this kalah reads version {VERSION}")));
+        }
+        let houses = r.u32().ok_or_else(short)? as usize;
+        let db = r.u32().ok_or_else(short)?;
+        let sessions = r.u32().ok_or_else(short)?;
+        let nodes = r.u64().ok_or_else(short)?;
+        let seconds = f64::from_bits(r.u64().ok_or_else(short)?);
+        let _kept_min = r.u64().ok_or_else(short)?;
+        let rules = r.text().ok_or_else(short)?;
+        let position = r.text().ok_or_else(short)?;
+        let id = &self.identity;
+        let refuse = |what: &str, theirs: String, ours: String| {
+            Err(Error::refused(format!(
+                "{}: this journal is of a search {what} {theirs}, not {ours}: give another --journal directory",
+                self.path().display()
+            )))
+        };
+        if houses != id.position.houses() {
+            return refuse("of boards of", format!("{houses} houses"), format!("{}", id.position.houses()));
+        }
+        if rules != id.rules.to_string() {
+            return refuse("under the rules", rules, id.rules.to_string());
+        }
+        if position != id.position.ring() {
+            return refuse("of the position", position, id.position.ring());
+        }
+        let over = |s: Option<u32>| s.map_or("without a database".to_string(), |n| format!("over the {n}-seed database"));
+        let theirs = (db != u32::MAX).then_some(db);
+        if theirs != id.database_seeds {
+            return Err(Error::refused(format!(
+                "{}: this journal is of a search {}; this one searches {}: give another --journal directory (or the same database)",
+                self.path().display(),
+                over(theirs),
+                over(id.database_seeds)
+            )));
+        }
+        let count = r.u64().ok_or_else(short)?;
+        let size = 2 * houses + 5;
+        let cells = |c: &[u8]| Board::from_sides(&c[..houses], &c[houses..2 * houses]);
+        let i16_at = |x: &[u8]| i16::from_le_bytes([x[0], x[1]]);
+        let bound = |x: &[u8]| match i16_at(x) {
+            i16::MIN => i32::MIN,
+            i16::MAX => i32::MAX,
+            v => v as i32,
+        };
+        let mut entries = Vec::new();
+        for _ in 0..count {
+            let e = r.take(size).ok_or_else(short)?;
+            let b = &e[2 * houses..];
+            entries.push(Entry { board: cells(e), lower: bound(&b[..2]), upper: bound(&b[2..4]), best: b[4] });
+        }
+        let count = r.u64().ok_or_else(short)?;
+        let mut tests = Vec::new();
+        for _ in 0..count {
+            let t = r.take(2 * houses + 2).ok_or_else(short)?;
+            tests.push((cells(t), i16_at(&t[2 * houses..]) as i32));
+        }
+        if r.at != body.len() {
+            return Err(self.corrupt(format!("{} bytes after its last entry", body.len() - r.at)));
+        }
+        let journal = Journal::with_entries(min_nodes, entries, tests).ok_or_else(|| self.corrupt("an entry's bounds contradict each other"))?;
+        Ok(Loaded { journal: Arc::new(journal), sessions, nodes, seconds })
+    }
+
+    /// Writes `journal` whole, with the totals of every session so far.
+    pub fn write(&self, journal: &Journal, sessions: u32, nodes: u64, seconds: f64) -> Result<()> {
+        let id = &self.identity;
+        let h = id.position.houses();
+        let entries = journal.entries();
+        let mut out = Vec::with_capacity(128 + entries.len() * (2 * h + 5));
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&(h as u32).to_le_bytes());
+        out.extend_from_slice(&id.database_seeds.unwrap_or(u32::MAX).to_le_bytes());
+        out.extend_from_slice(&sessions.to_le_bytes());
+        out.extend_from_slice(&nodes.to_le_bytes());
+        out.extend_from_slice(&seconds.to_bits().to_le_bytes());
+        out.extend_from_slice(&journal.min_nodes().to_le_bytes());
+        for text in [id.rules.to_string(), id.position.ring()] {
+            out.extend_from_slice(&(text.len() as u16).to_le_bytes());
+            out.extend_from_slice(text.as_bytes());
+        }
+        out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
+        let bound = |v: i32| match v {
+            i32::MIN => i16::MIN,
+            i32::MAX => i16::MAX,
+            v => v as i16,
+        };
+        let cells = |out: &mut Vec<u8>, board: Board| {
+            out.extend(board.mover_houses(h));
+            out.extend(board.opponent_houses(h));
+        };
+        for Entry { board, lower, upper, best } in entries {
+            cells(&mut out, board);
+            out.extend_from_slice(&bound(lower).to_le_bytes());
+            out.extend_from_slice(&bound(upper).to_le_bytes());
+            out.push(best);
+        }
+        let tests = journal.tests();
+        out.extend_from_slice(&(tests.len() as u64).to_le_bytes());
+        for (board, beta) in tests {
+            cells(&mut out, board);
+            out.extend_from_slice(&bound(beta).to_le_bytes());
+        }
+        out.extend_from_slice(&xxh3_64(&out).to_le_bytes());
+        let path = self.path();
+        let packed = zstd::bulk::compress(&out, 9).map_err(|e| Error::from(kalah_db::DbError::io(&path, e)))?;
+        let mut file = SafeFile::create(&path)?;
+        std::io::Write::write_all(&mut file, &packed).map_err(|e| Error::from(kalah_db::DbError::io(&path, e)))?;
+        file.commit()?;
+        Ok(())
+    }
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> Option<&[u8]> {
+        let piece = self.bytes.get(self.at..self.at.checked_add(n)?)?;
+        self.at += n;
+        Some(piece)
+    }
+    fn u32(&mut self) -> Option<u32> {
+        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
+    }
+    fn u64(&mut self) -> Option<u64> {
+        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    }
+    fn text(&mut self) -> Option<String> {
+        let n = u16::from_le_bytes(self.take(2)?.try_into().ok()?) as usize;
+        String::from_utf8(self.take(n)?.to_vec()).ok()
+    }
+}
+
+/// Where and how often a search keeps its journal ([`crate::analyzer::Request::journal`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct JournalSpec {
+    /// The directory (created if need be).
+    pub dir: PathBuf,
+    /// How often the journal is written while the search runs (and once
+    /// more at its end).
+    pub every: std::time::Duration,
+    /// The least subtree, in nodes, whose bounds are kept
+    /// ([`DEFAULT_MIN_NODES`]).
+    pub min_nodes: u64,
+}
+
+impl JournalSpec {
+    /// A journal in `dir`, written every minute, keeping subtrees of
+    /// [`DEFAULT_MIN_NODES`].
+    pub fn new(dir: impl Into<PathBuf>) -> JournalSpec {
+        JournalSpec { dir: dir.into(), every: std::time::Duration::from_secs(60), min_nodes: DEFAULT_MIN_NODES }
+    }
+}
+
+/// What a search's journal held and gave (in a [`crate::report::Report`]).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct JournalReport {
+    /// The journal file.
+    pub path: PathBuf,
+    /// Boards with bounds when the search began (from earlier sessions).
+    pub entries_loaded: usize,
+    /// Boards with bounds at its end.
+    pub entries: usize,
+    /// Sessions before this one.
+    pub earlier_sessions: u32,
+    /// Nodes the earlier sessions searched.
+    pub earlier_nodes: u64,
+    /// Seconds the earlier sessions took.
+    pub earlier_seconds: f64,
+    /// Times the journal was written by this session (its last write included).
+    pub writes: u64,
+}
+
+/// A journal in use by one search: read, locked, and written while the
+/// search runs ([`Journaling::run`]).
+#[derive(Debug)]
+pub struct Journaling {
+    dir: JournalDir,
+    loaded: Loaded,
+    entries_loaded: usize,
+    every: std::time::Duration,
+}
+
+impl Journaling {
+    /// Opens the journal of `spec` for a search of `identity`.
+    pub fn open(spec: &JournalSpec, identity: Identity) -> Result<Journaling> {
+        if spec.every.is_zero() {
+            return Err(Error::bad_input("a journal written every 0 s: give a positive interval"));
+        }
+        let (dir, loaded) = JournalDir::open(&spec.dir, identity, spec.min_nodes)?;
+        let entries_loaded = loaded.journal.len();
+        Ok(Journaling { dir, loaded, entries_loaded, every: spec.every })
+    }
+
+    /// The bounds, to hand to the solver.
+    pub fn journal(&self) -> Arc<Journal> {
+        self.loaded.journal.clone()
+    }
+
+    /// Runs `job` (the search), writing the journal every interval while
+    /// it runs, with the nodes `nodes` reads, and once more at its end
+    /// (also when it was stopped). A write that fails while the search
+    /// runs is said to `observer` and tried again next time; the last one's
+    /// failure is the error.
+    pub fn run<R>(&self, nodes: &(dyn Fn() -> u64 + Sync), observer: &dyn crate::progress::Observer, job: impl FnOnce() -> R) -> Result<(R, JournalReport)> {
+        use std::sync::{Condvar, Mutex};
+        let started = std::time::Instant::now();
+        let journal = &self.loaded.journal;
+        let sessions = self.loaded.sessions + 1;
+        let write = || self.dir.write(journal, sessions, self.loaded.nodes + nodes(), self.loaded.seconds + started.elapsed().as_secs_f64());
+        let done = (Mutex::new(false), Condvar::new());
+        let writes = std::sync::atomic::AtomicU64::new(0);
+        let result = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                let mut written = journal.changes();
+                let mut finished = done.0.lock().unwrap_or_else(|e| e.into_inner());
+                loop {
+                    finished = done.1.wait_timeout(finished, self.every).unwrap_or_else(|e| e.into_inner()).0;
+                    if *finished {
+                        return;
+                    }
+                    let changes = journal.changes();
+                    if changes != written {
+                        match write() {
+                            Ok(()) => {
+                                written = changes;
+                                writes.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            }
+                            Err(e) => observer.note(&format!("the journal was not written (the search goes on; tried again in {} s): {e}", self.every.as_secs_f64())),
+                        }
+                    }
+                }
+            });
+            struct Done<'a>(&'a (Mutex<bool>, Condvar));
+            impl Drop for Done<'_> {
+                fn drop(&mut self) {
+                    *self.0 .0.lock().unwrap_or_else(|e| e.into_inner()) = true;
+                    self.0 .1.notify_all();
+                }
+            }
+            let _done = Done(&done);
+            job()
+        });
+        write()?;
+        let report = JournalReport {
+            path: self.dir.path(),
+            entries_loaded: self.entries_loaded,
+            entries: journal.len(),
+            earlier_sessions: self.loaded.sessions,
+            earlier_nodes: self.loaded.nodes,
+            earlier_seconds: self.loaded.seconds,
+            writes: writes.into_inner() + 1,
+        };
+        Ok((result, report))
+    }
+}

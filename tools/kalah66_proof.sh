@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The exact value of Kalah(6,6) (issue 37): a search that takes hours,
+# resumable. Runs (or resumes) `kalah solve 6 6 --capture CAPTURE
+# --value-only` over the 30-seed database of that capture rule, keeping its
+# journal in data/kalah-6-6/journal-CAPTURE/ (commit it as it grows: a later
+# run, on any machine with the same database, goes on from it). Kill it at
+# any time (kill -9 included); run the same command to go on. The answer
+# goes to data/kalah-6-6/value-CAPTURE.json when the search ends.
+#
+#   tools/kalah66_proof.sh empty|standard
+#
+# A 4 GiB transposition table beside the database loaded into memory
+# (10.3 GiB; built, in about 6-8 minutes here, into
+# $KALAH_DB_DIR (default data/db) if it is not there). A progress line goes
+# to stderr every minute when it is not a terminal.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. tools/write_to.sh
+capture=${1:?usage: tools/kalah66_proof.sh empty|standard}
+case $capture in empty|standard) ;; *) echo "capture: empty or standard, not $capture" >&2; exit 2 ;; esac
+cargo build --release -q -p kalah-cli
+kalah="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')/release/kalah"
+db="${KALAH_DB_DIR:-data/db}/kalah-h6-n30-$capture-instant-owner-ccw-relayoff.kdb"
+[ -f "$db" ] || "$kalah" db build --houses 6 --max-seeds 30 --capture "$capture"
+write_to "data/kalah-6-6/value-$capture.json" "$kalah" solve 6 6 --capture "$capture" --value-only --tt-mb 4096 \
+  --db "$db" --journal "data/kalah-6-6/journal-$capture" --json
+cat "data/kalah-6-6/value-$capture.json"
