@@ -25,7 +25,9 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah::player::{move_values, Brain};
 use kalah::setup::Setup;
+use kalah::player::Level;
 use kalah::SetupBudget;
+use rand::{rngs::StdRng, RngExt, SeedableRng};
 use kalah_core::{Engine, Leftovers, Next, Outcome, Position, Rules, Side, Sowing};
 
 use crate::common::{databases, start_or_position, BoardSize, DbArgs, RuleArgs};
@@ -47,8 +49,8 @@ macro_rules! say {
 
 /// Arguments of `kalah play`.
 #[derive(Args, Debug)]
-#[command(after_long_help = "The computer always plays a best move: one whose exact value (the final store difference for \
-the mover under perfect play) is the position's value. You type a house number to sow it; \
+#[command(after_long_help = "The computer plays a best move (one whose exact value, the final store difference for \
+the mover under perfect play, is the position's value), unless --level asks for a weaker player. You type a house number to sow it; \
 houses are numbered 1..h from their owner's left, so your own 1 is on your left. Commands at \
 the prompt:\n\n  \
 1..h   play that house\n  \
@@ -74,7 +76,8 @@ kalah play 6 4 --capture empty      with the 20-seed database of `kalah db build
 kalah play 4 3 --side N             the computer opens\n  \
 kalah play 3 3 --sowing cw          clockwise: play can be endless\n  \
 kalah play 4 4 --side both          two players, hints on demand\n  \
-kalah play 3 3 --side none          watch the perfect player play itself")]
+kalah play 3 3 --side none          watch the perfect player play itself\n  \
+kalah play 4 4 --level fair         a weaker opponent, for learning")]
 pub struct PlayArgs {
     #[command(flatten)]
     size: BoardSize,
@@ -103,6 +106,22 @@ pub struct PlayArgs {
     /// a `hint`.
     #[arg(long)]
     coach: bool,
+    /// How well the computer plays: perfect (always a best move), strong
+    /// (one turn in four a move that gives away at most 4), fair (every
+    /// other turn one that gives away at most 10) or random (any legal
+    /// move). Below perfect it says each time it gives value away. Levels
+    /// below perfect need every move's value each turn: instant from a
+    /// database, a search otherwise.
+    #[arg(long, value_name = "LEVEL", default_value = "perfect", value_parser = parse_level)]
+    level: Level,
+    /// The seed of the weaker levels' choices (default: from the clock,
+    /// said in the header): the same seed and moves replay the same game.
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+}
+
+fn parse_level(text: &str) -> Result<Level, String> {
+    Level::from_name(text).map_err(|e| e.to_string())
 }
 
 /// Which sides people play.
@@ -122,6 +141,11 @@ impl Seats {
 
     fn any(self) -> bool {
         self.south || self.north
+    }
+
+    /// Whether the computer plays a side.
+    fn computer_plays(self) -> bool {
+        !(self.south && self.north)
     }
 }
 
@@ -176,6 +200,9 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
     let spec = args.db.spec();
     let setup = Setup { engine: &engine, spec: &spec, threads, tt_mb, budget: SetupBudget::UNLIMITED, observer: &Terminal { notes: true } };
     let brain = kalah::player::for_game(&databases(), &setup, &start)?;
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64 % 1_000_000)
+    });
     let mut game = Game {
         brain: brain.as_ref(),
         engine: Engine::new(h, rules),
@@ -187,6 +214,9 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
         ponder,
         coach: args.coach,
         known: None,
+        level: args.level,
+        seed,
+        rng: StdRng::seed_from_u64(seed),
     };
     game.header(&title)?;
     std::thread::scope(|scope| game.play(scope))
@@ -248,6 +278,12 @@ struct Game<'a> {
     coach: bool,
     /// Every move's value of a position, as a hint showed them.
     known: Option<(Position, Vec<(usize, i32)>)>,
+    /// How well the computer plays ([`PlayArgs::level`]).
+    level: Level,
+    /// The seed of `rng`, said in the header.
+    seed: u64,
+    /// The weaker levels' choices.
+    rng: StdRng,
 }
 
 impl<'a> Game<'a> {
@@ -259,10 +295,13 @@ impl<'a> Game<'a> {
         let h = self.h();
         say!("{title}   {}", self.rules);
         match (self.seats.south, self.seats.north) {
-            (true, false) => say!("You play South (bottom row) against the perfect player, who plays North."),
-            (false, true) => say!("You play North (top row) against the perfect player, who plays South."),
+            (true, false) => say!("You play South (bottom row) against the {} player, who plays North.", self.level.name()),
+            (false, true) => say!("You play North (top row) against the {} player, who plays South.", self.level.name()),
             (true, true) => say!("Two players at one keyboard; `hint` shows every move's exact value."),
-            (false, false) => say!("The perfect player plays both sides."),
+            (false, false) => say!("The {} player plays both sides.", self.level.name()),
+        }
+        if self.level != Level::Perfect && self.seats.computer_plays() {
+            say!("The {} player plays {} (seed {}: --seed {} replays it).", self.level.name(), self.level.describe(), self.seed, self.seed);
         }
         say!(
             "Houses are numbered 1-{h} from their owner's left. Sowing runs {}",
@@ -384,10 +423,36 @@ impl<'a> Game<'a> {
         spinner.set_style(ProgressStyle::with_template("{spinner} {msg} {elapsed}").expect("valid template"));
         spinner.set_message(format!("{} is thinking", self.position.to_move().name()));
         spinner.enable_steady_tick(Duration::from_millis(100));
-        let best = self.brain.best_move(&self.position, None);
+        let chosen = self.level_move();
+        let best = match chosen {
+            Ok(Some(_)) | Err(_) => None,
+            Ok(None) => Some(self.brain.best_move(&self.position, None)),
+        };
         spinner.finish_and_clear();
-        let house = best?.expect("an uncancelled search answers");
+        if let Some((house, chosen, was)) = chosen? {
+            let mover = self.position.to_move().name();
+            self.play_move(house, Some(timer.elapsed().as_secs_f64()))?;
+            say!("({mover}, playing at the {} level, gave away {} there: that move is worth {}, a best one {}.)", self.level.name(), was - chosen, signed(chosen), signed(was));
+            return Ok(());
+        }
+        let house = best.expect("no deviation means a best move")?.expect("an uncancelled search answers");
         self.play_move(house, Some(timer.elapsed().as_secs_f64()))
+    }
+
+    /// The move the computer's level plays instead of a best one, with its
+    /// value and a best move's, or `None` for a best move.
+    fn level_move(&mut self) -> anyhow::Result<Option<(usize, i32, i32)>> {
+        if !self.level.needs_values() {
+            return Ok(None);
+        }
+        let values = move_values(self.brain, &self.position, None)?.expect("an uncancelled search answers");
+        let rng = &mut self.rng;
+        let Some(house) = self.level.deviate(&values, &mut |n| rng.random_range(0..n)) else {
+            return Ok(None);
+        };
+        let value = |house: usize| values.iter().find(|&&(h, _)| h == house).map(|&(_, v)| v);
+        let best = values.iter().map(|&(_, v)| v).max().expect("a position that is not over has a move");
+        Ok(Some((house, value(house).expect("a deviation is a legal move"), best)))
     }
 
     fn hint(&mut self) -> anyhow::Result<()> {

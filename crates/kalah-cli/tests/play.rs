@@ -740,3 +740,65 @@ fn a_move_that_gives_value_away_is_said() {
     let run = play(&["3", "3"], "3\nquit\n");
     assert!(!run.stdout.contains("gives away") && !run.stdout.contains("keeps the value"), "{}", run.stdout);
 }
+
+/// Each computer move of a transcript: the position before it, the house,
+/// and what it said it gave away (and the move's and a best move's values).
+fn computer_moves(run: &Run) -> Vec<(Position, usize, Option<(i32, i32, i32)>)> {
+    let mut out: Vec<(Position, usize, Option<(i32, i32, i32)>)> = Vec::new();
+    let mut board = None;
+    for line in run.stdout.lines() {
+        if let Some(ring) = line.strip_prefix("Position: ") {
+            board = Some(ring.parse::<Position>().unwrap());
+        } else if let Some((_, rest)) = line.split_once(" plays house ").filter(|_| line.contains(" s]")) {
+            let house = rest.split(' ').next().unwrap().parse().unwrap();
+            out.push((board.expect("a board before a move"), house, None));
+        } else if let Some(rest) = line.split_once(" gave away ").map(|(_, r)| r) {
+            // "N there: that move is worth V, a best one B.)"
+            let numbers: Vec<i32> = rest
+                .split(|c: char| !(c.is_ascii_digit() || c == '-' || c == '+'))
+                .filter(|w| !w.is_empty() && w.chars().any(|c| c.is_ascii_digit()))
+                .map(|w| w.parse().unwrap())
+                .collect();
+            assert_eq!(numbers.len(), 3, "{line}");
+            out.last_mut().expect("said after a computer move").2 = Some((numbers[0], numbers[1], numbers[2]));
+        }
+    }
+    out
+}
+
+#[test]
+fn weaker_levels_give_away_what_they_say_within_their_limits() {
+    let judge = Judge::new(4, rules(Sowing::Ccw), 24);
+    for (level, most) in [("strong", 4), ("fair", 10), ("random", 99)] {
+        let mut deviations = 0;
+        for seed in 1..=4 {
+            let seed = seed.to_string();
+            let args = ["4", "3", "--side", "none", "--level", level, "--seed", &seed];
+            let run = play(&args, "").ok();
+            assert!(run.stdout.contains(&format!("(seed {seed}: --seed {seed} replays it)")), "{}", run.describe());
+            let moves = computer_moves(&run);
+            assert!(!moves.is_empty(), "{}", run.describe());
+            for (before, house, said) in moves {
+                let a = judge.analyze(&before);
+                let value = a.moves.iter().find(|m| m.house == house).expect("a legal move").value;
+                match said {
+                    None => assert_eq!(value, a.value, "{level}: house {house} in {} is not best and nothing was said\n{}", before.ring(), run.describe()),
+                    Some((away, worth, best)) => {
+                        deviations += 1;
+                        assert_eq!((worth, best, away), (value, a.value, a.value - value), "{level}: house {house} in {}\n{}", before.ring(), run.describe());
+                        assert!(away > 0 && away <= most, "{level} gave away {away}\n{}", run.describe());
+                    }
+                }
+            }
+            // The same seed replays the same game.
+            let again = play(&args, "").ok();
+            assert_eq!(events(&again.stdout), events(&run.stdout), "{level} seed {seed}");
+        }
+        assert!(deviations > 0, "{level}: four games without a weaker move");
+    }
+    let run = play(&["4", "3", "--side", "none"], "").ok();
+    assert!(!run.stdout.contains("gave away") && run.stdout.contains("The perfect player plays both sides."), "{}", run.describe());
+    let bad = Command::new(BIN).args(["play", "--level", "expert"]).output().unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("perfect, strong, fair, random"), "{}", String::from_utf8_lossy(&bad.stderr));
+}

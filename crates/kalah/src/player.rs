@@ -172,6 +172,84 @@ pub fn move_values(
     Ok(Some(out))
 }
 
+/// How well a computer player plays, for teaching (`kalah play --level`):
+/// the perfect player always plays a best move; the others, on some turns,
+/// a move that is not best, chosen at random among those that give away
+/// at most a limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Level {
+    /// Always a best move.
+    Perfect,
+    /// One turn in four, a move that gives away at most 4.
+    Strong,
+    /// Half the turns, a move that gives away at most 10.
+    Fair,
+    /// Any legal move, each as likely (a best one included).
+    Random,
+}
+
+impl Level {
+    /// Every level, strongest first.
+    pub const ALL: [Level; 4] = [Level::Perfect, Level::Strong, Level::Fair, Level::Random];
+
+    /// Its name, as `--level` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Perfect => "perfect",
+            Level::Strong => "strong",
+            Level::Fair => "fair",
+            Level::Random => "random",
+        }
+    }
+
+    /// How it plays, for people.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Level::Perfect => "always a best move",
+            Level::Strong => "a best move three turns in four, otherwise one that gives away at most 4",
+            Level::Fair => "a best move every other turn, otherwise one that gives away at most 10",
+            Level::Random => "any legal move, each as likely",
+        }
+    }
+
+    /// The level named `name` (as [`Level::name`] gives it).
+    pub fn from_name(name: &str) -> Result<Level> {
+        Level::ALL.into_iter().find(|l| l.name() == name.trim().to_ascii_lowercase()).ok_or_else(|| {
+            let names: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
+            Error::bad_input(format!("level {name:?}: one of {}", names.join(", ")))
+        })
+    }
+
+    /// Whether the level needs every move's value to choose (all but the
+    /// perfect player, who needs only a best move).
+    pub fn needs_values(self) -> bool {
+        self != Level::Perfect
+    }
+
+    /// The move this level plays instead of a best one, given every legal
+    /// move's value (`values`: house and value, as [`move_values`] gives
+    /// them), or `None` for a best move (which the brain chooses: under
+    /// clockwise sowing the one that makes progress). `roll(n)` is a
+    /// uniform random number below `n`.
+    pub fn deviate(self, values: &[(usize, i32)], roll: &mut dyn FnMut(usize) -> usize) -> Option<usize> {
+        let best = values.iter().map(|&(_, v)| v).max()?;
+        let (turns_in_four, most) = match self {
+            Level::Perfect => return None,
+            Level::Strong => (1, 4),
+            Level::Fair => (2, 10),
+            Level::Random => {
+                let (house, v) = values[roll(values.len())];
+                return (v < best).then_some(house);
+            }
+        };
+        if roll(4) >= turns_in_four {
+            return None;
+        }
+        let weaker: Vec<usize> = values.iter().filter(|&&(_, v)| v < best && best - v <= most).map(|&(h, _)| h).collect();
+        (!weaker.is_empty()).then(|| weaker[roll(weaker.len())])
+    }
+}
+
 /// The value of `board` for its mover if it is known without a search:
 /// the game is over, `table` covers the board, or `values` holds it.
 fn known_value<T: Tablebase>(engine: &Engine, table: &T, values: &Mutex<HashMap<Board, i32>>, board: Board) -> Result<Option<i32>> {
@@ -576,3 +654,82 @@ impl Brain for BoundBrain {
     }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::Level;
+
+    /// A reproducible roll (xorshift64), uniform enough for counting.
+    fn roller(mut state: u64) -> impl FnMut(usize) -> usize {
+        move |n| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        }
+    }
+
+    /// Houses 1-6 worth +8, +8, +6, +3, -2, -14: two best moves, one
+    /// giving away 2, one 5, one 10, one 22.
+    const VALUES: [(usize, i32); 6] = [(1, 8), (2, 8), (3, 6), (4, 3), (5, -2), (6, -14)];
+
+    /// How often each house was chosen instead of a best move, in `n` turns.
+    fn deviations(level: Level, n: usize) -> [usize; 7] {
+        let mut roll = roller(0x9e37_79b9_7f4a_7c15);
+        let mut count = [0; 7];
+        for _ in 0..n {
+            if let Some(house) = level.deviate(&VALUES, &mut roll) {
+                count[house] += 1;
+            }
+        }
+        count
+    }
+
+    #[test]
+    fn the_perfect_player_never_deviates() {
+        assert_eq!(deviations(Level::Perfect, 1000), [0; 7]);
+    }
+
+    #[test]
+    fn weaker_levels_give_away_at_most_their_limit_on_their_share_of_turns() {
+        let strong = deviations(Level::Strong, 8000);
+        // Never a best move (1, 2) as a deviation, nothing beyond 4 (4 gives away 5).
+        assert_eq!((strong[1], strong[2], strong[4], strong[5], strong[6]), (0, 0, 0, 0, 0), "{strong:?}");
+        assert!((1800..2200).contains(&strong[3]), "a quarter of 8000 turns: {strong:?}");
+
+        let fair = deviations(Level::Fair, 8000);
+        assert_eq!((fair[1], fair[2], fair[6]), (0, 0, 0), "{fair:?}");
+        let total: usize = fair.iter().sum();
+        assert!((3800..4200).contains(&total), "half of 8000 turns: {fair:?}");
+        for house in [3, 4, 5] {
+            assert!((1100..1600).contains(&fair[house]), "house {house}, a third of the deviations: {fair:?}");
+        }
+    }
+
+    #[test]
+    fn the_random_player_plays_every_move_alike() {
+        let random = deviations(Level::Random, 6000);
+        assert_eq!((random[1], random[2]), (0, 0), "a best move is not a deviation: {random:?}");
+        for house in 3..=6 {
+            assert!((850..1150).contains(&random[house]), "house {house}, a sixth of 6000: {random:?}");
+        }
+    }
+
+    #[test]
+    fn no_move_within_the_limit_means_a_best_move() {
+        let values = [(1, 8), (2, -20)];
+        let mut roll = roller(7);
+        for level in [Level::Strong, Level::Fair] {
+            assert!((0..400).all(|_| level.deviate(&values, &mut roll).is_none()), "{level:?}");
+        }
+    }
+
+    #[test]
+    fn levels_are_named_as_the_command_line_takes_them() {
+        for level in Level::ALL {
+            assert_eq!(Level::from_name(level.name()).unwrap(), level);
+        }
+        let e = Level::from_name("expert").unwrap_err().to_string();
+        assert!(e.contains("\"expert\"") && e.contains("perfect, strong, fair, random"), "{e}");
+    }
+}
