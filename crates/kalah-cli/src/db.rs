@@ -169,7 +169,7 @@ fn build(a: BuildArgs) -> anyhow::Result<()> {
     );
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     let start = Instant::now();
-    let bars = crate::observe::Bars::new();
+    let bars = crate::observe::Bars::new(a.houses, a.max_seeds);
     let report = pool.install(|| kalah_db::build_file(&path, a.houses, rules, a.max_seeds, &bars)).map_err(db_error)?;
     let seconds = start.elapsed().as_secs_f64();
     if a.json {

@@ -3,7 +3,6 @@
 //! of a search (bars and spinners only where stderr is a terminal).
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
@@ -33,7 +32,7 @@ impl kalah::Observer for Terminal {
 
     fn build(&self, boards: u64, job: &mut dyn FnMut(&dyn kalah_db::Progress)) {
         let bar = ProgressBar::new(boards);
-        bar.set_style(ProgressStyle::with_template("{bar:30} {pos}/{len} boards {msg}").expect("valid template"));
+        bar.set_style(build_style("{elapsed_precise} {bar:20} {percent:>3}%  {rate}  {eta} left"));
         struct Bar<'a>(&'a ProgressBar);
         impl kalah_db::Progress for Bar<'_> {
             fn advance(&self, _: u32, done: u64) {
@@ -104,48 +103,72 @@ fn spinning<R>(message: &(dyn Fn(f64) -> String + Sync), job: impl FnOnce() -> R
     })
 }
 
-/// One progress bar per level.
+/// A build's bar: `template` with `{rate}` in millions of boards a second.
+fn build_style(template: &str) -> ProgressStyle {
+    ProgressStyle::with_template(template).expect("valid template").with_key("rate", |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+        let _ = write!(w, "{:.1} M boards/s", state.per_sec() / 1e6);
+    })
+}
+
+/// The progress of a database build on stderr: one bar for the whole build
+/// (elapsed time, the share of all boards done, the level being solved, the
+/// rate and an estimate of the time left) and a line as each level ends.
+/// Where stderr is no terminal (a log) only the lines are written.
 pub(crate) struct Bars {
     multi: MultiProgress,
-    current: Mutex<Option<ProgressBar>>,
+    bar: ProgressBar,
+    houses: usize,
+    max_seeds: u32,
+    log: bool,
 }
 
 impl Bars {
-    pub(crate) fn new() -> Bars {
-        Bars {
-            multi: MultiProgress::new(),
-            current: Mutex::new(None),
+    /// For a build of every board of `houses` a side with up to `max_seeds`.
+    pub(crate) fn new(houses: usize, max_seeds: u32) -> Bars {
+        let multi = MultiProgress::new();
+        let bar = multi.add(ProgressBar::new(kalah_core::boards_up_to(houses, max_seeds)));
+        bar.set_style(build_style("{elapsed_precise} {bar:20} {percent:>3}%  level {prefix}  {rate}  {eta} left"));
+        let log = !std::io::IsTerminal::is_terminal(&std::io::stderr());
+        Bars { multi, bar, houses, max_seeds, log }
+    }
+
+    fn say(&self, line: String) {
+        if self.log {
+            eprintln!("{line}");
+        } else {
+            let _ = self.multi.println(line);
         }
     }
 }
 
 impl Progress for Bars {
     fn advance(&self, _: u32, done: u64) {
-        if let Some(bar) = self.current.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
-            bar.inc(done);
-        }
+        self.bar.inc(done);
     }
 }
 
 impl BuildProgress for Bars {
     fn resumed(&self, levels: u32) {
-        let _ = self.multi.println(format!("resuming: levels 0 to {} are already built and check out", levels - 1));
+        self.say(format!("resuming: levels 0 to {} are already built and check out", levels - 1));
     }
 
-    fn level_started(&self, n: u32, boards: u64) {
-        let bar = self.multi.add(ProgressBar::new(boards));
-        bar.set_style(
-            ProgressStyle::with_template("level {prefix:>3} {bar:30} {human_pos}/{human_len} boards  {per_sec}  eta {eta}")
-                .expect("valid template"),
-        );
-        bar.set_prefix(n.to_string());
-        *self.current.lock().unwrap_or_else(|e| e.into_inner()) = Some(bar);
+    fn level_started(&self, n: u32, _boards: u64) {
+        // The levels below are done (built now, or earlier when resumed).
+        let before = n.checked_sub(1).map_or(0, |m| kalah_core::boards_up_to(self.houses, m));
+        if self.bar.position() != before {
+            self.bar.set_position(before);
+            self.bar.reset_eta();
+        }
+        self.bar.set_prefix(format!("{n}/{}", self.max_seeds));
     }
 
     fn level_finished(&self, n: u32, seconds: f64) {
-        if let Some(bar) = self.current.lock().unwrap_or_else(|e| e.into_inner()).take() {
-            bar.finish_with_message(format!("{seconds:.1} s"));
-            let _ = n;
-        }
+        self.say(format!("level {n:>2}: {:>15} boards in {seconds:.1} s", group(kalah_core::boards_with(self.houses, n))));
+    }
+}
+
+impl Drop for Bars {
+    fn drop(&mut self) {
+        self.bar.finish_and_clear();
     }
 }

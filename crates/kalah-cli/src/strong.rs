@@ -84,7 +84,7 @@ pub fn run(a: StrongArgs) -> anyhow::Result<()> {
                 );
             }
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
-            let bars = crate::observe::Bars::new();
+            let bars = crate::observe::Bars::new(h, n);
             pool.install(|| kalah_db::build_file(&path, h, rules, n, &bars)).map_err(db_error)?;
             timer.elapsed().as_secs_f64()
         }

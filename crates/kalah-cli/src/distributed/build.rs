@@ -155,7 +155,7 @@ fn build(cluster: &Cluster, r: &Request) -> anyhow::Result<()> {
         if level.cycles { " (clockwise: each level is solved by rank 0 alone)" } else { "" },
     );
     let start = Instant::now();
-    let bars = crate::observe::Bars::new();
+    let bars = crate::observe::Bars::new(r.houses, r.max_seeds);
     let report = kalah_db::build_file_with(&r.path, r.houses, r.rules, r.max_seeds, &bars, &mut |builder, n| {
         level.solve(builder, n, &bars)
     })
