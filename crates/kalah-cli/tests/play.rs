@@ -741,17 +741,32 @@ fn a_move_that_gives_value_away_is_said() {
     assert!(!run.stdout.contains("gives away") && !run.stdout.contains("keeps the value"), "{}", run.stdout);
 }
 
-/// Each computer move of a transcript: the position before it, the house,
-/// and what it said it gave away (and the move's and a best move's values).
-fn computer_moves(run: &Run) -> Vec<(Position, usize, Option<(i32, i32, i32)>)> {
-    let mut out: Vec<(Position, usize, Option<(i32, i32, i32)>)> = Vec::new();
+/// What a computer move said it gave away: so much, the move's value and a
+/// best move's.
+struct GaveAway {
+    away: i32,
+    worth: i32,
+    best: i32,
+}
+
+/// One computer move of a transcript: the position before it, the house, and
+/// what it said it gave away, if anything.
+struct ComputerMove {
+    before: Position,
+    house: usize,
+    said: Option<GaveAway>,
+}
+
+/// Each computer move of a transcript.
+fn computer_moves(run: &Run) -> Vec<ComputerMove> {
+    let mut out: Vec<ComputerMove> = Vec::new();
     let mut board = None;
     for line in run.stdout.lines() {
         if let Some(ring) = line.strip_prefix("Position: ") {
             board = Some(ring.parse::<Position>().unwrap());
         } else if let Some((_, rest)) = line.split_once(" plays house ").filter(|_| line.contains(" s]")) {
             let house = rest.split(' ').next().unwrap().parse().unwrap();
-            out.push((board.expect("a board before a move"), house, None));
+            out.push(ComputerMove { before: board.expect("a board before a move"), house, said: None });
         } else if let Some(rest) = line.split_once(" gave away ").map(|(_, r)| r) {
             // "N there: that move is worth V, a best one B.)"
             let numbers: Vec<i32> = rest
@@ -760,7 +775,8 @@ fn computer_moves(run: &Run) -> Vec<(Position, usize, Option<(i32, i32, i32)>)> 
                 .map(|w| w.parse().unwrap())
                 .collect();
             assert_eq!(numbers.len(), 3, "{line}");
-            out.last_mut().expect("said after a computer move").2 = Some((numbers[0], numbers[1], numbers[2]));
+            let said = GaveAway { away: numbers[0], worth: numbers[1], best: numbers[2] };
+            out.last_mut().expect("said after a computer move").said = Some(said);
         }
     }
     out
@@ -778,12 +794,12 @@ fn weaker_levels_give_away_what_they_say_within_their_limits() {
             assert!(run.stdout.contains(&format!("(seed {seed}: --seed {seed} replays it)")), "{}", run.describe());
             let moves = computer_moves(&run);
             assert!(!moves.is_empty(), "{}", run.describe());
-            for (before, house, said) in moves {
+            for ComputerMove { before, house, said } in moves {
                 let a = judge.analyze(&before);
                 let value = a.moves.iter().find(|m| m.house == house).expect("a legal move").value;
                 match said {
                     None => assert_eq!(value, a.value, "{level}: house {house} in {} is not best and nothing was said\n{}", before.ring(), run.describe()),
-                    Some((away, worth, best)) => {
+                    Some(GaveAway { away, worth, best }) => {
                         deviations += 1;
                         assert_eq!((worth, best, away), (value, a.value, a.value - value), "{level}: house {house} in {}\n{}", before.ring(), run.describe());
                         assert!(away > 0 && away <= most, "{level} gave away {away}\n{}", run.describe());
