@@ -11,8 +11,7 @@
 #   tools/bounds_check.sh [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release -q -p kalah-cli
-kalah=target/release/kalah
+. tools/release_kalah.sh
 limit=${1:-10}
 start=$SECONDS
 checked=0 exact=0 bad=0

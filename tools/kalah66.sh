@@ -12,8 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/write_to.sh
-cargo build --release -q -p kalah-cli
-kalah=target/release/kalah
+. tools/release_kalah.sh
 start_limit=${1:-300}
 turn_limit=${2:-30}
 mkdir -p data/kalah-6-6

@@ -18,8 +18,7 @@ cd "$(dirname "$0")/.."
 . tools/write_to.sh
 capture=${1:?usage: tools/kalah66_proof.sh empty|standard}
 case $capture in empty|standard) ;; *) echo "capture: empty or standard, not $capture" >&2; exit 2 ;; esac
-cargo build --release -q -p kalah-cli
-kalah="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')/release/kalah"
+. tools/release_kalah.sh
 db="${KALAH_DB_DIR:-data/db}/kalah-h6-n30-$capture-instant-owner-ccw-relayoff.kdb"
 [ -f "$db" ] || "$kalah" db build --houses 6 --max-seeds 30 --capture "$capture"
 write_to "data/kalah-6-6/value-$capture.json" "$kalah" solve 6 6 --capture "$capture" --value-only --tt-mb 4096 \

@@ -13,8 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/write_to.sh
-cargo build --release -q -p kalah-cli
-kalah=target/release/kalah
+. tools/release_kalah.sh
 limit=()
 [ "${1:-}" = "--time-limit" ] && limit=(--time-limit "$2")
 mkdir -p data/openings

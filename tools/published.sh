@@ -13,8 +13,7 @@
 #   kalah db build --houses 6 --max-seeds 24 --capture standard
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release -q -p kalah-cli
-kalah=target/release/kalah
+. tools/release_kalah.sh
 limit=3600
 [ "${1:-}" = "--time-limit" ] && limit=$2
 start=$SECONDS

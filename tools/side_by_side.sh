@@ -41,8 +41,7 @@ capture=${3:-empty}
 [ -f "$irving/eg20.dat" ] || { echo "no $irving/eg20.dat (make it with Irving's generator, see this script's comments)" >&2; exit 2; }
 irving=$(cd "$irving" && pwd)
 cd "$(dirname "$0")/.."
-cargo build --release -q -p kalah-cli
-kalah=$PWD/target/release/kalah
+. tools/release_kalah.sh
 db_dir=${KALAH_DB_DIR:-data/db}
 
 # The default file of the database of N seeds, built if missing.

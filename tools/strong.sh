@@ -11,8 +11,7 @@
 # Check them later, byte for byte: kalah db verify --manifest data/strong-manifest.csv
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release -q -p kalah-cli
-kalah=target/release/kalah
+. tools/release_kalah.sh
 manifest=data/strong-manifest.csv
 configs=""
 for h in 1 2 3 4; do for s in 1 2 3 4 5 6; do configs+=" $h,$s"; done; done

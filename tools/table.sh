@@ -27,8 +27,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/write_to.sh
-cargo build --release -q -p kalah-cli
-kalah=target/release/kalah
+. tools/release_kalah.sh
 limit=600
 other=60
 only=""
