@@ -1240,6 +1240,8 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         // What an earlier run proved (each of its root tests) is not tested again.
         if let Some((l, u)) = self.shared.journal.and_then(|j| j.bounds(board)) {
             (lower, upper) = (lower.max(l), upper.min(u));
+            // Progress shows them from the start, as if proven again.
+            self.shared.live.proven.record(lower, upper);
         }
         let step = if self.parity { 2 } else { 1 };
         let mut guess = guess.clamp(lower, upper);
