@@ -10,12 +10,11 @@
 # Needs Debian's chromium and `npm ci --prefix crates/kalah-cli/tests/browser`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release -q -p kalah-cli
-target=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+. tools/release_kalah.sh
 dbs=$(mktemp -d)
 log=$(mktemp)
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$dbs" "$log"' EXIT
-KALAH_DB_DIR=$dbs "$target/release/kalah" serve --addr 127.0.0.1:0 --threads 2 2>"$log" &
+KALAH_DB_DIR=$dbs "$kalah" serve --addr 127.0.0.1:0 --threads 2 2>"$log" &
 server=$!
 for _ in $(seq 50); do grep -q "serving on" "$log" && break; sleep 0.1; done
 addr=$(sed -n 's|.*serving on \(http://[^/]*\)/.*|\1|p' "$log")
