@@ -74,7 +74,7 @@ fn spinning<R>(message: &(dyn Fn(f64) -> String + Sync), job: impl FnOnce() -> R
     let started = Instant::now();
     let log = !std::io::IsTerminal::is_terminal(&std::io::stderr());
     std::thread::scope(|scope| {
-        scope.spawn(|| {
+        let ticker = scope.spawn(|| {
             let mut logged = 0;
             while !done.load(Relaxed) {
                 let secs = started.elapsed().as_secs_f64().max(1e-9);
@@ -88,17 +88,20 @@ fn spinning<R>(message: &(dyn Fn(f64) -> String + Sync), job: impl FnOnce() -> R
                     spinner.set_message(message(secs));
                     spinner.tick();
                 }
-                std::thread::sleep(Duration::from_millis(100));
+                // Woken at once when the job ends: a quick search is not
+                // held up to a tenth of a second.
+                std::thread::park_timeout(Duration::from_millis(100));
             }
             spinner.finish_and_clear();
         });
-        struct Done<'a>(&'a AtomicBool);
+        struct Done<'a>(&'a AtomicBool, std::thread::Thread);
         impl Drop for Done<'_> {
             fn drop(&mut self) {
                 self.0.store(true, Relaxed);
+                self.1.unpark();
             }
         }
-        let _done = Done(&done);
+        let _done = Done(&done, ticker.thread().clone());
         job()
     })
 }
