@@ -17,7 +17,7 @@ kalah="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json, 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 t0=$(date +%s.%N)
-"$kalah" solve "$@" --value-only --json >"$dir/whole.json" 2>/dev/null
+"$kalah" solve "$@" --value-only --no-memory --json >"$dir/whole.json" 2>/dev/null
 whole=$(python3 -c "print($(date +%s.%N) - $t0)")
 journal=(--journal "$dir/j" --journal-every "$every" --journal-min-nodes "$min_nodes")
 for i in $(seq "$kills"); do

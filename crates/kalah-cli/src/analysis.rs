@@ -64,7 +64,14 @@ pub fn print_human(title: &str, report: &Report) {
         }
         _ => println!("Time:     {:.3} s", report.seconds),
     }
-    if let Some(j) = &report.journal {
+    if let Some(j) = report.journal.as_ref().filter(|j| j.memory) {
+        println!(
+            "Memory:   {} ({} boards from earlier searches; {} now; --no-memory to search without it)",
+            j.path.display(),
+            group(j.entries_loaded as u64),
+            group(j.entries as u64)
+        );
+    } else if let Some(j) = &report.journal {
         let earlier = match j.earlier_sessions {
             0 => "a new journal".to_string(),
             n => format!(

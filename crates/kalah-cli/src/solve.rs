@@ -81,6 +81,17 @@ pub struct JournalArgs {
     /// smaller keeps more (a larger file, less work lost at a kill).
     #[arg(long, value_name = "NODES", default_value_t = kalah::journal::DEFAULT_MIN_NODES, requires = "journal")]
     journal_min_nodes: u64,
+    /// Neither use nor add to the search memory. By default a search reads
+    /// what earlier searches of the same board size and rules proved (the
+    /// bounds of every subtree of a million nodes or more, and each root's
+    /// value), kept in the database folder under
+    /// memory/kalah-hH-RULES/journal.kj, and adds what it proves: a search
+    /// run again answers in moments, and one of a position met before (a
+    /// line of play of a solved start) goes faster. A few KiB for a search
+    /// of seconds; delete the directory to forget. A memory in use by
+    /// another kalah, or damaged, is passed over with a note.
+    #[arg(long, conflicts_with = "journal")]
+    no_memory: bool,
 }
 
 impl JournalArgs {
@@ -155,6 +166,7 @@ pub fn solve(args: SolveArgs) -> anyhow::Result<()> {
         best: args.best_move,
         time_limit: budget,
         journal: args.journal.spec()?,
+        remember: !args.journal.no_memory,
         ..Request::new(position, rules)
     };
     answer(&title, &request, args.json)
@@ -173,6 +185,7 @@ pub fn query(args: QueryArgs) -> anyhow::Result<()> {
         best: args.best_move,
         time_limit,
         journal: args.journal.spec()?,
+        remember: !args.journal.no_memory,
         ..Request::new(position, rules)
     };
     answer("Query", &request, args.json)

@@ -720,7 +720,8 @@ fn the_computer_plays_clockwise_from_proofs_over_a_smaller_database() {
 /// gives each move.
 #[test]
 fn a_move_that_gives_value_away_is_said() {
-    let out = Command::new(BIN).args(["solve", "3", "3", "--no-db", "--json"]).output().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(BIN).args(["solve", "3", "3", "--no-db", "--json"]).env("KALAH_DB_DIR", dir.path()).output().unwrap();
     let solved: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let moves: Vec<(u64, i64)> = solved["moves"].as_array().unwrap().iter().map(|m| (m["house"].as_u64().unwrap(), m["value"].as_i64().unwrap())).collect();
     let best = moves.iter().map(|m| m.1).max().unwrap();

@@ -82,6 +82,13 @@ pub struct Request {
     /// Only searches use it: an answer read from a database, or found by
     /// retrograde analysis, leaves it as it is.
     pub journal: Option<JournalSpec>,
+    /// Use and add to the search memory of the analyzer's database folder
+    /// ([`crate::journal`], "Search memory"): a search run again answers
+    /// from what the earlier one proved. Passed over, with a note, when
+    /// the memory is in use by another process, damaged or cannot be
+    /// written; not used with a `journal`. Off in [`Request::new`]: `kalah
+    /// solve` and `kalah query` turn it on.
+    pub remember: bool,
 }
 
 impl Request {
@@ -101,6 +108,7 @@ impl Request {
             time_limit: None,
             cancel: None,
             journal: None,
+            remember: false,
         }
     }
 
@@ -298,7 +306,7 @@ impl Analyzer {
             return Ok(finish(analysis.into(), Source::Database, 0, None));
         }
         if proves_bounds(h, seeds, rules, &request.db) {
-            return bounds(&setup, db, request, start);
+            return bounds(&setup, db, request, start, &self.databases);
         }
         if rules.may_cycle() {
             // Retrograde analysis of every board up to the position's seeds
@@ -328,7 +336,7 @@ impl Analyzer {
                 (None, None) => ", no endgame database".to_string(),
             }
         ));
-        let journaling = open_journal(request, db_seeds)?;
+        let journaling = open_journal(request, db_seeds, &self.databases, observer)?;
         let journaling = journaling.as_ref();
         let mut load_seconds = None;
         let mut loaded_kept = false;
@@ -375,13 +383,26 @@ fn deadline(request: &Request) -> Option<Instant> {
 }
 
 /// The journal `request` asks for, opened for a search of its position
-/// over a database of `db_seeds` (or none).
-fn open_journal(request: &Request, db_seeds: Option<u32>) -> Result<Option<Journaling>> {
-    let Some(spec) = &request.journal else {
+/// over a database of `db_seeds` (or none); else the search memory of
+/// `databases` if it asks for that and it can be had (else a note).
+fn open_journal(request: &Request, db_seeds: Option<u32>, databases: &Databases, observer: &dyn Observer) -> Result<Option<Journaling>> {
+    if let Some(spec) = &request.journal {
+        let identity = Identity::search(request.rules, request.position, db_seeds);
+        return Journaling::open(spec, identity).map(Some);
+    }
+    if !request.remember {
         return Ok(None);
-    };
-    let identity = Identity { rules: request.rules, position: request.position, database_seeds: db_seeds };
-    Journaling::open(spec, identity).map(Some)
+    }
+    let houses = request.position.houses();
+    let spec = JournalSpec::new(databases.memory_dir(houses, request.rules));
+    match Journaling::open(&spec, Identity::memory(request.rules, houses)) {
+        Ok(journaling) => Ok(Some(journaling)),
+        Err(e) => {
+            let fix = if e.kind() == crate::ErrorKind::Corrupt { " (delete it to start a new memory)" } else { "" };
+            observer.note(&format!("searching without the search memory: {e}{fix}"));
+            Ok(None)
+        }
+    }
 }
 
 /// Runs `job` under the journal if there is one (written while it runs),
@@ -432,7 +453,7 @@ fn search<T: Tablebase>(mut solver: Solver<T>, request: &Request, observer: &dyn
 /// Clockwise, too many seeds for retrograde analysis: bounds on the value
 /// (and on every move's, and a line of best play, as asked) proven within
 /// the time limit by a [`Setup::bound_solver`].
-fn bounds(setup: &Setup<'_>, file: Option<Database>, request: &Request, start: Instant) -> Result<Report> {
+fn bounds(setup: &Setup<'_>, file: Option<Database>, request: &Request, start: Instant, databases: &Databases) -> Result<Report> {
     let limit = request.time_limit.unwrap_or(BOUNDS_TIME);
     let position = &request.position;
     let seeds = position.seeds_in_houses();
@@ -440,7 +461,7 @@ fn bounds(setup: &Setup<'_>, file: Option<Database>, request: &Request, start: I
     if let Some(flag) = &request.cancel {
         solver.cancel_with(flag.clone());
     }
-    let journaling = open_journal(request, database.as_ref().map(|d| d.max_seeds))?;
+    let journaling = open_journal(request, database.as_ref().map(|d| d.max_seeds), databases, setup.observer)?;
     if let Some(j) = &journaling {
         solver.journal_with(j.journal());
     }

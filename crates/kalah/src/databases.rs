@@ -210,6 +210,12 @@ impl Databases {
         self.dir.join(format!("kalah-h{h}-n{max_seeds}-{}.kdb", rules.tag()))
     }
 
+    /// The directory, in this one, of the search memory of boards of `h`
+    /// houses under `rules` ([`crate::journal`], "Search memory").
+    pub fn memory_dir(&self, h: usize, rules: Rules) -> PathBuf {
+        self.dir.join("memory").join(format!("kalah-h{h}-{}", rules.tag()))
+    }
+
     /// The houses, seeds and rules whose default name `name` is, if it is one.
     pub fn name_parts(name: &str) -> Option<(usize, u32, Rules)> {
         let rest = name.strip_prefix("kalah-h")?.strip_suffix(".kdb")?;

@@ -14,13 +14,13 @@
 //! | 8 | magic `KALAHJNL` |
 //! | 4 | version, 1 |
 //! | 4 | houses a side `h` |
-//! | 4 | seeds of the database the search read (`u32::MAX`: none) |
+//! | 4 | seeds of the database the search read (`u32::MAX`: none, or a search memory) |
 //! | 4 | sessions that wrote it (runs of the search) |
 //! | 8 | nodes searched by all of them (as of each one's last write) |
 //! | 8 | seconds they took (an `f64`) |
 //! | 8 | the least subtree kept, in nodes |
 //! | 2 + n | the rules, as `kalah` prints them (`capture=empty end=...`): length, UTF-8 |
-//! | 2 + n | the position searched, in the ring form (`6,6,...,0 S`): length, UTF-8 |
+//! | 2 + n | the position searched, in the ring form (`6,6,...,0 S`): length, UTF-8; empty in a search memory |
 //! | 8 | entries `e` |
 //! | e × (2h + 5) | each entry: the board's `2h` houses (the player to move's first), its lower and upper bound (`i16`; `i16::MIN` and `i16::MAX`: no bound), its best move (0-based house, 255: none), sorted by board |
 //! | 8 | root tests `t` |
@@ -31,6 +31,18 @@
 //! checksum or layout is wrong, its version is another, or it was made for
 //! other rules, another board size, another position or another database
 //! size (its bounds would hold, but a resumed search is the same search).
+//!
+//! # Search memory
+//!
+//! The same file, with no position and no database, is a *search memory*
+//! ([`Identity::memory`]): kept in the database folder, one for each board
+//! size and set of rules (`DIR/memory/kalah-hH-RULES/journal.kj`,
+//! [`crate::Databases::memory_dir`]), read by every search of those rules
+//! that asks for it ([`crate::analyzer::Request::remember`]) and added to.
+//! Its bounds hold whatever the position and the database, so a search
+//! run again answers from it at once, and a search of another position
+//! uses what it shares with the earlier ones. A memory that is damaged, or
+//! in use by another process, is passed over with a note.
 //!
 //! It is written whole each time, through [`kalah_db::safe::SafeFile`]
 //! (a partial file, synced, renamed over the old one): a kill at any moment
@@ -63,15 +75,32 @@ const MAX_BYTES: u64 = 1 << 32;
 pub const DEFAULT_MIN_NODES: u64 = 1_000_000;
 
 /// What a journal is for: a search of one position under one set of rules,
-/// over one database.
+/// over one database; or, as a search memory, every search of boards of
+/// some size under some rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Identity {
     /// The rules.
     pub rules: Rules,
-    /// The position searched.
-    pub position: Position,
-    /// The seeds of the database read (`None`: none).
-    pub database_seeds: Option<u32>,
+    /// Houses a side.
+    pub houses: usize,
+    /// The one search the journal is of: its position and the seeds of the
+    /// database it reads (`None`: none). `None` for a search memory.
+    pub search: Option<(Position, Option<u32>)>,
+}
+
+impl Identity {
+    /// The journal of one search: of `position` over a database of
+    /// `database_seeds` seeds (or none).
+    pub fn search(rules: Rules, position: Position, database_seeds: Option<u32>) -> Identity {
+        Identity { rules, houses: position.houses(), search: Some((position, database_seeds)) }
+    }
+
+    /// A search memory: what every search of boards of `houses` houses
+    /// under `rules` proved, for the next to use (the bounds are the
+    /// same whatever the position searched and the database read).
+    pub fn memory(rules: Rules, houses: usize) -> Identity {
+        Identity { rules, houses, search: None }
+    }
 }
 
 /// A journal as read from its file, or new.
@@ -157,24 +186,31 @@ impl JournalDir {
                 self.path().display()
             )))
         };
-        if houses != id.position.houses() {
-            return refuse("of boards of", format!("{houses} houses"), format!("{}", id.position.houses()));
+        if houses != id.houses {
+            return refuse("of boards of", format!("{houses} houses"), format!("{}", id.houses));
         }
         if rules != id.rules.to_string() {
             return refuse("under the rules", rules, id.rules.to_string());
         }
-        if position != id.position.ring() {
-            return refuse("of the position", position, id.position.ring());
+        let ours = id.search.map_or(String::new(), |(p, _)| p.ring());
+        if position != ours {
+            if !position.is_empty() && !ours.is_empty() {
+                return refuse("of the position", position, ours);
+            }
+            let what = |p: String| if p.is_empty() { "any position (a search memory)".to_string() } else { format!("the position {p}") };
+            return refuse("of", what(position), what(ours));
         }
-        let over = |s: Option<u32>| s.map_or("without a database".to_string(), |n| format!("over the {n}-seed database"));
-        let theirs = (db != u32::MAX).then_some(db);
-        if theirs != id.database_seeds {
-            return Err(Error::refused(format!(
-                "{}: this journal is of a search {}; this one searches {}: give another --journal directory (or the same database)",
-                self.path().display(),
-                over(theirs),
-                over(id.database_seeds)
-            )));
+        if let Some((_, seeds)) = id.search {
+            let over = |s: Option<u32>| s.map_or("without a database".to_string(), |n| format!("over the {n}-seed database"));
+            let theirs = (db != u32::MAX).then_some(db);
+            if theirs != seeds {
+                return Err(Error::refused(format!(
+                    "{}: this journal is of a search {}; this one searches {}: give another --journal directory (or the same database)",
+                    self.path().display(),
+                    over(theirs),
+                    over(seeds)
+                )));
+            }
         }
         let count = r.u64().ok_or_else(short)?;
         let size = 2 * houses + 5;
@@ -207,18 +243,18 @@ impl JournalDir {
     /// Writes `journal` whole, with the totals of every session so far.
     pub fn write(&self, journal: &Journal, sessions: u32, nodes: u64, seconds: f64) -> Result<()> {
         let id = &self.identity;
-        let h = id.position.houses();
+        let h = id.houses;
         let entries = journal.entries();
         let mut out = Vec::with_capacity(128 + entries.len() * (2 * h + 5));
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.extend_from_slice(&(h as u32).to_le_bytes());
-        out.extend_from_slice(&id.database_seeds.unwrap_or(u32::MAX).to_le_bytes());
+        out.extend_from_slice(&id.search.and_then(|(_, seeds)| seeds).unwrap_or(u32::MAX).to_le_bytes());
         out.extend_from_slice(&sessions.to_le_bytes());
         out.extend_from_slice(&nodes.to_le_bytes());
         out.extend_from_slice(&seconds.to_bits().to_le_bytes());
         out.extend_from_slice(&journal.min_nodes().to_le_bytes());
-        for text in [id.rules.to_string(), id.position.ring()] {
+        for text in [id.rules.to_string(), id.search.map_or(String::new(), |(p, _)| p.ring())] {
             out.extend_from_slice(&(text.len() as u16).to_le_bytes());
             out.extend_from_slice(text.as_bytes());
         }
@@ -303,6 +339,8 @@ impl JournalSpec {
 pub struct JournalReport {
     /// The journal file.
     pub path: PathBuf,
+    /// Whether it is a search memory (module docs), not one search's journal.
+    pub memory: bool,
     /// Boards with bounds when the search began (from earlier sessions).
     pub entries_loaded: usize,
     /// Boards with bounds at its end.
@@ -361,6 +399,11 @@ impl Journaling {
                 let mut written = journal.changes();
                 let mut finished = done.0.lock().unwrap_or_else(|e| e.into_inner());
                 loop {
+                    // Checked before waiting too: a search that ends before
+                    // this thread first waits has already notified.
+                    if *finished {
+                        return;
+                    }
                     finished = done.1.wait_timeout(finished, self.every).unwrap_or_else(|e| e.into_inner()).0;
                     if *finished {
                         return;
@@ -387,15 +430,25 @@ impl Journaling {
             let _done = Done(&done);
             job()
         });
-        write()?;
+        // A search memory is only a help: the answer stands without it.
+        let memory = self.dir.identity.search.is_none();
+        let last = match write() {
+            Ok(()) => 1,
+            Err(e) if memory => {
+                observer.note(&format!("the search memory was not written: {e}"));
+                0
+            }
+            Err(e) => return Err(e),
+        };
         let report = JournalReport {
             path: self.dir.path(),
+            memory,
             entries_loaded: self.entries_loaded,
             entries: journal.len(),
             earlier_sessions: self.loaded.sessions,
             earlier_nodes: self.loaded.nodes,
             earlier_seconds: self.loaded.seconds,
-            writes: writes.into_inner() + 1,
+            writes: writes.into_inner() + last,
         };
         Ok((result, report))
     }

@@ -288,3 +288,67 @@ fn the_move_to_play_is_a_best_move_or_the_best_bounded_one() {
     assert_eq!(exact.move_to_play(), exact.best_move());
     assert_eq!(exact.move_to_play(), Some(2));
 }
+
+/// Notes, kept for a test to read.
+#[derive(Default)]
+struct Notes(std::sync::Mutex<Vec<String>>);
+
+impl kalah::Observer for Notes {
+    fn note(&self, text: &str) {
+        self.0.lock().unwrap().push(text.to_string());
+    }
+}
+
+/// The search memory (issue 39): a search run again gives the same answer
+/// from what the first one proved, in fewer nodes; positions of that
+/// search's tree, searched with the memory, agree with the reference
+/// solver; a damaged memory is passed over with a note, the answer
+/// unchanged and the file left as it was.
+#[test]
+fn the_search_memory_gives_the_same_answers_and_passes_over_damage() {
+    let (analyzer, dir) = analyzer();
+    let rules = Rules::default();
+    let start = RefPosition::start(4, 3);
+    let remembering = |p: &RefPosition| Request { threads: 2, remember: true, ..Request::new(p.to_string().parse().unwrap(), rules) };
+    let moves = |r: &kalah::Report| -> Vec<(usize, i32)> { r.analysis.moves.iter().map(|m| (m.house, m.value.lower)).collect() };
+    let (value, reference_moves) = reference(4, 3, rules);
+
+    let first = analyzer.analyze(&remembering(&start), &Silent).unwrap();
+    let memory = first.journal.clone().expect("the search memory is used");
+    assert!(memory.memory && memory.entries_loaded == 0 && memory.entries > 0, "{memory:?}");
+    assert_eq!(memory.path, Databases::new(dir.path()).memory_dir(4, rules).join("journal.kj"));
+    assert_eq!((first.value(), moves(&first)), (Some(value), reference_moves.clone()));
+
+    let again = analyzer.analyze(&remembering(&start), &Silent).unwrap();
+    assert_eq!((again.value(), moves(&again)), (Some(value), reference_moves.clone()));
+    assert_eq!(again.journal.as_ref().unwrap().entries_loaded, memory.entries);
+    assert!(again.nodes < first.nodes, "{} nodes again, {} the first time", again.nodes, first.nodes);
+
+    for house in 1..=4 {
+        let (child, _) = kalah_reference::play(&rules, &start, house);
+        let report = analyzer.analyze(&remembering(&child), &Silent).unwrap();
+        let (value, moves_of_child) = kalah_reference::solve(&rules, &child);
+        assert_eq!((report.value(), moves(&report)), (Some(value), moves_of_child), "after house {house}: {child}");
+    }
+
+    let damaged = b"not a journal at all".to_vec();
+    std::fs::write(&memory.path, &damaged).unwrap();
+    let notes = Notes::default();
+    let report = analyzer.analyze(&remembering(&start), &notes).unwrap();
+    assert_eq!((report.value(), moves(&report)), (Some(value), reference_moves));
+    assert!(report.journal.is_none());
+    let notes = notes.0.into_inner().unwrap();
+    assert!(notes.iter().any(|n| n.contains("searching without the search memory") && n.contains("not a usable journal") && n.contains("delete it")), "{notes:?}");
+    assert_eq!(std::fs::read(&memory.path).unwrap(), damaged, "the damaged memory is left as it was");
+
+    // Another process's memory (here, one held open): passed over too.
+    std::fs::remove_file(&memory.path).unwrap();
+    let memory_dir = memory.path.parent().unwrap();
+    let _held = kalah::journal::JournalDir::open(memory_dir, kalah::journal::Identity::memory(rules, 4), 1).unwrap();
+    let notes = Notes::default();
+    let report = analyzer.analyze(&remembering(&start), &notes).unwrap();
+    assert_eq!(report.value(), Some(value));
+    assert!(report.journal.is_none());
+    let notes = notes.0.into_inner().unwrap();
+    assert!(notes.iter().any(|n| n.contains("searching without the search memory") && n.contains("another kalah process")), "{notes:?}");
+}
