@@ -491,5 +491,9 @@ fn list(a: ListArgs) -> anyhow::Result<()> {
     for r in &listing.refused {
         println!("  refused: {}", r.error);
     }
+    for m in &listing.memories {
+        println!("  search memory of h={} ({}): {}", m.houses, human_bytes(m.bytes), m.path.display());
+        println!("      {}; `solve --no-memory` passes over it, deleting it forgets", m.rules);
+    }
     Ok(())
 }

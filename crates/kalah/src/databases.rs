@@ -59,12 +59,14 @@ pub struct Listing {
     pub archives: Vec<ListedArchive>,
     /// Files the reader refuses, and why.
     pub refused: Vec<RefusedFile>,
+    /// Search memories ([`Databases::memory_dir`]).
+    pub memories: Vec<ListedMemory>,
 }
 
 impl Listing {
     /// Whether the directory holds none of these files.
     pub fn is_empty(&self) -> bool {
-        self.databases.is_empty() && self.partial.is_empty() && self.archives.is_empty() && self.refused.is_empty()
+        self.databases.is_empty() && self.partial.is_empty() && self.archives.is_empty() && self.refused.is_empty() && self.memories.is_empty()
     }
 }
 
@@ -118,6 +120,21 @@ pub struct ListedArchive {
     #[serde(serialize_with = "rules_view")]
     pub rules: Rules,
     /// The archive's size.
+    pub bytes: u64,
+}
+
+/// A search memory in a directory ([`crate::journal`], "Search memory").
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ListedMemory {
+    /// The file.
+    #[serde(serialize_with = "display_path")]
+    pub path: PathBuf,
+    /// Houses a side of the boards it holds.
+    pub houses: usize,
+    /// The rules of their values.
+    #[serde(serialize_with = "rules_view")]
+    pub rules: Rules,
+    /// Its size.
     pub bytes: u64,
 }
 
@@ -281,11 +298,34 @@ impl Databases {
                 Err(e) => listing.refused.push(RefusedFile { path, error: e.to_string() }),
             }
         }
+        listing.memories = self.memories();
         listing.databases.sort_by(|a, b| (a.houses, a.rules.tag(), a.max_seeds, &a.path).cmp(&(b.houses, b.rules.tag(), b.max_seeds, &b.path)));
         listing.partial.sort_by(|a, b| a.path.cmp(&b.path));
         listing.archives.sort_by(|a, b| a.path.cmp(&b.path));
         listing.refused.sort_by(|a, b| a.path.cmp(&b.path));
         Ok(listing)
+    }
+
+    /// The search memories of the directory, by name: those of
+    /// [`Databases::memory_dir`] that hold a file.
+    fn memories(&self) -> Vec<ListedMemory> {
+        let Ok(entries) = std::fs::read_dir(self.dir.join("memory")) else {
+            return Vec::new();
+        };
+        let mut found: Vec<ListedMemory> = entries
+            .flatten()
+            .filter_map(|entry| {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                let (houses, tag) = name.strip_prefix("kalah-h")?.split_once('-')?;
+                let houses = houses.parse().ok()?;
+                let rules = Rules::all().find(|r| r.tag() == tag)?;
+                let path = entry.path().join("journal.kj");
+                let bytes = std::fs::metadata(&path).ok()?.len();
+                Some(ListedMemory { path, houses, rules, bytes })
+            })
+            .collect();
+        found.sort_by(|a, b| a.path.cmp(&b.path));
+        found
     }
 
     /// The complete files (by name) for `h` houses and `rules`, by seeds

@@ -318,6 +318,9 @@ fn the_search_memory_gives_the_same_answers_and_passes_over_damage() {
     assert!(memory.memory && memory.entries_loaded == 0 && memory.entries > 0, "{memory:?}");
     assert_eq!(memory.path, Databases::new(dir.path()).memory_dir(4, rules).join("journal.kj"));
     assert_eq!((first.value(), moves(&first)), (Some(value), reference_moves.clone()));
+    let listed = Databases::new(dir.path()).list().unwrap().memories;
+    assert_eq!(listed.iter().map(|m| (&m.path, m.houses, m.rules)).collect::<Vec<_>>(), [(&memory.path, 4, rules)]);
+    assert!(listed[0].bytes > 0);
 
     let again = analyzer.analyze(&remembering(&start), &Silent).unwrap();
     assert_eq!((again.value(), moves(&again)), (Some(value), reference_moves.clone()));
