@@ -148,6 +148,11 @@ pub struct RefusedFile {
     pub error: String,
 }
 
+/// The rules whose [`Rules::tag`] (in file and directory names) is `tag`.
+fn rules_of_tag(tag: &str) -> Option<Rules> {
+    Rules::all().find(|r| r.tag() == tag)
+}
+
 fn display_path<S: serde::Serializer>(path: &Path, s: S) -> std::result::Result<S::Ok, S::Error> {
     s.collect_str(&path.display())
 }
@@ -239,7 +244,7 @@ impl Databases {
         let (houses, rest) = rest.split_once("-n")?;
         let (seeds, tag) = rest.split_once('-')?;
         let (houses, seeds) = (houses.parse().ok()?, seeds.parse().ok()?);
-        Rules::all().find(|r| r.tag() == tag).map(|r| (houses, seeds, r))
+        rules_of_tag(tag).map(|r| (houses, seeds, r))
     }
 
     /// Every file of the directory that is a database, a build under way
@@ -318,8 +323,8 @@ impl Databases {
                 let name = entry.file_name().to_string_lossy().into_owned();
                 let (houses, tag) = name.strip_prefix("kalah-h")?.split_once('-')?;
                 let houses = houses.parse().ok()?;
-                let rules = Rules::all().find(|r| r.tag() == tag)?;
-                let path = entry.path().join("journal.kj");
+                let rules = rules_of_tag(tag)?;
+                let path = entry.path().join(crate::journal::FILE_NAME);
                 let bytes = std::fs::metadata(&path).ok()?.len();
                 Some(ListedMemory { path, houses, rules, bytes })
             })
