@@ -541,7 +541,8 @@ fn a_closed_stderr_is_not_a_panic() {
 fn output_to_a_full_disk_is_a_failure() {
     let full = || fs::OpenOptions::new().write(true).open("/dev/full").map(Stdio::from).unwrap();
     // The answer lost.
-    let out = Command::new(BIN).args(["solve", "3", "2", "--json"]).stdin(Stdio::null()).stdout(full()).stderr(Stdio::piped()).output().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(BIN).args(["solve", "3", "2", "--json"]).env("KALAH_DB_DIR", dir.path()).stdin(Stdio::null()).stdout(full()).stderr(Stdio::piped()).output().unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
     // The error lost: bad input, but nothing could say so.
     let out = Command::new(BIN).args(["solve", "9", "9"]).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(full()).output().unwrap();
