@@ -169,8 +169,10 @@ pub struct DbArgs {
     pub no_db: bool,
     /// Build an endgame database of up to N seeds in memory first, unless a
     /// database file covers N seeds (0: never). Default: when no file is
-    /// used, one sized by the position (Kalah(6,4): 18 seeds, about 2 s;
-    /// none below 46 seeds, where it would not pay). Clockwise sowing
+    /// used, one sized by the position and the work asked (Kalah(6,4): 18
+    /// seeds, about 2 s, for the value alone; 20 seeds, about 5 s, for
+    /// every move's value, a line, the openings or a game; none below 46
+    /// seeds, where it would not pay). Clockwise sowing
     /// solves every board up to the position's seeds by retrograde
     /// analysis when that fits in memory; with N below them (or when it
     /// does not fit), up to N seeds, and bounds on the values above are

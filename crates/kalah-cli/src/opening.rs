@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use kalah::openings::{pie, shifted, OpeningTurn};
-use kalah::setup::Setup;
+use kalah::setup::{SearchWork, Setup};
 use kalah::{Bounded, SetupBudget};
 use kalah_core::{Engine, Position, Rules, Side};
 use serde_json::json;
@@ -61,7 +61,7 @@ pub fn run(rules: &Rules, start: &Position, title: &str, db: &DbArgs, search: &S
     let spec = db.spec();
     let observer = Terminal::unless_json(json);
     // The set-up serves every opening's search: it is not held to one's budget.
-    let setup = Setup { engine: &engine, spec: &spec, threads: search.threads()?, tt_mb: search.tt_mb_asked()?, budget: SetupBudget::UNLIMITED, observer: &observer };
+    let setup = Setup { engine: &engine, spec: &spec, threads: search.threads()?, tt_mb: search.tt_mb_asked()?, budget: SetupBudget::UNLIMITED, work: SearchWork::Analysis, observer: &observer };
     let oracle = kalah::oracle::for_positions(&databases(), &setup, start.seeds_in_houses(), modes.budget)?;
     if !modes.shift {
         let (pie_value, turns) = pie(&engine, oracle.as_ref(), start, modes.budget)?;

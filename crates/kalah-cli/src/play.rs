@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah::player::{move_values, Brain};
-use kalah::setup::Setup;
+use kalah::setup::{SearchWork, Setup};
 use kalah::player::Level;
 use kalah::SetupBudget;
 use rand::{rngs::StdRng, RngExt, SeedableRng};
@@ -198,7 +198,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
     let h = start.houses();
     let engine = Engine::new(h, rules);
     let spec = args.db.spec();
-    let setup = Setup { engine: &engine, spec: &spec, threads, tt_mb, budget: SetupBudget::UNLIMITED, observer: &Terminal { notes: true } };
+    let setup = Setup { engine: &engine, spec: &spec, threads, tt_mb, budget: SetupBudget::UNLIMITED, work: SearchWork::Analysis, observer: &Terminal { notes: true } };
     let brain = kalah::player::for_game(&databases(), &setup, &start)?;
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64 % 1_000_000)

@@ -89,7 +89,11 @@ pub struct JournalArgs {
     /// run again answers in moments, and one of a position met before (a
     /// line of play of a solved start) goes faster. A few KiB for a search
     /// of seconds; delete the directory to forget. A memory in use by
-    /// another kalah, or damaged, is passed over with a note.
+    /// another kalah, or damaged, is passed over with a note. Likewise a
+    /// database built in memory by default (no file for the rules, no
+    /// --db-seeds) is kept as a file of the database folder, which the
+    /// next searches of those rules load instead of building it again
+    /// (Kalah(6,4): 20 seeds, 216 MiB); --no-memory keeps nothing.
     #[arg(long, conflicts_with = "journal")]
     no_memory: bool,
 }

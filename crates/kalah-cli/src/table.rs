@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use clap::Args;
 use kalah::published;
-use kalah::setup::Setup;
+use kalah::setup::{SearchWork, Setup};
 use kalah::{Bounded, DbSpec, SetupBudget};
 use kalah_core::{Engine, Rules};
 use serde_json::json;
@@ -61,8 +61,9 @@ pub struct TableArgs {
     /// board size: the default database file if it covers N, else one built
     /// in memory first (0: none). Without it, the default database file that
     /// `solve` would use for the largest start, when there is one, else one
-    /// is built in memory as `solve` does (from 46 seeds on, 30 seeds fewer
-    /// than the largest start, at most 24).
+    /// is built in memory as `solve --value-only` does (from 46 seeds on,
+    /// on six houses 30 seeds fewer than the largest start, two more for
+    /// each house fewer; at most 24).
     /// Clockwise, the database is solved by retrograde analysis and gives
     /// exact values of the starts it covers; by default it covers the
     /// largest start that fits in memory, and larger starts get bounds from
@@ -138,7 +139,7 @@ pub fn run(args: TableArgs) -> anyhow::Result<()> {
         let engine = Engine::new(h, rules);
         let spec = DbSpec { build_seeds: args.db_seeds, ..DbSpec::default() };
         let observer = Terminal::unless_json(args.json);
-        let how = Setup { engine: &engine, spec: &spec, threads, tt_mb: args.search.tt_mb_asked()?, budget, observer: &observer };
+        let how = Setup { engine: &engine, spec: &spec, threads, tt_mb: args.search.tt_mb_asked()?, budget, work: SearchWork::Value, observer: &observer };
         let oracle = kalah::oracle::for_starts(&databases(), &how, 2 * h as u32 * args.seeds.1)?;
         let setup_seconds = setup.elapsed().as_secs_f64();
         if !args.json {

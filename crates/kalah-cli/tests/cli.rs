@@ -827,10 +827,12 @@ fn databases_built_in_memory_agree_with_the_search() {
     assert_eq!(value_of(&q), value_of(&s), "{q}\n{s}");
     assert_same_moves(&q, &s, "built database probe vs search");
 
-    // By default from 46 seeds on: 30 seeds fewer than the position.
+    // By default from 46 seeds on: on six houses 30 seeds fewer than the
+    // position, two more for each house fewer and for every move's
+    // value; at most 24.
     let p = "12,11,0,12,11,0 S";
-    let q = sb.query(&["--position", p]);
-    assert_eq!(q["database"]["max_seeds"], 16, "{q}");
+    let q = sb.query(&["--position", p, "--no-memory"]);
+    assert_eq!(q["database"]["max_seeds"], 24, "{q}");
     assert!(q["database"]["path"].is_null(), "{q}");
     let s = sb.query(&["--position", p, "--no-db"]);
     assert!(s["database"].is_null(), "{s}");
@@ -840,6 +842,15 @@ fn databases_built_in_memory_agree_with_the_search() {
     assert!(q["database"].is_null(), "--db-seeds 0 builds none\n{q}");
     let q = sb.query(&["--position", "12,10,0,12,11,0 S"]);
     assert!(q["database"].is_null(), "45 seeds: none by default\n{q}");
+    // With the search memory on, the database built by default is kept
+    // in the database folder, and the next query loads it.
+    let first = sb.query(&["--position", p]);
+    assert!(first["database"]["path"].is_null(), "built first\n{first}");
+    let again = sb.query(&["--position", p]);
+    let kept = again["database"]["path"].as_str().unwrap_or_default();
+    assert!(kept.ends_with("kalah-h2-n24-standard-instant-owner-ccw-relayoff.kdb") && kept.starts_with(&*sb.db_dir().to_string_lossy()), "{again}");
+    assert_eq!(value_of(&again), value_of(&s), "{again}\n{s}");
+    assert_same_moves(&again, &s, "kept database vs search");
 
     // The openings with a database that covers them all, and with none.
     let o = sb.json(&["solve", "3", "2", "--openings", "--db-seeds", "12", "--json"]);

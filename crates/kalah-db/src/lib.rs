@@ -25,4 +25,4 @@ pub use builder::{Builder, Progress, Quiet};
 pub use error::{human_bytes, DbError};
 pub use reader::Database;
 pub use tablebase::{NoTablebase, Tablebase};
-pub use writer::{build_file, build_file_with, check_resources, BuildProgress, BuildReport};
+pub use writer::{build_file, build_file_with, check_resources, save_built, BuildProgress, BuildReport};

@@ -151,48 +151,91 @@ pub fn build_file_with(
     let mut level_seconds = Vec::new();
     while builder.levels_done() <= max_seeds {
         let n = builder.levels_done();
-        let entry = header.layout(builder.indexer(), n);
-        progress.level_started(n, entry.boards);
+        progress.level_started(n, header.layout(builder.indexer(), n).boards);
         let start = Instant::now();
         solve_level(&mut builder, n)?;
         assert_eq!(builder.levels_done(), n + 1, "the level solver solved level {n}");
-        let values = builder.level_bytes(n);
-        let sums = block_sums_parallel(values);
-        // Each region with its zero padding, so the bytes never depend on
-        // what a killed build left in the file.
-        write_at(&mut file, &partial, entry.offset, values)?;
-        let gap = entry.sums_offset - entry.offset - entry.boards;
-        write_at(&mut file, &partial, entry.offset + entry.boards, &vec![0u8; gap as usize])?;
-        let mut sums_padded = sums.clone();
-        sums_padded.resize((align(sums.len() as u64)) as usize, 0);
-        write_at(&mut file, &partial, entry.sums_offset, &sums_padded)?;
-        file.sync_data().map_err(|e| DbError::io(&partial, e))?;
-        header.levels[n as usize] = crate::format::LevelEntry {
-            checksum: level_checksum(&sums),
-            ..entry
-        };
-        header.levels_done = n + 1;
-        write_at(&mut file, &partial, 0, &header.encode())?;
-        file.sync_data().map_err(|e| DbError::io(&partial, e))?;
+        write_level(&mut file, &partial, &mut header, &mut builder, n, true)?;
         let seconds = start.elapsed().as_secs_f64();
         level_seconds.push((n, seconds));
         progress.level_finished(n, seconds);
     }
-
-    header.complete = true;
-    let total = header.file_bytes(builder.indexer());
-    file.set_len(total).map_err(|e| DbError::io(&partial, e))?;
-    write_at(&mut file, &partial, 0, &header.encode())?;
-    file.sync_all().map_err(|e| DbError::io(&partial, e))?;
-    drop(file);
-    fs::rename(&partial, path).map_err(|e| DbError::io(path, e))?;
-    crate::safe::sync_dir(path);
+    let bytes = finish(file, &partial, path, &mut header, builder.indexer())?;
     Ok(BuildReport {
         path: path.to_path_buf(),
-        bytes: total,
+        bytes,
         resumed_levels: resumed,
         level_seconds,
     })
+}
+
+/// Writes the database `builder` holds, every level of it built (as by
+/// [`Builder::build_all`]), into `path`: under its partial name, locked,
+/// synced once and renamed when complete, so that a crash leaves no file
+/// that looks finished. Refused up front when the disk lacks the room, or
+/// when a level is not built.
+pub fn save_built(path: &Path, builder: &mut Builder) -> Result<BuildReport, DbError> {
+    let (h, max_seeds) = (builder.engine().houses(), builder.indexer().max_seeds());
+    if builder.levels_done() <= max_seeds {
+        return Err(DbError::Incomplete { path: path.to_path_buf(), levels: builder.levels_done(), total: max_seeds + 1 });
+    }
+    let mut header = Header::new(h, max_seeds, builder.engine().rules());
+    check_disk(path, header.file_bytes(builder.indexer()))?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fs::create_dir_all(dir).map_err(|e| DbError::io(dir, e))?;
+    }
+    let (mut file, partial) = crate::safe::open_partial(path)?;
+    file.set_len(0).map_err(|e| DbError::io(&partial, e))?;
+    write_at(&mut file, &partial, 0, &header.encode())?;
+    for n in 0..=max_seeds {
+        write_level(&mut file, &partial, &mut header, builder, n, false)?;
+    }
+    let bytes = finish(file, &partial, path, &mut header, builder.indexer())?;
+    Ok(BuildReport { path: path.to_path_buf(), bytes, resumed_levels: 0, level_seconds: Vec::new() })
+}
+
+/// Writes the solved level `n` of `builder` (its values, zero padding and
+/// block checksums), then the header counting it; with `sync`, each
+/// flushed to disk before the next, so a killed build resumes after it.
+fn write_level(file: &mut File, partial: &Path, header: &mut Header, builder: &mut Builder, n: u32, sync: bool) -> Result<(), DbError> {
+    let entry = header.layout(builder.indexer(), n);
+    let values = builder.level_bytes(n);
+    let sums = block_sums_parallel(values);
+    // Each region with its zero padding, so the bytes never depend on
+    // what a killed build left in the file.
+    write_at(file, partial, entry.offset, values)?;
+    let gap = entry.sums_offset - entry.offset - entry.boards;
+    write_at(file, partial, entry.offset + entry.boards, &vec![0u8; gap as usize])?;
+    let mut sums_padded = sums.clone();
+    sums_padded.resize((align(sums.len() as u64)) as usize, 0);
+    write_at(file, partial, entry.sums_offset, &sums_padded)?;
+    if sync {
+        file.sync_data().map_err(|e| DbError::io(partial, e))?;
+    }
+    header.levels[n as usize] = crate::format::LevelEntry {
+        checksum: level_checksum(&sums),
+        ..entry
+    };
+    header.levels_done = n + 1;
+    write_at(file, partial, 0, &header.encode())?;
+    if sync {
+        file.sync_data().map_err(|e| DbError::io(partial, e))?;
+    }
+    Ok(())
+}
+
+/// Marks the partial file of `path`, every level written, complete,
+/// syncs it and renames it over `path`; returns its size.
+fn finish(mut file: File, partial: &Path, path: &Path, header: &mut Header, indexer: &Indexer) -> Result<u64, DbError> {
+    header.complete = true;
+    let total = header.file_bytes(indexer);
+    file.set_len(total).map_err(|e| DbError::io(partial, e))?;
+    write_at(&mut file, partial, 0, &header.encode())?;
+    file.sync_all().map_err(|e| DbError::io(partial, e))?;
+    drop(file);
+    fs::rename(partial, path).map_err(|e| DbError::io(path, e))?;
+    crate::safe::sync_dir(path);
+    Ok(total)
 }
 
 /// Loads the finished levels of an interrupted build of the same database;

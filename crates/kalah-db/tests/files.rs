@@ -243,6 +243,28 @@ fn a_build_refuses_a_partial_file_another_build_holds() {
 }
 
 #[test]
+fn a_database_built_in_memory_saves_to_the_bytes_a_file_build_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    for (h, rules, n) in [(3, Rules::default(), 9), (4, Rules { capture: Capture::Empty, ..Rules::default() }, 7)] {
+        let built = build(dir.path(), &format!("built-{h}.kdb"), h, rules, n);
+        let mut builder = Builder::new(h, rules, n).unwrap();
+        builder.build_all(&Quiet);
+        let saved = dir.path().join(format!("saved-{h}.kdb"));
+        let report = kalah_db::save_built(&saved, &mut builder).unwrap();
+        assert_eq!(fs::read(&saved).unwrap(), fs::read(&built).unwrap(), "{h} houses, {n} seeds");
+        assert_eq!(report.bytes, fs::metadata(&saved).unwrap().len());
+        assert!(!kalah_db::writer::partial_path(&saved).exists(), "no partial file is left");
+    }
+    // A builder with a level left to build is refused, and writes nothing.
+    let mut builder = Builder::new(3, Rules::default(), 6).unwrap();
+    builder.build_next(&Quiet);
+    let target = dir.path().join("unfinished.kdb");
+    let e = kalah_db::save_built(&target, &mut builder).unwrap_err();
+    assert!(matches!(e, DbError::Incomplete { levels: 1, total: 7, .. }), "{e}");
+    assert!(!target.exists() && !kalah_db::writer::partial_path(&target).exists());
+}
+
+#[test]
 fn pack_and_unpack_restore_the_same_bytes() {
     let dir = tempfile::tempdir().unwrap();
     let path = build(dir.path(), "db.kdb", 4, Rules::default(), 12);

@@ -32,7 +32,7 @@ use crate::journal::{Identity, JournalReport, JournalSpec, Journaling};
 use crate::error::{Error, Result};
 use crate::progress::{Observer, SearchStatus};
 use crate::report::{Report, Source};
-use crate::setup::{check_search_memory, proves_bounds, Setup, UsedDatabase, BOUNDS_TIME};
+use crate::setup::{check_search_memory, proves_bounds, SearchWork, Setup, UsedDatabase, BOUNDS_TIME};
 use crate::text::a_size;
 
 /// The most search threads a request may ask for.
@@ -86,8 +86,11 @@ pub struct Request {
     /// ([`crate::journal`], "Search memory"): a search run again answers
     /// from what the earlier one proved. Passed over, with a note, when
     /// the memory is in use by another process, damaged or cannot be
-    /// written; not used with a `journal`. Off in [`Request::new`]: `kalah
-    /// solve` and `kalah query` turn it on.
+    /// written; not used with a `journal`. A database built in memory by
+    /// default (no file for the rules, no `DbSpec::build_seeds`) is kept
+    /// too, as a file of the folder, which the next requests then load
+    /// (with a note; one that cannot be written is a note, not an error).
+    /// Off in [`Request::new`]: `kalah solve` and `kalah query` turn it on.
     pub remember: bool,
 }
 
@@ -254,6 +257,27 @@ impl Analyzer {
         Ok(Some((db, was_kept)).filter(|(db, _)| db.header().max_seeds >= purpose.seeds))
     }
 
+    /// Writes `builder`, a database built in memory by default, into the
+    /// database folder, where the next searches of its rules find it
+    /// (with the search memory, what `Request::remember` keeps); a note
+    /// says so, or why it was not written. A database of that name
+    /// already there is left as it is.
+    fn keep_built(&self, builder: &mut Builder, observer: &dyn Observer) {
+        let (h, n) = (builder.engine().houses(), builder.indexer().max_seeds());
+        let path = self.databases.path_for(h, n, builder.engine().rules());
+        if path.exists() {
+            return;
+        }
+        match kalah_db::save_built(&path, builder) {
+            Ok(report) => observer.note(&format!(
+                "kept the {n}-seed database as {} ({}) for the next searches of these rules; --no-memory keeps nothing",
+                path.display(),
+                kalah_db::human_bytes(report.bytes)
+            )),
+            Err(e) => observer.note(&format!("the {n}-seed database built in memory is not kept: {e}")),
+        }
+    }
+
     /// The directory of default databases.
     pub fn databases(&self) -> &Databases {
         &self.databases
@@ -277,14 +301,21 @@ impl Analyzer {
             return Ok(Report { position: *position, rules, analysis: analysis.into(), source: Source::Database, nodes: 0, seconds: start.elapsed().as_secs_f64(), database: Some(database), best_found: None, journal: None });
         }
         let db = self.databases.open_for(&request.db, purpose, budget, observer)?;
-        let setup = Setup { engine: &engine, spec: &request.db, threads: request.threads, tt_mb: request.tt_mb, budget, observer };
+        let work = if request.moves || request.pv { SearchWork::Analysis } else { SearchWork::Value };
+        let setup = Setup { engine: &engine, spec: &request.db, threads: request.threads, tt_mb: request.tt_mb, budget, work, observer };
         let start = Instant::now();
-        let (memory, kept) = self.memory_database(&setup, seeds, db.as_ref())?.unzip();
+        let (mut memory, kept) = self.memory_database(&setup, seeds, db.as_ref())?.unzip();
         let database = match (&memory, &db) {
             (Some(b), _) => Some(UsedDatabase { path: None, max_seeds: b.indexer().max_seeds(), build_seconds: Some(start.elapsed().as_secs_f64()), load_seconds: None, kept: kept.unwrap_or(false) }),
             (None, Some(d)) => Some(UsedDatabase::file(d)),
             (None, None) => None,
         };
+        // Written after the build is timed: the database's seconds are its building's.
+        if request.remember && request.db.build_seeds.is_none() && db.is_none() {
+            if let Some(builder) = memory.as_mut().and_then(Arc::get_mut) {
+                self.keep_built(builder, observer);
+            }
+        }
         let finish = |analysis: BoundedAnalysis, source, nodes, best_found| Report {
             position: *position,
             rules,

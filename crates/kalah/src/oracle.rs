@@ -359,7 +359,7 @@ pub fn for_starts(databases: &Databases, setup: &Setup<'_>, largest: u32) -> Res
     }
     // No file and no size asked for: the size `solve` builds by default.
     let build_seeds = match (build_seeds, &file) {
-        (None, None) => default_memory_seeds(h, largest, setup.budget.build_boards),
+        (None, None) => default_memory_seeds(h, largest, setup.work, setup.budget.build_boards),
         (asked, _) => asked,
     };
     let database: Option<Box<dyn Tablebase>> = match (build_seeds, file) {

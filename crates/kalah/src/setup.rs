@@ -115,28 +115,51 @@ pub const BOUNDS_TIME: Duration = Duration::from_secs(60);
 /// memory by default: it would not pay for its building (see
 /// [`default_memory_seeds`]).
 const MEMORY_DB_FROM: u32 = 46;
-/// The default database built in memory covers this many seeds fewer than
-/// the position has, and at most [`MEMORY_DB_MAX_SEEDS`].
+/// The default database built in memory for the value alone of a
+/// six-house position covers this many seeds fewer than the position has
+/// ([`default_memory_seeds`]), and at most [`MEMORY_DB_MAX_SEEDS`].
 const MEMORY_DB_BELOW: u32 = 30;
 const MEMORY_DB_MAX_SEEDS: u32 = 24;
 /// ... and at most this many boards (a byte each; about 26 s on two cores).
 const MEMORY_DB_MAX_BOARDS: u64 = 1_300_000_000;
 
+/// What the searches over a database built in memory are asked for,
+/// which sizes it ([`default_memory_seeds`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchWork {
+    /// The value of a position (or bounds on it).
+    Value,
+    /// Every move's value or a line of best play, or many positions'
+    /// values (the openings, a game): several searches as large as the
+    /// value's.
+    Analysis,
+}
+
 /// The seeds of the database a search of a position with `seeds` seeds on
 /// `h` houses builds in memory by default when no database file is used:
-/// `seeds - 30`, at most 24 seeds and 1.3 billion boards, none for
-/// positions of fewer than 46 seeds. Measured on Kalah(6,4) (48 seeds,
-/// one thread, nodes): no database 41.3 M; built databases of 12, 14, 16,
-/// 17, 18, 19, 20 seeds 56.8, 48.7, 34.6, 28.1, 21.7, 16.6, 12.1 M (small
+/// on six houses or more `seeds - 30` for the value alone, two more for
+/// an analysis; two more for each house fewer than six; at most 24 seeds
+/// and 1.3 billion boards, none for positions of fewer than 46 seeds.
+/// The best size is about the one whose building takes as long as the
+/// search over it. Measured on Kalah(6,4) (48 seeds, the value alone, one
+/// thread, nodes): no database 41.3 M; built databases of 12, 14, 16, 17,
+/// 18, 19, 20 seeds 56.8, 48.7, 34.6, 28.1, 21.7, 16.6, 12.1 M (small
 /// ones cost nodes: the search keeps boards just above a database out of
 /// its table), while building them costs 0.6 s (16 seeds), 1.8 s (18) and
-/// 4.7 s (20) on two cores; BENCHMARKS.md has the times.
+/// 4.7 s (20) on two cores. Every move's value and the line, two threads,
+/// wall time: Kalah(6,4) over 18, 19, 20, 21 seeds 22.2, 19.7, 17.7,
+/// 18.9 s; under empty capture 18 and 20 seeds 12.7 and 11.3 s;
+/// Kalah(5,5) over 20, 22, 24, 26 seeds 22.7, 15.0, 11.5, 9.9 s (the
+/// value alone over 20, 22, 24 seeds 10.3, 6.5, 6.1 s); Kalah(4,6) over
+/// 18, 22, 24 seeds 0.33, 0.18, 0.22 s (BENCHMARKS.md).
 /// Under a time limit, at most `max_boards` boards ([`SetupBudget`]).
-pub fn default_memory_seeds(h: usize, seeds: u32, max_boards: u64) -> Option<u32> {
+pub fn default_memory_seeds(h: usize, seeds: u32, work: SearchWork, max_boards: u64) -> Option<u32> {
     if seeds < MEMORY_DB_FROM {
         return None;
     }
-    let mut n = (seeds - MEMORY_DB_BELOW).min(MEMORY_DB_MAX_SEEDS);
+    let fewer_houses = 6usize.saturating_sub(h) as u32;
+    let below = MEMORY_DB_BELOW - 2 * fewer_houses.min(5) - if work == SearchWork::Analysis { 2 } else { 0 };
+    let mut n = (seeds - below).min(MEMORY_DB_MAX_SEEDS);
     while n > 0 && boards_up_to(h, n) > MEMORY_DB_MAX_BOARDS.min(max_boards) {
         n -= 1;
     }
@@ -225,6 +248,8 @@ pub struct Setup<'a> {
     pub tt_mb: Option<usize>,
     /// What a default database may cost to set up.
     pub budget: SetupBudget,
+    /// What the searches are for, which sizes a default database built in memory.
+    pub work: SearchWork,
     /// Hears notes and progress.
     pub observer: &'a dyn Observer,
 }
@@ -238,6 +263,7 @@ impl std::fmt::Debug for Setup<'_> {
             .field("threads", &self.threads)
             .field("tt_mb", &self.tt_mb)
             .field("budget", &self.budget)
+            .field("work", &self.work)
             .finish()
     }
 }
@@ -327,7 +353,7 @@ impl Setup<'_> {
                 n.min(seeds)
             }
             None if file.is_some() => return Ok(None),
-            None => match default_memory_seeds(h, seeds, self.budget.build_boards) {
+            None => match default_memory_seeds(h, seeds, self.work, self.budget.build_boards) {
                 Some(n) => n,
                 None => return Ok(None),
             },
@@ -474,23 +500,32 @@ mod tests {
     #[test]
     fn the_default_database_built_in_memory_is_sized_by_the_position() {
         let all = u64::MAX;
-        assert_eq!(default_memory_seeds(6, 45, all), None, "below 46 seeds none");
-        assert_eq!(default_memory_seeds(6, 46, all), Some(16));
-        assert_eq!(default_memory_seeds(6, 48, all), Some(18), "Kalah(6,4)");
-        assert_eq!(default_memory_seeds(6, 60, all), Some(24), "Kalah(6,5): at most 24 seeds");
-        assert_eq!(default_memory_seeds(6, 72, all), Some(24));
+        let value = |h, seeds, max_boards| default_memory_seeds(h, seeds, SearchWork::Value, max_boards);
+        let analysis = |h, seeds| default_memory_seeds(h, seeds, SearchWork::Analysis, all);
+        assert_eq!(value(6, 45, all), None, "below 46 seeds none");
+        assert_eq!(analysis(6, 45), None, "below 46 seeds none");
+        assert_eq!(value(6, 46, all), Some(16));
+        assert_eq!(value(6, 48, all), Some(18), "Kalah(6,4)");
+        assert_eq!(analysis(6, 48), Some(20), "Kalah(6,4), every move");
+        assert_eq!(value(5, 50, all), Some(22), "Kalah(5,5)");
+        assert_eq!(analysis(5, 50), Some(24), "Kalah(5,5), every move");
+        assert_eq!(analysis(4, 48), Some(24), "Kalah(4,6), every move");
+        assert_eq!(value(6, 60, all), Some(24), "Kalah(6,5): at most 24 seeds");
+        assert_eq!(analysis(6, 72), Some(24));
         // Under a time limit, at most the boards its share builds.
         let budget = |t: f64| SetupBudget::within(Some(Duration::from_secs_f64(t)), 2).build_boards;
-        assert_eq!(default_memory_seeds(6, 48, budget(1000.0)), Some(18), "a long limit changes nothing");
-        let n = default_memory_seeds(8, 48, budget(5.0)).unwrap();
+        assert_eq!(value(6, 48, budget(1000.0)), Some(18), "a long limit changes nothing");
+        let n = value(8, 48, budget(5.0)).unwrap();
         assert!(boards_up_to(8, n) <= budget(5.0) && boards_up_to(8, n + 1) > budget(5.0), "8 houses, 5 s: {n}");
-        assert_eq!(default_memory_seeds(6, 48, 0), None, "nothing fits: none");
+        assert_eq!(value(6, 48, 0), None, "nothing fits: none");
         // Eight houses: 17 seeds are 1.17 billion boards, 18 seeds 2.2 billion.
-        assert_eq!(default_memory_seeds(8, 64, all), Some(17));
+        assert_eq!(value(8, 64, all), Some(17));
         for (h, seeds) in [(1, 200), (4, 100), (7, 90), (8, 128)] {
-            let n = default_memory_seeds(h, seeds, all).unwrap();
-            assert!(boards_up_to(h, n) <= MEMORY_DB_MAX_BOARDS, "h={h} seeds={seeds}: {n}");
-            assert!(n <= MEMORY_DB_MAX_SEEDS && n + MEMORY_DB_BELOW <= seeds);
+            for work in [SearchWork::Value, SearchWork::Analysis] {
+                let n = default_memory_seeds(h, seeds, work, all).unwrap();
+                assert!(boards_up_to(h, n) <= MEMORY_DB_MAX_BOARDS, "h={h} seeds={seeds}: {n}");
+                assert!(n <= MEMORY_DB_MAX_SEEDS && n + 18 <= seeds);
+            }
         }
     }
 }

@@ -355,3 +355,38 @@ fn the_search_memory_gives_the_same_answers_and_passes_over_damage() {
     let notes = notes.0.into_inner().unwrap();
     assert!(notes.iter().any(|n| n.contains("searching without the search memory") && n.contains("another kalah process")), "{notes:?}");
 }
+
+/// A database built in memory by default is kept as a file of the
+/// database folder when the request remembers (issue 39): the next
+/// request loads it, with the same answers, and a request that does not
+/// remember, or asks for a size, keeps nothing.
+#[test]
+fn a_database_built_by_default_is_kept_for_the_next_request() {
+    let (analyzer, dir) = analyzer();
+    let rules = Rules::default();
+    // Kalah(2,12): 48 seeds, over the 24-seed database built by default.
+    let start: Position = RefPosition::start(2, 12).to_string().parse().unwrap();
+    let request = |remember: bool, build_seeds: Option<u32>| Request { threads: 2, remember, db: DbSpec { build_seeds, ..DbSpec::default() }, ..Request::new(start, rules) };
+    let moves = |r: &kalah::Report| -> Vec<(usize, i32, i32)> { r.analysis.moves.iter().map(|m| (m.house, m.value.lower, m.value.upper)).collect() };
+    let file = Databases::new(dir.path()).path_for(2, 24, rules);
+    let unaided = analyzer.analyze(&Request { db: DbSpec { no_db: true, ..DbSpec::default() }, ..request(false, None) }, &Silent).unwrap();
+
+    for forgetting in [request(false, None), request(true, Some(24))] {
+        let report = analyzer.analyze(&forgetting, &Silent).unwrap();
+        assert_eq!((report.value(), moves(&report)), (unaided.value(), moves(&unaided)));
+        assert!(report.database.as_ref().is_some_and(|d| d.path.is_none() && d.max_seeds == 24), "{:?}", report.database);
+        assert!(!file.exists(), "kept although {forgetting:?}");
+    }
+
+    let notes = Notes::default();
+    let first = analyzer.analyze(&request(true, None), &notes).unwrap();
+    assert_eq!((first.value(), moves(&first)), (unaided.value(), moves(&unaided)));
+    assert!(first.database.as_ref().is_some_and(|d| d.path.is_none()), "built in memory first: {:?}", first.database);
+    let notes = notes.0.into_inner().unwrap();
+    assert!(notes.iter().any(|n| n.contains("kept the 24-seed database as") && n.contains(&file.display().to_string())), "{notes:?}");
+    assert!(kalah::Database::open(&file).is_ok_and(|db| db.header().max_seeds == 24));
+
+    let again = analyzer.analyze(&request(true, None), &Silent).unwrap();
+    assert_eq!((again.value(), moves(&again)), (unaided.value(), moves(&unaided)));
+    assert_eq!(again.database.as_ref().and_then(|d| d.path.clone()), Some(file.display().to_string()), "the kept file is used");
+}
