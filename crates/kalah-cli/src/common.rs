@@ -164,7 +164,9 @@ pub struct DbArgs {
     /// of the limit to load is passed over.
     #[arg(long, value_name = "FILE", conflicts_with = "no_db")]
     pub db: Option<PathBuf>,
-    /// Use no endgame database, not even a default one.
+    /// Use no endgame database, not even a default one. (`solve` and
+    /// `query` still read the search memory, which is no database: add
+    /// --no-memory for a search from nothing.)
     #[arg(long)]
     pub no_db: bool,
     /// Build an endgame database of up to N seeds in memory first, unless a
@@ -172,7 +174,9 @@ pub struct DbArgs {
     /// used, one sized by the position and the work asked (Kalah(6,4): 18
     /// seeds, about 2 s, for the value alone; 20 seeds, about 5 s, for
     /// every move's value, a line, the openings or a game; none below 46
-    /// seeds, where it would not pay). Clockwise sowing
+    /// seeds, where it would not pay), which `solve` and `query` keep as a
+    /// file of the database folder for later runs (see --no-memory).
+    /// Clockwise sowing
     /// solves every board up to the position's seeds by retrograde
     /// analysis when that fits in memory; with N below them (or when it
     /// does not fit), up to N seeds, and bounds on the values above are
