@@ -4,7 +4,7 @@ file covers: one by one (Engine.analyze), batched (Engine.analyze_many),
 and one `kalah query` process a position, as before the package.
 
     pip install ./crates/kalah-py
-    KALAH_DB_DIR=DIR tools/py_rate.py [--houses 6] [--max-seeds 20] [--count 2000] [--kalah target/release/kalah]
+    KALAH_DB_DIR=DIR tools/py_rate.py [--houses 6] [--max-seeds 20] [--count 2000] [--kalah PATH]
 
 DIR must hold the default database file for the houses and seeds given
 (`kalah db build --houses 6 --max-seeds 20`). The positions are random
@@ -13,6 +13,7 @@ Prints one line a way: positions, seconds, positions a second.
 """
 
 import argparse
+import json
 import os
 import random
 import subprocess
@@ -33,14 +34,21 @@ def positions(houses, max_seeds, count, seed=20):
     return found
 
 
+def release_kalah():
+    """The release `kalah` in whatever target directory cargo uses (CARGO_TARGET_DIR, a configured one, or target/)."""
+    meta = subprocess.run(["cargo", "metadata", "--format-version", "1", "--no-deps"], capture_output=True, text=True, check=True)
+    return os.path.join(json.loads(meta.stdout)["target_directory"], "release", "kalah")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--houses", type=int, default=6)
     ap.add_argument("--max-seeds", type=int, default=20)
     ap.add_argument("--count", type=int, default=2000)
     ap.add_argument("--processes", type=int, default=100, help="positions asked of `kalah query` processes")
-    ap.add_argument("--kalah", default="target/release/kalah")
+    ap.add_argument("--kalah", default=None, help="the kalah binary (default: the release build in cargo's target directory)")
     a = ap.parse_args()
+    a.kalah = a.kalah or release_kalah()
     todo = positions(a.houses, a.max_seeds, a.count)
     engine = kalah.Engine(threads=2)
     engine.analyze(todo[0])  # the file opened (mapped) once, as a long-lived engine would

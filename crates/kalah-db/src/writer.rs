@@ -9,6 +9,10 @@
 //! on from the first level missing; a killed build therefore loses at most
 //! the level it was working on. The finished file is marked complete and
 //! renamed over `FILE`, so an older `FILE` stays usable until then.
+//!
+//! A database already built in memory is written the same way, all at
+//! once ([`save_built`]): the same bytes, under the same partial name
+//! and lock, synced once at the end.
 
 use std::fs::{self, File};
 use std::io::{Read, Seek, SeekFrom, Write};
