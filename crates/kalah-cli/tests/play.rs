@@ -434,6 +434,26 @@ fn a_database_answers_or_backs_the_search() {
     );
 }
 
+/// With no database file, the one a game builds in memory by default is
+/// kept in the database folder, and the next game loads it (issue 39).
+#[test]
+fn a_game_keeps_the_database_it_built_for_the_next() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Kalah(2,12): 48 seeds, a 24-seed database by default.
+    let first = play_in(dir.path(), &["2", "12"], "quit\n").ok();
+    let file = dir.path().join("kalah-h2-n24-standard-instant-owner-ccw-relayoff.kdb");
+    assert!(first.stderr.contains("building a 24-seed database in memory") && first.stderr.contains("kept the 24-seed database as"), "{}", first.describe());
+    assert!(file.is_file(), "{}", first.describe());
+    let again = play_in(dir.path(), &["2", "12"], "hint\nquit\n").ok();
+    assert!(!again.stderr.contains("building"), "{}", again.describe());
+    assert!(again.stdout.replace('\n', " ").contains("24-seed database"), "{}", again.describe());
+    // A size asked for is not kept.
+    let other = tempfile::tempdir().expect("temp dir");
+    let asked = play_in(other.path(), &["2", "12", "--db-seeds", "20"], "quit\n").ok();
+    assert!(!asked.stderr.contains("kept"), "{}", asked.describe());
+    assert_eq!(std::fs::read_dir(other.path()).unwrap().count(), 0, "{}", asked.describe());
+}
+
 #[test]
 fn hint_lists_every_legal_move_with_its_exact_value() {
     let run = play(&["3", "2"], "hint\n2\nhint\nquit\n").ok();

@@ -257,27 +257,6 @@ impl Analyzer {
         Ok(Some((db, was_kept)).filter(|(db, _)| db.header().max_seeds >= purpose.seeds))
     }
 
-    /// Writes `builder`, a database built in memory by default, into the
-    /// database folder, where the next searches of its rules find it
-    /// (with the search memory, what `Request::remember` keeps); a note
-    /// says so, or why it was not written. A database of that name
-    /// already there is left as it is.
-    fn keep_built(&self, builder: &mut Builder, observer: &dyn Observer) {
-        let (h, n) = (builder.engine().houses(), builder.indexer().max_seeds());
-        let path = self.databases.path_for(h, n, builder.engine().rules());
-        if path.exists() {
-            return;
-        }
-        match kalah_db::save_built(&path, builder) {
-            Ok(report) => observer.note(&format!(
-                "kept the {n}-seed database as {} ({}) for the next searches of these rules; --no-memory keeps nothing",
-                path.display(),
-                kalah_db::human_bytes(report.bytes)
-            )),
-            Err(e) => observer.note(&format!("the {n}-seed database built in memory is not kept: {e}")),
-        }
-    }
-
     /// The directory of default databases.
     pub fn databases(&self) -> &Databases {
         &self.databases
@@ -313,7 +292,7 @@ impl Analyzer {
         // Written after the build is timed: the database's seconds are its building's.
         if request.remember && request.db.build_seeds.is_none() && db.is_none() {
             if let Some(builder) = memory.as_mut().and_then(Arc::get_mut) {
-                self.keep_built(builder, observer);
+                self.databases.keep_built(builder, observer);
             }
         }
         let finish = |analysis: BoundedAnalysis, source, nodes, best_found| Report {

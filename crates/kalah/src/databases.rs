@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use kalah_core::Rules;
-use kalah_db::{human_bytes, Database};
+use kalah_db::{human_bytes, Builder, Database};
 
 use crate::error::{Error, Result};
 use crate::progress::Observer;
@@ -230,6 +230,28 @@ impl Databases {
     /// houses and every board up to `max_seeds` seeds under `rules`.
     pub fn path_for(&self, h: usize, max_seeds: u32, rules: Rules) -> PathBuf {
         self.dir.join(format!("kalah-h{h}-n{max_seeds}-{}.kdb", rules.tag()))
+    }
+
+    /// Writes `builder`, a database built in memory by default, into this
+    /// folder, where the next searches of its rules find it (what
+    /// `Request::remember` and `kalah play` keep beside the search
+    /// memory); a note says so, or why it was not written (never an
+    /// error: the search goes on without the file). A database of that
+    /// name already here is left as it is.
+    pub fn keep_built(&self, builder: &mut Builder, observer: &dyn Observer) {
+        let (h, n) = (builder.engine().houses(), builder.indexer().max_seeds());
+        let path = self.path_for(h, n, builder.engine().rules());
+        if path.exists() {
+            return;
+        }
+        match kalah_db::save_built(&path, builder) {
+            Ok(report) => observer.note(&format!(
+                "kept the {n}-seed database as {} ({}) for the next searches of these rules",
+                path.display(),
+                human_bytes(report.bytes)
+            )),
+            Err(e) => observer.note(&format!("the {n}-seed database built in memory is not kept: {e}")),
+        }
     }
 
     /// The directory, in this one, of the search memory of boards of `h`

@@ -57,7 +57,9 @@ const PONDER_SLICE_MAX: Duration = Duration::from_millis(800);
 
 /// The one source of values for a game from `start`: see the module
 /// docs. The database is the file named, or the largest default one of at
-/// most [`INTERACTIVE_LOAD_LIMIT`] bytes.
+/// most [`INTERACTIVE_LOAD_LIMIT`] bytes; without either, one built in
+/// memory, which, when its size was not asked for, is kept as a file of
+/// `databases` for the next game or search ([`Databases::keep_built`]).
 pub fn for_game(databases: &Databases, setup: &Setup<'_>, start: &Position) -> Result<Box<dyn Brain>> {
     let engine = setup.engine.clone();
     let (h, rules) = (engine.houses(), engine.rules());
@@ -89,7 +91,10 @@ pub fn for_game(databases: &Databases, setup: &Setup<'_>, start: &Position) -> R
             Box::new(TableBrain { engine, table, what })
         }
         database => {
-            let memory = setup.memory_database(seeds, database.as_ref())?;
+            let mut memory = setup.memory_database(seeds, database.as_ref())?;
+            if let (Some(builder), None, None) = (memory.as_mut(), setup.spec.build_seeds, &database) {
+                databases.keep_built(builder, setup.observer);
+            }
             let options = setup.search_options(seeds, searched_db_seeds(memory.as_ref(), database.as_ref()));
             let loaded = database.as_ref().filter(|d| memory.is_none() && d.file_bytes() <= INTERACTIVE_LOAD_LIMIT);
             check_search_memory(options.reserved_bytes(h) as u64, loaded)?;
