@@ -834,6 +834,7 @@ fn databases_built_in_memory_agree_with_the_search() {
     let q = sb.query(&["--position", p, "--no-memory"]);
     assert_eq!(q["database"]["max_seeds"], 24, "{q}");
     assert!(q["database"]["path"].is_null(), "{q}");
+    assert!(q["database"].get("saved_as").is_none(), "--no-memory keeps nothing\n{q}");
     let s = sb.query(&["--position", p, "--no-db"]);
     assert!(s["database"].is_null(), "{s}");
     assert_eq!(value_of(&q), value_of(&s), "{q}\n{s}");
@@ -846,6 +847,7 @@ fn databases_built_in_memory_agree_with_the_search() {
     // in the database folder, and the next query loads it.
     let first = sb.query(&["--position", p]);
     assert!(first["database"]["path"].is_null(), "built first\n{first}");
+    assert!(first["database"]["saved_as"].as_str().is_some_and(|f| f.ends_with("kalah-h2-n24-standard-instant-owner-ccw-relayoff.kdb")), "kept\n{first}");
     let again = sb.query(&["--position", p]);
     let kept = again["database"]["path"].as_str().unwrap_or_default();
     assert!(kept.ends_with("kalah-h2-n24-standard-instant-owner-ccw-relayoff.kdb") && kept.starts_with(&*sb.db_dir().to_string_lossy()), "{again}");

@@ -284,15 +284,15 @@ impl Analyzer {
         let setup = Setup { engine: &engine, spec: &request.db, threads: request.threads, tt_mb: request.tt_mb, budget, work, observer };
         let start = Instant::now();
         let (mut memory, kept) = self.memory_database(&setup, seeds, db.as_ref())?.unzip();
-        let database = match (&memory, &db) {
-            (Some(b), _) => Some(UsedDatabase { path: None, max_seeds: b.indexer().max_seeds(), build_seconds: Some(start.elapsed().as_secs_f64()), load_seconds: None, kept: kept.unwrap_or(false) }),
+        let mut database = match (&memory, &db) {
+            (Some(b), _) => Some(UsedDatabase { path: None, max_seeds: b.indexer().max_seeds(), build_seconds: Some(start.elapsed().as_secs_f64()), load_seconds: None, kept: kept.unwrap_or(false), saved_as: None }),
             (None, Some(d)) => Some(UsedDatabase::file(d)),
             (None, None) => None,
         };
         // Written after the build is timed: the database's seconds are its building's.
         if request.remember && request.db.build_seeds.is_none() && db.is_none() {
-            if let Some(builder) = memory.as_mut().and_then(Arc::get_mut) {
-                self.databases.keep_built(builder, observer);
+            if let (Some(builder), Some(used)) = (memory.as_mut().and_then(Arc::get_mut), database.as_mut()) {
+                used.saved_as = self.databases.keep_built(builder, observer).map(|p| p.display().to_string());
             }
         }
         let finish = |analysis: BoundedAnalysis, source, nodes, best_found| Report {

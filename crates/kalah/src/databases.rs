@@ -237,20 +237,27 @@ impl Databases {
     /// `Request::remember` and `kalah play` keep beside the search
     /// memory); a note says so, or why it was not written (never an
     /// error: the search goes on without the file). A database of that
-    /// name already here is left as it is.
-    pub fn keep_built(&self, builder: &mut Builder, observer: &dyn Observer) {
+    /// name already here is left as it is. Returns the file if it was
+    /// written.
+    pub fn keep_built(&self, builder: &mut Builder, observer: &dyn Observer) -> Option<PathBuf> {
         let (h, n) = (builder.engine().houses(), builder.indexer().max_seeds());
         let path = self.path_for(h, n, builder.engine().rules());
         if path.exists() {
-            return;
+            return None;
         }
         match kalah_db::save_built(&path, builder) {
-            Ok(report) => observer.note(&format!(
-                "kept the {n}-seed database as {} ({}) for the next searches of these rules",
-                path.display(),
-                human_bytes(report.bytes)
-            )),
-            Err(e) => observer.note(&format!("the {n}-seed database built in memory is not kept: {e}")),
+            Ok(report) => {
+                observer.note(&format!(
+                    "kept the {n}-seed database as {} ({}) for the next searches of these rules",
+                    path.display(),
+                    human_bytes(report.bytes)
+                ));
+                Some(path)
+            }
+            Err(e) => {
+                observer.note(&format!("the {n}-seed database built in memory is not kept: {e}"));
+                None
+            }
         }
     }
 

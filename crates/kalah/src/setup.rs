@@ -224,12 +224,17 @@ pub struct UsedDatabase {
     /// loaded then (a long-lived analyzer, [`crate::Analyzer::keeping`]):
     /// the seconds above are then those of finding it.
     pub kept: bool,
+    /// The file a database built in memory by default was written to now,
+    /// for the next searches of its rules ([`crate::Databases::keep_built`]);
+    /// left out of the JSON when none was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub saved_as: Option<String>,
 }
 
 impl UsedDatabase {
     /// A file, as opened.
     pub fn file(db: &Database) -> UsedDatabase {
-        UsedDatabase { path: Some(db.path().display().to_string()), max_seeds: db.header().max_seeds, build_seconds: None, load_seconds: None, kept: false }
+        UsedDatabase { path: Some(db.path().display().to_string()), max_seeds: db.header().max_seeds, build_seconds: None, load_seconds: None, kept: false, saved_as: None }
     }
 }
 
@@ -479,7 +484,7 @@ impl Setup<'_> {
                 check_search_memory(table_bytes + boards_up_to(h, n), None)?;
                 let started = Instant::now();
                 let built = self.build(n)?;
-                let used = UsedDatabase { path: None, max_seeds: n, build_seconds: Some(started.elapsed().as_secs_f64()), load_seconds: None, kept: false };
+                let used = UsedDatabase { path: None, max_seeds: n, build_seconds: Some(started.elapsed().as_secs_f64()), load_seconds: None, kept: false, saved_as: None };
                 (Box::new(built), Some(used))
             }
         };

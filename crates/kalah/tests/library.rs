@@ -374,14 +374,14 @@ fn a_database_built_by_default_is_kept_for_the_next_request() {
     for forgetting in [request(false, None), request(true, Some(24))] {
         let report = analyzer.analyze(&forgetting, &Silent).unwrap();
         assert_eq!((report.value(), moves(&report)), (unaided.value(), moves(&unaided)));
-        assert!(report.database.as_ref().is_some_and(|d| d.path.is_none() && d.max_seeds == 24), "{:?}", report.database);
+        assert!(report.database.as_ref().is_some_and(|d| d.path.is_none() && d.max_seeds == 24 && d.saved_as.is_none()), "{:?}", report.database);
         assert!(!file.exists(), "kept although {forgetting:?}");
     }
 
     let notes = Notes::default();
     let first = analyzer.analyze(&request(true, None), &notes).unwrap();
     assert_eq!((first.value(), moves(&first)), (unaided.value(), moves(&unaided)));
-    assert!(first.database.as_ref().is_some_and(|d| d.path.is_none()), "built in memory first: {:?}", first.database);
+    assert!(first.database.as_ref().is_some_and(|d| d.path.is_none() && d.saved_as == Some(file.display().to_string())), "built in memory first, then kept: {:?}", first.database);
     let notes = notes.0.into_inner().unwrap();
     assert!(notes.iter().any(|n| n.contains("kept the 24-seed database as") && n.contains(&file.display().to_string())), "{notes:?}");
     assert!(kalah::Database::open(&file).is_ok_and(|db| db.header().max_seeds == 24));
@@ -389,4 +389,5 @@ fn a_database_built_by_default_is_kept_for_the_next_request() {
     let again = analyzer.analyze(&request(true, None), &Silent).unwrap();
     assert_eq!((again.value(), moves(&again)), (unaided.value(), moves(&unaided)));
     assert_eq!(again.database.as_ref().and_then(|d| d.path.clone()), Some(file.display().to_string()), "the kept file is used");
+    assert!(again.database.as_ref().is_some_and(|d| d.saved_as.is_none()), "{:?}", again.database);
 }
