@@ -289,8 +289,10 @@ impl Analyzer {
             (None, Some(d)) => Some(UsedDatabase::file(d)),
             (None, None) => None,
         };
-        // Written after the build is timed: the database's seconds are its building's.
-        if request.remember && request.db.build_seeds.is_none() && db.is_none() {
+        // Written after the build is timed: the database's seconds are its
+        // building's. Only a size chosen by default is kept (one is built
+        // by default only where no file serves).
+        if request.remember && request.db.build_seeds.is_none() {
             if let (Some(builder), Some(used)) = (memory.as_mut().and_then(Arc::get_mut), database.as_mut()) {
                 used.saved_as = self.databases.keep_built(builder, observer).map(|p| p.display().to_string());
             }

@@ -92,7 +92,7 @@ pub fn for_game(databases: &Databases, setup: &Setup<'_>, start: &Position) -> R
         }
         database => {
             let mut memory = setup.memory_database(seeds, database.as_ref())?;
-            if let (Some(builder), None, None) = (memory.as_mut(), setup.spec.build_seeds, &database) {
+            if let (Some(builder), None) = (memory.as_mut(), setup.spec.build_seeds) {
                 databases.keep_built(builder, setup.observer);
             }
             let options = setup.search_options(seeds, searched_db_seeds(memory.as_ref(), database.as_ref()));

@@ -158,7 +158,7 @@ pub fn default_memory_seeds(h: usize, seeds: u32, work: SearchWork, max_boards: 
         return None;
     }
     let fewer_houses = 6usize.saturating_sub(h) as u32;
-    let below = MEMORY_DB_BELOW - 2 * fewer_houses.min(5) - if work == SearchWork::Analysis { 2 } else { 0 };
+    let below = MEMORY_DB_BELOW - 2 * fewer_houses - if work == SearchWork::Analysis { 2 } else { 0 };
     let mut n = (seeds - below).min(MEMORY_DB_MAX_SEEDS);
     while n > 0 && boards_up_to(h, n) > MEMORY_DB_MAX_BOARDS.min(max_boards) {
         n -= 1;
