@@ -274,10 +274,12 @@ pub struct SearchArgs {
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// Transposition table size in MiB (default: from 16 MiB for small
-    /// positions up to 1024 MiB for 37 seeds or more, or for 33 seeds or
-    /// more above the endgame database used). Rounded down to a power of
-    /// two; a table too small for the keys of the position's boards grows
-    /// to what they need (at most 128 MiB on 5 and 6 houses, 2 GiB on 8).
+    /// positions up to 1024 MiB for 37 seeds or more, or for 39 seeds or
+    /// more above the endgame database used; under a time limit at most
+    /// 64 MiB for each second of it, since memory first touched is cleared
+    /// on the search's time). Rounded down to a power of two; a table too
+    /// small for the keys of the position's boards grows to what they need
+    /// (at most 128 MiB on 5 and 6 houses, 2 GiB on 8).
     #[arg(long, value_name = "MB")]
     pub tt_mb: Option<usize>,
 }

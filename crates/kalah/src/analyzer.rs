@@ -353,15 +353,15 @@ impl Analyzer {
         let mut load_seconds = None;
         let mut loaded_kept = false;
         let (analysis, nodes, best, journal) = match (memory, db) {
-            (Some(b), _) => search(Solver::new(h, rules, &*b, options)?, request, observer, journaling)?,
+            (Some(b), _) => search(Solver::new(h, rules, &*b, options)?, request, start, observer, journaling)?,
             (None, Some(db)) => {
                 let loading = Instant::now();
                 let loaded;
                 (loaded, loaded_kept) = self.loaded(db, request.threads)?;
                 load_seconds = Some(loading.elapsed().as_secs_f64());
-                search(Solver::new(h, rules, &*loaded, options)?, request, observer, journaling)?
+                search(Solver::new(h, rules, &*loaded, options)?, request, start, observer, journaling)?
             }
-            (None, None) => search(Solver::new(h, rules, NoTablebase { houses: h, rules }, options)?, request, observer, journaling)?,
+            (None, None) => search(Solver::new(h, rules, NoTablebase { houses: h, rules }, options)?, request, start, observer, journaling)?,
         };
         let mut report = Report { journal, ..finish(analysis, Source::Search, nodes, best) };
         if let Some(d) = report.database.as_mut().filter(|_| load_seconds.is_some()) {
@@ -384,11 +384,13 @@ fn probe_file(engine: &Engine, db: &Database, position: &Position) -> Result<kal
     })
 }
 
-/// The deadline of a search: its time limit, or with only a way to cancel
-/// it, as far off as a deadline may be.
-fn deadline(request: &Request) -> Option<Instant> {
+/// The deadline of a search: its time limit counted from `start` (so that
+/// setting up, the database loaded or built, is inside it, as for a proof
+/// of bounds), or with only a way to cancel it, as far off as a deadline
+/// may be.
+fn deadline(request: &Request, start: Instant) -> Option<Instant> {
     match (request.time_limit, &request.cancel) {
-        (Some(limit), _) => Some(Instant::now() + limit),
+        (Some(limit), _) => Some(start + limit),
         (None, Some(_)) => Some(Instant::now() + Duration::from_secs_f64(MAX_TIME_LIMIT)),
         (None, None) => None,
     }
@@ -428,7 +430,7 @@ fn journaled<R>(journaling: Option<&Journaling>, nodes: &(dyn Fn() -> u64 + Sync
 
 type Searched = (BoundedAnalysis, u64, Option<usize>, Option<JournalReport>);
 
-fn search<T: Tablebase>(mut solver: Solver<T>, request: &Request, observer: &dyn Observer, journaling: Option<&Journaling>) -> Result<Searched> {
+fn search<T: Tablebase>(mut solver: Solver<T>, request: &Request, start: Instant, observer: &dyn Observer, journaling: Option<&Journaling>) -> Result<Searched> {
     if let Some(flag) = &request.cancel {
         solver.cancel_with(flag.clone());
     }
@@ -440,7 +442,7 @@ fn search<T: Tablebase>(mut solver: Solver<T>, request: &Request, observer: &dyn
     let status = || SearchStatus::of(position, solver.progress());
     let ((), journal) = journaled(journaling, &|| solver.nodes(), observer, || observer.search("searching", &status, &mut || {
         result = Some((|| {
-            let analysis = match deadline(request) {
+            let analysis = match deadline(request, start) {
                 // What can be proven in time; bounds where the search did not finish.
                 Some(deadline) => solver.analyze_within(position, deadline, request.moves, request.pv)?,
                 None => solver.analyze(position, request.moves, request.pv)?.into(),

@@ -609,8 +609,19 @@ const BUILD_BOARDS_PER_SECOND: f64 = 10e6;
 /// machine).
 const RETROGRADE_BOARDS_PER_SECOND: f64 = 0.8e6;
 
+/// MiB of default transposition table a search may have for every second
+/// of its time limit. Memory first touched is cleared by the kernel on the
+/// search's time, and on the virtual machine measured fresh memory cost
+/// 1-5 ms a MiB (the host backs it as it is touched): a 0.5 s search of
+/// Kalah(6,6) with 1 GiB of table spent 1.0-5.2 s in the kernel and ended
+/// after 1.2-5.7 s with 7,168 nodes, against 0.51 s and 1.9-2.1 M nodes
+/// with 128 MiB (BENCHMARKS.md, "A table the time limit can fill"). So a
+/// quarter of the limit clears at least this much at 200 MB/s.
+const TABLE_MB_PER_SECOND: f64 = 64.0;
+
 /// What setting up the default database may cost before a search: the
-/// bytes of a file to load and the boards of a database to build.
+/// bytes of a file to load and the boards of a database to build, and the
+/// default transposition table's size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SetupBudget {
     /// The largest default file loaded whole into memory.
@@ -620,14 +631,18 @@ pub struct SetupBudget {
     /// The same, built by clockwise retrograde analysis (for the proofs of
     /// bounds of positions too large for it).
     pub retrograde_boards: u64,
+    /// The largest default transposition table, in MiB (a table asked for
+    /// is made as asked; the keys may still need a larger one,
+    /// `SearchOptions::keys`).
+    pub table_mb: usize,
 }
 
 impl SetupBudget {
     /// No limit: the defaults as chosen without a time limit.
-    pub const UNLIMITED: SetupBudget = SetupBudget { load_bytes: u64::MAX, build_boards: u64::MAX, retrograde_boards: u64::MAX };
+    pub const UNLIMITED: SetupBudget = SetupBudget { load_bytes: u64::MAX, build_boards: u64::MAX, retrograde_boards: u64::MAX, table_mb: usize::MAX };
 
-    /// A quarter of `limit`, for a search on `threads` threads; no limit
-    /// without one.
+    /// A quarter of `limit`, for a search on `threads` threads, and a table
+    /// of [`TABLE_MB_PER_SECOND`] for each second of it; no limit without one.
     pub fn within(limit: Option<Duration>, threads: usize) -> SetupBudget {
         let Some(limit) = limit else {
             return SetupBudget::UNLIMITED;
@@ -637,8 +652,15 @@ impl SetupBudget {
             load_bytes: (seconds * LOAD_BYTES_PER_SECOND) as u64,
             build_boards: (seconds * BUILD_BOARDS_PER_SECOND * threads as f64) as u64,
             retrograde_boards: (seconds * RETROGRADE_BOARDS_PER_SECOND * threads as f64) as u64,
+            table_mb: table_mb_within(limit),
         }
     }
+}
+
+/// The largest default transposition table, in MiB, of a search that may
+/// take `limit`: [`TABLE_MB_PER_SECOND`] for each second, at least 1.
+pub fn table_mb_within(limit: Duration) -> usize {
+    ((limit.as_secs_f64() * TABLE_MB_PER_SECOND) as usize).max(1)
 }
 
 /// The largest database an interactive game copies into memory before its

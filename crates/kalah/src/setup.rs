@@ -9,7 +9,7 @@ use kalah_core::{boards_up_to, Engine, Rules};
 use kalah_db::{human_bytes, Builder, Database, NoTablebase, Tablebase};
 use kalah_search::{BoundSolver, SearchOptions};
 
-use crate::databases::{for_search, DbSpec, SetupBudget};
+use crate::databases::{for_search, table_mb_within, DbSpec, SetupBudget};
 use crate::error::{Error, Result};
 use crate::progress::Observer;
 use crate::text::{a_size, article, group};
@@ -84,7 +84,8 @@ const BOUNDS_SHORT_TT_MB: usize = 256;
 /// The default table, in MiB, of a proof of bounds on `h` houses of boards
 /// of up to `seeds` seeds over an `n`-seed database that may take `limit`
 /// (64 MiB up to 8 seeds above it, else 256 MiB under 15 s, 1 GiB from
-/// then on), raised to what the keys' fields need ([`fields_floor`]).
+/// then on), raised to what the keys' fields need ([`fields_floor`]), and
+/// cut to what the search can clear in its time ([`table_mb_within`]).
 pub fn bounds_tt_mb(h: usize, seeds: u32, n: u32, limit: Duration) -> usize {
     let mb = if seeds <= n + BOUNDS_SMALL_GAP {
         64
@@ -93,7 +94,7 @@ pub fn bounds_tt_mb(h: usize, seeds: u32, n: u32, limit: Duration) -> usize {
     } else {
         BOUNDS_TT_MB
     };
-    fields_floor(h, mb)
+    fields_floor(h, mb).min(table_mb_within(limit))
 }
 
 /// The database a proof of bounds builds by default has at most this many
@@ -278,12 +279,18 @@ impl Setup<'_> {
         self.engine.houses()
     }
 
+    /// The table asked for, else the `default` cut to what the budget lets
+    /// a search clear in its time ([`SetupBudget::table_mb`]).
+    fn table_mb(&self, default: impl FnOnce() -> usize) -> usize {
+        self.tt_mb.unwrap_or_else(|| default().min(self.budget.table_mb))
+    }
+
     /// Search options for boards of up to `seeds` seeds over a database of
     /// `db_seeds` seeds (the default table size unless one was asked for).
     pub fn search_options(&self, seeds: u32, db_seeds: Option<u32>) -> SearchOptions {
         SearchOptions {
             threads: self.threads,
-            tt_bytes: self.tt_mb.unwrap_or_else(|| default_tt_mb(self.houses(), seeds, db_seeds)) << 20,
+            tt_bytes: self.table_mb(|| default_tt_mb(self.houses(), seeds, db_seeds)) << 20,
             max_seeds: Some(seeds),
         }
     }
@@ -433,7 +440,7 @@ impl Setup<'_> {
         };
         let options = SearchOptions {
             threads: self.threads,
-            tt_bytes: self.tt_mb.unwrap_or_else(|| bounds_tt_mb(h, seeds, n, limit)) << 20,
+            tt_bytes: self.table_mb(|| bounds_tt_mb(h, seeds, n, limit)) << 20,
             max_seeds: Some(seeds),
         };
         let why = if retrograde_fits(h, seeds, rules) {
@@ -532,5 +539,31 @@ mod tests {
                 assert!(n <= MEMORY_DB_MAX_SEEDS && n + 18 <= seeds);
             }
         }
+    }
+
+    /// Under a time limit the default table is what the search can clear
+    /// in its time; a table asked for is made as asked.
+    #[test]
+    fn a_time_limit_cuts_the_default_table() {
+        let engine = Engine::new(6, Rules::default());
+        let spec = DbSpec::default();
+        let mb = |limit: Option<f64>, tt_mb: Option<usize>| {
+            let budget = SetupBudget::within(limit.map(Duration::from_secs_f64), 2);
+            let setup = Setup { engine: &engine, spec: &spec, threads: 2, tt_mb, budget, work: SearchWork::Analysis, observer: &crate::progress::Silent };
+            setup.search_options(72, Some(11)).tt_bytes >> 20
+        };
+        assert_eq!(mb(None, None), 1024, "Kalah(6,6) over 11 seeds, no limit");
+        assert_eq!(mb(Some(100.0), None), 1024, "a long limit changes nothing");
+        assert_eq!(mb(Some(10.0), None), 640);
+        assert_eq!(mb(Some(0.5), None), 32);
+        assert_eq!(mb(Some(0.001), None), 1, "at least 1 MiB");
+        assert_eq!(mb(Some(0.5), Some(2048)), 2048, "as asked");
+        // The keys' fields on six houses need 128 MiB: the table grows to it.
+        let options = SearchOptions { threads: 2, tt_bytes: mb(Some(0.5), None) << 20, max_seeds: Some(72) };
+        assert_eq!(options.table_bytes(6), 128 << 20);
+        // Proofs of bounds too.
+        assert_eq!(bounds_tt_mb(6, 72, 20, Duration::from_secs(60)), 1024);
+        assert_eq!(bounds_tt_mb(6, 72, 20, Duration::from_secs(2)), 128);
+        assert_eq!(bounds_tt_mb(6, 72, 20, Duration::from_millis(500)), 32);
     }
 }
