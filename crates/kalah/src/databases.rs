@@ -617,7 +617,7 @@ const RETROGRADE_BOARDS_PER_SECOND: f64 = 0.8e6;
 /// after 1.2-5.7 s with 7,168 nodes, against 0.51 s and 1.9-2.1 M nodes
 /// with 128 MiB (BENCHMARKS.md, "A table the time limit can fill"). So a
 /// quarter of the limit clears at least this much at 200 MB/s.
-const TABLE_MB_PER_SECOND: f64 = 64.0;
+pub const TABLE_MB_PER_SECOND: f64 = 64.0;
 
 /// What setting up the default database may cost before a search: the
 /// bytes of a file to load and the boards of a database to build, and the
