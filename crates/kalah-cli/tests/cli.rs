@@ -81,18 +81,18 @@ impl Sandbox {
         self.root.path().join("work").join(name).to_string_lossy().into_owned()
     }
 
+    /// `kalah ARGS` in the sandbox (its database folder, its work
+    /// directory as the current one), nothing on stdin.
+    fn command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(BIN);
+        command.args(args).env("KALAH_DB_DIR", self.db_dir()).current_dir(self.root.path().join("work")).stdin(Stdio::null());
+        command
+    }
+
     /// Runs the binary with a time limit: a run that outlives it is killed
     /// and reported (exit code None, "TIMED OUT" on stderr).
     fn run(&self, args: &[&str]) -> Run {
-        let mut child = Command::new(BIN)
-            .args(args)
-            .env("KALAH_DB_DIR", self.db_dir())
-            .current_dir(self.root.path().join("work"))
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("run the kalah binary");
+        let mut child = self.command(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("run the kalah binary");
         let drain = |mut pipe: Box<dyn Read + Send>| {
             std::thread::spawn(move || {
                 let mut bytes = Vec::new();
@@ -1220,4 +1220,40 @@ fn the_board_size_as_flags_or_positional() {
     let both = sb.run(&["solve", "3", "2", "--houses", "4"]);
     assert_eq!(both.code, Some(2), "{}", both.stderr);
     assert!(both.stderr.contains("cannot be used with"), "{}", both.stderr);
+}
+
+/// A search likely to be long says so before it starts, with what
+/// comparable measured searches took; it is stopped here once it has.
+#[test]
+fn a_long_search_says_so_before_it_starts() {
+    let sandbox = Sandbox::new();
+    let args = ["solve", "6", "6", "--capture", "empty", "--value-only", "--db-seeds", "0", "--no-memory"];
+    let mut child = sandbox.command(&args).args(SEARCH).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().expect("run the kalah binary");
+    let mut stderr = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let (mut seen, mut buf) = (Vec::new(), [0u8; 4096]);
+        while let Ok(n) = stderr.read(&mut buf) {
+            seen.extend_from_slice(&buf[..n]);
+            if n == 0 || String::from_utf8_lossy(&seen).contains("progress line") {
+                break;
+            }
+        }
+        String::from_utf8_lossy(&seen).into_owned()
+    });
+    let deadline = Instant::now() + TIME_LIMIT;
+    while !reader.is_finished() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let said = reader.join().unwrap();
+    // No database: 72 seeds above it, farther than the measured proof of
+    // Kalah(6,6), which had not finished after 103 G nodes.
+    assert!(said.contains("likely a long search: the position is 72 seeds above no database"), "{said}");
+    assert!(said.contains("expect more than 103 G nodes"), "{said}");
+    assert!(said.contains("unfinished after 103 G nodes"), "{said}");
+    // A quick search says nothing of the kind.
+    let quick = sandbox.run(&["solve", "6", "3", "--value-only", "--no-memory", "--tt-mb", "16", "--threads", "1"]);
+    assert_eq!(quick.code, Some(0), "{}", quick.describe());
+    assert!(!quick.stderr.contains("long search"), "{}", quick.describe());
 }

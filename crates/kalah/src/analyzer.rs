@@ -350,6 +350,14 @@ impl Analyzer {
         ));
         let journaling = open_journal(request, db_seeds, &self.databases, observer)?;
         let journaling = journaling.as_ref();
+        // A search without a limit that is likely long says so, unless the
+        // journal (or the search memory) already has its value.
+        let known = journaling.and_then(|j| j.journal().bounds(position.mover_board())).is_some_and(|(l, u)| l == u);
+        if request.time_limit.is_none() && !known {
+            if let Some(note) = crate::cost::likely_cost(h, seeds, db_seeds, work, rules.capture, request.threads) {
+                observer.note(&note);
+            }
+        }
         let mut load_seconds = None;
         let mut loaded_kept = false;
         let (analysis, nodes, best, journal) = match (memory, db) {

@@ -72,6 +72,7 @@
 
 pub mod analyzer;
 pub mod api;
+pub mod cost;
 pub mod databases;
 pub mod error;
 pub mod journal;
