@@ -612,11 +612,11 @@ const RETROGRADE_BOARDS_PER_SECOND: f64 = 0.8e6;
 /// MiB of default transposition table a search may have for every second
 /// of its time limit. Memory first touched is cleared by the kernel on the
 /// search's time, and on the virtual machine measured fresh memory cost
-/// 1-5 ms a MiB (the host backs it as it is touched): a 0.5 s search of
-/// Kalah(6,6) with 1 GiB of table spent 1.0-5.2 s in the kernel and ended
-/// after 1.2-5.7 s with 7,168 nodes, against 0.51 s and 1.9-2.1 M nodes
-/// with 128 MiB (BENCHMARKS.md, "A table the time limit can fill"). So a
-/// quarter of the limit clears at least this much at 200 MB/s.
+/// 1-9 ms a MiB (the host backs it as it is touched): a 0.5 s search of
+/// Kalah(6,6) with 1 GiB of table spent 1.0-9.3 s in the kernel and ended
+/// after 1.2-10.6 s with 7,168 nodes, against 0.51 s and 1.9-2.1 M nodes
+/// with 128 MiB (BENCHMARKS.md, "A table the time limit can fill"). This
+/// much is what a quarter of the limit clears at 4 ms a MiB.
 pub const TABLE_MB_PER_SECOND: f64 = 64.0;
 
 /// What setting up the default database may cost before a search: the
