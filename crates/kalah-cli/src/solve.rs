@@ -22,14 +22,8 @@ pub struct SolveArgs {
     db: DbArgs,
     #[command(flatten)]
     search: SearchArgs,
-    /// Only the value: skip every move's value and the principal variation.
-    #[arg(long, conflicts_with = "best_move")]
-    value_only: bool,
-    /// The value and a best move, without every move's exact value and the
-    /// principal variation: much faster than the full analysis (a move is
-    /// only shown to reach the value).
-    #[arg(long)]
-    best_move: bool,
+    #[command(flatten)]
+    answer: AnswerArgs,
     /// Pie rule: after South's first turn North may swap sides. Prints every
     /// opening turn's value and the value of the game under the pie rule.
     #[arg(long, conflicts_with_all = ["position", "value_only", "best_move", "journal"])]
@@ -60,6 +54,20 @@ pub struct SolveArgs {
     /// Print one JSON object on stdout.
     #[arg(long)]
     json: bool,
+}
+
+/// What to answer about a position (`kalah solve` and `kalah query`):
+/// by default its value, every move's value and a line of best play.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct AnswerArgs {
+    /// Only the value: skip every move's value and the principal variation.
+    #[arg(long, conflicts_with = "best_move")]
+    value_only: bool,
+    /// The value and a best move, without every move's exact value and the
+    /// principal variation: much faster than the full analysis (a move is
+    /// only shown to reach the value).
+    #[arg(long)]
+    best_move: bool,
 }
 
 /// The journal of a long search (`kalah solve` and `kalah query`).
@@ -120,13 +128,8 @@ pub struct QueryArgs {
     db: DbArgs,
     #[command(flatten)]
     search: SearchArgs,
-    /// Only the value: skip every move's value and the principal variation.
-    #[arg(long, conflicts_with = "best_move")]
-    value_only: bool,
-    /// The value and a best move, without every move's exact value and the
-    /// principal variation (as `kalah solve --best-move`).
-    #[arg(long)]
-    best_move: bool,
+    #[command(flatten)]
+    answer: AnswerArgs,
     /// Seconds for the search: a value not proven in time is shown as the
     /// bounds proven on it (and every move's, as far as time allows; a
     /// principal variation only for an exact value). Default: no limit,
@@ -161,18 +164,7 @@ pub fn solve(args: SolveArgs) -> anyhow::Result<()> {
         };
         return crate::opening::run(&rules, &position, &title, &args.db, &args.search, modes, args.json);
     }
-    let request = Request {
-        db: args.db.spec(),
-        threads: args.search.threads()?,
-        tt_mb: args.search.tt_mb_asked()?,
-        moves: !args.value_only && !args.best_move,
-        pv: !args.value_only && !args.best_move,
-        best: args.best_move,
-        time_limit: budget,
-        journal: args.journal.spec()?,
-        remember: !args.journal.no_memory,
-        ..Request::new(position, rules)
-    };
+    let request = Asked { db: &args.db, search: &args.search, answer: &args.answer, time_limit: budget, journal: &args.journal }.request(position, rules)?;
     answer(&title, &request, args.json)
 }
 
@@ -180,19 +172,38 @@ pub fn query(args: QueryArgs) -> anyhow::Result<()> {
     let position = parse_position(&args.position)?;
     let rules = args.rules.rules();
     let time_limit = args.time_limit.map(seconds).transpose()?;
-    let request = Request {
-        db: args.db.spec(),
-        threads: args.search.threads()?,
-        tt_mb: args.search.tt_mb_asked()?,
-        moves: !args.value_only && !args.best_move,
-        pv: !args.value_only && !args.best_move,
-        best: args.best_move,
-        time_limit,
-        journal: args.journal.spec()?,
-        remember: !args.journal.no_memory,
-        ..Request::new(position, rules)
-    };
+    let request = Asked { db: &args.db, search: &args.search, answer: &args.answer, time_limit, journal: &args.journal }.request(position, rules)?;
     answer("Query", &request, args.json)
+}
+
+/// The flags `kalah solve` and `kalah query` share, parsed: one way from
+/// them to the library's request.
+struct Asked<'a> {
+    db: &'a DbArgs,
+    search: &'a SearchArgs,
+    answer: &'a AnswerArgs,
+    time_limit: Option<std::time::Duration>,
+    journal: &'a JournalArgs,
+}
+
+impl Asked<'_> {
+    /// The request for `position` under `rules`, the flags checked.
+    fn request(&self, position: kalah_core::Position, rules: kalah_core::Rules) -> anyhow::Result<Request> {
+        let AnswerArgs { value_only, best_move } = *self.answer;
+        let full = !value_only && !best_move;
+        Ok(Request {
+            db: self.db.spec(),
+            threads: self.search.threads()?,
+            tt_mb: self.search.tt_mb_asked()?,
+            moves: full,
+            pv: full,
+            best: best_move,
+            time_limit: self.time_limit,
+            journal: self.journal.spec()?,
+            remember: !self.journal.no_memory,
+            ..Request::new(position, rules)
+        })
+    }
 }
 
 /// Asks the library's analyzer and prints its report.

@@ -320,6 +320,40 @@ fn solve_value_only_json() {
     assert_eq!(value_of(&only), value_of(&full), "{only}\n{full}");
 }
 
+/// `kalah query` answers as `kalah solve` does with the same answer flags
+/// (issue 39, item 4): the full analysis by default, the value alone with
+/// `--value-only`, the value and a best move with `--best-move`.
+#[test]
+fn query_takes_the_answer_flags_of_solve() {
+    let sb = Sandbox::new();
+    // South's house 1 played from Kalah(4,3): North to move.
+    let position = "0,4,4,4,0,3,3,3,3,0 N";
+    let ask = |flags: &[&str]| {
+        let mut args = vec!["query", "--position", position, "--capture", "empty", "--tt-mb", "16", "--threads", "1", "--json"];
+        args.extend_from_slice(flags);
+        sb.json(&args)
+    };
+    let solved = sb.json(&["solve", "--position", position, "--capture", "empty", "--tt-mb", "16", "--threads", "1", "--json"]);
+    let full = ask(&[]);
+    assert_eq!(value_of(&full), value_of(&solved), "{full}\n{solved}");
+    assert_eq!(moves_of(&full), moves_of(&solved), "{full}\n{solved}");
+    assert!(!full["pv"].as_array().unwrap().is_empty(), "{full}");
+
+    let only = ask(&["--value-only"]);
+    assert_eq!(value_of(&only), value_of(&full), "{only}");
+    assert_eq!(only["moves"].as_array().map(Vec::len), Some(0), "{only}");
+    assert_eq!(only["pv"].as_array().map(Vec::len), Some(0), "{only}");
+
+    let best = ask(&["--best-move"]);
+    assert_eq!(value_of(&best), value_of(&full), "{best}");
+    assert_eq!(best["moves"].as_array().map(Vec::len), Some(0), "{best}");
+    let house = best["best_move"].as_u64().unwrap_or_else(|| panic!("no best move: {best}"));
+    let best_value = moves_of(&full).into_iter().find(|m| m.0 as u64 == house).map(|m| m.1);
+    assert_eq!(best_value, Some(value_of(&full)), "house {house} is not a best move:\n{best}\n{full}");
+
+    sb.usage_error(&["query", "--position", position, "--value-only", "--best-move"], &["cannot be used with"]);
+}
+
 /// `--best-move`: the value, and a move the full analysis gives that value;
 /// neither every move's value nor a principal variation.
 #[test]
