@@ -10,6 +10,12 @@
 //!                                                 apart), or with `map:` probed through its
 //!                                                 file mapping; `mem:N` builds an N-seed
 //!                                                 database in memory first (timed apart)
+//! kalah-bench moves H S CAPTURE THREADS TT_MB DATABASE
+//!                                                 every move's exact value of Kalah(H,S)'s
+//!                                                 start as `kalah solve` finds them (one
+//!                                                 solver, the moves that play again first,
+//!                                                 then house order), with each move's nodes
+//!                                                 and seconds: where a full analysis goes
 //! kalah-bench memory [MIB ...]                    random reads of huge-page memory of each
 //!                                                 size: the latency of one read waited
 //!                                                 for, and the time a read takes when
@@ -23,11 +29,11 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
-use kalah_core::{Capture, Position, Rules};
+use kalah_core::{Capture, Engine, Next, Position, Rules};
 use kalah_db::{Builder, Database, NoTablebase, Quiet};
 use kalah_search::{SearchOptions, Solver, Stats};
 
-const USAGE: &str = "usage: kalah-bench build H N [THREADS] | search H S CAPTURE THREADS [unary:]TT_MB [DATABASE | map:DATABASE | mem:N] | memory [MIB ...]";
+const USAGE: &str = "usage: kalah-bench build H N [THREADS] | search H S CAPTURE THREADS [unary:]TT_MB [DATABASE | map:DATABASE | mem:N] | moves H S CAPTURE THREADS TT_MB DATABASE | memory [MIB ...]";
 
 /// Prints a line of results; a closed standard output (`kalah-bench ... | head`) ends the run quietly.
 macro_rules! out {
@@ -60,6 +66,7 @@ fn main() {
     match args.get(1).map(String::as_str) {
         Some("build") => build(&args),
         Some("search") => search(&args),
+        Some("moves") => moves(&args),
         Some("memory") => memory(&args),
         _ => {
             eprintln!("{USAGE}");
@@ -151,6 +158,49 @@ fn search(args: &[String]) {
             report("no database", a.value, solver.nodes(), solver.stats(), start);
         }
     }
+}
+
+/// Every move's value of a start, one move at a time through one solver
+/// (its table shared, as in `kalah solve`), with what each cost.
+fn moves(args: &[String]) {
+    let h: usize = arg(args, 2, "houses");
+    let s: u32 = arg(args, 3, "seeds");
+    let capture: Capture = arg(args, 4, "capture rule");
+    let threads: usize = arg(args, 5, "threads");
+    let mb: usize = arg(args, 6, "transposition table MiB");
+    let path: String = arg(args, 7, "database file");
+    let rules = Rules { capture, ..Rules::default() };
+    let engine = Engine::new(h, rules);
+    let loading = Instant::now();
+    let db = Database::open(Path::new(&path)).unwrap_or_else(|e| fail("opening the database", e));
+    let db = db.load_into_memory().unwrap_or_else(|e| fail("loading the database", e));
+    let max_seeds = db.header().max_seeds;
+    let load = loading.elapsed().as_secs_f64();
+    let options = SearchOptions { threads, tt_bytes: mb << 20, max_seeds: None };
+    let solver = Solver::new(h, rules, db, options).unwrap_or_else(|e| fail("the solver", e));
+    let start = Position::start(h, s).unwrap_or_else(|e| fail("the start position", e));
+    // The order of `kalah solve`'s full analysis: the moves that play again
+    // first (the likeliest best), then the others, each in house order.
+    let mut houses = start.legal_moves();
+    houses.sort_by_key(|&house| engine.play(start.mover_board(), house - 1).next != Next::Mover);
+    out!("Kalah({h},{s}) {capture}, every move, {threads} threads, {mb} MiB table, {max_seeds}-seed database (loaded in {load:.2} s)");
+    let began = Instant::now();
+    let mut best = i32::MIN;
+    for house in houses {
+        let (child, outcome) = start.play(&engine, house).unwrap_or_else(|e| fail("a move", e));
+        let (nodes, t) = (solver.nodes(), Instant::now());
+        // The child's value is its mover's, stores included.
+        let value = match outcome.next {
+            Next::Over => start.store_difference() + outcome.gain(),
+            _ => {
+                let a = solver.analyze(&child, false, false).unwrap_or_else(|e| fail("the search", e));
+                if child.to_move() == start.to_move() { a.value } else { -a.value }
+            }
+        };
+        best = best.max(value);
+        out!("| house {house} | {value:+} | {} nodes | {:.2} s |", solver.nodes() - nodes, t.elapsed().as_secs_f64());
+    }
+    out!("| value {best:+} | {} nodes | {:.2} s |", solver.nodes(), began.elapsed().as_secs_f64());
 }
 
 /// A xorshift step: the random numbers of [`memory`].
