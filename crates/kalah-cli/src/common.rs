@@ -104,16 +104,16 @@ pub fn start_position(h: usize, s: u32) -> anyhow::Result<Position> {
 }
 
 /// The board size of a start, as `H S` or as `--houses H --seeds S` (the
-/// way `db build` and `table` take it), not both (`kalah solve`, `play`).
+/// way `table` takes it), not both (`kalah solve`, `play`, `strong`).
 #[derive(Args, Clone, Copy, Debug, Default)]
 pub struct BoardSize {
-    /// Houses a side, 1 to 8 (default 6).
+    /// Houses a side, 1 to 8.
     #[arg(value_name = "H")]
     houses: Option<usize>,
-    /// Seeds in each house at the start (default 4).
+    /// Seeds in each house at the start.
     #[arg(value_name = "S")]
     seeds: Option<u32>,
-    /// Houses a side, as H says it (the way `db build` and `table` take it).
+    /// Houses a side, as H says it (the way `table` takes it).
     #[arg(long = "houses", value_name = "H", conflicts_with = "houses")]
     houses_flag: Option<usize>,
     /// Seeds in each house at the start, as S says it.
@@ -130,6 +130,14 @@ impl BoardSize {
     /// Seeds a house, as given either way.
     pub fn seeds(&self) -> Option<u32> {
         self.seeds.or(self.seeds_flag)
+    }
+    /// Houses and seeds for a command that has no default size, or a
+    /// refusal naming both ways to give them.
+    pub fn required(&self, command: &str) -> anyhow::Result<(usize, u32)> {
+        match (self.houses(), self.seeds()) {
+            (Some(h), Some(s)) => Ok((h, s)),
+            _ => Err(user(format!("give the board size: `kalah {command} H S` (e.g. `kalah {command} 3 3`) or --houses H --seeds S"))),
+        }
     }
 }
 

@@ -35,12 +35,18 @@ pub enum DbCommand {
 
 #[derive(Args, Debug)]
 pub struct BuildArgs {
-    /// Houses a side, 1 to 8.
-    #[arg(long, value_name = "H", default_value_t = 6)]
-    houses: usize,
-    /// Cover every board with up to this many seeds in its houses.
-    #[arg(long, value_name = "N")]
-    max_seeds: u32,
+    /// Houses a side, 1 to 8 (default 6).
+    #[arg(value_name = "H")]
+    houses: Option<usize>,
+    /// Cover every board with up to N seeds in its houses.
+    #[arg(value_name = "N")]
+    max_seeds: Option<u32>,
+    /// Houses a side, as H says it.
+    #[arg(long = "houses", value_name = "H", conflicts_with = "houses")]
+    houses_flag: Option<usize>,
+    /// Cover every board with up to this many seeds, as N says it.
+    #[arg(long = "max-seeds", value_name = "N", conflicts_with = "max_seeds")]
+    max_seeds_flag: Option<u32>,
     #[command(flatten)]
     rules: RuleArgs,
     /// Output file (default: data/db/kalah-hH-nN-RULES.kdb, or under $KALAH_DB_DIR).
@@ -146,39 +152,52 @@ pub fn run(command: DbCommand) -> anyhow::Result<()> {
     }
 }
 
+impl BuildArgs {
+    /// Houses and the seeds covered, as `H N` or `--houses H --max-seeds N`
+    /// (houses 6 when not given), or a refusal naming both ways.
+    fn size(&self) -> anyhow::Result<(usize, u32)> {
+        let houses = self.houses.or(self.houses_flag).unwrap_or(6);
+        match self.max_seeds.or(self.max_seeds_flag) {
+            Some(n) => Ok((houses, n)),
+            None => Err(user("give the seeds to cover: `kalah db build H N` (e.g. `kalah db build 6 20`) or --houses H --max-seeds N")),
+        }
+    }
+}
+
 fn build(a: BuildArgs) -> anyhow::Result<()> {
     let rules = a.rules.rules();
-    kalah_db::builder::check_size(a.houses, a.max_seeds).map_err(db_error)?;
+    let (houses, max_seeds) = a.size()?;
+    kalah_db::builder::check_size(houses, max_seeds).map_err(db_error)?;
     let threads = crate::common::threads(a.threads)?;
-    let path = a.output.clone().unwrap_or_else(|| default_database_path(a.houses, a.max_seeds, rules));
+    let path = a.output.clone().unwrap_or_else(|| default_database_path(houses, max_seeds, rules));
     crate::common::check_output(&path)?;
-    kalah_db::check_resources(&path, a.houses, a.max_seeds, rules).map_err(db_error)?;
+    kalah_db::check_resources(&path, houses, max_seeds, rules).map_err(db_error)?;
     // Before the plan is said: a place that cannot be written, or a file
     // another build is writing, is refused in one line.
     kalah_db::safe::check_writable(&path).map_err(db_error)?;
     kalah_db::safe::check_free(&path).map_err(db_error)?;
-    let (memory, disk) = kalah_db::writer::requirements(a.houses, a.max_seeds, rules);
+    let (memory, disk) = kalah_db::writer::requirements(houses, max_seeds, rules);
     eprintln!(
         "note: building {} boards of {} houses with up to {} seeds ({rules}) into {}: {} of memory, {} of disk, {threads} threads",
-        group(kalah_core::boards_up_to(a.houses, a.max_seeds)),
-        a.houses,
-        a.max_seeds,
+        group(kalah_core::boards_up_to(houses, max_seeds)),
+        houses,
+        max_seeds,
         path.display(),
         human_bytes(memory),
         human_bytes(disk),
     );
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     let start = Instant::now();
-    let bars = crate::observe::Bars::new(a.houses, a.max_seeds);
-    let report = pool.install(|| kalah_db::build_file(&path, a.houses, rules, a.max_seeds, &bars)).map_err(db_error)?;
+    let bars = crate::observe::Bars::new(houses, max_seeds);
+    let report = pool.install(|| kalah_db::build_file(&path, houses, rules, max_seeds, &bars)).map_err(db_error)?;
     let seconds = start.elapsed().as_secs_f64();
     if a.json {
         print_json(&json!({
             "path": report.path.display().to_string(),
-            "houses": a.houses,
-            "max_seeds": a.max_seeds,
+            "houses": houses,
+            "max_seeds": max_seeds,
             "rules": rules_json(rules),
-            "boards": kalah_core::boards_up_to(a.houses, a.max_seeds),
+            "boards": kalah_core::boards_up_to(houses, max_seeds),
             "bytes": report.bytes,
             "resumed_levels": report.resumed_levels,
             "seconds": seconds,
@@ -189,7 +208,7 @@ fn build(a: BuildArgs) -> anyhow::Result<()> {
             "Built {} ({}, {} boards) in {:.1} s{}",
             report.path.display(),
             human_bytes(report.bytes),
-            group(kalah_core::boards_up_to(a.houses, a.max_seeds)),
+            group(kalah_core::boards_up_to(houses, max_seeds)),
             seconds,
             if report.resumed_levels > 0 {
                 format!(" (levels 0 to {} were already built)", report.resumed_levels - 1)

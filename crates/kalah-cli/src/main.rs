@@ -51,8 +51,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Solve Kalah(h,s) or a position: its value, every move's value and a
-    /// principal variation. Clockwise sowing (endless play) is solved by
+    /// Solve Kalah(h,s) (Kalah(6,4) when H S are left out) or a position:
+    /// its value, every move's value and a principal variation. Clockwise sowing (endless play) is solved by
     /// retrograde analysis, or where that does not fit in memory, shown as
     /// bounds proven within --time-limit (exact when they meet).
     Solve(solve::SolveArgs),
@@ -62,7 +62,8 @@ enum Command {
     /// Build, inspect, verify, probe, pack and unpack endgame databases.
     #[command(subcommand)]
     Db(db::DbCommand),
-    /// Play against the perfect player in the terminal (or watch it play itself).
+    /// Play against the perfect player in the terminal (or watch it play
+    /// itself), from Kalah(6,4) unless H S or --position say otherwise.
     Play(play::PlayArgs),
     /// The clearing chains of one side: the unique n-seed pattern cleared by
     /// extra moves alone, the longest chain on h houses, s(n).

@@ -13,18 +13,14 @@ use serde_json::json;
 use sha2::{Digest, Sha256};
 
 use kalah::text::group;
-use crate::common::{db_error, default_database_path, print_json, rules_json, start_position, RuleArgs};
+use crate::common::{db_error, default_database_path, print_json, rules_json, start_position, BoardSize, RuleArgs};
 use kalah::text::{signed, verdict};
 
 /// Arguments of `kalah strong`.
 #[derive(Args, Debug)]
 pub struct StrongArgs {
-    /// Houses a side.
-    #[arg(value_name = "H")]
-    houses: usize,
-    /// Seeds in each house at the start.
-    #[arg(value_name = "S")]
-    seeds: u32,
+    #[command(flatten)]
+    size: BoardSize,
     #[command(flatten)]
     rules: RuleArgs,
     /// The database file (default: data/db/kalah-hH-nN-RULES.kdb, or under $KALAH_DB_DIR).
@@ -47,8 +43,8 @@ pub const MANIFEST_HEADER: &str =
 
 pub fn run(a: StrongArgs) -> anyhow::Result<()> {
     let rules = a.rules.rules();
-    let start = start_position(a.houses, a.seeds)?;
-    let h = a.houses;
+    let (h, seeds) = a.size.required("strong")?;
+    let start = start_position(h, seeds)?;
     let n = start.seeds_in_houses();
     kalah_db::builder::check_size(h, n).map_err(db_error)?;
     let path = a.output.clone().unwrap_or_else(|| default_database_path(h, n, rules));
@@ -75,8 +71,7 @@ pub fn run(a: StrongArgs) -> anyhow::Result<()> {
             let (memory, disk) = kalah_db::writer::requirements(h, n, rules);
             if !a.json {
                 eprintln!(
-                    "note: strong solution of Kalah({h},{}): {} boards, {} of memory, {} of disk, into {}",
-                    a.seeds,
+                    "note: strong solution of Kalah({h},{seeds}): {} boards, {} of memory, {} of disk, into {}",
                     group(kalah_core::boards_up_to(h, n)),
                     human_bytes(memory + kalah_core::boards_up_to(h, n) / 4),
                     human_bytes(disk),
@@ -100,7 +95,7 @@ pub fn run(a: StrongArgs) -> anyhow::Result<()> {
     let file_name = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
     let row = format!(
         "{h},{},{},{},{},{},{},{n},{file_name},{bytes},{sha},{value},{won},{drawn},{lost},{boards},{positions}",
-        a.seeds, rules.capture, rules.end, rules.leftovers, rules.sowing, rules.relay
+        seeds, rules.capture, rules.end, rules.leftovers, rules.sowing, rules.relay
     );
     if let Some(m) = &a.manifest {
         append_manifest(m, &row)?;
@@ -108,7 +103,7 @@ pub fn run(a: StrongArgs) -> anyhow::Result<()> {
     if a.json {
         print_json(&json!({
             "houses": h,
-            "seeds": a.seeds,
+            "seeds": seeds,
             "rules": rules_json(rules),
             "max_seeds": n,
             "path": path.display().to_string(),
@@ -126,7 +121,7 @@ pub fn run(a: StrongArgs) -> anyhow::Result<()> {
             "seconds": seconds,
         }));
     } else {
-        println!("Strong solution of Kalah({h},{}), {rules}", a.seeds);
+        println!("Strong solution of Kalah({h},{seeds}), {rules}");
         println!("  start value          {} ({})", signed(value), verdict(kalah_core::Side::South, value));
         println!("  boards (<= {n} seeds)  {}", group(db.indexer().len()));
         println!("  won / drawn / lost   {} / {} / {}  (for the player to move)", group(won), group(drawn), group(lost));

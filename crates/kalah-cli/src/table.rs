@@ -49,11 +49,17 @@ impl std::str::FromStr for Span {
 /// Arguments of `kalah table`.
 #[derive(Args, Debug)]
 pub struct TableArgs {
-    /// Houses a side: a number or a range such as 1-6.
-    #[arg(long, value_name = "H|A-B", default_value = "1-6")]
+    /// Houses a side: a number or a range such as 1-6 (default 1-6).
+    #[arg(value_name = "H")]
+    houses_given: Option<Span>,
+    /// Seeds a house: a number or a range such as 1-6 (default 1-6).
+    #[arg(value_name = "S")]
+    seeds_given: Option<Span>,
+    /// Houses a side, as H says it.
+    #[arg(long, value_name = "H|A-B", default_value = "1-6", conflicts_with = "houses_given")]
     houses: Span,
-    /// Seeds a house: a number or a range such as 1-6.
-    #[arg(long, value_name = "S|A-B", default_value = "1-6")]
+    /// Seeds a house, as S says it.
+    #[arg(long, value_name = "S|A-B", default_value = "1-6", conflicts_with = "seeds_given")]
     seeds: Span,
     #[command(flatten)]
     rules: RuleArgs,
@@ -117,13 +123,15 @@ impl Entry {
     }
 }
 
-pub fn run(args: TableArgs) -> anyhow::Result<()> {
+pub fn run(mut args: TableArgs) -> anyhow::Result<()> {
     let rules = args.rules.rules();
+    args.houses = args.houses_given.unwrap_or(args.houses);
+    args.seeds = args.seeds_given.unwrap_or(args.seeds);
     if !(1..=kalah_core::MAX_HOUSES as u32).contains(&args.houses.0) || args.houses.1 > kalah_core::MAX_HOUSES as u32 {
-        return Err(user(format!("--houses {}-{}: houses a side must be 1 to {}", args.houses.0, args.houses.1, kalah_core::MAX_HOUSES)));
+        return Err(user(format!("houses {}-{}: houses a side must be 1 to {}", args.houses.0, args.houses.1, kalah_core::MAX_HOUSES)));
     }
     if args.seeds.0 == 0 {
-        return Err(user("--seeds: every house holds at least one seed at the start"));
+        return Err(user("seeds 0: every house holds at least one seed at the start"));
     }
     let limit = seconds(args.time_limit)?;
     let threads = args.search.threads()?;

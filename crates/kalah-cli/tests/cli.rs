@@ -1240,7 +1240,7 @@ fn table_bounds_clockwise_starts_above_its_database() {
 }
 
 /// Issue 39: `solve` and `play` take the board size as `H S` or as
-/// `--houses H --seeds S`, the way `db build` and `table` take it; not both.
+/// `--houses H --seeds S`, the way `table` takes it; not both.
 #[test]
 fn the_board_size_as_flags_or_positional() {
     let sb = Sandbox::new();
@@ -1254,6 +1254,69 @@ fn the_board_size_as_flags_or_positional() {
     let both = sb.run(&["solve", "3", "2", "--houses", "4"]);
     assert_eq!(both.code, Some(2), "{}", both.stderr);
     assert!(both.stderr.contains("cannot be used with"), "{}", both.stderr);
+}
+
+/// Issue 39, item 4: `strong` takes `H S` or `--houses H --seeds S`,
+/// `db build` takes `H N` or `--houses H --max-seeds N`, and `table` takes
+/// `H S` ranges or `--houses`/`--seeds`; either way the same answer or
+/// file, and a size left out is refused naming both ways.
+#[test]
+fn strong_db_build_and_table_take_the_size_either_way() {
+    let sb = Sandbox::new();
+    let table = |args: &[&str]| {
+        let mut all = vec!["table"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["--capture", "empty", "--threads", "1", "--json"]);
+        let t = sb.json(&all);
+        let entries = t["entries"].as_array().unwrap_or_else(|| panic!("no entries: {t}")).clone();
+        entries.iter().map(|e| (e["houses"].as_u64(), e["seeds"].as_u64(), e["value"].as_i64())).collect::<Vec<_>>()
+    };
+    let positional = table(&["2-3", "2"]);
+    assert_eq!(positional.iter().map(|e| (e.0, e.1)).collect::<Vec<_>>(), [(Some(2), Some(2)), (Some(3), Some(2))]);
+    assert_eq!(positional, table(&["--houses", "2-3", "--seeds", "2"]));
+    sb.usage_error(&["table", "3", "--houses", "3"], &["cannot be used with"]);
+
+    let strong = |args: &[&str], file: &str| {
+        let out = sb.file(file);
+        let mut all = vec!["strong"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["-o", &out, "--json"]);
+        let v = sb.json(&all);
+        (v, std::fs::read(&out).expect("the strong solution's file"))
+    };
+    let (positional, positional_bytes) = strong(&["2", "2"], "p.kdb");
+    let (flags, flags_bytes) = strong(&["--houses", "2", "--seeds", "2"], "f.kdb");
+    assert_eq!(positional["max_seeds"], 8, "{positional}");
+    for field in ["houses", "seeds", "max_seeds", "value", "sha256", "won", "drawn", "lost", "reachable_positions"] {
+        assert_eq!(positional[field], flags[field], "{field}: {positional}\n{flags}");
+    }
+    assert!(positional_bytes == flags_bytes, "the two strong solutions differ");
+
+    let build = |args: &[&str], file: &str| {
+        let out = sb.file(file);
+        let mut all = vec!["db", "build"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["-o", &out, "--json"]);
+        let v = sb.json(&all);
+        (v, std::fs::read(&out).expect("the database file"))
+    };
+    let (positional, positional_bytes) = build(&["3", "6"], "b.kdb");
+    let (flags, flags_bytes) = build(&["--houses", "3", "--max-seeds", "6"], "c.kdb");
+    assert_eq!((positional["houses"].as_u64(), positional["max_seeds"].as_u64()), (Some(3), Some(6)), "{positional}");
+    assert_eq!(positional["boards"], flags["boards"], "{positional}\n{flags}");
+    assert!(positional_bytes == flags_bytes, "the two builds differ");
+    // Six houses when H is left out.
+    let (six, _) = build(&["--max-seeds", "2"], "d.kdb");
+    assert_eq!(six["houses"], 6, "{six}");
+
+    for args in [&["strong", "3"][..], &["strong"], &["strong", "--houses", "3"]] {
+        sb.usage_error(args, &["kalah strong H S", "--houses H --seeds S"]);
+    }
+    for args in [&["db", "build", "3"][..], &["db", "build"], &["db", "build", "--houses", "3"]] {
+        sb.usage_error(args, &["kalah db build H N", "--houses H --max-seeds N"]);
+    }
+    sb.usage_error(&["db", "build", "3", "6", "--max-seeds", "6"], &["cannot be used with"]);
+    sb.usage_error(&["strong", "2", "2", "--seeds", "2"], &["cannot be used with"]);
 }
 
 /// A search likely to be long says so before it starts, with what
