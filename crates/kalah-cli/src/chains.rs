@@ -38,11 +38,14 @@ house and the opponent's row is never touched). They are for counter-clockwise s
 clockwise, a seed reaches its store only after crossing the opponent's row, so no side ever \
 clears this way.\n\n\
 Examples:\n  kalah chains                   6 houses, patterns of 1 to 30 seeds\n  \
-kalah chains --houses 4 --max 12\n  kalah chains --houses 8 --json"
+kalah chains 4 --max 12        4 houses (`--houses 4` says the same)\n  kalah chains 8 --json"
 )]
 pub struct ChainsArgs {
-    /// Houses a side.
-    #[arg(long, value_name = "H", default_value_t = 6)]
+    /// Houses a side (default 6).
+    #[arg(value_name = "H")]
+    houses_given: Option<usize>,
+    /// Houses a side, as H says it.
+    #[arg(long, value_name = "H", default_value_t = 6, conflicts_with = "houses_given")]
     houses: usize,
     /// List the patterns of 1 to N seeds.
     #[arg(long, value_name = "N", default_value_t = 30)]
@@ -65,7 +68,7 @@ struct Row {
 }
 
 pub fn run(args: ChainsArgs) -> anyhow::Result<()> {
-    let h = args.houses;
+    let h = args.houses_given.unwrap_or(args.houses);
     if !(1..=MAX_HOUSES).contains(&h) {
         return Err(user(format!("--houses {h}: give 1 to {MAX_HOUSES} houses")));
     }

@@ -218,3 +218,15 @@ fn bad_arguments_are_refused_in_one_line() {
         assert!(stderr.starts_with("kalah: "), "{stderr}");
     }
 }
+
+/// Issue 39, item 4: the houses as `H` or as `--houses H`, not both.
+#[test]
+fn the_houses_as_positional_or_flag() {
+    let positional = chains_json(&["4", "--max", "12"]);
+    let flag = chains_json(&["--houses", "4", "--max", "12"]);
+    assert_eq!(positional, flag);
+    assert_eq!(positional["houses"], 4, "{positional}");
+    let (code, _, stderr) = chains(&["4", "--houses", "4"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("cannot be used with"), "{stderr}");
+}
