@@ -4,7 +4,7 @@ use clap::Args;
 
 use kalah::Request;
 
-use crate::common::{databases, parse_position, print_json, seconds, start_or_position, user, BoardSize, DbArgs, RuleArgs, SearchArgs};
+use crate::common::{databases, parse_position, print_json, seconds, start_or_position, start_position, user, BoardSize, DbArgs, RuleArgs, SearchArgs};
 use crate::observe::Terminal;
 
 /// Arguments of `kalah solve`.
@@ -119,9 +119,12 @@ impl JournalArgs {
 /// Arguments of `kalah query`.
 #[derive(Args, Debug)]
 pub struct QueryArgs {
-    /// The position, ring form "S1..Sh,Sstore,N1..Nh,Nstore SIDE" or side form.
-    #[arg(long, value_name = "P")]
-    position: String,
+    #[command(flatten)]
+    size: BoardSize,
+    /// The position, ring form "S1..Sh,Sstore,N1..Nh,Nstore SIDE" or side
+    /// form (or H S for the start of Kalah(H,S)).
+    #[arg(long, value_name = "P", conflicts_with_all = ["houses", "seeds", "houses_flag", "seeds_flag"])]
+    position: Option<String>,
     #[command(flatten)]
     rules: RuleArgs,
     #[command(flatten)]
@@ -169,11 +172,15 @@ pub fn solve(args: SolveArgs) -> anyhow::Result<()> {
 }
 
 pub fn query(args: QueryArgs) -> anyhow::Result<()> {
-    let position = parse_position(&args.position)?;
+    let (position, title) = match (&args.position, args.size.houses(), args.size.seeds()) {
+        (Some(text), _, _) => (parse_position(text)?, "Query".to_string()),
+        (None, Some(h), Some(s)) => (start_position(h, s)?, format!("Kalah({h},{s})")),
+        _ => return Err(user("give the position: --position P (e.g. \"4,4,4,0,4,4,4,0 S\"), or H S for the start of Kalah(H,S)")),
+    };
     let rules = args.rules.rules();
     let time_limit = args.time_limit.map(seconds).transpose()?;
     let request = Asked { db: &args.db, search: &args.search, answer: &args.answer, time_limit, journal: &args.journal }.request(position, rules)?;
-    answer("Query", &request, args.json)
+    answer(&title, &request, args.json)
 }
 
 /// The flags `kalah solve` and `kalah query` share, parsed: one way from

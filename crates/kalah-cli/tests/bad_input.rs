@@ -443,7 +443,8 @@ fn flags_that_would_be_ignored_and_checks_before_the_work() {
 fn errors_under_json_are_one_object_on_stdout() {
     let sb = Sandbox::new();
     sb.usage(&["solve", "--capture", "nope", "--json"], &["nope"]);
-    sb.usage(&["query", "--json"], &["--position"]);
+    sb.usage(&["query", "--position", "3,3,3,0,3,3,3,0 S", "--bogus", "--json"], &["--bogus"]);
+    sb.refused(&["query", "--json"], &["--position P", "H S"]);
     sb.refused(&["db", "info", &sb.file("missing.kdb"), "--json"], &["missing.kdb"]);
     sb.refused(&["solve", "3", "2", "--pie", "--json", "--db", &sb.file("none.kdb")], &["none.kdb"]);
     // Without --json, stdout stays empty.

@@ -352,6 +352,22 @@ fn query_takes_the_answer_flags_of_solve() {
     assert_eq!(best_value, Some(value_of(&full)), "house {house} is not a best move:\n{best}\n{full}");
 
     sb.usage_error(&["query", "--position", position, "--value-only", "--best-move"], &["cannot be used with"]);
+
+    // A start as `H S` (or the flags), as solve takes it; a query with no
+    // position is refused naming both ways to give one.
+    let start = sb.json(&["query", "4", "3", "--capture", "empty", "--tt-mb", "16", "--threads", "1", "--json"]);
+    let solved = sb.json(&["solve", "4", "3", "--capture", "empty", "--tt-mb", "16", "--threads", "1", "--json"]);
+    assert_eq!(start["position"], "3,3,3,3,0,3,3,3,3,0 S", "{start}");
+    assert_eq!(value_of(&start), value_of(&solved), "{start}\n{solved}");
+    assert_eq!(moves_of(&start), moves_of(&solved), "{start}\n{solved}");
+    let flags = sb.json(&["query", "--houses", "4", "--seeds", "3", "--capture", "empty", "--value-only", "--json"]);
+    assert_eq!(flags["position"], start["position"], "{flags}");
+    for args in [&["query"][..], &["query", "4"], &["query", "--seeds", "3"]] {
+        let r = sb.run(args);
+        assert_eq!(r.code, Some(2), "{}", r.describe());
+        assert!(r.stderr.contains("--position P") && r.stderr.contains("H S"), "{}", r.describe());
+    }
+    sb.usage_error(&["query", "4", "3", "--position", position], &["cannot be used with"]);
 }
 
 /// `--best-move`: the value, and a move the full analysis gives that value;
