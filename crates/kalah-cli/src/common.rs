@@ -131,6 +131,7 @@ impl BoardSize {
     pub fn seeds(&self) -> Option<u32> {
         self.seeds.or(self.seeds_flag)
     }
+
     /// Houses and seeds for a command that has no default size, or a
     /// refusal naming both ways to give them.
     pub fn required(&self, command: &str) -> anyhow::Result<(usize, u32)> {

@@ -52,9 +52,10 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Solve Kalah(h,s) (Kalah(6,4) when H S are left out) or a position:
-    /// its value, every move's value and a principal variation. Clockwise sowing (endless play) is solved by
-    /// retrograde analysis, or where that does not fit in memory, shown as
-    /// bounds proven within --time-limit (exact when they meet).
+    /// its value, every move's value and a principal variation. Clockwise
+    /// sowing (endless play) is solved by retrograde analysis, or where that
+    /// does not fit in memory, shown as bounds proven within --time-limit
+    /// (exact when they meet).
     Solve(solve::SolveArgs),
     /// The perfect-play value of any position: a database probe where it is
     /// covered, a search backed by the database beyond.
