@@ -1292,14 +1292,16 @@ fn strong_db_build_and_table_take_the_size_either_way() {
     assert_eq!(positional, table(&["--houses", "2-3", "--seeds", "2"]));
     sb.usage_error(&["table", "3", "--houses", "3"], &["cannot be used with"]);
 
-    let strong = |args: &[&str], file: &str| {
+    // The JSON answer and the bytes of the file a command writes.
+    let written = |command: &[&str], args: &[&str], file: &str| {
         let out = sb.file(file);
-        let mut all = vec!["strong"];
+        let mut all = command.to_vec();
         all.extend_from_slice(args);
         all.extend_from_slice(&["-o", &out, "--json"]);
         let v = sb.json(&all);
-        (v, std::fs::read(&out).expect("the strong solution's file"))
+        (v, std::fs::read(&out).unwrap_or_else(|e| panic!("{all:?} wrote no file: {e}")))
     };
+    let strong = |args: &[&str], file: &str| written(&["strong"], args, file);
     let (positional, positional_bytes) = strong(&["2", "2"], "p.kdb");
     let (flags, flags_bytes) = strong(&["--houses", "2", "--seeds", "2"], "f.kdb");
     assert_eq!(positional["max_seeds"], 8, "{positional}");
@@ -1308,14 +1310,7 @@ fn strong_db_build_and_table_take_the_size_either_way() {
     }
     assert!(positional_bytes == flags_bytes, "the two strong solutions differ");
 
-    let build = |args: &[&str], file: &str| {
-        let out = sb.file(file);
-        let mut all = vec!["db", "build"];
-        all.extend_from_slice(args);
-        all.extend_from_slice(&["-o", &out, "--json"]);
-        let v = sb.json(&all);
-        (v, std::fs::read(&out).expect("the database file"))
-    };
+    let build = |args: &[&str], file: &str| written(&["db", "build"], args, file);
     let (positional, positional_bytes) = build(&["3", "6"], "b.kdb");
     let (flags, flags_bytes) = build(&["--houses", "3", "--max-seeds", "6"], "c.kdb");
     assert_eq!((positional["houses"].as_u64(), positional["max_seeds"].as_u64()), (Some(3), Some(6)), "{positional}");
