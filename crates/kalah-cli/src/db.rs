@@ -155,7 +155,7 @@ pub fn run(command: DbCommand) -> anyhow::Result<()> {
 impl BuildArgs {
     /// Houses and the seeds covered, as `H N` or `--houses H --max-seeds N`
     /// (houses 6 when not given), or a refusal naming both ways.
-    fn size(&self) -> anyhow::Result<(usize, u32)> {
+    pub(crate) fn size(&self) -> anyhow::Result<(usize, u32)> {
         let houses = self.houses.or(self.houses_flag).unwrap_or(6);
         match self.max_seeds.or(self.max_seeds_flag) {
             Some(n) => Ok((houses, n)),

@@ -167,6 +167,26 @@ fn a_distributed_solve_finds_the_single_process_values() {
     assert_eq!(one["value"], 8, "Kalah(5,3), empty capture");
 }
 
+/// Under mpirun the board size is read as one process reads it, `H S` or
+/// the flags: the distributed solve read only `H S`, and solved
+/// Kalah(6,4) when given `--houses 3 --seeds 2` (issue 39, item 4);
+/// `db build` takes `H N` as well as `--houses H --max-seeds N`.
+#[test]
+fn the_board_size_as_flags_or_positional_on_ranks() {
+    let flags = same_answer(&["--houses", "3", "--seeds", "2", "--no-db"], 2);
+    assert_eq!(flags["position"], "2,2,2,0,2,2,2,0 S", "{flags}");
+    let positional = same_answer(&["3", "2", "--no-db"], 2);
+    assert_eq!(positional["position"], flags["position"]);
+
+    let dir = scratch();
+    let (one, two) = (dir.path().join("one.kdb"), dir.path().join("two.kdb"));
+    let (one_arg, two_arg) = (path_arg(&one), path_arg(&two));
+    ok(single(&["db", "build", "--houses", "4", "--max-seeds", "10", "--threads", "1", "-o", &one_arg]));
+    let o = ok(mpirun(2, &["db", "build", "4", "10", "--threads", "1", "-o", &two_arg, "--json"], &[]));
+    assert_eq!(json(&o)["max_seeds"], 10, "{}", describe(&o));
+    assert!(read(&one) == read(&two), "the files differ");
+}
+
 #[test]
 fn what_is_not_distributed_is_refused_once_with_exit_code_2() {
     for args in [

@@ -79,8 +79,8 @@ pub(crate) fn run(cluster: &Cluster, m: &clap::ArgMatches) -> ExitCode {
 /// Reads the arguments and checks the resources this rank needs: memory
 /// for the whole database on every rank, disk on rank 0.
 fn prepare(cluster: &Cluster, m: &clap::ArgMatches) -> anyhow::Result<Request> {
-    let houses = arg::<usize>(m, "houses")?.unwrap_or(6);
-    let max_seeds = arg::<u32>(m, "max_seeds")?.ok_or_else(|| user("--max-seeds is required"))?;
+    // `H N` or the flags, read as the single-process build reads them.
+    let (houses, max_seeds) = crate::db::BuildArgs::from_arg_matches(m)?.size()?;
     let rules = RuleArgs::from_arg_matches(m)?.rules();
     kalah_db::builder::check_size(houses, max_seeds).map_err(db_error)?;
     let path = arg::<PathBuf>(m, "output")?.unwrap_or_else(|| default_database_path(houses, max_seeds, rules));

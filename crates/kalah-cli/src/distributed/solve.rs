@@ -29,7 +29,7 @@ use super::{arg, flag, Cluster, POLL};
 use kalah::text::{a_size, article, group};
 use kalah::{Report, Source, UsedDatabase};
 
-use crate::common::{databases, print_json, user, DbArgs, RuleArgs};
+use crate::common::{databases, print_json, user, BoardSize, DbArgs, RuleArgs};
 use crate::common::SearchArgs;
 use kalah::split::{local_links, master, worker, Knobs, LocalMaster, MasterLink, ToMaster, ToWorker, Tree, WorkerLink, Words, JOBS_PER_WORKER, MAX_SPLIT_DEPTH};
 
@@ -138,12 +138,9 @@ fn prepare(cluster: &Cluster, m: &clap::ArgMatches) -> anyhow::Result<(Prepared,
             "clockwise sowing is solved by retrograde analysis in memory, which is not distributed: run it without mpirun",
         ));
     }
-    let (position, title) = crate::common::start_or_position(
-        arg::<usize>(m, "houses")?,
-        arg::<u32>(m, "seeds")?,
-        arg::<String>(m, "position")?.as_deref(),
-        "solve",
-    )?;
+    // `H S` or `--houses H --seeds S`, read as the single-process solve reads them.
+    let size = BoardSize::from_arg_matches(m)?;
+    let (position, title) = crate::common::start_or_position(size.houses(), size.seeds(), arg::<String>(m, "position")?.as_deref(), "solve")?;
     let search = SearchArgs::from_arg_matches(m)?;
     let db = DbArgs::from_arg_matches(m)?;
     if db.db_seeds.is_some_and(|n| n > 0) {
