@@ -703,7 +703,7 @@ impl<T: Tablebase> Solver<T> {
     /// capture 81.7 M against 84.2 M, Kalah(5,4) 8.22 M against 8.41 M,
     /// Kalah(6,3) 13.06 M against 12.78 M; Kalah(5,5) and Kalah(4,6)
     /// unchanged (their move into the store is house 1).
-    fn moves_best_first(&self, board: Board) -> Vec<usize> {
+    pub fn moves_best_first(&self, board: Board) -> Vec<usize> {
         let mut moves: Vec<usize> = self.engine.moves(board).collect();
         moves.sort_by_key(|&house| self.engine.play(board, house).next != Next::Mover);
         moves

@@ -179,10 +179,8 @@ fn moves(args: &[String]) {
     let options = SearchOptions { threads, tt_bytes: mb << 20, max_seeds: None };
     let solver = Solver::new(h, rules, db, options).unwrap_or_else(|e| fail("the solver", e));
     let start = Position::start(h, s).unwrap_or_else(|e| fail("the start position", e));
-    // The order of `kalah solve`'s full analysis: the moves that play again
-    // first (the likeliest best), then the others, each in house order.
-    let mut houses = start.legal_moves();
-    houses.sort_by_key(|&house| engine.play(start.mover_board(), house - 1).next != Next::Mover);
+    // The order of `kalah solve`'s full analysis (1-based houses).
+    let houses: Vec<usize> = solver.moves_best_first(start.mover_board()).into_iter().map(|h| h + 1).collect();
     out!("Kalah({h},{s}) {capture}, every move, {threads} threads, {mb} MiB table, {max_seeds}-seed database (loaded in {load:.2} s)");
     let began = Instant::now();
     let mut best = i32::MIN;
