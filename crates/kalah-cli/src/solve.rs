@@ -4,7 +4,7 @@ use clap::Args;
 
 use kalah::Request;
 
-use crate::common::{databases, parse_position, print_json, seconds, start_or_position, start_position, user, BoardSize, DbArgs, RuleArgs, SearchArgs};
+use crate::common::{databases, parse_position, print_json, seconds, start_or_position, user, BoardSize, DbArgs, RuleArgs, SearchArgs};
 use crate::observe::Terminal;
 
 /// Arguments of `kalah solve`.
@@ -174,7 +174,7 @@ pub fn solve(args: SolveArgs) -> anyhow::Result<()> {
 pub fn query(args: QueryArgs) -> anyhow::Result<()> {
     let (position, title) = match (&args.position, args.size.houses(), args.size.seeds()) {
         (Some(text), _, _) => (parse_position(text)?, "Query".to_string()),
-        (None, Some(h), Some(s)) => (start_position(h, s)?, format!("Kalah({h},{s})")),
+        (None, Some(h), Some(s)) => start_or_position(Some(h), Some(s), None, "query")?,
         _ => return Err(user("give the position: --position P (e.g. \"4,4,4,0,4,4,4,0 S\"), or H S for the start of Kalah(H,S)")),
     };
     let rules = args.rules.rules();
