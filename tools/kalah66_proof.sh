@@ -7,20 +7,27 @@
 # any time (kill -9 included); run the same command to go on. The answer
 # goes to data/kalah-6-6/value-CAPTURE.json when the search ends.
 #
-#   tools/kalah66_proof.sh empty|standard
+#   tools/kalah66_proof.sh empty|standard [SOLVE FLAGS...]
 #
-# A 4 GiB transposition table beside the database loaded into memory
+# Flags after the capture rule go to `kalah solve`: `--guess V` begins
+# MTD(f) with the test "value >= V" (before the test the journal
+# recorded), `--test V` runs that one test. Empty capture, whose value is
+# published (+2): `--guess 4` runs "value >= +4", which must fail, then
+# "value >= +2", which must hold: the fewest tests.
+#
+# An 8 GiB transposition table (KALAH66_TT_MB, in MiB) beside the database loaded into memory
 # (10.3 GiB; built, in about 6-8 minutes here, into
 # $KALAH_DB_DIR (default data/db) if it is not there). A progress line goes
 # to stderr every minute when it is not a terminal.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/write_to.sh
-capture=${1:?usage: tools/kalah66_proof.sh empty|standard}
+capture=${1:?usage: tools/kalah66_proof.sh empty|standard [SOLVE FLAGS...]}
+shift
 case $capture in empty|standard) ;; *) echo "capture: empty or standard, not $capture" >&2; exit 2 ;; esac
 . tools/release_kalah.sh
 db="${KALAH_DB_DIR:-data/db}/kalah-h6-n30-$capture-instant-owner-ccw-relayoff.kdb"
 [ -f "$db" ] || "$kalah" db build --houses 6 --max-seeds 30 --capture "$capture"
-write_to "data/kalah-6-6/value-$capture.json" "$kalah" solve 6 6 --capture "$capture" --value-only --tt-mb 4096 \
-  --db "$db" --journal "data/kalah-6-6/journal-$capture" --json
+write_to "data/kalah-6-6/value-$capture.json" "$kalah" solve 6 6 --capture "$capture" --value-only --tt-mb "${KALAH66_TT_MB:-8192}" \
+  --db "$db" --journal "data/kalah-6-6/journal-$capture" --json "$@"
 cat "data/kalah-6-6/value-$capture.json"

@@ -14,8 +14,14 @@ pub fn print_human(title: &str, report: &Report) {
     println!("Position: {}  ({} to move)", p.ring(), mover.name());
     print!("{}", p.diagram());
     let v = a.value;
+    if let Some(t) = &report.test {
+        let proved = if t.holds { format!("holds: the value is at least {}", signed(t.bound)) } else { format!("fails: the value is at most {}", signed(t.bound)) };
+        println!("Test:     value >= {}  {proved}", signed(t.at_least));
+    }
     if v.is_exact() {
         println!("Value:    {}  ({}){}", signed(v.lower), verdict(mover, v.lower), source_note(report));
+    } else if report.test.is_some() {
+        println!("Value:    {}..{}  (the bounds proven){}", signed(v.lower), signed(v.upper), source_note(report));
     } else {
         println!(
             "Value:    {}..{}  (proven bounds: not solved within the time limit){}",

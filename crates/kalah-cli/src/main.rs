@@ -17,6 +17,7 @@ mod observe;
 #[cfg(feature = "mpi")]
 mod distributed;
 mod opening;
+mod journal;
 mod play;
 mod solve;
 mod strong;
@@ -63,6 +64,9 @@ enum Command {
     /// Build, inspect, verify, probe, pack and unpack endgame databases.
     #[command(subcommand)]
     Db(db::DbCommand),
+    /// Check what a long search's journal, or the search memory, holds.
+    #[command(subcommand)]
+    Journal(journal::JournalCommand),
     /// Play against the perfect player in the terminal (or watch it play
     /// itself), from Kalah(6,4) unless H S or --position say otherwise.
     Play(play::PlayArgs),
@@ -127,6 +131,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::solve(args),
         Command::Query(args) => solve::query(args),
         Command::Db(command) => db::run(command),
+        Command::Journal(command) => journal::run(command),
         Command::Play(args) => play::run(args),
         Command::Chains(args) => chains::run(args),
         Command::Table(args) => table::run(args),

@@ -26,15 +26,15 @@ pub struct SolveArgs {
     answer: AnswerArgs,
     /// Pie rule: after South's first turn North may swap sides. Prints every
     /// opening turn's value and the value of the game under the pie rule.
-    #[arg(long, conflicts_with_all = ["position", "value_only", "best_move", "journal"])]
+    #[arg(long, conflicts_with_all = ["position", "value_only", "best_move", "guess", "test", "journal"])]
     pie: bool,
     /// Seed shift: before the game North moves one seed from any house to
     /// any house (houses 1..2h in ring order). Prints each shift's value,
     /// North's best shift and the value of the game.
-    #[arg(long, conflicts_with_all = ["position", "value_only", "best_move", "journal"])]
+    #[arg(long, conflicts_with_all = ["position", "value_only", "best_move", "guess", "test", "journal"])]
     shift: bool,
     /// Every opening turn of South (extra-move chains included) with its value.
-    #[arg(long, conflicts_with_all = ["position", "pie", "shift", "value_only", "best_move", "journal"])]
+    #[arg(long, conflicts_with_all = ["position", "pie", "shift", "value_only", "best_move", "guess", "test", "journal"])]
     openings: bool,
     /// Seconds for the search: a value not proven in time is shown as the
     /// bounds proven on it (and every move's, as far as time allows; a
@@ -68,6 +68,32 @@ pub struct AnswerArgs {
     /// only shown to reach the value).
     #[arg(long)]
     best_move: bool,
+    /// Begin the search at the guess V of the value (for the player to
+    /// move, stores included): the first null-window test is "value >= V",
+    /// with no depth-limited searches before it, and it comes before the
+    /// test a journal recorded. For a value known or closely guessed
+    /// (Kalah(6,6) empty capture, published +2: --guess 4 runs "value >=
+    /// +4", which must fail, then "value >= +2", which must hold).
+    #[arg(long, value_name = "V", allow_negative_numbers = true, conflicts_with = "test")]
+    guess: Option<i32>,
+    /// Run one null-window test only: is the value (for the player to
+    /// move, stores included) at least V? Answered "holds" with a lower
+    /// bound of at least V, or "fails" with an upper bound below it
+    /// (`test` in --json); the value alone, as with --value-only. It
+    /// comes before the test a journal recorded.
+    #[arg(long, value_name = "V", allow_negative_numbers = true, conflicts_with = "best_move")]
+    test: Option<i32>,
+}
+
+impl AnswerArgs {
+    /// The root tests asked for.
+    fn tests(&self) -> kalah::RootTests {
+        match (self.guess, self.test) {
+            (_, Some(v)) => kalah::RootTests::AtLeast(v),
+            (Some(v), None) => kalah::RootTests::FirstGuess(v),
+            (None, None) => kalah::RootTests::Deepening,
+        }
+    }
 }
 
 /// The journal of a long search (`kalah solve` and `kalah query`).
@@ -196,8 +222,8 @@ struct Asked<'a> {
 impl Asked<'_> {
     /// The request for `position` under `rules`, the flags checked.
     fn request(&self, position: kalah_core::Position, rules: kalah_core::Rules) -> anyhow::Result<Request> {
-        let AnswerArgs { value_only, best_move } = *self.answer;
-        let full = !value_only && !best_move;
+        let AnswerArgs { value_only, best_move, test, .. } = *self.answer;
+        let full = !value_only && !best_move && test.is_none();
         Ok(Request {
             db: self.db.spec(),
             threads: self.search.threads()?,
@@ -208,6 +234,7 @@ impl Asked<'_> {
             time_limit: self.time_limit,
             journal: self.journal.spec()?,
             remember: !self.journal.no_memory,
+            tests: self.answer.tests(),
             ..Request::new(position, rules)
         })
     }
@@ -220,6 +247,11 @@ fn answer(title: &str, request: &Request, json: bool) -> anyhow::Result<()> {
         print_json(&serde_json::to_value(&report)?);
     } else {
         crate::analysis::print_human(title, &report);
+    }
+    // The answer is printed; a journal that could not be kept is a failure
+    // of the machine, said after it (exit code 1).
+    if let Some(why) = report.journal.as_ref().and_then(|j| j.not_written.as_ref()) {
+        return Err(kalah::Error::Io { message: format!("the value above stands, but the journal was not kept: {why}"), source: None }.into());
     }
     Ok(())
 }

@@ -243,3 +243,35 @@ fn concurrent_searches_on_one_mapping_agree_with_one_thread() {
     });
     assert_eq!(db.failure(), None);
 }
+
+/// A full disk under a journal (issue 51): the search's answer is printed
+/// (and under --json is the one object, saying why the journal was not
+/// written), then one line says the journal was not kept, exit code 1.
+#[test]
+fn a_full_disk_does_not_cost_a_journaled_search_its_answer() {
+    let Some(disk) = Tmpfs::mount("256k") else {
+        return;
+    };
+    let journal = disk.path().join("j");
+    fs::create_dir(&journal).unwrap();
+    // Fill the disk: the write fails part way, leaving it full.
+    assert!(fs::write(disk.path().join("filler"), vec![0u8; 1 << 20]).is_err());
+    let solve = |json: bool| {
+        let mut c = kalah(disk.path());
+        c.args(["solve", "4", "4", "--capture", "empty", "--no-db", "--value-only", "--threads", "2", "--journal"]).arg(&journal);
+        if json {
+            c.arg("--json");
+        }
+        finish(c)
+    };
+    let (code, stdout, err) = solve(true);
+    assert_eq!(code, Some(1), "{err}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["value"], 2, "{stdout}");
+    assert!(report["journal"]["not_written"].as_str().unwrap().contains("No space left on device"), "{stdout}");
+    assert!(err.lines().last().unwrap().starts_with("kalah: the value above stands, but the journal was not kept"), "{err}");
+    let (code, stdout, err) = solve(false);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(stdout.contains("Value:    +2  (South wins by 2)"), "{stdout}");
+    assert!(!err.contains("panicked"), "{err}");
+}

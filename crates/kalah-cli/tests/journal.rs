@@ -1,7 +1,10 @@
 //! The journal of a long search (issue 37): `kalah solve ... --journal DIR`
 //! killed with SIGKILL at random moments and run again resumes to the
 //! exact value, with little work done twice; a damaged journal, or one of
-//! another search, is refused; two searches cannot share one.
+//! another search, is refused; two searches cannot share one. A forged
+//! journal or search memory (its checksum made right again) never makes
+//! kalah panic, hang or answer the forged value (issue 51); the tests
+//! `--test` and `--guess` choose give the known values.
 
 use std::fs;
 use std::path::Path;
@@ -121,14 +124,17 @@ fn a_damaged_or_foreign_journal_is_refused() {
     refused(&["4", "3"], &[], &["journal.kj", "the position 4,4,4,4,0,4,4,4,4,0 S, not 3,3,3,3,0,3,3,3,3,0 S"]);
     refused(&["4", "4"], &["--relay", "on"], &["journal.kj", "the rules capture=empty end=instant leftovers=owner sowing=ccw relay=off, not capture=empty end=instant leftovers=owner sowing=ccw relay=on"]);
     refused(&["3", "3"], &[], &["boards of 4 houses, not 3"]);
-    // The same search over a database is another search.
+    // The same search over a database (or another database) goes on from
+    // it: the bounds hold whatever database the search reads (issue 51).
     let out = Command::new(BIN)
-        .args(["solve", "4", "4", "--capture", "empty", "--db-seeds", "8", "--value-only", "--journal"])
+        .args(["solve", "4", "4", "--capture", "empty", "--db-seeds", "8", "--value-only", "--json", "--journal"])
         .arg(&journal)
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("this journal is of a search without a database; this one searches over the 8-seed database"), "{}", String::from_utf8_lossy(&out.stderr));
+    let over_db = json(&out);
+    assert_eq!(over_db["value"], 2, "{over_db}");
+    assert_eq!(over_db["journal"]["earlier_sessions"], 1, "{over_db}");
+    fs::write(&file, &good).unwrap();
 
     // Bytes flipped across the file (a sample), and cuts: refused, never
     // used, unless the flip is in a part of the compressed frame that does
@@ -174,4 +180,315 @@ fn two_searches_cannot_share_a_journal() {
     first.wait().unwrap();
     assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stderr).contains("another kalah process is using this journal"), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// The search memory of Kalah(4,4) empty capture under the database folder `db`.
+fn memory_file(db: &Path) -> std::path::PathBuf {
+    db.join("memory/kalah-h4-empty-instant-owner-ccw-relayoff/journal.kj")
+}
+
+/// One entry of a journal as the file holds it: the board's cells (the
+/// mover's houses, then the other's), its bounds and its best move.
+#[derive(Clone, Debug)]
+struct RawEntry {
+    cells: Vec<u8>,
+    lower: i16,
+    upper: i16,
+    best: u8,
+}
+
+/// Rewrites the journal `file` (format: the `kalah` library's `journal`
+/// module) with its entries and root tests edited by `edit`, and its
+/// checksum made right again: what a forger would do.
+fn forge(file: &Path, edit: impl FnOnce(&mut Vec<RawEntry>, &mut Vec<(Vec<u8>, i16)>)) {
+    let bytes = zstd::decode_all(&fs::read(file).unwrap()[..]).unwrap();
+    let body = &bytes[..bytes.len() - 8];
+    let h = u32::from_le_bytes(body[12..16].try_into().unwrap()) as usize;
+    let mut at = 48;
+    for _ in 0..2 {
+        at += 2 + u16::from_le_bytes(body[at..at + 2].try_into().unwrap()) as usize;
+    }
+    let head = body[..at].to_vec();
+    let count = |at: usize| u64::from_le_bytes(body[at..at + 8].try_into().unwrap()) as usize;
+    let i16_at = |x: &[u8]| i16::from_le_bytes([x[0], x[1]]);
+    let n = count(at);
+    at += 8;
+    let mut entries = Vec::new();
+    for _ in 0..n {
+        let e = &body[at..at + 2 * h + 5];
+        entries.push(RawEntry { cells: e[..2 * h].to_vec(), lower: i16_at(&e[2 * h..]), upper: i16_at(&e[2 * h + 2..]), best: e[2 * h + 4] });
+        at += 2 * h + 5;
+    }
+    let t = count(at);
+    at += 8;
+    let mut tests = Vec::new();
+    for _ in 0..t {
+        let e = &body[at..at + 2 * h + 2];
+        tests.push((e[..2 * h].to_vec(), i16_at(&e[2 * h..])));
+        at += 2 * h + 2;
+    }
+    assert_eq!(at, body.len());
+    edit(&mut entries, &mut tests);
+    entries.sort_by(|a, b| a.cells.cmp(&b.cells));
+    let mut out = head;
+    out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
+    for e in &entries {
+        out.extend_from_slice(&e.cells);
+        out.extend_from_slice(&e.lower.to_le_bytes());
+        out.extend_from_slice(&e.upper.to_le_bytes());
+        out.push(e.best);
+    }
+    out.extend_from_slice(&(tests.len() as u64).to_le_bytes());
+    for (cells, beta) in &tests {
+        out.extend_from_slice(cells);
+        out.extend_from_slice(&beta.to_le_bytes());
+    }
+    let sum = xxhash_rust::xxh3::xxh3_64(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    fs::write(file, zstd::bulk::compress(&out, 3).unwrap()).unwrap();
+}
+
+/// Sets the bounds of the root board of Kalah(4,4) (every house 4) in `entries`.
+fn set_root(entries: &mut Vec<RawEntry>, lower: i16, upper: i16) {
+    let root = vec![4u8; 8];
+    entries.retain(|e| e.cells != root);
+    entries.push(RawEntry { cells: root, lower, upper, best: 255 });
+}
+
+/// A run of `command` with a deadline: a hang is a failure.
+fn run_bounded(mut command: Command) -> Output {
+    let mut child = command.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(30) {
+            child.kill().unwrap();
+            panic!("hung: killed after 30 s");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Forged journals (issue 51): bounds no search could prove are refused
+/// with the reason (exit 2); forged root bounds that a search could prove
+/// are proven again, not taken, so the answer is the true value; a FIFO
+/// in the journal's place is refused at once. Never a panic, a hang or
+/// the forged value.
+#[test]
+fn a_forged_journal_is_refused_or_answered_right() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("j");
+    let first = json(&solve(&journal, &["4", "4"]).output().unwrap());
+    assert_eq!(first["value"], 2, "Kalah(4,4), empty capture: South wins by 2 (data/published.csv)");
+    let file = journal.join("journal.kj");
+    let good = fs::read(&file).unwrap();
+    let answer = |what: &str| {
+        let out = run_bounded(solve(&journal, &["4", "4"]));
+        let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(!stderr.contains("panicked"), "{what}: {stderr}");
+        (out.status.code(), stdout.into_owned(), stderr.into_owned())
+    };
+    let refused = |what: &str, words: &str| {
+        let (code, _, stderr) = answer(what);
+        assert_eq!(code, Some(2), "{what}: {stderr}");
+        assert!(stderr.contains("journal.kj") && stderr.contains(words), "{what}: {stderr:?} lacks {words:?}");
+    };
+    // The true value, or the journal refused as proven wrong: never the forged value.
+    let right = |what: &str| {
+        let (code, stdout, stderr) = answer(what);
+        if code == Some(2) {
+            assert!(stderr.contains("journal.kj") && stderr.contains("the search proved wrong"), "{what}: {stderr}");
+            return;
+        }
+        assert_eq!(code, Some(0), "{what}: {stderr}");
+        let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(v["value"], 2, "{what}: {v}");
+    };
+
+    // Bounds outside what 32 seeds allow (the issue's (100,100) panicked).
+    forge(&file, |e, _| set_root(e, 100, 100));
+    refused("root 100..100", "bounds +100..+100 on a board of 32 seeds");
+    fs::write(&file, &good).unwrap();
+    forge(&file, |e, _| set_root(e, -40, i16::MAX));
+    refused("root -40..", "bounds -40..none on a board of 32 seeds");
+    // A lower bound above the upper.
+    fs::write(&file, &good).unwrap();
+    forge(&file, |e, _| set_root(e, 10, 2));
+    refused("root 10..2", "a lower bound +10 above the upper +2");
+    // A best move that is no house, a test no board allows.
+    fs::write(&file, &good).unwrap();
+    forge(&file, |e, _| e[0].best = 9);
+    refused("best move 10", "a best move 10 of a board of 4 houses");
+    fs::write(&file, &good).unwrap();
+    forge(&file, |_, t| t.push((vec![4u8; 8], 200)));
+    refused("test >= 200", "the test \"value >= 200\" of a board of 32 seeds");
+
+    // Root bounds a search could prove, but wrong: proven again, never taken.
+    for (lower, upper) in [(10, 10), (-2, -2), (30, 30), (6, i16::MAX), (i16::MIN, -4), (-32, 32)] {
+        fs::write(&file, &good).unwrap();
+        forge(&file, |e, t| {
+            set_root(e, lower, upper);
+            t.clear();
+        });
+        right(&format!("root {lower}..{upper}"));
+    }
+    // A root test a search could run, wrong or not: a place to begin only.
+    for beta in [-30, 2, 3, 30] {
+        fs::write(&file, &good).unwrap();
+        forge(&file, |_, t| {
+            t.clear();
+            t.push((vec![4u8; 8], beta));
+        });
+        right(&format!("test >= {beta}"));
+    }
+
+    // A FIFO where the journal should be: refused, not waited on.
+    fs::remove_file(&file).unwrap();
+    let made = Command::new("mkfifo").arg(&file).status().unwrap();
+    assert!(made.success());
+    refused("a FIFO", "not a regular file");
+}
+
+/// A forged search memory (the issue's root (6,6) made every later
+/// Kalah(4,4) answer +6): the root is proven again, the answer is +2.
+#[test]
+fn a_forged_search_memory_does_not_change_the_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path();
+    let solve = || {
+        let mut c = Command::new(BIN);
+        c.args(["solve", "4", "4", "--capture", "empty", "--no-db", "--value-only", "--threads", "2", "--json"]).env("KALAH_DB_DIR", db).stdin(Stdio::null());
+        run_bounded(c)
+    };
+    assert_eq!(json(&solve())["value"], 2);
+    let good = fs::read(memory_file(db)).unwrap();
+    for (lower, upper) in [(6, 6), (-6, -6), (4, 30)] {
+        fs::write(memory_file(db), &good).unwrap();
+        forge(&memory_file(db), |e, _| set_root(e, lower, upper));
+        let out = solve();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        // The true value, or the memory refused as proven wrong.
+        if out.status.code() == Some(2) {
+            assert!(stderr.contains("search memory holds bounds that the search proved wrong"), "{stderr}");
+        } else {
+            assert_eq!(json(&out)["value"], 2, "memory root {lower}..{upper}: {stderr}");
+        }
+    }
+    fs::write(memory_file(db), &good).unwrap();
+    forge(&memory_file(db), |e, _| set_root(e, 6, 2));
+    // A damaged memory is passed over with a note (on stderr, without
+    // --json): the answer stands.
+    let mut c = Command::new(BIN);
+    c.args(["solve", "4", "4", "--capture", "empty", "--no-db", "--value-only", "--threads", "2"]).env("KALAH_DB_DIR", db).stdin(Stdio::null());
+    let out = run_bounded(c);
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stdout.contains("Value:    +2"), "{stdout}");
+    assert!(stderr.contains("searching without the search memory") && stderr.contains("a lower bound +6 above the upper +2"), "{stderr}");
+}
+
+/// `--test V` answers one null-window test, and `--guess V` begins MTD(f)
+/// there; both give the published values (data/published.csv, empty
+/// capture: Kalah(4,5) +2, Kalah(6,3) +2, Kalah(5,4) +12). Kalah(5,5) and
+/// Kalah(6,4) take too long for the suite: tools/root_tests.sh.
+#[test]
+fn the_test_and_the_guess_give_the_known_values() {
+    let run = |h: &str, s: &str, extra: &[&str]| {
+        let mut c = Command::new(BIN);
+        c.args(["solve", h, s, "--capture", "empty", "--no-db", "--no-memory", "--value-only", "--threads", "2", "--tt-mb", "16", "--json"]).args(extra).stdin(Stdio::null());
+        json(&run_bounded(c))
+    };
+    for (h, s, value) in [("4", "5", 2), ("6", "3", 2), ("5", "4", 12)] {
+        for at_least in [value - 4, value - 1, value, value + 1, value + 2, value + 6] {
+            let a = run(h, s, &["--test", &at_least.to_string()]);
+            let t = &a["test"];
+            assert_eq!(t["at_least"], at_least, "{a}");
+            let (holds, bound) = (t["holds"].as_bool().unwrap(), t["bound"].as_i64().unwrap());
+            assert_eq!(holds, value >= at_least, "Kalah({h},{s}) value >= {at_least}: {a}");
+            // Fail-soft: a lower bound at least the test's, or an upper bound below it, and true.
+            if holds {
+                assert!(at_least <= bound && bound <= value, "{a}");
+                assert_eq!((a["lower"].as_i64(), a["exact"].as_bool()), (Some(bound), Some(false)), "{a}");
+            } else {
+                assert!(value <= bound && bound < at_least, "{a}");
+                assert_eq!(a["upper"].as_i64(), Some(bound), "{a}");
+            }
+        }
+        for guess in [value - 6, value, value + 2, value + 5] {
+            let a = run(h, s, &["--guess", &guess.to_string()]);
+            assert_eq!(a["value"], value, "Kalah({h},{s}) --guess {guess}: {a}");
+            assert!(a.get("test").is_none(), "{a}");
+        }
+    }
+    // The test asks for the value alone: with every move's value it is refused.
+    let mut c = Command::new(BIN);
+    c.args(["query", "4", "4", "--test", "2", "--best-move"]);
+    assert_eq!(run_bounded(c).status.code(), Some(2));
+}
+
+/// A test given on the command line goes before the one a journal
+/// recorded as running, and its answer is the test asked.
+#[test]
+fn the_test_asked_goes_before_the_journals() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("j");
+    let file = journal.join("journal.kj");
+    json(&solve(&journal, &["4", "5"]).output().unwrap());
+    forge(&file, |_, t| {
+        t.clear();
+        t.push((vec![5u8; 8], 10));
+    });
+    let a = json(&solve(&journal, &["4", "5", "--test", "4"]).output().unwrap());
+    assert_eq!((a["test"]["at_least"].as_i64(), a["test"]["holds"].as_bool()), (Some(4), Some(false)), "{a}");
+    let a = json(&solve(&journal, &["4", "5", "--guess", "0"]).output().unwrap());
+    assert_eq!(a["value"], 2, "{a}");
+}
+
+/// `kalah journal verify` proves a sample again without the journal: a
+/// genuine journal agrees everywhere; one whose bounds were forged within
+/// what the boards allow (so that reading it cannot tell) is caught, the
+/// forged board named, exit code 2.
+#[test]
+fn journal_verify_catches_a_forged_entry() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("j");
+    json(&solve(&journal, &["4", "4"]).output().unwrap());
+    let verify = |extra: &[&str]| {
+        let mut c = Command::new(BIN);
+        c.args(["journal", "verify"]).arg(&journal).args(["--sample", "1000", "--no-db", "--threads", "2", "--json"]).args(extra);
+        let out = run_bounded(c);
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (out.status.code(), report, String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (code, report, stderr) = verify(&[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let entries = report["entries"].as_u64().unwrap();
+    assert!(entries >= 3, "{report}");
+    assert_eq!(report["sampled"], entries);
+    assert_eq!((report["disagreements"].as_u64(), report["unchecked"].as_u64()), (Some(0), Some(0)), "{report}");
+
+    // An exact entry moved by two (its parity kept): still a value its
+    // board allows, so only a search can tell.
+    let mut forged = None;
+    forge(&journal.join("journal.kj"), |e, _| {
+        let seeds = |c: &Vec<u8>| c.iter().map(|&x| x as i16).sum::<i16>();
+        let target = e.iter_mut().find(|x| x.lower == x.upper && x.lower + 2 <= seeds(&x.cells)).expect("an exact entry");
+        target.lower += 2;
+        target.upper += 2;
+        forged = Some(target.cells.clone());
+    });
+    let cells = forged.unwrap();
+    let ring = format!(
+        "{},0,{},0 S",
+        cells[..4].iter().map(|c| c.to_string()).collect::<Vec<_>>().join(","),
+        cells[4..].iter().map(|c| c.to_string()).collect::<Vec<_>>().join(",")
+    );
+    let (code, report, stderr) = verify(&[]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(report["disagreements"], 1, "{report}");
+    let wrong: Vec<_> = report["checked"].as_array().unwrap().iter().filter(|c| c["holds"] == false).collect();
+    assert_eq!(wrong.len(), 1, "{report}");
+    assert_eq!(wrong[0]["position"], ring.as_str(), "{report}");
+    assert!(stderr.contains("journal.kj: 1 of its bounds are wrong"), "{stderr}");
 }

@@ -55,6 +55,9 @@ pub struct Journal {
     min_nodes: u64,
     /// Bounds recorded or narrowed, for a caller to see whether to write.
     changes: AtomicU64,
+    /// Bounds a search proved that crossed those kept: a journal (or
+    /// search memory) whose bounds are wrong, for a caller to report.
+    contradictions: AtomicU64,
 }
 
 impl Journal {
@@ -66,6 +69,7 @@ impl Journal {
             tests: Mutex::new(HashMap::new()),
             min_nodes: min_nodes.max(1),
             changes: AtomicU64::new(0),
+            contradictions: AtomicU64::new(0),
         }
     }
 
@@ -140,13 +144,22 @@ impl Journal {
 
     /// Records bounds proven on `board` (a board whose subtree was large,
     /// or a root).
+    /// Bounds that cross those kept are not merged but counted
+    /// ([`Journal::contradictions`]): the kept ones came from a damaged or
+    /// forged file, or the search is wrong, and either must be reported.
     #[inline(never)]
     pub(crate) fn record(&self, board: Board, lower: i32, upper: i32, best: u8) {
-        let consistent = self.merge(board, lower, upper, best);
-        debug_assert!(consistent, "journal bounds contradict for {board:?}: {lower}..{upper}");
+        if !self.merge(board, lower, upper, best) {
+            self.contradictions.fetch_add(1, Relaxed);
+        }
     }
 
-    /// Narrows the bounds of `board`; false if they would cross.
+    /// How many times a search proved bounds that cross those kept (see
+    /// [`Journal::record`]): 0 unless the journal's bounds are wrong.
+    pub fn contradictions(&self) -> u64 {
+        self.contradictions.load(Relaxed)
+    }
+
     /// Narrows the bounds of `board`, its best move `best` (0-based house,
     /// `u8::MAX` none) kept unless only an upper bound comes with it (the
     /// table's rule); false if the bounds would cross.

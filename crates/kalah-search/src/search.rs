@@ -540,6 +540,10 @@ pub(crate) struct Shared<'a, T: Tablebase> {
     pub(crate) journal: Option<&'a Journal>,
     /// Where the search is, for progress displays.
     pub(crate) live: &'a Live,
+    /// A first guess for MTD(f) at one root board, given by the caller
+    /// ([`crate::Solver::first_guess`]): iterative deepening is skipped
+    /// there, and the guess wins over the test a journal recorded.
+    pub(crate) guess: Option<(Board, i32)>,
 }
 
 /// One thread's search state.
@@ -769,6 +773,9 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             return 0;
         }
         let mut hint = probed.unwrap_or(u8::MAX);
+        // The root's own entry decides nothing when a journal was loaded:
+        // it may be the journal's, read from a file (`Searcher::root_bounds`).
+        let trusted = ply > 0 || self.shared.journal.is_none();
         if let Some(entry) = key.filter(|_| probed.is_none()).and_then(|k| self.shared.tt.probe(k)) {
             // Exact bounds always decide; a guess only a depth-limited search
             // that looks no deeper than the search that made it.
@@ -777,7 +784,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                 Some(depth) if self.horizon != u32::MAX && depth >= self.horizon - ply.min(self.horizon) => self.guess_bounds(entry.lower, entry.upper, self.root_mover),
                 Some(_) => (i32::MIN, i32::MAX),
             };
-            if lower >= beta || upper <= alpha {
+            if trusted && (lower >= beta || upper <= alpha) {
                 if !entry.is_exact() {
                     self.guessed_leaves += 1;
                 }
@@ -1238,7 +1245,12 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         // search resumed from a journal begins with the test the stopped
         // one was running instead: the bounds the journal holds are those
         // of that test's windows.
-        let resumed = self.shared.journal.and_then(|j| j.test(board));
+        // A guess the caller gave goes first, then the journal's test, then
+        // a value the journal holds (tested again, not taken as proven).
+        let given = self.shared.guess.filter(|&(b, _)| b == board).map(|(_, g)| g);
+        let journal = self.shared.journal;
+        let kept = journal.and_then(|j| j.bounds(board)).filter(|(l, u)| l == u).map(|(l, _)| l);
+        let resumed = given.or_else(|| journal.and_then(|j| j.test(board))).or(kept);
         let mut guess = resumed.unwrap_or(guess);
         let mut depth = if resumed.is_some() { ID_MAX_DEPTH + 1 } else { ID_STEP };
         while depth <= ID_MAX_DEPTH && seeds > self.table_max + ID_STEP as i32 {
@@ -1246,13 +1258,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             depth += ID_STEP;
         }
         self.horizon = u32::MAX;
-        let (mut lower, mut upper) = (self.bounds.chain_floor(board, seeds), self.bounds.ceiling(board, seeds));
-        // What an earlier run proved (each of its root tests) is not tested again.
-        if let Some((l, u)) = self.shared.journal.and_then(|j| j.bounds(board)) {
-            (lower, upper) = (lower.max(l), upper.min(u));
-            // Progress shows them from the start, as if proven again.
-            self.shared.live.proven.record(lower, upper);
-        }
+        let (mut lower, mut upper) = self.root_bounds(board, seeds);
         let step = if self.parity { 2 } else { 1 };
         let mut guess = guess.clamp(lower, upper);
         let brackets = if bracket { BRACKET } else { &[] };
@@ -1278,7 +1284,69 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             guess = self.exact_test(board, seeds, beta, &mut lower, &mut upper)?;
             tests += 1;
         }
+        self.record_children(board);
         Some(lower)
+    }
+
+    /// Records in the journal, if there is one, the bounds the table holds
+    /// on each move of the root `board` after its tests: what proving the
+    /// root's bounds again takes (`Searcher::root_bounds`), so that a
+    /// search run again (or resumed after its last test) does it in one
+    /// step, whatever the size of the moves' subtrees.
+    fn record_children(&self, board: Board) {
+        let Some(journal) = self.shared.journal else {
+            return;
+        };
+        let h = self.engine.houses();
+        for house in (0..h).filter(|&i| board.get(i) > 0) {
+            let o = self.engine.play(board, house);
+            if o.next == Next::Over || (o.board.total() as i32) <= self.table_max {
+                continue;
+            }
+            if let Some(e) = self.packer.pack(o.board).and_then(|k| self.shared.tt.probe_exact(k)) {
+                let best = if (e.best as usize) < h { e.best } else { u8::MAX };
+                journal.record(o.board, e.lower, e.upper, best);
+            }
+        }
+    }
+
+    /// The bounds on a root board's value known before its tests: those
+    /// its seeds allow. What a journal holds of the root itself is not
+    /// among them: a journal is read from a file, and the root's bounds are
+    /// the answer, so they are proven again, by tests whose subtrees the
+    /// journal answers (see [`Searcher::search_keyed`]: at the root, a
+    /// journal's table entry orders the moves but decides nothing). A
+    /// resumed search pays a few root tests for that, no more.
+    fn root_bounds(&self, board: Board, seeds: i32) -> (i32, i32) {
+        (self.bounds.chain_floor(board, seeds), self.bounds.ceiling(board, seeds))
+    }
+
+    /// One null-window test "value >= beta" of `board` alone, as a caller
+    /// asks it: whether it holds, and the bound it proves (a lower bound
+    /// of at least `beta` if it holds, else an upper bound below `beta`),
+    /// fail-soft, as the root's values (stores not counted). A test that
+    /// bounds already known decide (a terminal board, the database, the
+    /// seeds, a journal) is not searched. `None` if stopped.
+    pub(crate) fn single_test(&mut self, board: Board, beta: i32) -> Option<(bool, i32)> {
+        if let Some(v) = self.engine.terminal_value(board) {
+            return Some((v >= beta, v));
+        }
+        let seeds = board.total() as i32;
+        if seeds <= self.table_max {
+            let v = self.shared.table.value(board);
+            return Some((v >= beta, v));
+        }
+        self.horizon = u32::MAX;
+        let (mut lower, mut upper) = self.root_bounds(board, seeds);
+        if beta <= lower {
+            return Some((true, lower));
+        }
+        if beta > upper {
+            return Some((false, upper));
+        }
+        let v = self.exact_test(board, seeds, beta, &mut lower, &mut upper)?;
+        self.record_children(board);
+        Some((v >= beta, v))
     }
 
     /// One null-window test "value >= beta" of the root of an exact

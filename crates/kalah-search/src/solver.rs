@@ -273,6 +273,32 @@ impl From<Analysis> for BoundedAnalysis {
     }
 }
 
+/// The answer to one null-window test ([`Solver::test`]): is a position's
+/// value at least `at_least`?
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TestOutcome {
+    /// The test: "value >= at_least" (for the player to move, stores
+    /// included).
+    pub at_least: i32,
+    /// Whether it holds.
+    pub holds: bool,
+    /// What the test proved: the value is at least `bound` (`>= at_least`)
+    /// if it holds, else at most `bound` (`< at_least`).
+    pub bound: i32,
+}
+
+impl TestOutcome {
+    /// The bounds the test proved, `(lower, upper)`, within the bounds
+    /// `lower..=upper` the seeds allow.
+    pub fn bounds(&self, lower: i32, upper: i32) -> (i32, i32) {
+        if self.holds {
+            (self.bound.max(lower), upper)
+        } else {
+            (lower, self.bound.min(upper))
+        }
+    }
+}
+
 /// Stack of a search thread, in bytes.
 const SEARCH_STACK: usize = 64 << 20;
 
@@ -293,6 +319,8 @@ pub struct Solver<T: Tablebase> {
     journal: Option<Arc<Journal>>,
     /// Where the running search is ([`Solver::progress`]).
     live: Live,
+    /// MTD(f)'s first guess at one root board ([`Solver::first_guess`]).
+    guess: Option<(Board, i32)>,
 }
 
 impl<T: Tablebase> std::fmt::Debug for Solver<T> {
@@ -355,6 +383,7 @@ impl<T: Tablebase> Solver<T> {
             cancel: None,
             journal: None,
             live: Live::default(),
+            guess: None,
         })
     }
 
@@ -413,6 +442,7 @@ impl<T: Tablebase> Solver<T> {
             proven,
             journal: self.journal.as_deref(),
             live: &self.live,
+            guess: self.guess,
         };
         std::thread::scope(|scope| {
             if let Some(deadline) = deadline {
@@ -491,6 +521,35 @@ impl<T: Tablebase> Solver<T> {
         self.journal = Some(journal);
     }
 
+    /// Makes MTD(f) begin its search of `position` with the test "value >=
+    /// `guess`" (the value for the player to move, stores included),
+    /// without the depth-limited searches that would otherwise choose
+    /// where it begins, and before the test a journal recorded. For a
+    /// value known or closely guessed (a published one): the fewest
+    /// tests. Other positions (every move's, for instance) are searched
+    /// as before.
+    pub fn first_guess(&mut self, position: &Position, guess: i32) -> Result<(), SearchError> {
+        self.check(position)?;
+        self.guess = Some((position.mover_board(), guess - position.store_difference()));
+        Ok(())
+    }
+
+    /// One null-window test of `position`: is its value (for the player
+    /// to move, stores included) at least `at_least`? Answered with the
+    /// bound the test proves, or `None` if `deadline` passed (or the
+    /// search was cancelled) first. The root's bounds the test proves
+    /// are recorded in the journal, as every root test's are.
+    pub fn test(&self, position: &Position, at_least: i32, deadline: Option<Instant>) -> Result<Option<TestOutcome>, SearchError> {
+        self.check(position)?;
+        let board = position.mover_board();
+        let base = position.store_difference();
+        let found = self.parallel_until(board, |s| s.single_test(board, at_least - base), deadline, &Proven::default());
+        if let Some(why) = self.table.failure() {
+            return Err(SearchError::Tablebase(why));
+        }
+        Ok(found.map(|(holds, bound)| TestOutcome { at_least, holds, bound: base + bound }))
+    }
+
     /// The exact value of `board` (future store difference for the mover).
     pub fn board_value(&self, board: Board) -> i32 {
         self.parallel(board, |s| s.mtdf(board, 0, false))
@@ -556,7 +615,9 @@ impl<T: Tablebase> Solver<T> {
         }
         lower = lower.max(-seeds);
         upper = upper.min(seeds);
-        if let Some(e) = self.keys.pack(board).and_then(|k| self.tt.probe_exact(k)) {
+        // Under a journal the root's table entry may be the journal's, read
+        // from a file: only what this search proved counts (`proven`).
+        if let Some(e) = self.keys.pack(board).filter(|_| self.journal.is_none()).and_then(|k| self.tt.probe_exact(k)) {
             lower = lower.max(e.lower);
             upper = upper.min(e.upper);
         }

@@ -257,10 +257,14 @@ impl TranspositionTable {
         self.put(key, |old| match old {
             Some(old) if old.is_exact() => {
                 let keep = lower == i32::MIN && old.lower != i32::MIN;
-                let lower = lower.max(old.lower);
-                let upper = upper.min(old.upper);
-                debug_assert!(lower <= upper, "contradictory bounds {lower} > {upper}");
-                Some((lower, upper, if keep { old.best } else { best }, work.max(old_work(old)), false))
+                let (narrowed_lower, narrowed_upper) = (lower.max(old.lower), upper.min(old.upper));
+                // Bounds that cross can only come from an entry read from a
+                // journal (a damaged or forged one, which the journal reports
+                // as it sees the same bounds): what was proven now replaces it.
+                if narrowed_lower > narrowed_upper {
+                    return Some((lower, upper, best, work, false));
+                }
+                Some((narrowed_lower, narrowed_upper, if keep { old.best } else { best }, work.max(old_work(old)), false))
             }
             _ => Some((lower, upper, best, work, false)),
         });

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use kalah_core::{Engine, Position, Rules};
 use kalah_db::{human_bytes, Builder, Database, NoTablebase, Tablebase};
-use kalah_search::{analyze_from_table, BoundedAnalysis, Solver};
+use kalah_search::{analyze_from_table, Bounded, BoundedAnalysis, LineEnd, Solver, TestOutcome};
 
 use crate::databases::{for_search, Databases, DbSpec, Purpose, SetupBudget, ANALYSIS_LOAD_GAP, VALUE_LOAD_GAP};
 use crate::journal::{Identity, JournalReport, JournalSpec, Journaling};
@@ -92,6 +92,29 @@ pub struct Request {
     /// (with a note; one that cannot be written is a note, not an error).
     /// Off in [`Request::new`]: `kalah solve` and `kalah query` turn it on.
     pub remember: bool,
+    /// Which null-window tests the search of the position runs.
+    pub tests: RootTests,
+}
+
+/// Which null-window tests ("is the value at least V?") an exact search of
+/// the position runs. Its values are the position's, for the player to
+/// move, stores included. Every move's value is searched as always; only
+/// the position's own search follows this.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RootTests {
+    /// MTD(f), its first test chosen by depth-limited searches (or the
+    /// one a journal recorded as running).
+    #[default]
+    Deepening,
+    /// MTD(f) from this guess of the value: the first test is "value >=
+    /// guess", with no depth-limited searches before it, and it comes
+    /// before the test a journal recorded. For a value known or closely
+    /// guessed (a published one), it is the fewest tests.
+    FirstGuess(i32),
+    /// One test only, "is the value at least V?": answered as holding or
+    /// not, with the bound it proves ([`Report::test`]). The value alone
+    /// is asked (no moves, line or best move).
+    AtLeast(i32),
 }
 
 impl Request {
@@ -112,6 +135,7 @@ impl Request {
             cancel: None,
             journal: None,
             remember: false,
+            tests: RootTests::Deepening,
         }
     }
 
@@ -125,6 +149,11 @@ impl Request {
         }
         if let Some(t) = self.time_limit.filter(|t| t.is_zero() || t.as_secs_f64() >= MAX_TIME_LIMIT) {
             return Err(Error::bad_input(format!("a time limit of {} s: give more than 0 and less than {MAX_TIME_LIMIT:e}", t.as_secs_f64())));
+        }
+        if let RootTests::AtLeast(v) = self.tests {
+            if self.moves || self.pv || self.best {
+                return Err(Error::bad_input(format!("the test \"value >= {v}\" answers the value alone: ask for no moves, line or best move with it")));
+            }
         }
         Ok(())
     }
@@ -265,6 +294,23 @@ impl Analyzer {
     /// Answers `request`; `observer` hears notes and progress.
     pub fn analyze(&self, request: &Request, observer: &dyn Observer) -> Result<Report> {
         request.check()?;
+        let mut report = self.answer(request, observer)?;
+        // A test that the answer decides (a probe, a value known before,
+        // bounds that settle it) is answered from it.
+        if let RootTests::AtLeast(at_least) = request.tests {
+            let Bounded { lower, upper } = report.analysis.value;
+            report.test = report.test.or(if lower >= at_least {
+                Some(TestOutcome { at_least, holds: true, bound: lower })
+            } else if upper < at_least {
+                Some(TestOutcome { at_least, holds: false, bound: upper })
+            } else {
+                None
+            });
+        }
+        Ok(report)
+    }
+
+    fn answer(&self, request: &Request, observer: &dyn Observer) -> Result<Report> {
         let position = &request.position;
         let h = position.houses();
         let rules = request.rules;
@@ -277,7 +323,7 @@ impl Analyzer {
             let start = Instant::now();
             let analysis = probe_file(&engine, &db, position)?;
             let database = UsedDatabase { kept, ..UsedDatabase::file(&db) };
-            return Ok(Report { position: *position, rules, analysis: analysis.into(), source: Source::Database, nodes: 0, seconds: start.elapsed().as_secs_f64(), database: Some(database), best_found: None, journal: None });
+            return Ok(Report { position: *position, rules, analysis: analysis.into(), source: Source::Database, nodes: 0, seconds: start.elapsed().as_secs_f64(), database: Some(database), best_found: None, journal: None, test: None });
         }
         let db = self.databases.open_for(&request.db, purpose, budget, observer)?;
         let work = if request.moves || request.pv { SearchWork::Analysis } else { SearchWork::Value };
@@ -307,6 +353,7 @@ impl Analyzer {
             database: database.clone(),
             best_found,
             journal: None,
+            test: None,
         };
 
         if let Some(b) = memory.as_ref().filter(|b| seeds <= b.indexer().max_seeds()) {
@@ -360,7 +407,7 @@ impl Analyzer {
         }
         let mut load_seconds = None;
         let mut loaded_kept = false;
-        let (analysis, nodes, best, journal) = match (memory, db) {
+        let searched = match (memory, db) {
             (Some(b), _) => search(Solver::new(h, rules, &*b, options)?, request, start, observer, journaling)?,
             (None, Some(db)) => {
                 let loading = Instant::now();
@@ -371,7 +418,8 @@ impl Analyzer {
             }
             (None, None) => search(Solver::new(h, rules, NoTablebase { houses: h, rules }, options)?, request, start, observer, journaling)?,
         };
-        let mut report = Report { journal, ..finish(analysis, Source::Search, nodes, best) };
+        let (analysis, nodes, best, journal, test) = searched;
+        let mut report = Report { journal, test, ..finish(analysis, Source::Search, nodes, best) };
         if let Some(d) = report.database.as_mut().filter(|_| load_seconds.is_some()) {
             d.load_seconds = load_seconds;
             d.kept = loaded_kept;
@@ -436,7 +484,7 @@ fn journaled<R>(journaling: Option<&Journaling>, nodes: &(dyn Fn() -> u64 + Sync
     }
 }
 
-type Searched = (BoundedAnalysis, u64, Option<usize>, Option<JournalReport>);
+type Searched = (BoundedAnalysis, u64, Option<usize>, Option<JournalReport>, Option<TestOutcome>);
 
 fn search<T: Tablebase>(mut solver: Solver<T>, request: &Request, start: Instant, observer: &dyn Observer, journaling: Option<&Journaling>) -> Result<Searched> {
     if let Some(flag) = &request.cancel {
@@ -446,6 +494,12 @@ fn search<T: Tablebase>(mut solver: Solver<T>, request: &Request, start: Instant
         solver.journal_with(j.journal());
     }
     let position = &request.position;
+    if let RootTests::FirstGuess(guess) = request.tests {
+        solver.first_guess(position, guess)?;
+    }
+    if let RootTests::AtLeast(at_least) = request.tests {
+        return single_test(&solver, request, at_least, start, observer, journaling);
+    }
     let mut result = None;
     let status = || SearchStatus::of(position, solver.progress());
     let ((), journal) = journaled(journaling, &|| solver.nodes(), observer, || observer.search("searching", &status, &mut || {
@@ -469,7 +523,28 @@ fn search<T: Tablebase>(mut solver: Solver<T>, request: &Request, start: Instant
         })());
     }))?;
     let (analysis, best) = result.ok_or_else(|| Error::internal("the observer did not run the search"))??;
-    Ok((analysis, solver.nodes(), best, journal))
+    Ok((analysis, solver.nodes(), best, journal, None))
+}
+
+/// The one test "value >= at_least" of the request's position
+/// ([`RootTests::AtLeast`]): the value's bounds are those the test proved
+/// (or, stopped first, none), within those the seeds allow.
+fn single_test<T: Tablebase>(solver: &Solver<T>, request: &Request, at_least: i32, start: Instant, observer: &dyn Observer, journaling: Option<&Journaling>) -> Result<Searched> {
+    let position = &request.position;
+    let mut result = None;
+    let status = || SearchStatus::of(position, solver.progress());
+    let ((), journal) = journaled(journaling, &|| solver.nodes(), observer, || observer.search("testing", &status, &mut || {
+        result = Some(solver.test(position, at_least, deadline(request, start)));
+    }))?;
+    let test = result.ok_or_else(|| Error::internal("the observer did not run the search"))??;
+    let base = position.store_difference();
+    let seeds = position.seeds_in_houses() as i32;
+    let (mut lower, mut upper) = (base - seeds, base + seeds);
+    if let Some(t) = &test {
+        (lower, upper) = t.bounds(lower, upper);
+    }
+    let analysis = BoundedAnalysis { value: Bounded { lower, upper }, moves: Vec::new(), pv: Vec::new(), end: LineEnd::GameOver };
+    Ok((analysis, solver.nodes(), None, journal, test))
 }
 
 /// Clockwise, too many seeds for retrograde analysis: bounds on the value
@@ -516,6 +591,7 @@ fn bounds(setup: &Setup<'_>, file: Option<Database>, request: &Request, start: I
         database,
         best_found: best,
         journal,
+        test: None,
     })
 }
 
@@ -549,5 +625,6 @@ pub fn probe(db: &Database, position: &Position) -> Result<Report> {
         database: Some(UsedDatabase::file(db)),
         best_found: None,
         journal: None,
+        test: None,
     })
 }

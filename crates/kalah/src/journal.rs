@@ -28,9 +28,18 @@
 //! | 8 | xxh3-64 of every byte before it |
 //!
 //! A journal is refused, with the reason, if it does not decompress, its
-//! checksum or layout is wrong, its version is another, or it was made for
-//! other rules, another board size, another position or another database
-//! size (its bounds would hold, but a resumed search is the same search).
+//! checksum or layout is wrong, its version is another, it was made for
+//! other rules, another board size or another position, or an entry holds
+//! bounds no search could prove (outside the values the board's seeds
+//! allow, a lower bound above the upper). It is taken whatever database
+//! its search read (the bounds hold over any: a database holds exact
+//! values), and the seeds recorded are only a note. A file that is not a
+//! regular file (a FIFO) is refused without being read.
+//!
+//! Bounds within those limits are trusted as they are read, but not
+//! blindly: a search that proves bounds crossing those kept fails with
+//! the journal named (the answer is not given), and `kalah journal
+//! verify` proves a sample of them again from scratch.
 //!
 //! # Search memory
 //!
@@ -136,6 +145,13 @@ impl JournalDir {
         }
         let this = JournalDir { dir: dir.to_path_buf(), identity, _lock: lock };
         let path = this.path();
+        // A FIFO or a device would block the read or never end: only a
+        // regular file (or a link to one) is read.
+        if let Ok(meta) = std::fs::metadata(&path) {
+            if !meta.is_file() {
+                return Err(Error::bad_input(format!("{}: not a regular file, so not a journal: remove it, or give another directory", path.display())));
+            }
+        }
         let loaded = match File::open(&path) {
             Ok(file) => this.read(file, min_nodes)?,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Loaded { journal: Arc::new(Journal::new(min_nodes)), sessions: 0, nodes: 0, seconds: 0.0 },
@@ -149,49 +165,24 @@ impl JournalDir {
         self.dir.join(FILE_NAME)
     }
 
-    fn corrupt(&self, why: impl std::fmt::Display) -> Error {
-        Error::Corrupt(format!("{}: not a usable journal: {why}", self.path().display()))
-    }
-
     fn read(&self, file: File, min_nodes: u64) -> Result<Loaded> {
-        let mut bytes = Vec::new();
-        zstd::stream::read::Decoder::new(file)
-            .and_then(|d| d.take(MAX_BYTES).read_to_end(&mut bytes))
-            .map_err(|e| self.corrupt(format!("it does not decompress ({e})")))?;
-        if bytes.len() < 8 + 8 || &bytes[..8] != MAGIC {
-            return Err(self.corrupt("it is not a kalah journal"));
-        }
-        let (body, sum) = bytes.split_at(bytes.len() - 8);
-        if xxh3_64(body) != u64::from_le_bytes(sum.try_into().unwrap()) {
-            return Err(self.corrupt("its checksum does not match (damaged)"));
-        }
-        let mut r = Reader { bytes: body, at: 8 };
-        let short = || self.corrupt("it ends too soon");
-        let version = r.u32().ok_or_else(short)?;
-        if version != VERSION {
-            return Err(self.corrupt(format!("format version {version}; this kalah reads version {VERSION}")));
-        }
-        let houses = r.u32().ok_or_else(short)? as usize;
-        let db = r.u32().ok_or_else(short)?;
-        let sessions = r.u32().ok_or_else(short)?;
-        let nodes = r.u64().ok_or_else(short)?;
-        let seconds = f64::from_bits(r.u64().ok_or_else(short)?);
-        let _kept_min = r.u64().ok_or_else(short)?;
-        let rules = r.text().ok_or_else(short)?;
-        let position = r.text().ok_or_else(short)?;
+        let path = self.path();
+        let contents = Contents::parse(&path, file)?;
         let id = &self.identity;
         let refuse = |what: &str, theirs: String, ours: String| {
             Err(Error::refused(format!(
                 "{}: this journal is of a search {what} {theirs}, not {ours}: give another --journal directory",
-                self.path().display()
+                path.display()
             )))
         };
-        if houses != id.houses {
-            return refuse("of boards of", format!("{houses} houses"), format!("{}", id.houses));
+        if contents.houses != id.houses {
+            return refuse("of boards of", format!("{} houses", contents.houses), format!("{}", id.houses));
         }
+        let rules = contents.rules_text;
         if rules != id.rules.to_string() {
             return refuse("under the rules", rules, id.rules.to_string());
         }
+        let position = contents.position_text;
         let ours = id.search.map_or(String::new(), |(p, _)| p.ring());
         if position != ours {
             if !position.is_empty() && !ours.is_empty() {
@@ -200,44 +191,10 @@ impl JournalDir {
             let what = |p: String| if p.is_empty() { "any position (a search memory)".to_string() } else { format!("the position {p}") };
             return refuse("of", what(position), what(ours));
         }
-        if let Some((_, seeds)) = id.search {
-            let over = |s: Option<u32>| s.map_or("without a database".to_string(), |n| format!("over the {n}-seed database"));
-            let theirs = (db != u32::MAX).then_some(db);
-            if theirs != seeds {
-                return Err(Error::refused(format!(
-                    "{}: this journal is of a search {}; this one searches {}: give another --journal directory (or the same database)",
-                    self.path().display(),
-                    over(theirs),
-                    over(seeds)
-                )));
-            }
-        }
-        let count = r.u64().ok_or_else(short)?;
-        let size = 2 * houses + 5;
-        let cells = |c: &[u8]| Board::from_sides(&c[..houses], &c[houses..2 * houses]);
-        let i16_at = |x: &[u8]| i16::from_le_bytes([x[0], x[1]]);
-        let bound = |x: &[u8]| match i16_at(x) {
-            i16::MIN => i32::MIN,
-            i16::MAX => i32::MAX,
-            v => v as i32,
-        };
-        let mut entries = Vec::new();
-        for _ in 0..count {
-            let e = r.take(size).ok_or_else(short)?;
-            let b = &e[2 * houses..];
-            entries.push(Entry { board: cells(e), lower: bound(&b[..2]), upper: bound(&b[2..4]), best: b[4] });
-        }
-        let count = r.u64().ok_or_else(short)?;
-        let mut tests = Vec::new();
-        for _ in 0..count {
-            let t = r.take(2 * houses + 2).ok_or_else(short)?;
-            tests.push((cells(t), i16_at(&t[2 * houses..]) as i32));
-        }
-        if r.at != body.len() {
-            return Err(self.corrupt(format!("{} bytes after its last entry", body.len() - r.at)));
-        }
-        let journal = Journal::with_entries(min_nodes, entries, tests).ok_or_else(|| self.corrupt("an entry's bounds contradict each other"))?;
-        Ok(Loaded { journal: Arc::new(journal), sessions, nodes, seconds })
+        // The database the journal's search read is not checked: a
+        // database holds exact values, so the bounds hold over any other.
+        let journal = Journal::with_entries(min_nodes, contents.entries, contents.tests).ok_or_else(|| corrupt(&path, "an entry's bounds contradict each other"))?;
+        Ok(Loaded { journal: Arc::new(journal), sessions: contents.sessions, nodes: contents.nodes, seconds: contents.seconds })
     }
 
     /// Writes `journal` whole, with the totals of every session so far.
@@ -288,6 +245,150 @@ impl JournalDir {
         file.commit()?;
         Ok(())
     }
+}
+
+fn corrupt(path: &Path, why: impl std::fmt::Display) -> Error {
+    Error::Corrupt(format!("{}: not a usable journal: {why}", path.display()))
+}
+
+/// A journal file's contents, checked as far as they can be without the
+/// search they are for: the format, the checksum, and every entry's
+/// bounds against what its board allows (for `kalah journal verify`).
+#[derive(Clone, Debug)]
+pub struct Contents {
+    /// Houses a side.
+    pub houses: usize,
+    /// The seeds of the database the search read (`u32::MAX`: none, or a
+    /// search memory).
+    pub database_seeds: u32,
+    /// Sessions that wrote it.
+    pub sessions: u32,
+    /// Nodes they searched.
+    pub nodes: u64,
+    /// Seconds they took.
+    pub seconds: f64,
+    /// The rules, as `kalah` prints them.
+    pub rules_text: String,
+    /// The position searched, in the ring form; empty for a search memory.
+    pub position_text: String,
+    /// The bounds, by board.
+    pub entries: Vec<Entry>,
+    /// The root test last begun on each root board.
+    pub tests: Vec<(Board, i32)>,
+}
+
+impl Contents {
+    /// The journal of the directory `dir`, read and checked (not locked:
+    /// a search may be writing it, and each write is whole).
+    pub fn read(dir: &Path) -> Result<Contents> {
+        let path = dir.join(FILE_NAME);
+        let meta = std::fs::metadata(&path).map_err(|e| Error::from(kalah_db::DbError::io(&path, e)))?;
+        if !meta.is_file() {
+            return Err(Error::bad_input(format!("{}: not a regular file, so not a journal", path.display())));
+        }
+        let file = File::open(&path).map_err(|e| Error::from(kalah_db::DbError::io(&path, e)))?;
+        Contents::parse(&path, file)
+    }
+
+    /// The rules, or the reason they cannot be read.
+    pub fn rules(&self) -> Result<Rules> {
+        Rules::all().find(|r| r.to_string() == self.rules_text).ok_or_else(|| Error::Corrupt(format!("a journal of unknown rules {:?}", self.rules_text)))
+    }
+
+    fn parse(path: &Path, file: File) -> Result<Contents> {
+        let corrupt = |why: String| corrupt(path, why);
+        let mut bytes = Vec::new();
+        zstd::stream::read::Decoder::new(file)
+            .and_then(|d| d.take(MAX_BYTES).read_to_end(&mut bytes))
+            .map_err(|e| corrupt(format!("it does not decompress ({e})")))?;
+        if bytes.len() < 8 + 8 || &bytes[..8] != MAGIC {
+            return Err(corrupt("it is not a kalah journal".into()));
+        }
+        let (body, sum) = bytes.split_at(bytes.len() - 8);
+        if xxh3_64(body) != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
+            return Err(corrupt("its checksum does not match (damaged)".into()));
+        }
+        let mut r = Reader { bytes: body, at: 8 };
+        let short = || corrupt("it ends too soon".into());
+        let version = r.u32().ok_or_else(short)?;
+        if version != VERSION {
+            return Err(corrupt(format!("format version {version}; this kalah reads version {VERSION}")));
+        }
+        let houses = r.u32().ok_or_else(short)? as usize;
+        if !(1..=kalah_core::MAX_HOUSES).contains(&houses) {
+            return Err(corrupt(format!("boards of {houses} houses a side")));
+        }
+        let database_seeds = r.u32().ok_or_else(short)?;
+        let sessions = r.u32().ok_or_else(short)?;
+        let nodes = r.u64().ok_or_else(short)?;
+        let seconds = f64::from_bits(r.u64().ok_or_else(short)?);
+        let _kept_min = r.u64().ok_or_else(short)?;
+        let rules_text = r.text().ok_or_else(short)?;
+        let position_text = r.text().ok_or_else(short)?;
+        let count = r.u64().ok_or_else(short)?;
+        let size = 2 * houses + 5;
+        let cells = |c: &[u8]| Board::from_sides(&c[..houses], &c[houses..2 * houses]);
+        let i16_at = |x: &[u8]| i16::from_le_bytes([x[0], x[1]]);
+        let bound = |x: &[u8]| match i16_at(x) {
+            i16::MIN => i32::MIN,
+            i16::MAX => i32::MAX,
+            v => v as i32,
+        };
+        let mut entries = Vec::new();
+        for _ in 0..count {
+            let e = r.take(size).ok_or_else(short)?;
+            let b = &e[2 * houses..];
+            let entry = Entry { board: cells(e), lower: bound(&b[..2]), upper: bound(&b[2..4]), best: b[4] };
+            check_entry(&entry, houses).map_err(corrupt)?;
+            entries.push(entry);
+        }
+        let count = r.u64().ok_or_else(short)?;
+        let mut tests = Vec::new();
+        for _ in 0..count {
+            let t = r.take(2 * houses + 2).ok_or_else(short)?;
+            let (board, beta) = (cells(t), i16_at(&t[2 * houses..]) as i32);
+            let seeds = board.total() as i32;
+            if beta.abs() > seeds + 1 {
+                return Err(corrupt(format!("the test \"value >= {beta}\" of a board of {seeds} seeds (its value is within -{seeds}..+{seeds})")));
+            }
+            tests.push((board, beta));
+        }
+        if r.at != body.len() {
+            return Err(corrupt(format!("{} bytes after its last entry", body.len() - r.at)));
+        }
+        Ok(Contents { houses, database_seeds, sessions, nodes, seconds, rules_text, position_text, entries, tests })
+    }
+}
+
+/// Refuses an entry no search could have recorded: bounds outside the
+/// values the board's seeds allow (a board's value is what its mover gains
+/// from it on, within `-seeds..=seeds`), a lower bound above the upper,
+/// a best move that is not a house. Bounds within these limits that are
+/// wrong are not seen here: `kalah journal verify` proves a sample again.
+fn check_entry(e: &Entry, houses: usize) -> std::result::Result<(), String> {
+    let seeds = e.board.total() as i32;
+    let fits = |v: i32| (-seeds..=seeds).contains(&v);
+    let text = |v: i32| match v {
+        i32::MIN => "none".to_string(),
+        i32::MAX => "none".to_string(),
+        v => format!("{v:+}"),
+    };
+    let why = if (e.lower != i32::MIN && !fits(e.lower)) || (e.upper != i32::MAX && !fits(e.upper)) {
+        format!("bounds {}..{} on a board of {seeds} seeds (its value is within -{seeds}..+{seeds})", text(e.lower), text(e.upper))
+    } else if e.lower != i32::MIN && e.upper != i32::MAX && e.lower > e.upper {
+        format!("a lower bound {} above the upper {}", text(e.lower), text(e.upper))
+    } else if e.best != u8::MAX && e.best as usize >= houses {
+        format!("a best move {} of a board of {houses} houses", e.best as usize + 1)
+    } else {
+        return Ok(());
+    };
+    Err(format!("an entry of the board {}: {why}", board_text(e.board, houses)))
+}
+
+/// A board in the journal's order (the mover's houses, then the other's).
+fn board_text(board: Board, houses: usize) -> String {
+    let side = |cells: &mut dyn Iterator<Item = u8>| cells.map(|c| c.to_string()).collect::<Vec<_>>().join(",");
+    format!("{} | {}", side(&mut board.mover_houses(houses)), side(&mut board.opponent_houses(houses)))
 }
 
 struct Reader<'a> {
@@ -353,6 +454,11 @@ pub struct JournalReport {
     pub earlier_seconds: f64,
     /// Times the journal was written by this session (its last write included).
     pub writes: u64,
+    /// Why the last write failed, if it did (a full disk, a directory no
+    /// longer writable): the answer stands, but what this session proved
+    /// since its last successful write is not kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_written: Option<String>,
 }
 
 /// A journal in use by one search: read, locked, and written while the
@@ -430,15 +536,26 @@ impl Journaling {
             let _done = Done(&done);
             job()
         });
-        // A search memory is only a help: the answer stands without it.
         let memory = self.dir.identity.search.is_none();
-        let last = match write() {
-            Ok(()) => 1,
-            Err(e) if memory => {
-                observer.note(&format!("the search memory was not written: {e}"));
-                0
+        let contradictions = journal.contradictions();
+        if contradictions > 0 {
+            // Not written: the file keeps what it held, for `kalah journal verify`.
+            let what = if memory { "search memory" } else { "journal" };
+            return Err(Error::Corrupt(format!(
+                "{}: this {what} holds bounds that the search proved wrong ({contradictions} time{}): it is damaged or forged, and the answer is not trusted; check it with `kalah journal verify`, or delete it",
+                self.dir.path().display(),
+                if contradictions == 1 { "" } else { "s" }
+            )));
+        }
+        // The answer stands without the last write: a failure is reported
+        // with it, not instead of it.
+        let (last, not_written) = match write() {
+            Ok(()) => (1, None),
+            Err(e) => {
+                let what = if memory { "search memory" } else { "journal" };
+                observer.note(&format!("the {what} was not written: {e}"));
+                (0, Some(e.to_string()))
             }
-            Err(e) => return Err(e),
         };
         let report = JournalReport {
             path: self.dir.path(),
@@ -449,6 +566,7 @@ impl Journaling {
             earlier_nodes: self.loaded.nodes,
             earlier_seconds: self.loaded.seconds,
             writes: writes.into_inner() + last,
+            not_written: if memory { None } else { not_written },
         };
         Ok((result, report))
     }

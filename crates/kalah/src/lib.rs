@@ -85,8 +85,9 @@ pub mod report;
 pub mod setup;
 pub mod split;
 pub mod text;
+pub mod verify;
 
-pub use analyzer::{probe, Analyzer, Request};
+pub use analyzer::{probe, Analyzer, Request, RootTests};
 pub use databases::{Databases, DbSpec, SetupBudget};
 pub use error::{Error, ErrorKind, Result};
 pub use progress::{Observer, SearchStatus, Silent};
@@ -95,4 +96,4 @@ pub use setup::UsedDatabase;
 
 pub use kalah_core::{Capture, End, Leftovers, Position, Relay, Rules, Side, Sowing};
 pub use kalah_db::Database;
-pub use kalah_search::{Bounded, BoundedAnalysis, BoundedMove, LineEnd, PvMove};
+pub use kalah_search::{Bounded, BoundedAnalysis, BoundedMove, LineEnd, PvMove, TestOutcome};

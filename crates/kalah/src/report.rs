@@ -3,7 +3,7 @@
 //! object `kalah query --json` prints (docs: the CLI's `--json`).
 
 use kalah_core::{Position, Rules};
-use kalah_search::{Bounded, BoundedAnalysis, LineEnd};
+use kalah_search::{Bounded, BoundedAnalysis, LineEnd, TestOutcome};
 use serde::ser::{Serialize, Serializer};
 
 use crate::journal::JournalReport;
@@ -62,6 +62,9 @@ pub struct Report {
     pub best_found: Option<usize>,
     /// The search's journal, when it kept one ([`crate::journal`]).
     pub journal: Option<JournalReport>,
+    /// The one test asked ([`crate::analyzer::RootTests::AtLeast`]) and
+    /// what it proved; `None` when none was asked, or it was stopped first.
+    pub test: Option<TestOutcome>,
 }
 
 impl Report {
@@ -130,6 +133,16 @@ struct ReportView<'a> {
     seconds: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
     journal: Option<&'a JournalReport>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    test: Option<TestView>,
+}
+
+/// A test's answer: "value >= at_least" holds or not, and the bound proven.
+#[derive(serde::Serialize)]
+struct TestView {
+    at_least: i32,
+    holds: bool,
+    bound: i32,
 }
 
 impl Serialize for Report {
@@ -156,6 +169,7 @@ impl Serialize for Report {
             nodes: self.nodes,
             seconds: self.seconds,
             journal: self.journal.as_ref(),
+            test: self.test.map(|t| TestView { at_least: t.at_least, holds: t.holds, bound: t.bound }),
         }
         .serialize(serializer)
     }

@@ -318,6 +318,7 @@ fn lead<T: Tablebase>(cluster: &Cluster, p: &Prepared, solver: &Solver<T>, datab
         database,
         best_found: None,
         journal: None,
+        test: None,
     };
     let (jobs, never, splits) = tree.job_counts();
     let solved: u64 = stats.iter().map(|s| s.solved).sum();
