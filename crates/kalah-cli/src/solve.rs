@@ -105,7 +105,13 @@ pub struct JournalArgs {
     /// another machine, losing at most the work since the last write. A
     /// journal made for another position, other rules or another database
     /// size is refused. For searches of hours (Kalah(6,6)); the format is
-    /// in the docs of the `kalah` library's `journal` module.
+    /// in the docs of the `kalah` library's `journal` module. Beside it,
+    /// DIR/table.kt keeps a snapshot of the transposition table, so that a
+    /// search killed and run again on this machine loses little more than
+    /// the time since the last write (as large as the table's filled part,
+    /// compressed: up to GiBs for a large --tt-mb; not needed elsewhere,
+    /// delete it at will). Writes are spaced by at least ten times what the
+    /// last one took.
     #[arg(long, value_name = "DIR")]
     journal: Option<std::path::PathBuf>,
     /// Seconds between writes of the journal.

@@ -92,11 +92,12 @@ fn killed_searches_resume_to_the_exact_value() {
     eprintln!("{kills} kills; the pieces: {earlier} journaled + at most {lost} lost + {} last = {all} nodes, {:.2} of one run; {j}", last["nodes"], all as f64 / nodes as f64);
     assert!(kills >= 1, "no run was killed (seed {seed})");
     assert!(j["earlier_sessions"].as_u64().unwrap() >= kills, "{j}");
-    // Issue 37 asks for 1.3 times one run; four kills in the middle of
-    // root tests cost 1.8-2.5 times here (a restarted test redoes much of
-    // what it had done: BENCHMARKS.md, "The journal of a long search").
-    // This bound catches a journal that stops helping at all.
-    assert!((all as f64) <= 3.0 * nodes as f64, "the pieces searched {all} nodes, one run {nodes} (seed {seed})");
+    // Before the table snapshot four kills cost 1.8-2.5 times one run here
+    // (a resumed search lost the small entries of its table, which guide
+    // every later root test: BENCHMARKS.md, "The journal of a long
+    // search"); with it, about 1.0-1.4 (issue 51). The bound leaves room
+    // for a debug build's slow first write and the estimate of `lost`.
+    assert!((all as f64) <= 1.8 * nodes as f64, "the pieces searched {all} nodes, one run {nodes} (seed {seed})");
 
     // Run again: the root's bounds are in the journal, nothing is searched again.
     let again = json(&solve(&journal, &args).output().unwrap());
@@ -491,4 +492,39 @@ fn journal_verify_catches_a_forged_entry() {
     assert_eq!(wrong.len(), 1, "{report}");
     assert_eq!(wrong[0]["position"], ring.as_str(), "{report}");
     assert!(stderr.contains("journal.kj: 1 of its bounds are wrong"), "{stderr}");
+}
+
+/// The table snapshot beside a journal (issue 51): a search run again
+/// restores it; a damaged one, or one of another search, is passed over
+/// with a note, and the answer stands.
+#[test]
+fn a_damaged_table_snapshot_is_passed_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("j");
+    json(&solve(&journal, &["4", "5"]).output().unwrap());
+    let table = journal.join("table.kt");
+    let good = fs::read(&table).unwrap();
+    assert!(good.len() > 100, "{} bytes", good.len());
+    let human = |extra: &[&str]| {
+        let mut c = Command::new(BIN);
+        // A guess, so that the snapshot is read although the journal holds the value.
+        c.args(["solve", "4", "5", "--capture", "empty", "--no-db", "--value-only", "--threads", "2", "--guess", "2", "--journal"]).arg(&journal).args(extra).stdin(Stdio::null());
+        let out = run_bounded(c);
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(String::from_utf8_lossy(&out.stdout).contains("Value:    +2"), "{}", String::from_utf8_lossy(&out.stdout));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let err = human(&[]);
+    assert!(err.contains("entries of the transposition table restored from the snapshot beside the journal"), "{err}");
+    let content = zstd::decode_all(&good[..]).unwrap();
+    for at in [20, content.len() / 2, content.len() - 3] {
+        let mut bad = content.clone();
+        bad[at] ^= 0x04;
+        fs::write(&table, zstd::bulk::compress(&bad, 1).unwrap()).unwrap();
+        let err = human(&[]);
+        assert!(err.contains("the table snapshot is not used (the journal is)") && err.contains("table.kt"), "byte {at}: {err}");
+    }
+    fs::write(&table, &good[..good.len() / 2]).unwrap();
+    let err = human(&[]);
+    assert!(err.contains("the table snapshot is not used"), "{err}");
 }

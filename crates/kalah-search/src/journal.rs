@@ -154,8 +154,8 @@ impl Journal {
         }
     }
 
-    /// How many times a search proved bounds that cross those kept (see
-    /// [`Journal::record`]): 0 unless the journal's bounds are wrong.
+    /// How many times a search proved bounds that cross those kept (they
+    /// are counted, not merged): 0 unless the journal's bounds are wrong.
     pub fn contradictions(&self) -> u64 {
         self.contradictions.load(Relaxed)
     }

@@ -1240,24 +1240,25 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         if seeds <= self.table_max {
             return Some(self.shared.table.value(board));
         }
-        // Iterative deepening: depth-limited searches give the exact search
-        // its first guess, and any exact results they happen to prove. A
-        // search resumed from a journal begins with the test the stopped
-        // one was running instead: the bounds the journal holds are those
-        // of that test's windows.
-        // A guess the caller gave goes first, then the journal's test, then
-        // a value the journal holds (tested again, not taken as proven).
+        // Iterative deepening gives the exact search its first guess, and
+        // orders its moves. A guess the caller gave goes first, then the
+        // test a journal recorded as running (its bounds are of that test's
+        // windows), then a value the journal holds (tested again, not taken
+        // as proven); the deepening runs before the first two all the same,
+        // for the order it leaves (module docs, "Iterative deepening"),
+        // but not before a value kept, which the journal's bounds on the
+        // moves prove again at once (`Searcher::record_children`).
         let given = self.shared.guess.filter(|&(b, _)| b == board).map(|(_, g)| g);
         let journal = self.shared.journal;
+        let chosen = given.or_else(|| journal.and_then(|j| j.test(board)));
         let kept = journal.and_then(|j| j.bounds(board)).filter(|(l, u)| l == u).map(|(l, _)| l);
-        let resumed = given.or_else(|| journal.and_then(|j| j.test(board))).or(kept);
-        let mut guess = resumed.unwrap_or(guess);
-        let mut depth = if resumed.is_some() { ID_MAX_DEPTH + 1 } else { ID_STEP };
-        while depth <= ID_MAX_DEPTH && seeds > self.table_max + ID_STEP as i32 {
-            guess = self.mtdf_limited(board, seeds, guess, depth)?;
-            depth += ID_STEP;
-        }
-        self.horizon = u32::MAX;
+        let guess = match (chosen, kept) {
+            (None, Some(value)) => value,
+            _ => {
+                let deepened = self.deepen(board, seeds, guess)?;
+                chosen.unwrap_or(deepened)
+            }
+        };
         let (mut lower, mut upper) = self.root_bounds(board, seeds);
         let step = if self.parity { 2 } else { 1 };
         let mut guess = guess.clamp(lower, upper);
@@ -1310,6 +1311,24 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         }
     }
 
+    /// Iterative deepening of a root: depth-limited MTD(f) searches to
+    /// depths `ID_STEP`, `2 ID_STEP`, .. `ID_MAX_DEPTH` from `guess`, and
+    /// the last one's value. It gives the exact search its first guess and
+    /// a table whose exact entries and history order its moves: skipping
+    /// it cost Kalah(6,4) over a 16-seed database, one thread, 112.9 M
+    /// nodes against 74.6 M when the first test was at the value either
+    /// way, and a single test "value >= 8" 43.8 M against 22.6 M. `None`
+    /// if stopped.
+    fn deepen(&mut self, board: Board, seeds: i32, mut guess: i32) -> Option<i32> {
+        let mut depth = ID_STEP;
+        while depth <= ID_MAX_DEPTH && seeds > self.table_max + ID_STEP as i32 {
+            guess = self.mtdf_limited(board, seeds, guess, depth)?;
+            depth += ID_STEP;
+        }
+        self.horizon = u32::MAX;
+        Some(guess)
+    }
+
     /// The bounds on a root board's value known before its tests: those
     /// its seeds allow. What a journal holds of the root itself is not
     /// among them: a journal is read from a file, and the root's bounds are
@@ -1336,7 +1355,6 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             let v = self.shared.table.value(board);
             return Some((v >= beta, v));
         }
-        self.horizon = u32::MAX;
         let (mut lower, mut upper) = self.root_bounds(board, seeds);
         if beta <= lower {
             return Some((true, lower));
@@ -1344,6 +1362,8 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         if beta > upper {
             return Some((false, upper));
         }
+        // For the order it leaves, not its guess.
+        self.deepen(board, seeds, beta)?;
         let v = self.exact_test(board, seeds, beta, &mut lower, &mut upper)?;
         self.record_children(board);
         Some((v >= beta, v))

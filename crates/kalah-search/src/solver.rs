@@ -550,6 +550,29 @@ impl<T: Tablebase> Solver<T> {
         Ok(found.map(|(holds, bound)| TestOutcome { at_least, holds, bound: base + bound }))
     }
 
+    /// Calls `f` with every exact entry of the transposition table: its
+    /// board and bounds (for a snapshot of the table, written while a
+    /// search runs: each entry is read whole, some may be missed).
+    pub fn for_each_table_entry(&self, f: &mut dyn FnMut(Board, crate::tt::Bounds)) {
+        for (key, bounds) in self.tt.exact_entries() {
+            f(self.keys.unpack(key), bounds);
+        }
+    }
+
+    /// Stores an entry of a snapshot ([`Solver::for_each_table_entry`]) in
+    /// the transposition table; false (and nothing stored) for a board the
+    /// table does not keep (too many seeds in a house for its keys). The
+    /// caller checks that the bounds are possible.
+    pub fn restore_table_entry(&self, board: Board, bounds: crate::tt::Bounds) -> bool {
+        match self.keys.pack(board) {
+            Some(key) => {
+                self.tt.restore(key, bounds);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// The exact value of `board` (future store difference for the mover).
     pub fn board_value(&self, board: Board) -> i32 {
         self.parallel(board, |s| s.mtdf(board, 0, false))

@@ -152,12 +152,38 @@ impl Mixer {
     #[inline]
     fn mix(self, key: u64) -> u64 {
         // Odd multipliers and right xor-shifts are both invertible modulo 2^bits.
-        let mut x = key.wrapping_mul(0x9E37_79B9_7F4A_7C15) & self.mask;
+        let mut x = key.wrapping_mul(MIX_A) & self.mask;
         x ^= x >> self.half;
-        x = x.wrapping_mul(0xD6E8_FEB8_6659_FD93) & self.mask;
+        x = x.wrapping_mul(MIX_B) & self.mask;
         x ^= x >> self.half;
         x
     }
+
+    /// The key `mix` turned into `mixed`: a shift by at least half the
+    /// width undoes itself, and each multiplier has an inverse modulo 2^64
+    /// (so modulo 2^bits).
+    fn unmix(self, mixed: u64) -> u64 {
+        let mut x = mixed;
+        x ^= x >> self.half;
+        x = x.wrapping_mul(inverse(MIX_B)) & self.mask;
+        x ^= x >> self.half;
+        x.wrapping_mul(inverse(MIX_A)) & self.mask
+    }
+}
+
+const MIX_A: u64 = 0x9E37_79B9_7F4A_7C15;
+const MIX_B: u64 = 0xD6E8_FEB8_6659_FD93;
+
+/// The inverse of an odd `a` modulo 2^64, by Newton's iteration (each step
+/// doubles the bits that are right; `a` itself is right to 3 bits).
+const fn inverse(a: u64) -> u64 {
+    let mut x = a;
+    let mut i = 0;
+    while i < 5 {
+        x = x.wrapping_mul(2u64.wrapping_sub(a.wrapping_mul(x)));
+        i += 1;
+    }
+    x
 }
 
 impl TranspositionTable {
@@ -314,6 +340,29 @@ impl TranspositionTable {
         }
     }
 
+    /// Every exact entry: its key and bounds, for a snapshot of the table
+    /// (the guesses of depth-limited searches are cheap to make again). A
+    /// search may write while this reads: each entry is read whole.
+    pub fn exact_entries(&self) -> impl Iterator<Item = (u64, Bounds)> + '_ {
+        self.words.atomic_u64().iter().enumerate().filter_map(move |(i, e)| {
+            let word = e.load(Relaxed);
+            if word == 0 || word & GUESS != 0 {
+                return None;
+            }
+            let bucket = (i / WAYS) as u64;
+            let mixed = ((word >> DATA_BITS) << self.bucket_bits) | bucket;
+            Some((self.mixer.unmix(mixed), decode(word)))
+        })
+    }
+
+    /// Stores an exact entry read from a snapshot
+    /// ([`TranspositionTable::exact_entries`]): as [`TranspositionTable::store`]
+    /// of a search of `2^(work - 1)` nodes.
+    pub fn restore(&self, key: u64, bounds: Bounds) {
+        let nodes = if bounds.work == 0 { 0 } else { 1u64 << (bounds.work - 1).min(62) };
+        self.store(key, bounds.lower, bounds.upper, bounds.best, nodes);
+    }
+
     /// The share of entries in use, per mille, from a sample of the table.
     pub fn fill_permille(&self) -> u32 {
         let words = self.words.atomic_u64();
@@ -386,6 +435,38 @@ mod tests {
     /// Compares all but the work field.
     fn same(a: Option<Bounds>, b: Option<Bounds>) -> bool {
         a.map(|x| (x.lower, x.upper, x.best, x.guess_depth)) == b.map(|x| (x.lower, x.upper, x.best, x.guess_depth))
+    }
+
+    #[test]
+    fn unmix_undoes_mix() {
+        for bits in [1u32, 7, 16, 39, 40, 60, 64] {
+            let m = Mixer::new(bits);
+            for k in (0..1000u64).chain([m.mask, m.mask / 3, m.mask / 7]).map(|k| k & m.mask) {
+                assert_eq!(m.unmix(m.mix(k)), k, "width {bits} key {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_snapshot_gives_back_every_exact_entry() {
+        let table = TranspositionTable::new(1 << 20, 40).unwrap();
+        let other = TranspositionTable::new(4 << 20, 40).unwrap();
+        let keys: Vec<u64> = (0..5000u64).map(|i| i.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 24).collect();
+        for (i, &k) in keys.iter().enumerate() {
+            table.store(k, (i % 7) as i32 - 3, (i % 7) as i32 + 2, (i % 6) as u8, 1 << (i % 20));
+        }
+        table.store_guess(7, -1, 1, 0, 5);
+        let entries: Vec<_> = table.exact_entries().collect();
+        assert!(entries.len() > 3000, "{}", entries.len());
+        for (key, bounds) in &entries {
+            assert_eq!(table.probe(*key), Some(*bounds));
+            other.restore(*key, *bounds);
+        }
+        for (key, bounds) in &entries {
+            let back = other.probe(*key).unwrap();
+            assert_eq!((back.lower, back.upper, back.best, back.work), (bounds.lower, bounds.upper, bounds.best, bounds.work));
+        }
+        assert!(entries.iter().all(|(_, b)| b.is_exact()));
     }
 
     #[test]

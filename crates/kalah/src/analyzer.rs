@@ -475,12 +475,30 @@ fn open_journal(request: &Request, db_seeds: Option<u32>, databases: &Databases,
     }
 }
 
-/// Runs `job` under the journal if there is one (written while it runs),
-/// else just runs it.
-fn journaled<R>(journaling: Option<&Journaling>, nodes: &(dyn Fn() -> u64 + Sync), observer: &dyn Observer, job: impl FnOnce() -> R) -> Result<(R, Option<JournalReport>)> {
+/// Runs `job` under the journal if there is one (written while it runs,
+/// with a snapshot of `solver`'s table beside it), else just runs it.
+fn journaled<R, T: Tablebase>(journaling: Option<&Journaling>, solver: &Solver<T>, observer: &dyn Observer, job: impl FnOnce() -> R) -> Result<(R, Option<JournalReport>)> {
+    let table = |f: &mut dyn FnMut(kalah_core::Board, kalah_search::tt::Bounds)| solver.for_each_table_entry(f);
     match journaling {
-        Some(j) => j.run(nodes, observer, job).map(|(r, report)| (r, Some(report))),
+        Some(j) => j.run(&|| solver.nodes(), Some(&table), observer, job).map(|(r, report)| (r, Some(report))),
         None => Ok((job(), None)),
+    }
+}
+
+/// Gives `solver` the journal's bounds and the table snapshot an earlier
+/// run of the search left beside it, unless the journal holds the value
+/// of the position (proven again at once from its moves' bounds, which it
+/// also holds: restoring the table would take longer).
+fn resume<T: Tablebase>(solver: &mut Solver<T>, journaling: &Journaling, request: &Request, observer: &dyn Observer) {
+    solver.journal_with(journaling.journal());
+    let known = journaling.journal().bounds(request.position.mover_board()).is_some_and(|(l, u)| l == u);
+    if known && request.tests == RootTests::Deepening {
+        return;
+    }
+    if let Some(n) = journaling.restore_table(&mut |board, bounds| {
+        solver.restore_table_entry(board, bounds);
+    }, observer) {
+        observer.note(&format!("{n} entries of the transposition table restored from the snapshot beside the journal"));
     }
 }
 
@@ -491,7 +509,7 @@ fn search<T: Tablebase>(mut solver: Solver<T>, request: &Request, start: Instant
         solver.cancel_with(flag.clone());
     }
     if let Some(j) = journaling {
-        solver.journal_with(j.journal());
+        resume(&mut solver, j, request, observer);
     }
     let position = &request.position;
     if let RootTests::FirstGuess(guess) = request.tests {
@@ -502,7 +520,7 @@ fn search<T: Tablebase>(mut solver: Solver<T>, request: &Request, start: Instant
     }
     let mut result = None;
     let status = || SearchStatus::of(position, solver.progress());
-    let ((), journal) = journaled(journaling, &|| solver.nodes(), observer, || observer.search("searching", &status, &mut || {
+    let ((), journal) = journaled(journaling, &solver, observer, || observer.search("searching", &status, &mut || {
         result = Some((|| {
             let analysis = match deadline(request, start) {
                 // What can be proven in time; bounds where the search did not finish.
@@ -533,7 +551,7 @@ fn single_test<T: Tablebase>(solver: &Solver<T>, request: &Request, at_least: i3
     let position = &request.position;
     let mut result = None;
     let status = || SearchStatus::of(position, solver.progress());
-    let ((), journal) = journaled(journaling, &|| solver.nodes(), observer, || observer.search("testing", &status, &mut || {
+    let ((), journal) = journaled(journaling, solver, observer, || observer.search("testing", &status, &mut || {
         result = Some(solver.test(position, at_least, deadline(request, start)));
     }))?;
     let test = result.ok_or_else(|| Error::internal("the observer did not run the search"))??;
@@ -568,7 +586,7 @@ fn bounds(setup: &Setup<'_>, file: Option<Database>, request: &Request, start: I
     let deadline = start + limit;
     let mut result = None;
     let status = || SearchStatus::of(position, solver.progress());
-    let ((), journal) = journaled(journaling.as_ref(), &|| solver.nodes(), setup.observer, || setup.observer.search("proving bounds", &status, &mut || {
+    let mut job = || setup.observer.search("proving bounds", &status, &mut || {
         result = Some((|| {
             let analysis = solver.analyze_within(position, deadline, request.moves, request.pv)?;
             let v = analysis.value;
@@ -579,7 +597,12 @@ fn bounds(setup: &Setup<'_>, file: Option<Database>, request: &Request, start: I
             };
             Ok::<_, kalah_search::SearchError>((analysis, best))
         })());
-    }))?;
+    });
+    // No table snapshot: proofs of bounds keep guesses the snapshot leaves out.
+    let ((), journal) = match journaling.as_ref() {
+        Some(j) => j.run(&|| solver.nodes(), None, setup.observer, job).map(|(r, report)| (r, Some(report)))?,
+        None => (job(), None),
+    };
     let (analysis, best) = result.ok_or_else(|| Error::internal("the observer did not run the search"))??;
     Ok(Report {
         position: *position,

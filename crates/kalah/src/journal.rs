@@ -53,6 +53,14 @@
 //! uses what it shares with the earlier ones. A memory that is damaged, or
 //! in use by another process, is passed over with a note.
 //!
+//! # Table snapshot
+//!
+//! Beside a search's journal (not a search memory), `DIR/table.kt` keeps
+//! the transposition table as of the journal's last write
+//! ([`crate::snapshot`]): what makes a resume on the same machine cheap.
+//! It is no part of the record: a journal moves to another machine
+//! without it.
+//!
 //! It is written whole each time, through [`kalah_db::safe::SafeFile`]
 //! (a partial file, synced, renamed over the old one): a kill at any moment
 //! leaves the previous journal intact. The directory is locked while a
@@ -435,6 +443,10 @@ impl JournalSpec {
     }
 }
 
+/// Every exact entry of a solver's transposition table, given to a
+/// callback ([`kalah_search::Solver::for_each_table_entry`]).
+pub type TableEntries<'a> = dyn Fn(&mut dyn FnMut(Board, kalah_search::tt::Bounds)) + Sync + 'a;
+
 /// What a search's journal held and gave (in a [`crate::report::Report`]).
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct JournalReport {
@@ -487,22 +499,64 @@ impl Journaling {
         self.loaded.journal.clone()
     }
 
+    /// What a table snapshot of this search is tagged with; `None` for a
+    /// search memory, which keeps none.
+    fn snapshot_tag(&self) -> Option<crate::snapshot::Tag> {
+        let id = &self.dir.identity;
+        id.search.map(|(position, _)| crate::snapshot::Tag { houses: id.houses, rules: id.rules.to_string(), position: position.ring() })
+    }
+
+    /// Gives `restore` every entry of the table snapshot an earlier run of
+    /// this search left ([`crate::snapshot`]), if there is one and it is
+    /// whole; the number of entries. A snapshot that cannot be used is
+    /// passed over with a note to `observer`.
+    pub fn restore_table(&self, restore: &mut dyn FnMut(Board, kalah_search::tt::Bounds), observer: &dyn crate::progress::Observer) -> Option<u64> {
+        let tag = self.snapshot_tag()?;
+        match crate::snapshot::read(&self.dir.dir, &tag, restore) {
+            Ok(count) => count,
+            Err(e) => {
+                observer.note(&format!("the table snapshot is not used (the journal is): {e}"));
+                None
+            }
+        }
+    }
+
     /// Runs `job` (the search), writing the journal every interval while
     /// it runs, with the nodes `nodes` reads, and once more at its end
     /// (also when it was stopped). A write that fails while the search
     /// runs is said to `observer` and tried again next time; the last one's
     /// failure is the error.
-    pub fn run<R>(&self, nodes: &(dyn Fn() -> u64 + Sync), observer: &dyn crate::progress::Observer, job: impl FnOnce() -> R) -> Result<(R, JournalReport)> {
+    ///
+    /// With `table` (the solver's [`kalah_search::Solver::for_each_table_entry`]),
+    /// a search's journal (not a search memory) also keeps a snapshot of
+    /// the transposition table ([`crate::snapshot`]), written just before
+    /// the journal, whose count of nodes is read after it: the nodes a
+    /// journal counts include all whose work a resumed search finds kept
+    /// (and those searched while the snapshot was taken, which it may
+    /// have missed in part). Writes are then spaced by at least ten times as
+    /// long as the last took (at most a tenth of the time on them), and a
+    /// snapshot that cannot be written is a note.
+    pub fn run<R>(&self, nodes: &(dyn Fn() -> u64 + Sync), table: Option<&TableEntries<'_>>, observer: &dyn crate::progress::Observer, job: impl FnOnce() -> R) -> Result<(R, JournalReport)> {
         use std::sync::{Condvar, Mutex};
         let started = std::time::Instant::now();
         let journal = &self.loaded.journal;
         let sessions = self.loaded.sessions + 1;
-        let write = || self.dir.write(journal, sessions, self.loaded.nodes + nodes(), self.loaded.seconds + started.elapsed().as_secs_f64());
+        let tag = self.snapshot_tag();
+        let snapshot = table.zip(tag.as_ref());
+        let write = || {
+            if let Some((table, tag)) = snapshot {
+                if let Err(e) = crate::snapshot::write(&self.dir.dir, tag, table) {
+                    observer.note(&format!("the table snapshot was not written (the journal is): {e}"));
+                }
+            }
+            self.dir.write(journal, sessions, self.loaded.nodes + nodes(), self.loaded.seconds + started.elapsed().as_secs_f64())
+        };
         let done = (Mutex::new(false), Condvar::new());
         let writes = std::sync::atomic::AtomicU64::new(0);
         let result = std::thread::scope(|scope| {
             scope.spawn(|| {
                 let mut written = journal.changes();
+                let mut wait = self.every;
                 let mut finished = done.0.lock().unwrap_or_else(|e| e.into_inner());
                 loop {
                     // Checked before waiting too: a search that ends before
@@ -510,13 +564,17 @@ impl Journaling {
                     if *finished {
                         return;
                     }
-                    finished = done.1.wait_timeout(finished, self.every).unwrap_or_else(|e| e.into_inner()).0;
+                    finished = done.1.wait_timeout(finished, wait).unwrap_or_else(|e| e.into_inner()).0;
                     if *finished {
                         return;
                     }
                     let changes = journal.changes();
-                    if changes != written {
-                        match write() {
+                    // The table changes all the time: a snapshot is worth writing.
+                    if changes != written || snapshot.is_some() {
+                        let begun = std::time::Instant::now();
+                        let result = write();
+                        wait = self.every.max(begun.elapsed() * 10);
+                        match result {
                             Ok(()) => {
                                 written = changes;
                                 writes.fetch_add(1, std::sync::atomic::Ordering::Relaxed);

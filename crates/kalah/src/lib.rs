@@ -83,6 +83,7 @@ pub mod progress;
 pub mod published;
 pub mod report;
 pub mod setup;
+pub mod snapshot;
 pub mod split;
 pub mod text;
 pub mod verify;
