@@ -74,7 +74,7 @@ pub fn check_file(file: &[u8]) {
     for i in (0..ix.len()).step_by(step as usize) {
         let board = ix.unrank(i);
         let n = board.total();
-        match db.probe(board) {
+        match db.probe_board(board) {
             Ok(Some(v)) => {
                 assert!(v.unsigned_abs() <= n, "value {v} for a board of {n} seeds (index {i})");
                 assert_eq!(db.value(board), v, "probe and value differ at index {i}");
@@ -91,7 +91,7 @@ pub fn check_file(file: &[u8]) {
     let mut mover = vec![0u8; header.houses];
     mover[0] = header.max_seeds as u8 + 1;
     let beyond = kalah_core::Board::from_sides(&mover, &vec![0u8; header.houses]);
-    assert_eq!(db.probe(beyond).ok().flatten(), None, "a value beyond the database");
+    assert_eq!(db.probe_board(beyond).ok().flatten(), None, "a value beyond the database");
     match db.verify(&|_| {}) {
         Ok(()) => assert!(!damaged, "verify passed a file with damaged blocks"),
         Err(e) => assert!(e.to_string().contains(NAME), "{e}"),

@@ -106,6 +106,8 @@ fn source_note(report: &Report) -> String {
         (Source::Bounds, Some(d)) => format!("  [bounds proven by searches over the {}, {} seeds]", what(d), d.max_seeds),
         (Source::Bounds, None) => "  [bounds proven by searches, no database]".to_string(),
         (Source::Database, None) => String::new(),
+        (Source::Book, _) => "  [opening book; --no-book to search]".to_string(),
+        (Source::GameOver, _) => "  [the game is over]".to_string(),
     }
 }
 

@@ -319,11 +319,16 @@ pub struct DoorArgs {
     /// bounds.
     #[arg(long, value_name = "S", default_value_t = 10.0, allow_negative_numbers = true)]
     pub time_limit: f64,
+    /// Answer without the opening book this program carries (a request
+    /// may also say `"book": false`).
+    #[arg(long)]
+    pub no_book: bool,
 }
 
 impl DoorArgs {
     /// An analyzer over the database directory that keeps what it builds
-    /// or loads, and the time limit checked.
+    /// or loads (the door adds the opening book unless --no-book), and the
+    /// time limit checked.
     pub fn analyzer(&self) -> anyhow::Result<(kalah::Analyzer, std::time::Duration)> {
         let databases = self.db_dir.clone().map_or_else(databases, kalah::Databases::new);
         Ok((kalah::Analyzer::keeping(databases), seconds(self.time_limit)?))

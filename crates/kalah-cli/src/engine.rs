@@ -34,6 +34,7 @@ pub struct EngineArgs {
 
 pub fn run(args: EngineArgs) -> anyhow::Result<()> {
     let (analyzer, time_limit) = args.door.analyzer()?;
+    let analyzer = crate::book::analyzer(analyzer, args.door.no_book)?;
     let limits = Limits { threads: threads(args.threads)?, time_limit, bounded: false };
     let mut input = std::io::stdin().lock();
     let mut output = std::io::stdout().lock();
@@ -45,9 +46,9 @@ pub fn run(args: EngineArgs) -> anyhow::Result<()> {
             return Ok(());
         }
         let answer = if line.len() as u64 > MAX_LINE {
-            // Skip the rest of the line: it is one request, answered once.
-            let mut rest = Vec::new();
-            input.read_until(b'\n', &mut rest)?;
+            // Skip the rest of the line, a buffer at a time, holding none of
+            // it: it is one request, answered once.
+            skip_line(&mut input)?;
             api::error_object(&kalah::Error::bad_input(format!("a request line longer than {MAX_LINE} bytes")))
         } else {
             let Ok(text) = std::str::from_utf8(&line) else {
@@ -63,6 +64,27 @@ pub fn run(args: EngineArgs) -> anyhow::Result<()> {
             }
         };
         answer_line(&mut output, &answer)?;
+    }
+}
+
+/// Reads past the next newline (or to the end of the input) without
+/// keeping what it reads.
+fn skip_line(input: &mut impl BufRead) -> std::io::Result<()> {
+    loop {
+        let buffer = input.fill_buf()?;
+        if buffer.is_empty() {
+            return Ok(());
+        }
+        match buffer.iter().position(|&b| b == b'\n') {
+            Some(at) => {
+                input.consume(at + 1);
+                return Ok(());
+            }
+            None => {
+                let n = buffer.len();
+                input.consume(n);
+            }
+        }
     }
 }
 

@@ -8,6 +8,7 @@
 //! always reads one object.
 
 mod analysis;
+mod book;
 mod chains;
 mod common;
 mod db;
@@ -64,6 +65,10 @@ enum Command {
     /// Build, inspect, verify, probe, pack and unpack endgame databases.
     #[command(subcommand)]
     Db(db::DbCommand),
+    /// Build, verify and inspect opening books: every move's exact value of
+    /// the positions near the starts people play, answered at once.
+    #[command(subcommand)]
+    Book(book::BookCommand),
     /// Check what a long search's journal, or the search memory, holds.
     #[command(subcommand)]
     Journal(journal::JournalCommand),
@@ -131,6 +136,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::solve(args),
         Command::Query(args) => solve::query(args),
         Command::Db(command) => db::run(command),
+        Command::Book(command) => book::run(command),
         Command::Journal(command) => journal::run(command),
         Command::Play(args) => play::run(args),
         Command::Chains(args) => chains::run(args),

@@ -89,6 +89,10 @@ pub struct PlayArgs {
     /// people at one keyboard) or none (the computer plays both sides).
     #[arg(long, value_name = "SIDE", default_value = "S")]
     side: Seats,
+    /// Play without the opening book this program carries: the values
+    /// of the first moves are searched, after the database is set up.
+    #[arg(long)]
+    no_book: bool,
     #[command(flatten)]
     rules: RuleArgs,
     #[command(flatten)]
@@ -198,8 +202,20 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
     let h = start.houses();
     let engine = Engine::new(h, rules);
     let spec = args.db.spec();
-    let setup = Setup { engine: &engine, spec: &spec, threads, tt_mb, budget: SetupBudget::UNLIMITED, work: SearchWork::Analysis, observer: &Terminal { notes: true } };
-    let brain = kalah::player::for_game(&databases(), &setup, &start)?;
+    // The brain beyond the book is set up at the first position the book
+    // does not hold; without a book (or the game's), at once.
+    let make: kalah::player::MakeBrain = {
+        let (engine, spec) = (engine.clone(), spec.clone());
+        Box::new(move || {
+            let setup = Setup { engine: &engine, spec: &spec, threads, tt_mb, budget: SetupBudget::UNLIMITED, work: SearchWork::Analysis, observer: &Terminal { notes: true } };
+            kalah::player::for_game(&databases(), &setup, &start)
+        })
+    };
+    let book = if args.no_book { None } else { crate::book::carried()?.filter(|b| b.lookup(rules, &start).is_some()) };
+    let brain: Box<dyn kalah::player::Brain> = match book {
+        Some(book) => Box::new(kalah::player::BookBrain::new(engine.clone(), book, make)),
+        None => make()?,
+    };
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64 % 1_000_000)
     });

@@ -4,16 +4,21 @@
 //! Protection: it binds 127.0.0.1 unless told otherwise; every search has
 //! a deadline (`--time-limit`, which also caps a request's own); at most
 //! as many searches run at once as there are search threads, one thread
-//! each; a request that finds every slot taken waits up to
-//! [`SLOT_WAIT`], then gets 503 with `Retry-After`; a position a database
-//! file covers is answered by probes without taking a slot; a query string
-//! longer than [`MAX_QUERY`] is refused; nothing in a request names a
-//! file; SIGINT and SIGTERM stop it after the requests under way.
+//! each; a request that finds every slot taken waits in a queue (at most
+//! [`MAX_WAITING`] requests, each up to `--queue-wait`), then gets 503 with
+//! `Retry-After`; a position a database file or the opening book covers is
+//! answered by probes without taking a slot, and an exact answer given
+//! before from memory ([`CACHED_ANSWERS`]); a client that goes away stops
+//! its search; a query string longer than [`MAX_QUERY`] is refused;
+//! nothing in a request names a file, and no answer shows one of the
+//! server's paths; SIGINT and SIGTERM stop it after the requests under
+//! way, or after [`STOP_WAIT`] whatever its clients do.
 //!
 //! At `/` it serves the board explorer (`web/`: a page, its script and
 //! style, embedded in the binary), a client of the same API that fetches
 //! nothing from elsewhere.
 
+use std::io::Write;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -31,8 +36,15 @@ use tokio::sync::Semaphore;
 
 use crate::common::threads;
 
-/// How long a search request waits for a free slot before it gets 503.
-const SLOT_WAIT: Duration = Duration::from_secs(1);
+
+/// Requests that may wait for a slot at once; one more gets 503 at once.
+const MAX_WAITING: usize = 512;
+
+/// Exact answers kept for the same question asked again.
+const CACHED_ANSWERS: usize = 20_000;
+
+/// How long SIGINT or SIGTERM lets the requests under way finish.
+const STOP_WAIT: Duration = Duration::from_secs(8);
 
 /// The longest query string served.
 const MAX_QUERY: usize = 2048;
@@ -61,6 +73,12 @@ pub struct ServeArgs {
     /// Searches that may run at once, one thread each (default: every core).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
+    /// Seconds a search request waits in the queue for a free slot before
+    /// it gets 503: long enough for a class that opens the page at once
+    /// (200 requests of a tenth of a second on two slots), short of a
+    /// browser's patience.
+    #[arg(long, value_name = "SECONDS", default_value_t = 15.0)]
+    pub queue_wait: f64,
     #[command(flatten)]
     pub door: crate::common::DoorArgs,
 }
@@ -70,15 +88,28 @@ struct Shared {
     analyzer: kalah::Analyzer,
     limits: Limits,
     slots: Semaphore,
+    /// Requests waiting for a slot.
+    waiting: std::sync::atomic::AtomicUsize,
+    /// Exact answers by question (the request's fields), the most recent
+    /// kept: an exact value never changes.
+    cache: std::sync::Mutex<lru::LruCache<String, Value>>,
+    /// The database folder, whose paths an answer must not show.
+    db_dir: String,
+    /// How long a request waits for a slot (`--queue-wait`).
+    queue_wait: Duration,
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let slots = threads(args.threads)?;
     let (analyzer, time_limit) = args.door.analyzer()?;
+    let analyzer = crate::book::analyzer(analyzer, args.door.no_book)?;
     let limits = Limits { threads: 1, time_limit, bounded: true };
-    let shared = Arc::new(Shared { analyzer, limits, slots: Semaphore::new(slots) });
+    let db_dir = analyzer.databases().dir().display().to_string();
+    let cache = std::sync::Mutex::new(lru::LruCache::new(std::num::NonZeroUsize::new(CACHED_ANSWERS).expect("not zero")));
+    let queue_wait = crate::common::seconds(args.queue_wait).map_err(|_| crate::common::user(format!("--queue-wait {}: give a number of seconds above 0", args.queue_wait)))?;
+    let shared = Arc::new(Shared { analyzer, limits, slots: Semaphore::new(slots), waiting: Default::default(), cache, db_dir, queue_wait });
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
-    runtime.block_on(async move {
+    runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await
             .map_err(|e| kalah::Error::bad_input(format!("--addr {}: cannot listen there: {e}", args.addr)))?;
@@ -93,10 +124,28 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             .route("/api/v1/databases", get(databases_list))
             .fallback(|| async { failure(StatusCode::NOT_FOUND, "no such page: see docs/api.md for the API") })
             .with_state(shared);
-        axum::serve(listener, app).with_graceful_shutdown(shutdown()).await?;
+        // Stopping: the requests under way get STOP_WAIT to finish, then
+        // the server stops whatever its clients do.
+        let stopping = Arc::new(tokio::sync::Notify::new());
+        let signalled = stopping.clone();
+        let server = axum::serve(listener, app).with_graceful_shutdown(async move {
+            shutdown().await;
+            signalled.notify_waiters();
+        });
+        let server = std::future::IntoFuture::into_future(server);
+        tokio::pin!(server);
+        tokio::select! {
+            result = &mut server => result?,
+            _ = async { stopping.notified().await; tokio::time::sleep(STOP_WAIT).await } => {
+                let _ = writeln!(std::io::stderr(), "kalah: stopped with requests still under way");
+            }
+        }
         eprintln!("kalah: stopped");
         anyhow::Ok(())
-    })
+    })?;
+    // Searches still running on blocking threads end with the process.
+    runtime.shutdown_timeout(Duration::from_millis(500));
+    Ok(())
 }
 
 /// Resolves at SIGINT or SIGTERM.
@@ -142,14 +191,39 @@ fn failure(status: StatusCode, message: &str) -> Response {
 }
 
 /// The status of a library error: 400 for bad input, 422 for a refused
-/// request, 500 otherwise.
-fn error_response(e: &Error) -> Response {
+/// request; a fault of the server's own (a damaged or unreadable file of
+/// its database folder, which no request names, or an internal failure)
+/// is 500, said without its details, which go to stderr: a client learns
+/// nothing of the server's files.
+fn error_response(shared: &Shared, e: &Error) -> Response {
+    let message = e.to_string();
+    let servers = matches!(e.kind(), ErrorKind::Corrupt | ErrorKind::Io | ErrorKind::Internal) || (!shared.db_dir.is_empty() && message.contains(&shared.db_dir));
+    if servers {
+        // The server's log; a closed stderr must not cost the answer.
+        let _ = writeln!(std::io::stderr(), "kalah: a request failed for a fault of the server: {message}");
+        let body = json!({"error": "the server could not answer: a fault of its own (its log says which)", "kind": "internal"});
+        return (StatusCode::INTERNAL_SERVER_ERROR, Json(body)).into_response();
+    }
     let status = match e.kind() {
         ErrorKind::BadInput => StatusCode::BAD_REQUEST,
-        ErrorKind::Refused => StatusCode::UNPROCESSABLE_ENTITY,
-        ErrorKind::Corrupt | ErrorKind::Io | ErrorKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        _ => StatusCode::UNPROCESSABLE_ENTITY,
     };
     (status, Json(api::error_object(e))).into_response()
+}
+
+/// Raises its flag when dropped: axum drops a request's future when its
+/// client goes away, and the search it started then stops.
+struct CancelOnDrop(Arc<std::sync::atomic::AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// The cache's key of a request: every field that changes its answer.
+fn cache_key(request: &ApiRequest) -> String {
+    format!("{request:?}")
 }
 
 /// The query string read as a request, or what is wrong with it (a 400).
@@ -179,22 +253,42 @@ async fn start(State(shared): State<Arc<Shared>>, uri: Uri, query: Result<Query<
     }
 }
 
-/// Answers on a blocking thread: by probes at once, a search once it has a slot.
+/// Answers on a blocking thread: an answer given before at once, by probes
+/// (a database, the opening book) at once, a search once it has a slot,
+/// waiting for one in a bounded queue.
 async fn answer(shared: Arc<Shared>, request: ApiRequest) -> Response {
+    let key = cache_key(&request);
+    if let Some(answer) = shared.cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return Json(answer.clone()).into_response();
+    }
+    let busy = || {
+        let mut busy = failure(StatusCode::SERVICE_UNAVAILABLE, "every search slot is busy: try again in a few seconds");
+        busy.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from_static("2"));
+        busy
+    };
     let permit = if api::by_probe(&shared.analyzer, &request) {
         None
     } else {
-        match tokio::time::timeout(SLOT_WAIT, shared.slots.acquire()).await {
+        use std::sync::atomic::Ordering::Relaxed;
+        if shared.waiting.fetch_add(1, Relaxed) >= MAX_WAITING {
+            shared.waiting.fetch_sub(1, Relaxed);
+            return busy();
+        }
+        let acquired = tokio::time::timeout(shared.queue_wait, shared.slots.acquire()).await;
+        shared.waiting.fetch_sub(1, Relaxed);
+        match acquired {
             Ok(Ok(permit)) => Some(permit),
-            _ => {
-                let mut busy = failure(StatusCode::SERVICE_UNAVAILABLE, "every search slot is busy: try again in a second");
-                busy.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from_static("1"));
-                return busy;
-            }
+            _ => return busy(),
         }
     };
+    // Another request may have answered the same question while this one waited.
+    if let Some(answer) = shared.cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return Json(answer.clone()).into_response();
+    }
+    let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let _gone = CancelOnDrop(cancel.clone());
     let work = shared.clone();
-    let result = tokio::task::spawn_blocking(move || api::answer(&work.analyzer, &request, &work.limits)).await;
+    let result = tokio::task::spawn_blocking(move || api::answer_until(&work.analyzer, &request, &work.limits, Some(cancel))).await;
     drop(permit);
     match result {
         Ok(Ok(mut answer)) => {
@@ -203,18 +297,23 @@ async fn answer(shared: Arc<Shared>, request: ApiRequest) -> Response {
                 let name = std::path::Path::new(path.as_str().unwrap_or_default()).file_name().map(|n| n.to_string_lossy().into_owned());
                 *path = name.into();
             }
+            let exact = answer["exact"] == true && answer["moves"].as_array().is_some_and(|m| m.iter().all(|m| m["lower"] == m["upper"]));
+            if exact {
+                shared.cache.lock().unwrap_or_else(|e| e.into_inner()).put(key, answer.clone());
+            }
             Json(answer).into_response()
         }
-        Ok(Err(e)) => error_response(&e),
+        Ok(Err(e)) => error_response(&shared, &e),
         Err(_) => failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error: the analysis failed"),
     }
 }
 
 /// The database files served: name (not the path), board, seeds, rules, size.
 async fn databases_list(State(shared): State<Arc<Shared>>) -> Response {
-    let listing = match tokio::task::spawn_blocking(move || shared.analyzer.databases().list()).await {
+    let work = shared.clone();
+    let listing = match tokio::task::spawn_blocking(move || work.analyzer.databases().list()).await {
         Ok(Ok(listing)) => listing,
-        Ok(Err(e)) => return error_response(&e),
+        Ok(Err(e)) => return error_response(&shared, &e),
         Err(_) => return failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error: listing the databases failed"),
     };
     let files: Vec<Value> = listing

@@ -83,6 +83,11 @@ pub struct AnswerArgs {
     /// comes before the test a journal recorded.
     #[arg(long, value_name = "V", allow_negative_numbers = true, conflicts_with = "best_move")]
     test: Option<i32>,
+    /// Answer without the opening book this program carries (every move's
+    /// exact value of the positions near the starts of Kalah(6,4) and
+    /// other games people play; `kalah book info` lists them): search.
+    #[arg(long)]
+    no_book: bool,
 }
 
 impl AnswerArgs {
@@ -241,6 +246,7 @@ impl Asked<'_> {
             journal: self.journal.spec()?,
             remember: !self.journal.no_memory,
             tests: self.answer.tests(),
+            book: !self.answer.no_book,
             ..Request::new(position, rules)
         })
     }
@@ -248,7 +254,7 @@ impl Asked<'_> {
 
 /// Asks the library's analyzer and prints its report.
 fn answer(title: &str, request: &Request, json: bool) -> anyhow::Result<()> {
-    let report = kalah::Analyzer::new(databases()).analyze(request, &Terminal::unless_json(json))?;
+    let report = crate::book::analyzer(kalah::Analyzer::new(databases()), !request.book)?.analyze(request, &Terminal::unless_json(json))?;
     if json {
         print_json(&serde_json::to_value(&report)?);
     } else {

@@ -502,12 +502,12 @@ fn clockwise_openings_from_bounds_equal_retrograde_ones() {
 #[test]
 fn solve_with_a_time_limit_shows_what_it_proved() {
     let sb = Sandbox::new();
-    let full = sb.solve(&["4", "4", "--no-db"]);
-    let v = sb.solve(&["4", "4", "--no-db", "--time-limit", "60"]);
+    let full = sb.solve(&["4", "4", "--no-db", "--no-book"]);
+    let v = sb.solve(&["4", "4", "--no-db", "--no-book", "--time-limit", "60"]);
     assert_eq!((v["exact"].clone(), v["source"].clone()), (serde_json::json!(true), serde_json::json!("search")), "{v}");
     assert_eq!(value_of(&v), value_of(&full), "{v}\n{full}");
     assert_same_moves(&v, &full, "with and without a time limit");
-    let cut = sb.json(&["solve", "4", "4", "--no-db", "--time-limit", "0.001", "--tt-mb", "16", "--threads", "1", "--json"]);
+    let cut = sb.json(&["solve", "4", "4", "--no-db", "--no-book", "--time-limit", "0.001", "--tt-mb", "16", "--threads", "1", "--json"]);
     let (lower, upper, value) = (cut["lower"].as_i64().unwrap(), cut["upper"].as_i64().unwrap(), value_of(&full));
     assert!(lower <= value && value <= upper, "Kalah(4,4) = {value}, proven {lower}..{upper}: {cut}");
     assert_eq!(cut["exact"], serde_json::json!(lower == upper), "{cut}");
@@ -860,8 +860,8 @@ fn a_database_retrograde_analysis_does_not_need_is_said_unused() {
 fn databases_built_in_memory_agree_with_the_search() {
     let sb = Sandbox::new();
     // A search backed by an 8-seed database built in memory.
-    let b = sb.solve(&["4", "3", "--db-seeds", "8"]);
-    let s = sb.solve(&["4", "3", "--no-db"]);
+    let b = sb.solve(&["4", "3", "--db-seeds", "8", "--no-book"]);
+    let s = sb.solve(&["4", "3", "--no-db", "--no-book"]);
     assert_eq!(b["source"], "search", "{b}");
     assert!(b["database"]["path"].is_null(), "built in memory: no path\n{b}");
     assert_eq!(b["database"]["max_seeds"], 8, "{b}");

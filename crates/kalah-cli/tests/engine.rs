@@ -116,7 +116,8 @@ fn a_search_is_held_to_the_time_limit_and_gives_bounds() {
 fn a_database_built_in_memory_serves_the_requests_after_it() {
     // Kalah(6,4) under a time limit of a second: the first request builds
     // a database that fits a quarter of it, the second finds it built.
-    let input = "{\"houses\": 6, \"seeds\": 4, \"time_limit\": 1}\n{\"position\": \"4,4,4,4,4,4,0,4,4,4,4,4,4,0 N\", \"time_limit\": 1}\n";
+    // (Not from the opening book, which holds both.)
+    let input = "{\"houses\": 6, \"seeds\": 4, \"time_limit\": 1, \"book\": false}\n{\"position\": \"4,4,4,4,4,4,0,4,4,4,4,4,4,0 N\", \"time_limit\": 1, \"book\": \"off\"}\n";
     let (answers, stderr, code) = engine(&["--threads", "2"], input);
     assert_eq!(code, Some(0), "{stderr}");
     let built = |a: &Value| a["database"]["build_seconds"].as_f64();
@@ -155,4 +156,41 @@ fn the_documented_examples_are_the_engines_answers() {
         at = after;
     }
     assert_eq!(examples, 8, "examples in docs/api.md");
+}
+
+/// A request line beyond the limit is refused without being held: a
+/// 64 MiB line leaves the engine's peak memory far below its size (issue
+/// 54: a 400 MiB line peaked at 414 MB), and the next request is answered.
+#[test]
+fn a_long_line_is_refused_without_being_held() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(BIN)
+        // Without the book, whose tables would be most of what it holds.
+        .args(["engine", "--threads", "1", "--no-book"])
+        .env("KALAH_DB_DIR", dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let chunk = vec![b'x'; 1 << 20];
+    for _ in 0..64 {
+        stdin.write_all(&chunk).unwrap();
+    }
+    stdin.write_all(b"\n{\"houses\": 3, \"seeds\": 2}\n").unwrap();
+    stdin.flush().unwrap();
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    assert!(first.contains("a request line longer than"), "{first}");
+    let mut second = String::new();
+    stdout.read_line(&mut second).unwrap();
+    assert!(second.contains("\"value\":"), "{second}");
+    // Still running (its stdin is open): its peak resident memory so far.
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+    let peak_kb: u64 = status.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| l.split_whitespace().nth(1)).unwrap().parse().unwrap();
+    drop(stdin);
+    child.wait().unwrap();
+    assert!(peak_kb < 32 * 1024, "the engine peaked at {peak_kb} kB after a 64 MiB line");
 }

@@ -258,7 +258,7 @@ fn a_full_disk_does_not_cost_a_journaled_search_its_answer() {
     assert!(fs::write(disk.path().join("filler"), vec![0u8; 1 << 20]).is_err());
     let solve = |json: bool| {
         let mut c = kalah(disk.path());
-        c.args(["solve", "4", "4", "--capture", "empty", "--no-db", "--value-only", "--threads", "2", "--journal"]).arg(&journal);
+        c.args(["solve", "4", "4", "--capture", "empty", "--no-db", "--no-book", "--value-only", "--threads", "2", "--journal"]).arg(&journal);
         if json {
             c.arg("--json");
         }

@@ -19,7 +19,7 @@ const EVERY: f64 = 0.2;
 
 fn solve(journal: &Path, args: &[&str]) -> Command {
     let mut c = Command::new(BIN);
-    c.args(["solve"]).args(args).args(["--capture", "empty", "--no-db", "--value-only", "--threads", "2", "--json", "--journal-every", "0.2", "--journal-min-nodes", "20000", "--journal"]).arg(journal);
+    c.args(["solve"]).args(args).args(["--capture", "empty", "--no-db", "--no-book", "--value-only", "--threads", "2", "--json", "--journal-every", "0.2", "--journal-min-nodes", "20000", "--journal"]).arg(journal);
     c.stdin(Stdio::null());
     c
 }
@@ -128,7 +128,7 @@ fn a_damaged_or_foreign_journal_is_refused() {
     // The same search over a database (or another database) goes on from
     // it: the bounds hold whatever database the search reads (issue 51).
     let out = Command::new(BIN)
-        .args(["solve", "4", "4", "--capture", "empty", "--db-seeds", "8", "--value-only", "--json", "--journal"])
+        .args(["solve", "4", "4", "--capture", "empty", "--db-seeds", "8", "--no-book", "--value-only", "--json", "--journal"])
         .arg(&journal)
         .output()
         .unwrap();
@@ -358,7 +358,7 @@ fn a_forged_search_memory_does_not_change_the_answer() {
     let db = dir.path();
     let solve = || {
         let mut c = Command::new(BIN);
-        c.args(["solve", "4", "4", "--capture", "empty", "--no-db", "--value-only", "--threads", "2", "--json"]).env("KALAH_DB_DIR", db).stdin(Stdio::null());
+        c.args(["solve", "4", "4", "--capture", "empty", "--no-db", "--no-book", "--value-only", "--threads", "2", "--json"]).env("KALAH_DB_DIR", db).stdin(Stdio::null());
         run_bounded(c)
     };
     assert_eq!(json(&solve())["value"], 2);
@@ -381,7 +381,7 @@ fn a_forged_search_memory_does_not_change_the_answer() {
     // A damaged memory is passed over with a note (on stderr, without
     // --json): the answer stands.
     let mut c = Command::new(BIN);
-    c.args(["solve", "4", "4", "--capture", "empty", "--no-db", "--value-only", "--threads", "2"]).env("KALAH_DB_DIR", db).stdin(Stdio::null());
+    c.args(["solve", "4", "4", "--capture", "empty", "--no-db", "--no-book", "--value-only", "--threads", "2"]).env("KALAH_DB_DIR", db).stdin(Stdio::null());
     let out = run_bounded(c);
     let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert_eq!(out.status.code(), Some(0), "{stderr}");
@@ -397,7 +397,7 @@ fn a_forged_search_memory_does_not_change_the_answer() {
 fn the_test_and_the_guess_give_the_known_values() {
     let run = |h: &str, s: &str, extra: &[&str]| {
         let mut c = Command::new(BIN);
-        c.args(["solve", h, s, "--capture", "empty", "--no-db", "--no-memory", "--value-only", "--threads", "2", "--tt-mb", "16", "--json"]).args(extra).stdin(Stdio::null());
+        c.args(["solve", h, s, "--capture", "empty", "--no-db", "--no-book", "--no-memory", "--value-only", "--threads", "2", "--tt-mb", "16", "--json"]).args(extra).stdin(Stdio::null());
         json(&run_bounded(c))
     };
     for (h, s, value) in [("4", "5", 2), ("6", "3", 2), ("5", "4", 12)] {
@@ -508,7 +508,7 @@ fn a_damaged_table_snapshot_is_passed_over() {
     let human = |extra: &[&str]| {
         let mut c = Command::new(BIN);
         // A guess, so that the snapshot is read although the journal holds the value.
-        c.args(["solve", "4", "5", "--capture", "empty", "--no-db", "--value-only", "--threads", "2", "--guess", "2", "--journal"]).arg(&journal).args(extra).stdin(Stdio::null());
+        c.args(["solve", "4", "5", "--capture", "empty", "--no-db", "--no-book", "--value-only", "--threads", "2", "--guess", "2", "--journal"]).arg(&journal).args(extra).stdin(Stdio::null());
         let out = run_bounded(c);
         assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
         assert!(String::from_utf8_lossy(&out.stdout).contains("Value:    +2"), "{}", String::from_utf8_lossy(&out.stdout));

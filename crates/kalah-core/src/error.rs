@@ -66,6 +66,14 @@ pub enum PositionError {
     /// A move that is not legal in the position.
     #[error("illegal move: {0}")]
     IllegalMove(String),
+    /// A position played with an engine of another board size.
+    #[error("a position of {position_houses} houses a side played by a rules engine of {engine_houses}")]
+    WrongEngine {
+        /// The position's houses a side.
+        position_houses: usize,
+        /// The engine's.
+        engine_houses: usize,
+    },
 }
 
 /// The article before a number said aloud: "an" for 8, 11, 18, 80-89,

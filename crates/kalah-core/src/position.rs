@@ -248,9 +248,13 @@ impl Position {
 
     /// Plays house `house` (1-based from the mover's left) of the player to
     /// move. Returns the new position and the outcome of the move.
+    /// An engine of another board size is refused (its moves would read
+    /// this board wrong), in release builds too.
     pub fn play(&self, engine: &Engine, house: usize) -> Result<(Position, Outcome), PositionError> {
         let h = self.houses;
-        debug_assert_eq!(engine.houses(), h);
+        if engine.houses() != h {
+            return Err(PositionError::WrongEngine { position_houses: h, engine_houses: engine.houses() });
+        }
         if self.is_over(engine) {
             return Err(PositionError::IllegalMove("the game is over".into()));
         }
@@ -492,6 +496,18 @@ mod tests {
     use super::*;
     use crate::rules::Rules;
     use proptest::prelude::*;
+
+    /// Issue 52: a 4-house start played by a 6-house engine lost two seeds
+    /// and gained a turn; it is refused, in release builds too.
+    #[test]
+    fn a_position_played_by_an_engine_of_another_size_is_refused() {
+        let start = Position::start(4, 3).unwrap();
+        for h in [1, 3, 5, 6, 8] {
+            let e = start.play(&Engine::new(h, Rules::default()), 4).unwrap_err();
+            assert_eq!(e, PositionError::WrongEngine { position_houses: 4, engine_houses: h });
+        }
+        assert!(start.play(&Engine::new(4, Rules::default()), 4).is_ok());
+    }
 
     #[test]
     fn start_position_in_both_forms() {

@@ -64,6 +64,14 @@ pub enum DbError {
         /// Rules asked for.
         wanted: Rules,
     },
+    /// A position of another board size than the database's.
+    #[error("a position of {position_houses} houses a side probed in a database of {db_houses}")]
+    WrongBoard {
+        /// The position's houses a side.
+        position_houses: usize,
+        /// The database's.
+        db_houses: usize,
+    },
     /// Not enough memory or disk.
     #[error("{what}: needs {needed} bytes ({needed_h}), but only {available} bytes ({available_h}) are available")]
     TooLarge {

@@ -4,7 +4,7 @@
 //! [`crate::format`], "Integrity") and maps the file. A value is read from
 //! a block of 65,536 values whose checksum is checked the first time the
 //! block is used; a block that fails is reported, never its values:
-//! [`Database::probe`] returns the error, and the search, which cannot stop
+//! [`Database::probe_board`] returns the error, and the search, which cannot stop
 //! mid-node, finds it through [`Tablebase::failure`] before it answers.
 
 use std::fs::File;
@@ -337,9 +337,13 @@ impl Database {
         )
     }
 
-    /// The value of `board`, or `None` if it has more seeds than the
-    /// database covers; an error if its block is damaged.
-    pub fn probe(&self, board: Board) -> Result<Option<i32>, DbError> {
+    /// The value of `board`, a board of this database's size (its houses,
+    /// the player to move's first): what the player to move gains from it
+    /// on, stores not counted; `None` if it has more seeds than the
+    /// database covers; an error if its block is damaged. A board of
+    /// another size would be read wrong: [`Database::probe_position`]
+    /// checks, and adds the stores.
+    pub fn probe_board(&self, board: Board) -> Result<Option<i32>, DbError> {
         let n = board.total();
         if n > self.header.max_seeds {
             return Ok(None);
@@ -350,6 +354,16 @@ impl Database {
             return Err(self.damaged(n, b));
         }
         Ok(Some(self.stored_value(n, i)))
+    }
+
+    /// The value of `position` for its player to move, stores included;
+    /// `None` if it has more seeds in its houses than the database covers.
+    /// A position of another board size is refused.
+    pub fn probe_position(&self, position: &kalah_core::Position) -> Result<Option<i32>, DbError> {
+        if position.houses() != self.header.houses {
+            return Err(DbError::WrongBoard { position_houses: position.houses(), db_houses: self.header.houses });
+        }
+        Ok(self.probe_board(position.mover_board())?.map(|v| position.store_difference() + v))
     }
 
     /// Checks every block of every level (in parallel); `progress` hears

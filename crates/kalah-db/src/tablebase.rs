@@ -6,7 +6,7 @@ use kalah_core::{Board, Rules};
 ///
 /// A value is the future store difference for the player to move under
 /// perfect play (`RULES.md`, "Values"), for boards seen from the mover.
-pub trait Tablebase: Sync {
+pub trait Tablebase: Send + Sync {
     /// Houses a side of the boards covered.
     fn houses(&self) -> usize;
     /// The rules the values were computed for.

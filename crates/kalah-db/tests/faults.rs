@@ -52,7 +52,7 @@ impl Rng {
 /// The values of every board, read one by one from an intact file.
 fn all_values(db: &Database) -> Vec<i32> {
     let ix = db.indexer();
-    (0..ix.len()).map(|i| db.probe(ix.unrank(i)).unwrap().unwrap()).collect()
+    (0..ix.len()).map(|i| db.probe_board(ix.unrank(i)).unwrap().unwrap()).collect()
 }
 
 /// Opening `bytes` as `name` must fail with an error naming it.
@@ -184,7 +184,7 @@ fn flipped_bits_across_the_file_never_give_a_wrong_value() {
                 }
                 for i in sample {
                     let board = ix.unrank(i);
-                    match damaged.probe(board) {
+                    match damaged.probe_board(board) {
                         Ok(v) => assert_eq!(v, Some(truth[i as usize]), "flip at {at}: a wrong value for board {i}"),
                         Err(e) => {
                             assert!(e.to_string().contains("flip.kdb"), "{e}");
@@ -432,7 +432,7 @@ fn concurrent_probes_of_one_mapping_agree_with_one_thread() {
                         let board = db.indexer().unrank(j);
                         let slot = db.slot(board);
                         db.prefetch_slot(slot);
-                        assert_eq!(db.probe(board).unwrap(), Some(truth[j as usize]), "board {j}");
+                        assert_eq!(db.probe_board(board).unwrap(), Some(truth[j as usize]), "board {j}");
                         assert_eq!(db.value(board), truth[j as usize], "board {j}");
                         assert_eq!(db.value_at(board, slot), truth[j as usize], "board {j}");
                     })
@@ -457,7 +457,7 @@ fn concurrent_probes_of_one_mapping_agree_with_one_thread() {
         (0..len).into_par_iter().filter(|&i| !bad.contains(&i) || i % 61 == 0).for_each(|i| {
             let j = i;
             let board = ix.unrank(j);
-            match db.probe(board) {
+            match db.probe_board(board) {
                 Ok(v) => {
                     assert!(!bad.contains(&j), "board {j} of the damaged block answered");
                     assert_eq!(v, Some(truth[j as usize]));

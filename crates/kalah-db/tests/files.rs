@@ -49,12 +49,31 @@ fn a_built_file_reads_back_every_value() {
     let ix = Indexer::new(3, 10);
     for i in 0..ix.len() {
         let board = ix.unrank(i);
-        assert_eq!(db.probe(board).unwrap(), Some(builder.value(board)));
+        assert_eq!(db.probe_board(board).unwrap(), Some(builder.value(board)));
         assert_eq!(db.value(board), builder.value(board));
     }
-    assert_eq!(db.probe(Board::from_sides(&[11, 0, 0], &[0, 0, 0])).unwrap(), None, "beyond the database");
+    assert_eq!(db.probe_board(Board::from_sides(&[11, 0, 0], &[0, 0, 0])).unwrap(), None, "beyond the database");
     db.verify(&|_| {}).unwrap();
     assert!(!fs::exists(kalah_db::writer::partial_path(&path)).unwrap(), "the partial file is renamed");
+}
+
+/// A position is answered with its stores; one of another board size is
+/// refused, never read as a board of the file's (issue 52: a 3-house board
+/// on a 4-house file answered +6 where the value is +2).
+#[test]
+fn a_position_probe_adds_the_stores_and_refuses_another_board_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = Rules::default();
+    let path = build(dir.path(), "t.kdb", 3, rules, 10);
+    let db = Database::open(&path).unwrap();
+    let position: kalah_core::Position = "1,0,2,4,0,3,1,2 N".parse().unwrap();
+    let board = db.probe_board(position.mover_board()).unwrap().unwrap();
+    assert_eq!(db.probe_position(&position).unwrap(), Some(position.store_difference() + board));
+    let four = build(dir.path(), "f.kdb", 4, rules, 8);
+    let four = Database::open(&four).unwrap();
+    let three: kalah_core::Position = "1,0,2,0,1,1,0,0 S".parse().unwrap();
+    let e = four.probe_position(&three).unwrap_err();
+    assert!(matches!(e, kalah_db::DbError::WrongBoard { position_houses: 3, db_houses: 4 }), "{e}");
 }
 
 #[test]
@@ -120,7 +139,7 @@ fn damaged_files_are_refused_with_the_reason() {
     let p = damaged(&b, dir.path(), "values.kdb");
     let db = Database::open(&p).unwrap();
     let board = db.indexer().unrank(db.indexer().level_start(7) + 10);
-    let e = db.probe(board).unwrap_err().to_string();
+    let e = db.probe_board(board).unwrap_err().to_string();
     assert!(e.contains("level 7") && e.contains("checksum"), "{e}");
     assert!(db.verify(&|_| {}).is_err());
     assert_eq!(db.failure(), None);

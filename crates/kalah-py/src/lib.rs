@@ -36,6 +36,18 @@ fn bad_input(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
+/// A count read from Python's int: a negative or too large one is a
+/// ValueError naming the argument (PyO3 would raise OverflowError naming
+/// none).
+fn count<T: TryFrom<i64>>(name: &str, value: i64) -> PyResult<T> {
+    T::try_from(value).map_err(|_| PyValueError::new_err(format!("{name}: {value} is not a count here (give 0 or more, and not absurdly many)")))
+}
+
+/// Every count of a list, as [`count`].
+fn counts<T: TryFrom<i64>>(name: &str, values: &[i64]) -> PyResult<Vec<T>> {
+    values.iter().enumerate().map(|(i, &v)| count(&format!("{name}[{i}]"), v)).collect()
+}
+
 /// The rules of a game (RULES.md): the capture rule, the end of the game,
 /// who scores the seeds left, the direction of sowing, relay sowing.
 #[pyclass(module = "kalah", frozen, eq, hash)]
@@ -118,8 +130,8 @@ struct Position {
 impl Position {
     /// The start of Kalah(houses, seeds): `seeds` in every house, South to move.
     #[staticmethod]
-    fn start(houses: usize, seeds: u32) -> PyResult<Position> {
-        Ok(Position { inner: kalah::Position::start(houses, seeds).map_err(bad_input)? })
+    fn start(houses: i64, seeds: i64) -> PyResult<Position> {
+        Ok(Position { inner: kalah::Position::start(count("houses", houses)?, count("seeds", seeds)?).map_err(bad_input)? })
     }
 
     /// A position in the ring form (`"3,3,3,3,0,3,3,3,3,0 S"`: South's
@@ -134,9 +146,11 @@ impl Position {
     /// left), the stores (South's, North's) and the side to move (`"S"` or `"N"`).
     #[staticmethod]
     #[pyo3(signature = (south, north, stores = (0, 0), to_move = "S"))]
-    fn from_counts(south: Vec<u32>, north: Vec<u32>, stores: (u32, u32), to_move: &str) -> PyResult<Position> {
+    fn from_counts(south: Vec<i64>, north: Vec<i64>, stores: (i64, i64), to_move: &str) -> PyResult<Position> {
         let side = side_named(to_move)?;
-        Ok(Position { inner: kalah::Position::new(&south, &north, [stores.0, stores.1], side).map_err(bad_input)? })
+        let (south, north): (Vec<u32>, Vec<u32>) = (counts("south", &south)?, counts("north", &north)?);
+        let stores = [count("stores[0]", stores.0)?, count("stores[1]", stores.1)?];
+        Ok(Position { inner: kalah::Position::new(&south, &north, stores, side).map_err(bad_input)? })
     }
 
     /// The ring form.
@@ -200,8 +214,8 @@ impl Position {
     /// left). Raises ValueError for an empty house, one that is not there,
     /// or a finished game.
     #[pyo3(signature = (house, rules = None))]
-    fn play(&self, house: usize, rules: Option<&Rules>) -> PyResult<Position> {
-        let (next, _) = self.inner.play(&self.rulebook(rules), house).map_err(bad_input)?;
+    fn play(&self, house: i64, rules: Option<&Rules>) -> PyResult<Position> {
+        let (next, _) = self.inner.play(&self.rulebook(rules), count("house", house)?).map_err(bad_input)?;
         Ok(Position { inner: next })
     }
 
@@ -346,6 +360,9 @@ impl Analysis {
     }
 }
 
+/// The opening book this package carries (the repository's data/book).
+static CARRIED_BOOK: &[u8] = include_bytes!("../../../data/book/book.kbk");
+
 /// Answers positions with their perfect-play values: endgame databases
 /// (files of `db_dir`, or one built in memory) are opened once and kept
 /// for the positions after.
@@ -368,17 +385,25 @@ impl Engine {
     /// `db_dir`: the directory of database files (default `$KALAH_DB_DIR`,
     /// else `data/db`); `db_seeds`: the seeds of a database to build in
     /// memory when no file covers a position (0 for none; default: sized
-    /// by the position); `threads`: search threads (default every core).
+    /// by the position); `threads`: search threads (default every core);
+    /// `book`: answer from the opening book this package carries where it
+    /// holds a position (`source` "book"), before any search (default
+    /// True).
     #[new]
-    #[pyo3(signature = (db_dir = None, db_seeds = None, threads = None))]
-    fn new(db_dir: Option<std::path::PathBuf>, db_seeds: Option<u32>, threads: Option<usize>) -> PyResult<Engine> {
+    #[pyo3(signature = (db_dir = None, db_seeds = None, threads = None, book = true))]
+    fn new(db_dir: Option<std::path::PathBuf>, db_seeds: Option<u32>, threads: Option<usize>, book: bool) -> PyResult<Engine> {
         let threads = match threads {
             Some(0) => return Err(PyValueError::new_err("threads: give at least 1")),
             Some(n) => n,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
         let databases = Databases::new(db_dir.unwrap_or_else(Databases::default_dir));
-        Ok(Engine { analyzer: Analyzer::keeping(databases), db_seeds, threads })
+        let mut analyzer = Analyzer::keeping(databases);
+        if book && !CARRIED_BOOK.is_empty() {
+            let book = kalah::book::Book::from_bytes(CARRIED_BOOK).map_err(raised)?;
+            analyzer = analyzer.with_book(std::sync::Arc::new(book));
+        }
+        Ok(Engine { analyzer, db_seeds, threads })
     }
 
     /// The perfect-play value of `position` and of each of its moves, a

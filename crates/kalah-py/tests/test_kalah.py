@@ -146,3 +146,27 @@ def test_the_packages_docstring_example_runs():
 
     failures, tried = doctest.testmod(kalah)
     assert tried >= 3 and failures == 0
+
+
+def test_the_opening_book_answers_first_and_as_a_search_would():
+    start = kalah.Position.start(4, 3)
+    rules = kalah.Rules(capture="empty")
+    booked = kalah.Engine(threads=1).analyze(start, rules)
+    searched = kalah.Engine(threads=1, book=False).analyze(start, rules)
+    assert booked.source == "book" and booked.nodes == 0
+    assert searched.source == "search"
+    assert booked.value == searched.value == 8
+    assert [(m.house, m.value) for m in booked.moves] == [(m.house, m.value) for m in searched.moves]
+
+
+def test_negative_numbers_are_value_errors_naming_the_argument():
+    start = kalah.Position.start(4, 3)
+    for call, name in [
+        (lambda: start.play(-1), "house"),
+        (lambda: kalah.Position.from_counts([1, -2], [1, 2]), "south[1]"),
+        (lambda: kalah.Position.from_counts([1, 2], [1, 2], stores=(0, -1)), "stores[1]"),
+        (lambda: kalah.Position.start(-4, 3), "houses"),
+        (lambda: kalah.Position.start(4, -3), "seeds"),
+    ]:
+        with pytest.raises(ValueError, match=name.replace("[", r"\[").replace("]", r"\]")):
+            call()

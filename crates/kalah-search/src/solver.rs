@@ -766,7 +766,7 @@ impl<T: Tablebase> Solver<T> {
     /// The legal moves of `board` (0-based houses), the table's best move
     /// first: after a search it is usually a move proven to reach the
     /// value, whose test the table then answers at once.
-    fn moves_hint_first(&self, board: Board) -> Vec<usize> {
+    pub fn moves_hint_first(&self, board: Board) -> Vec<usize> {
         let mut moves: Vec<usize> = self.engine.moves(board).collect();
         let hint = self.keys.pack(board).and_then(|k| self.tt.probe(k)).map(|e| e.best as usize);
         if let Some(i) = hint.and_then(|h| moves.iter().position(|&m| m == h)) {

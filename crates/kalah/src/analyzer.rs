@@ -27,6 +27,7 @@ use kalah_core::{Engine, Position, Rules};
 use kalah_db::{human_bytes, Builder, Database, NoTablebase, Tablebase};
 use kalah_search::{analyze_from_table, Bounded, BoundedAnalysis, LineEnd, Solver, TestOutcome};
 
+use crate::book::Book;
 use crate::databases::{for_search, Databases, DbSpec, Purpose, SetupBudget, ANALYSIS_LOAD_GAP, VALUE_LOAD_GAP};
 use crate::journal::{Identity, JournalReport, JournalSpec, Journaling};
 use crate::error::{Error, Result};
@@ -94,6 +95,10 @@ pub struct Request {
     pub remember: bool,
     /// Which null-window tests the search of the position runs.
     pub tests: RootTests,
+    /// Answer from the analyzer's opening book where it has the position
+    /// ([`Analyzer::with_book`]), before anything else. On in
+    /// [`Request::new`].
+    pub book: bool,
 }
 
 /// Which null-window tests ("is the value at least V?") an exact search of
@@ -136,6 +141,7 @@ impl Request {
             journal: None,
             remember: false,
             tests: RootTests::Deepening,
+            book: true,
         }
     }
 
@@ -149,6 +155,11 @@ impl Request {
         }
         if let Some(t) = self.time_limit.filter(|t| t.is_zero() || t.as_secs_f64() >= MAX_TIME_LIMIT) {
             return Err(Error::bad_input(format!("a time limit of {} s: give more than 0 and less than {MAX_TIME_LIMIT:e}", t.as_secs_f64())));
+        }
+        // Checked before anything answers (the book, a finished game): a
+        // request that asks the impossible is refused whatever the position.
+        if let Some(n) = self.db.build_seeds.filter(|&n| n > 0) {
+            kalah_db::builder::check_size(self.position.houses(), n).map_err(|e| Error::refused(format!("--db-seeds {n}: {e}")))?;
         }
         if let RootTests::AtLeast(v) = self.tests {
             if self.moves || self.pv || self.best {
@@ -165,6 +176,7 @@ impl Request {
 pub struct Analyzer {
     databases: Databases,
     kept: Option<Arc<Mutex<Kept>>>,
+    book: Option<Arc<Book>>,
 }
 
 /// The databases a long-lived analyzer keeps between requests
@@ -220,7 +232,7 @@ impl Analyzer {
     /// An analyzer whose default databases are those of `databases`. Each
     /// request opens, builds or loads the database it needs anew.
     pub fn new(databases: Databases) -> Analyzer {
-        Analyzer { databases, kept: None }
+        Analyzer { databases, kept: None, book: None }
     }
 
     /// An analyzer for many requests (a server, an engine): the databases
@@ -230,7 +242,18 @@ impl Analyzer {
     /// shared by its clones. A kept database built in memory serves any
     /// request of its board and rules that asks no larger one.
     pub fn keeping(databases: Databases) -> Analyzer {
-        Analyzer { databases, kept: Some(Arc::default()) }
+        Analyzer { databases, kept: Some(Arc::default()), book: None }
+    }
+
+    /// This analyzer, answering from `book` first where it has a
+    /// position (unless a request says not to, [`Request::book`]).
+    pub fn with_book(self, book: Arc<Book>) -> Analyzer {
+        Analyzer { book: Some(book), ..self }
+    }
+
+    /// The opening book, if it has one.
+    pub fn book(&self) -> Option<&Book> {
+        self.book.as_deref()
     }
 
     /// The database to build in memory for `seeds`, from those kept if
@@ -294,7 +317,10 @@ impl Analyzer {
     /// Answers `request`; `observer` hears notes and progress.
     pub fn analyze(&self, request: &Request, observer: &dyn Observer) -> Result<Report> {
         request.check()?;
-        let mut report = self.answer(request, observer)?;
+        let mut report = match self.at_once(request) {
+            Some(report) => report,
+            None => self.answer(request, observer)?,
+        };
         // A test that the answer decides (a probe, a value known before,
         // bounds that settle it) is answered from it.
         if let RootTests::AtLeast(at_least) = request.tests {
@@ -310,6 +336,30 @@ impl Analyzer {
         Ok(report)
     }
 
+    /// What needs neither a database nor a search: a finished game (the
+    /// rules give its value), then a position of the opening book.
+    fn at_once(&self, request: &Request) -> Option<Report> {
+        let start = Instant::now();
+        let position = &request.position;
+        let engine = Engine::new(position.houses(), request.rules);
+        let base = position.store_difference();
+        let (analysis, source) = if let Some(v) = engine.terminal_value(position.mover_board()) {
+            let value = Bounded { lower: base + v, upper: base + v };
+            (BoundedAnalysis { value, moves: Vec::new(), pv: Vec::new(), end: LineEnd::GameOver }, Source::GameOver)
+        } else {
+            let entry = self.book.as_ref().filter(|_| request.book)?.lookup(request.rules, position)?;
+            (entry.analysis(&engine, position), Source::Book)
+        };
+        // What was asked, no more (as a search would answer).
+        let best_found = (request.best && !request.moves && !request.pv).then(|| analysis.pv.first().map(|m| m.house)).flatten();
+        let analysis = BoundedAnalysis {
+            moves: if request.moves { analysis.moves } else { Vec::new() },
+            pv: if request.pv { analysis.pv } else { Vec::new() },
+            ..analysis
+        };
+        Some(Report { position: *position, rules: request.rules, analysis, source, nodes: 0, seconds: start.elapsed().as_secs_f64(), database: None, best_found, journal: None, test: None, likely_best: None })
+    }
+
     fn answer(&self, request: &Request, observer: &dyn Observer) -> Result<Report> {
         let position = &request.position;
         let h = position.houses();
@@ -323,7 +373,7 @@ impl Analyzer {
             let start = Instant::now();
             let analysis = probe_file(&engine, &db, position)?;
             let database = UsedDatabase { kept, ..UsedDatabase::file(&db) };
-            return Ok(Report { position: *position, rules, analysis: analysis.into(), source: Source::Database, nodes: 0, seconds: start.elapsed().as_secs_f64(), database: Some(database), best_found: None, journal: None, test: None });
+            return Ok(Report { position: *position, rules, analysis: analysis.into(), source: Source::Database, nodes: 0, seconds: start.elapsed().as_secs_f64(), database: Some(database), best_found: None, journal: None, test: None, likely_best: None });
         }
         let db = self.databases.open_for(&request.db, purpose, budget, observer)?;
         let work = if request.moves || request.pv { SearchWork::Analysis } else { SearchWork::Value };
@@ -354,6 +404,7 @@ impl Analyzer {
             best_found,
             journal: None,
             test: None,
+            likely_best: None,
         };
 
         if let Some(b) = memory.as_ref().filter(|b| seeds <= b.indexer().max_seeds()) {
@@ -418,8 +469,8 @@ impl Analyzer {
             }
             (None, None) => search(Solver::new(h, rules, NoTablebase { houses: h, rules }, options)?, request, start, observer, journaling)?,
         };
-        let (analysis, nodes, best, journal, test) = searched;
-        let mut report = Report { journal, test, ..finish(analysis, Source::Search, nodes, best) };
+        let (analysis, nodes, best, journal, test, likely_best) = searched;
+        let mut report = Report { journal, test, likely_best, ..finish(analysis, Source::Search, nodes, best) };
         if let Some(d) = report.database.as_mut().filter(|_| load_seconds.is_some()) {
             d.load_seconds = load_seconds;
             d.kept = loaded_kept;
@@ -502,7 +553,7 @@ fn resume<T: Tablebase>(solver: &mut Solver<T>, journaling: &Journaling, request
     }
 }
 
-type Searched = (BoundedAnalysis, u64, Option<usize>, Option<JournalReport>, Option<TestOutcome>);
+type Searched = (BoundedAnalysis, u64, Option<usize>, Option<JournalReport>, Option<TestOutcome>, Option<usize>);
 
 fn search<T: Tablebase>(mut solver: Solver<T>, request: &Request, start: Instant, observer: &dyn Observer, journaling: Option<&Journaling>) -> Result<Searched> {
     if let Some(flag) = &request.cancel {
@@ -541,7 +592,13 @@ fn search<T: Tablebase>(mut solver: Solver<T>, request: &Request, start: Instant
         })());
     }))?;
     let (analysis, best) = result.ok_or_else(|| Error::internal("the observer did not run the search"))??;
-    Ok((analysis, solver.nodes(), best, journal, None))
+    // A best move asked and none proven in time: the search's first choice,
+    // so that a bot under a time limit always has a legal move.
+    let board = position.mover_board();
+    let likely_best = (request.best && best.is_none() && analysis.moves.is_empty() && analysis.pv.is_empty() && !solver.engine().is_over(board))
+        .then(|| solver.moves_hint_first(board).first().map(|h| h + 1))
+        .flatten();
+    Ok((analysis, solver.nodes(), best, journal, None, likely_best))
 }
 
 /// The one test "value >= at_least" of the request's position
@@ -562,7 +619,7 @@ fn single_test<T: Tablebase>(solver: &Solver<T>, request: &Request, at_least: i3
         (lower, upper) = t.bounds(lower, upper);
     }
     let analysis = BoundedAnalysis { value: Bounded { lower, upper }, moves: Vec::new(), pv: Vec::new(), end: LineEnd::GameOver };
-    Ok((analysis, solver.nodes(), None, journal, test))
+    Ok((analysis, solver.nodes(), None, journal, test, None))
 }
 
 /// Clockwise, too many seeds for retrograde analysis: bounds on the value
@@ -615,6 +672,7 @@ fn bounds(setup: &Setup<'_>, file: Option<Database>, request: &Request, start: I
         best_found: best,
         journal,
         test: None,
+        likely_best: None,
     })
 }
 
@@ -636,7 +694,7 @@ pub fn probe(db: &Database, position: &Position) -> Result<Report> {
         )));
     }
     // Check the block of the position itself before reporting anything.
-    db.probe(position.mover_board())?;
+    db.probe_board(position.mover_board())?;
     let analysis = analyze_from_table(&Engine::new(h, rules), db, position)?;
     Ok(Report {
         position: *position,
@@ -649,5 +707,6 @@ pub fn probe(db: &Database, position: &Position) -> Result<Report> {
         best_found: None,
         journal: None,
         test: None,
+        likely_best: None,
     })
 }

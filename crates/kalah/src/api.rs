@@ -18,6 +18,7 @@
 //! | `sowing` | `ccw` or `cw` | `ccw` |
 //! | `relay` | `on`/`off` or `true`/`false` | off |
 //! | `time_limit` | seconds a search may take, at most the door's own limit | the door's limit |
+//! | `book` | whether to answer from the door's opening book where it has the position (`source` is then `book`) | `true` |
 //!
 //! Either `position` or both `houses` and `seeds`; any other field is
 //! refused (a misspelt option is not silently ignored). Nothing in a
@@ -66,6 +67,9 @@ pub struct ApiRequest {
     pub relay: Option<Flag>,
     /// Seconds a search may take.
     pub time_limit: Option<f64>,
+    /// Whether to answer from the opening book where it has the position
+    /// (default yes).
+    pub book: Option<Flag>,
 }
 
 /// A yes-or-no option, written as JSON's `true`/`false` or as a name
@@ -77,6 +81,21 @@ pub enum Flag {
     Bool(bool),
     /// A name, such as `on` or `off`.
     Name(String),
+}
+
+impl Flag {
+    /// The yes or no of `field`: `true`/`false`, or the names `on`/`off`,
+    /// `true`/`false`, `yes`/`no`.
+    pub fn value(&self, field: &str) -> Result<bool> {
+        match self {
+            Flag::Bool(on) => Ok(*on),
+            Flag::Name(text) => match text.as_str() {
+                "true" | "on" | "yes" => Ok(true),
+                "false" | "off" | "no" => Ok(false),
+                other => Err(Error::bad_input(format!("{field}: {other:?} is neither on nor off (true, false, on, off, yes, no)"))),
+            },
+        }
+    }
 }
 
 /// What a door allows each request.
@@ -151,7 +170,11 @@ impl ApiRequest {
             Some(t) if t > 0.0 && t.is_finite() => Duration::from_secs_f64(t.min(limits.time_limit.as_secs_f64())),
             Some(t) => return Err(Error::bad_input(format!("time_limit {t}: give a number of seconds above 0"))),
         };
-        Ok(Request { threads: limits.threads, time_limit: Some(time_limit), ..Request::new(self.position()?, self.rules()?) })
+        let book = match &self.book {
+            None => true,
+            Some(flag) => flag.value("book")?,
+        };
+        Ok(Request { threads: limits.threads, time_limit: Some(time_limit), book, ..Request::new(self.position()?, self.rules()?) })
     }
 }
 
@@ -171,13 +194,24 @@ pub fn by_probe(analyzer: &Analyzer, request: &ApiRequest) -> bool {
 }
 
 fn by_probe_of(analyzer: &Analyzer, position: &Position, rules: Rules) -> bool {
+    if analyzer.book().is_some_and(|b| b.lookup(rules, position).is_some()) || Engine::new(position.houses(), rules).is_over(position.mover_board()) {
+        return true;
+    }
     let seeds = position.seeds_in_houses();
     analyzer.databases().files(position.houses(), rules).iter().any(|f| f.max_seeds >= seeds)
 }
 
 /// Answers `request` ([module docs](self)).
 pub fn answer(analyzer: &Analyzer, request: &ApiRequest, limits: &Limits) -> Result<serde_json::Value> {
+    answer_until(analyzer, request, limits, None)
+}
+
+/// [`answer`], stopped early (its search giving the bounds proven by then)
+/// when `cancel` is raised: a door's way to stop the work of a client that
+/// went away.
+pub fn answer_until(analyzer: &Analyzer, request: &ApiRequest, limits: &Limits, cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>) -> Result<serde_json::Value> {
     let mut request = request.request(limits)?;
+    request.cancel = cancel;
     let (h, seeds) = (request.position.houses(), request.position.seeds_in_houses());
     if limits.bounded && request.rules.may_cycle() && !crate::setup::proves_bounds(h, seeds, request.rules, &request.db) && kalah_core::boards_up_to(h, seeds) > MAX_RETROGRADE_BOARDS && !by_probe_of(analyzer, &request.position, request.rules) {
         // Retrograde analysis would take longer than any time limit: bounds

@@ -83,6 +83,19 @@ impl Error {
         Error::Internal(message.into())
     }
 
+    /// An error of `kind` with this message (an [`ErrorKind::Io`] one
+    /// without its cause).
+    pub fn of_kind(kind: ErrorKind, message: impl Into<String>) -> Error {
+        let message = message.into();
+        match kind {
+            ErrorKind::BadInput => Error::BadInput(message),
+            ErrorKind::Refused => Error::Refused(message),
+            ErrorKind::Corrupt => Error::Corrupt(message),
+            ErrorKind::Io => Error::Io { message, source: None },
+            ErrorKind::Internal => Error::Internal(message),
+        }
+    }
+
     /// The kind.
     pub fn kind(&self) -> ErrorKind {
         match self {
@@ -119,7 +132,7 @@ impl From<DbError> for Error {
                 }
             }
             DbError::NotADatabase { .. } | DbError::Version { .. } | DbError::Corrupt { .. } | DbError::Incomplete { .. } => Error::Corrupt(message),
-            DbError::WrongRules { .. } => Error::BadInput(message),
+            DbError::WrongRules { .. } | DbError::WrongBoard { .. } => Error::BadInput(message),
             DbError::TooLarge { .. } | DbError::Unsupported(_) => Error::Refused(message),
             DbError::Memory { .. } => Error::Io { message, source: None },
         }

@@ -76,6 +76,7 @@ use kalah_db::safe::{claim, SafeFile};
 use kalah_search::{Entry, Journal};
 use xxhash_rust::xxh3::xxh3_64;
 
+use crate::bytes::{board_text, Reader};
 use crate::error::{Error, Result};
 
 /// The journal's file name in its directory.
@@ -393,34 +394,7 @@ fn check_entry(e: &Entry, houses: usize) -> std::result::Result<(), String> {
     Err(format!("an entry of the board {}: {why}", board_text(e.board, houses)))
 }
 
-/// A board in the journal's order (the mover's houses, then the other's).
-fn board_text(board: Board, houses: usize) -> String {
-    let side = |cells: &mut dyn Iterator<Item = u8>| cells.map(|c| c.to_string()).collect::<Vec<_>>().join(",");
-    format!("{} | {}", side(&mut board.mover_houses(houses)), side(&mut board.opponent_houses(houses)))
-}
 
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl Reader<'_> {
-    fn take(&mut self, n: usize) -> Option<&[u8]> {
-        let piece = self.bytes.get(self.at..self.at.checked_add(n)?)?;
-        self.at += n;
-        Some(piece)
-    }
-    fn u32(&mut self) -> Option<u32> {
-        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
-    }
-    fn u64(&mut self) -> Option<u64> {
-        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
-    }
-    fn text(&mut self) -> Option<String> {
-        let n = u16::from_le_bytes(self.take(2)?.try_into().ok()?) as usize;
-        String::from_utf8(self.take(n)?.to_vec()).ok()
-    }
-}
 
 /// Where and how often a search keeps its journal ([`crate::analyzer::Request::journal`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -443,9 +417,7 @@ impl JournalSpec {
     }
 }
 
-/// Every exact entry of a solver's transposition table, given to a
-/// callback ([`kalah_search::Solver::for_each_table_entry`]).
-pub type TableEntries<'a> = dyn Fn(&mut dyn FnMut(Board, kalah_search::tt::Bounds)) + Sync + 'a;
+pub use crate::snapshot::TableEntries;
 
 /// What a search's journal held and gave (in a [`crate::report::Report`]).
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]

@@ -72,6 +72,8 @@
 
 pub mod analyzer;
 pub mod api;
+pub mod book;
+mod bytes;
 pub mod cost;
 pub mod databases;
 pub mod error;

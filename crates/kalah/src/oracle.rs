@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use kalah_core::{boards_up_to, Board, Engine, Position, Rules};
 use kalah_db::{human_bytes, Database, NoTablebase, Tablebase};
-use kalah_search::{BoundSolver, Bounded, SearchOptions, Solver};
+use kalah_search::{analyze_from_table, BoundSolver, Bounded, SearchOptions, Solver};
 
 use crate::databases::{for_search, Databases, Purpose, SetupBudget, ANALYSIS_LOAD_GAP, VALUE_LOAD_GAP};
 use crate::error::{Error, Result};
@@ -27,6 +27,13 @@ pub trait Oracle: Sync {
         let _ = deadline;
         let v = self.value(position)?;
         Ok(Bounded { lower: v, upper: v })
+    }
+    /// Every move's exact value and a line of best play of `position`
+    /// (an opening book's entry). Refused where values are only bounds
+    /// (clockwise sowing beyond retrograde analysis).
+    fn analysis(&self, position: &Position) -> Result<kalah_search::Analysis> {
+        let _ = position;
+        Err(Error::refused("every move's exact value is not proven here (clockwise sowing beyond retrograde analysis)"))
     }
     /// Nodes searched so far.
     fn nodes(&self) -> u64 {
@@ -111,6 +118,10 @@ impl<T: Tablebase> Oracle for TableOracle<T> {
         };
         Ok(position.store_difference() + v)
     }
+    fn analysis(&self, position: &Position) -> Result<kalah_search::Analysis> {
+        self.value(position)?;
+        Ok(analyze_from_table(&self.engine, &self.table, position)?)
+    }
     fn database_seeds(&self) -> Option<u32> {
         self.table.max_seeds()
     }
@@ -129,6 +140,9 @@ pub struct SearchOracle<T: Tablebase>(Solver<T>);
 impl<T: Tablebase> Oracle for SearchOracle<T> {
     fn value(&self, position: &Position) -> Result<i32> {
         Ok(self.0.analyze(position, false, false)?.value)
+    }
+    fn analysis(&self, position: &Position) -> Result<kalah_search::Analysis> {
+        Ok(self.0.analyze(position, true, true)?)
     }
     fn bounds(&self, position: &Position, deadline: Option<Instant>) -> Result<Bounded> {
         match deadline {

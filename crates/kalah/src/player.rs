@@ -41,6 +41,7 @@ use kalah_core::{boards_up_to, Board, Engine, Next, Outcome, Position, Side};
 use kalah_db::{NoTablebase, Tablebase};
 use kalah_search::{analyze_from_table, table_move, Bounded, SearchError, Solver};
 
+use crate::book::Book;
 use crate::databases::{for_search_up_to, Databases, INTERACTIVE_LOAD_LIMIT};
 use crate::error::{Error, Result};
 use crate::oracle::table_value;
@@ -124,7 +125,7 @@ pub fn for_game(databases: &Databases, setup: &Setup<'_>, start: &Position) -> R
 }
 
 /// Exact values for the game, however they are found; see the module docs.
-pub trait Brain: Sync {
+pub trait Brain: Send + Sync {
     /// The rules engine.
     fn engine(&self) -> &Engine;
     /// The exact value of `board` for its mover (future store difference),
@@ -141,6 +142,11 @@ pub trait Brain: Sync {
     fn ponder(&self, _position: &Position, _computer: &dyn Fn(Side) -> bool, _cancel: &AtomicBool) {}
     /// Where the values come from, for people.
     fn describe(&self) -> &str;
+    /// The value of move `house` (1-based) of `board` for its mover, if
+    /// known without a search (an opening book's).
+    fn known_move_value(&self, _board: Board, _house: usize) -> Option<i32> {
+        None
+    }
 }
 
 /// The value of move `house` (1-based) of `board` for its mover, from
@@ -151,6 +157,9 @@ pub fn move_value(
     house: usize,
     cancel: Option<&AtomicBool>,
 ) -> Result<Option<i32>> {
+    if let Some(v) = brain.known_move_value(board, house) {
+        return Ok(Some(v));
+    }
     let o = brain.engine().play(board, house - 1);
     Ok(match o.next {
         Next::Over => Some(o.gain()),
@@ -275,6 +284,95 @@ fn outcome_bounds(o: &Outcome, child: impl FnOnce(Board) -> Result<(i32, i32)>) 
         Next::Mover => (o.gain() + lower, o.gain() + upper),
         _ => (o.gain() - upper, o.gain() - lower),
     })
+}
+
+/// Makes the brain for the positions an opening book does not hold.
+pub type MakeBrain = Box<dyn FnOnce() -> Result<Box<dyn Brain>> + Send>;
+
+/// A brain that answers from an opening book where it holds the board, and
+/// elsewhere from another brain, made (its database loaded or built) only
+/// when first needed: a game's first moves are answered at once.
+pub struct BookBrain {
+    engine: Engine,
+    book: std::sync::Arc<Book>,
+    make: Mutex<Option<MakeBrain>>,
+    inner: std::sync::OnceLock<std::result::Result<Box<dyn Brain>, (crate::ErrorKind, String)>>,
+    what: String,
+}
+
+impl std::fmt::Debug for BookBrain {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BookBrain").field("engine", &self.engine).field("entries", &self.book.len()).field("made", &self.inner.get().is_some()).finish()
+    }
+}
+
+impl BookBrain {
+    /// Book answers for the game of `engine`'s rules; `make` gives the
+    /// brain for the rest (see [`for_game`]).
+    pub fn new(engine: Engine, book: std::sync::Arc<Book>, make: MakeBrain) -> BookBrain {
+        let what = "the opening book, and beyond it a search or a database set up at the first position the book does not hold".to_string();
+        BookBrain { engine, book, make: Mutex::new(Some(make)), inner: std::sync::OnceLock::new(), what }
+    }
+
+    fn entry(&self, board: Board) -> Option<&crate::book::BookEntry> {
+        let position = Position::from_mover_board(self.engine.houses(), board, Side::South, [0, 0]);
+        self.book.lookup(self.engine.rules(), &position)
+    }
+
+    fn inner(&self) -> Result<&dyn Brain> {
+        let made = self.inner.get_or_init(|| {
+            let make = self.make.lock().unwrap_or_else(|e| e.into_inner()).take();
+            match make {
+                Some(make) => make().map_err(|e| (e.kind(), e.to_string())),
+                None => Err((crate::ErrorKind::Internal, "the brain beyond the book was made twice".into())),
+            }
+        });
+        match made {
+            Ok(brain) => Ok(brain.as_ref()),
+            Err((kind, message)) => Err(Error::of_kind(*kind, message.clone())),
+        }
+    }
+}
+
+impl Brain for BookBrain {
+    fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    fn board_value(&self, board: Board, cancel: Option<&AtomicBool>) -> Result<Option<i32>> {
+        match self.entry(board).and_then(|e| e.value()) {
+            Some(v) => Ok(Some(v)),
+            None => self.inner()?.board_value(board, cancel),
+        }
+    }
+
+    fn best_move(&self, position: &Position, cancel: Option<&AtomicBool>) -> Result<Option<usize>> {
+        match self.entry(position.mover_board()).and_then(|e| e.line.first()) {
+            Some(&house) => Ok(Some(house as usize)),
+            None => self.inner()?.best_move(position, cancel),
+        }
+    }
+
+    fn searches(&self, board: Board) -> bool {
+        // Outside the book a search is likely: pondering then makes the brain.
+        self.entry(board).is_none()
+    }
+
+    fn ponder(&self, position: &Position, computer: &dyn Fn(Side) -> bool, cancel: &AtomicBool) {
+        if self.entry(position.mover_board()).is_none() {
+            if let Ok(inner) = self.inner() {
+                inner.ponder(position, computer, cancel);
+            }
+        }
+    }
+
+    fn describe(&self) -> &str {
+        &self.what
+    }
+
+    fn known_move_value(&self, board: Board, house: usize) -> Option<i32> {
+        self.entry(board).and_then(|e| e.moves.get(house.checked_sub(1)?).copied().flatten())
+    }
 }
 
 /// Values read from a table that covers every board of the game.

@@ -25,12 +25,18 @@ pub enum Source {
     /// fewer seeds (clockwise sowing, where retrograde analysis of the
     /// position's seeds does not fit); the value is exact when they meet.
     Bounds,
+    /// Read from an opening book ([`crate::book`]).
+    Book,
+    /// The game is over: the rules give the value.
+    GameOver,
 }
 
 impl Source {
     /// The name used in output.
     pub fn name(self) -> &'static str {
         match self {
+            Source::Book => "book",
+            Source::GameOver => "game_over",
             Source::Database => "database",
             Source::Search => "search",
             Source::Retrograde => "retrograde",
@@ -65,6 +71,10 @@ pub struct Report {
     /// The one test asked ([`crate::analyzer::RootTests::AtLeast`]) and
     /// what it proved; `None` when none was asked, or it was stopped first.
     pub test: Option<TestOutcome>,
+    /// When a best move was asked and none was proven in time: the move
+    /// the search ranked first at the position (its table's best), a legal
+    /// move to play ([`Report::move_to_play`]), not proven best.
+    pub likely_best: Option<usize>,
 }
 
 impl Report {
@@ -80,11 +90,12 @@ impl Report {
 
     /// A move to play: [`Report::best_move`] when one is known, else the
     /// move with the best bounds proven (the highest upper bound, then the
-    /// highest lower; the first of equals), as a time limit leaves them.
-    /// `None` when the game is over or no move was analysed.
+    /// highest lower; the first of equals), as a time limit leaves them,
+    /// else the move the search ranked first ([`Report::likely_best`]).
+    /// `None` only when the game is over.
     pub fn move_to_play(&self) -> Option<usize> {
         let best_bounds = || self.analysis.moves.iter().min_by_key(|m| std::cmp::Reverse((m.value.upper, m.value.lower))).map(|m| m.house);
-        self.best_move().or_else(best_bounds)
+        self.best_move().or_else(best_bounds).or(self.likely_best)
     }
 
     /// The exact value for the player to move, if the bounds met.
@@ -135,6 +146,8 @@ struct ReportView<'a> {
     journal: Option<&'a JournalReport>,
     #[serde(skip_serializing_if = "Option::is_none")]
     test: Option<TestView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    likely_best: Option<usize>,
 }
 
 /// A test's answer: "value >= at_least" holds or not, and the bound proven.
@@ -170,6 +183,7 @@ impl Serialize for Report {
             seconds: self.seconds,
             journal: self.journal.as_ref(),
             test: self.test.map(|t| TestView { at_least: t.at_least, holds: t.holds, bound: t.bound }),
+            likely_best: self.likely_best,
         }
         .serialize(serializer)
     }

@@ -55,6 +55,10 @@ const BLOCK: usize = 1 << 16;
 /// A bound byte that means "none".
 const NONE: i8 = i8::MIN;
 
+/// Every exact entry of a solver's transposition table, given to a
+/// callback ([`kalah_search::Solver::for_each_table_entry`]).
+pub type TableEntries<'a> = dyn Fn(&mut dyn FnMut(Board, Bounds)) + Sync + 'a;
+
 /// What a snapshot is of: the same fields as its journal's identity.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Tag {
@@ -70,7 +74,7 @@ pub(crate) fn path(dir: &Path) -> PathBuf {
 
 /// Writes the entries `each` gives (see [`kalah_search::Solver::for_each_table_entry`])
 /// as the snapshot of `dir`; the number written.
-pub(crate) fn write(dir: &Path, tag: &Tag, each: &crate::journal::TableEntries<'_>) -> Result<u64> {
+pub(crate) fn write(dir: &Path, tag: &Tag, each: &TableEntries<'_>) -> Result<u64> {
     let path = path(dir);
     let io = |e: std::io::Error| Error::from(kalah_db::DbError::io(&path, e));
     let file = SafeFile::create(&path)?;

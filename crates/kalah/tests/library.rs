@@ -391,3 +391,36 @@ fn a_database_built_by_default_is_kept_for_the_next_request() {
     assert_eq!(again.database.as_ref().and_then(|d| d.path.clone()), Some(file.display().to_string()), "the kept file is used");
     assert!(again.database.as_ref().is_some_and(|d| d.saved_as.is_none()), "{:?}", again.database);
 }
+
+/// Issue 52: a bot that asks for a best move under a time limit too short
+/// to prove one gets a legal move to play (it got none in 12 of 12
+/// positions of Kalah(6,4)).
+#[test]
+fn a_best_move_under_a_short_time_limit_is_always_a_legal_move() {
+    let (analyzer, _dir) = analyzer();
+    let engine = kalah_core::Engine::new(6, Rules::default());
+    let mut position = Position::start(6, 4).unwrap();
+    let mut asked = 0;
+    for ply in 0..12 {
+        if position.is_over(&engine) {
+            break;
+        }
+        let request = Request {
+            moves: false,
+            pv: false,
+            best: true,
+            time_limit: Some(Duration::from_millis(50)),
+            threads: 1,
+            book: false,
+            db: DbSpec { build_seeds: Some(0), ..DbSpec::default() },
+            ..Request::new(position, Rules::default())
+        };
+        let report = analyzer.analyze(&request, &Silent).unwrap();
+        let house = report.move_to_play().unwrap_or_else(|| panic!("ply {ply}: no move to play: {:?}", report.analysis.value));
+        assert!(position.legal_moves().contains(&house), "ply {ply}: house {house} is not legal in {}", position.ring());
+        asked += 1;
+        // On to a position deeper in the game: the first legal move.
+        position = position.play(&engine, position.legal_moves()[0]).unwrap().0;
+    }
+    assert!(asked >= 10);
+}

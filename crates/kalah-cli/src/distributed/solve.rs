@@ -319,6 +319,7 @@ fn lead<T: Tablebase>(cluster: &Cluster, p: &Prepared, solver: &Solver<T>, datab
         best_found: None,
         journal: None,
         test: None,
+        likely_best: None,
     };
     let (jobs, never, splits) = tree.job_counts();
     let solved: u64 = stats.iter().map(|s| s.solved).sum();

@@ -135,26 +135,35 @@ function analyseCurrent() {
     });
 }
 
+/** Counts the games asked for: a newer one always wins over an older answer still on its way. */
+let gamesAsked = 0;
+
 async function newGame(houses, seeds) {
+  const asked = ++gamesAsked;
   state.loading = { key: 'start', started: performance.now() };
   state.error = null;
   render();
   try {
     const answer = await api('/api/v1/start', { houses, seeds });
+    if (asked !== gamesAsked) return;
     answers.set(keyOf(answer.position, state.rules), answer);
     startFrom(answer.position);
   } catch (e) {
-    state.error = e.message;
+    if (asked === gamesAsked) state.error = e.message;
   } finally {
-    state.loading = null;
-    render();
+    if (asked === gamesAsked) {
+      state.loading = null;
+      render();
+    }
   }
 }
 
 /**
  * With no game in the address: Kalah(6,4), the usual game, if the server
- * has a database file for it, so that its opening moves are answered in
- * time; otherwise Kalah(4,4), with a word on how to make Kalah(6,4) quick.
+ * has a database file for it, or an opening book that holds its start
+ * (asked with a time limit too short for a search), so that its opening
+ * moves are exact at once; otherwise Kalah(4,4), with a word on how to
+ * make Kalah(6,4) quick.
  */
 async function firstGame() {
   let files = [];
@@ -165,13 +174,22 @@ async function firstGame() {
   }
   const rules = (f) => RULES.every((r) => f.rules[r] === state.rules[r]);
   const six = files.some((f) => f.houses === 6 && f.max_seeds >= 20 && rules(f));
+  let booked = false;
   if (!six) {
+    try {
+      booked = (await api('/api/v1/start', { houses: 6, seeds: 4, time_limit: 0.05 })).source === 'book';
+    } catch {
+      // No answer: the smaller game.
+    }
+    const make = '"kalah db build --houses 6 --max-seeds 20" makes one (216 MiB; 8 s on two cores).';
     $('tip').hidden = false;
-    $('tip').textContent = 'Kalah(4,4) to start with: this server has no endgame database file for Kalah(6,4), the usual game ' +
-      '(Houses 6, Seeds 4), so its positions would long be answered by bounds only. ' +
-      '"kalah db build --houses 6 --max-seeds 20" makes one (216 MiB; 8 s on two cores).';
+    $('tip').textContent = booked
+      ? 'Kalah(6,4)\'s first moves come exact from the opening book; beyond it this server has no endgame database file ' +
+        'for the game, so later positions are answered by bounds at first. ' + make
+      : 'Kalah(4,4) to start with: this server has no endgame database file for Kalah(6,4), the usual game ' +
+        '(Houses 6, Seeds 4), so its positions would long be answered by bounds only. ' + make;
   }
-  $('houses').value = six ? 6 : 4;
+  $('houses').value = six || booked ? 6 : 4;
   $('seeds').value = 4;
   await newGame($('houses').value, $('seeds').value);
 }
@@ -514,7 +532,7 @@ function renderChart() {
 function renderDetails(answer) {
   if (!answer) return ($('details').textContent = '');
   const db = answer.database;
-  const from = { database: 'a database probe', search: 'a search', retrograde: 'retrograde analysis', bounds: 'bounds proven in time' }[answer.source] || answer.source;
+  const from = { book: 'the opening book', game_over: 'the rules (the game is over)', database: 'a database probe', search: 'a search', retrograde: 'retrograde analysis', bounds: 'bounds proven in time' }[answer.source] || answer.source;
   const rules = RULES.map((r) => r + '=' + answer.rules[r]).join(' ');
   let text = `Position ${answer.position} (${rules}): answered by ${from}`;
   if (db) text += ` over the ${db.max_seeds}-seed database ${db.path ? db.path : 'built in memory'}${db.kept ? ' (kept from an earlier request)' : ''}`;

@@ -1,0 +1,601 @@
+//! The opening book: every move's exact value, and a line of best play,
+//! of every position within the first plies of the games people play, so
+//! that those are answered at once instead of searched.
+//!
+//! A book is built by searches ([`build`], `kalah book build`, the tool
+//! `tools/book.sh`), and read back whole into memory ([`Book::from_bytes`],
+//! [`Book::read`]); an [`crate::Analyzer`] given one
+//! ([`crate::Analyzer::with_book`]) answers from it before anything else
+//! (`Source::Book`), unless a request says not to ([`crate::Request::book`]).
+//! The command line and the Python package carry the book of `data/book/`
+//! in their binaries.
+//!
+//! Entries are by *board* (the houses, the player to move's first), not by
+//! position: a board's move values are what the player to move gains from
+//! the board on, stores not counted, so one entry serves every position
+//! with that board, whatever its stores and whichever side is to move.
+//!
+//! # Format, version 1
+//!
+//! One zstd frame. Inside, little-endian:
+//!
+//! | bytes | what |
+//! |---|---|
+//! | 8 | magic `KALAHBOK` |
+//! | 4 | version, 1 |
+//! | 4 | sections `n` |
+//! | ... | `n` sections, each: |
+//! | 4 | houses a side `h` |
+//! | 4 | seeds a house at the start `s` |
+//! | 4 | plies covered `p`: every position `p` sowings or fewer from the start is in |
+//! | 2 + n | the rules, as `kalah` prints them (`capture=standard end=...`): length, UTF-8 |
+//! | 8 | entries `e` |
+//! | e × ... | each entry, sorted by board: the board's `2h` houses (the mover's first), `h` move values (`i8`, the mover's gain from the board on through that house; -128: the house is empty), the length `k` of a line of best play (`u8`) and its `k` houses (1-based, each of the side to move then) |
+//! | 8 | xxh3-64 of every byte before it |
+//!
+//! A book is refused, with the reason, if it does not decompress, its
+//! checksum or layout is wrong, its version is another, or an entry is not
+//! possible: a move value beyond the board's seeds, a value for an empty
+//! house or none for a full one, a line whose first move is not one of the
+//! best. Values within those limits that are wrong cannot be seen from the
+//! file: [`verify`] (`kalah book verify`) proves entries again by search,
+//! and the test suite proves a random sample on every run.
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::Path;
+
+use kalah_core::{Board, Engine, Next, Position, Rules, Side};
+use kalah_search::{Bounded, BoundedAnalysis, BoundedMove, LineEnd, PvMove};
+use xxhash_rust::xxh3::xxh3_64;
+
+use crate::bytes::{board_text, Reader};
+use crate::error::{Error, Result};
+use crate::oracle::Oracle;
+
+const MAGIC: &[u8; 8] = b"KALAHBOK";
+const VERSION: u32 = 1;
+/// A move value byte that means "no such move".
+const NO_MOVE: i8 = i8::MIN;
+/// The largest book read (decompressed).
+const MAX_BYTES: u64 = 1 << 30;
+
+/// What the book knows of one board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BookEntry {
+    /// Each house's move value (index 0 is house 1): what the player to
+    /// move gains from the board on through it, stores not counted;
+    /// `None` for an empty house.
+    pub moves: Vec<Option<i32>>,
+    /// A line of best play from the board to the end of the game: the
+    /// houses played (1-based), each by the side to move then.
+    pub line: Vec<u8>,
+}
+
+impl BookEntry {
+    /// The board's value: its best move's.
+    pub fn value(&self) -> Option<i32> {
+        self.moves.iter().flatten().copied().max()
+    }
+}
+
+/// One game's part of a book: Kalah(h,s) under some rules, to some plies.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Section {
+    /// Houses a side.
+    pub houses: usize,
+    /// Seeds a house at the start.
+    pub seeds: u32,
+    /// The rules.
+    pub rules: Rules,
+    /// Every position this many sowings or fewer from the start is in.
+    pub plies: u32,
+    /// The entries, by board.
+    pub entries: HashMap<Board, BookEntry>,
+}
+
+/// An opening book, in memory; see the module docs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Book {
+    sections: Vec<Section>,
+}
+
+impl Book {
+    /// A book of these sections (one for each game; a later section of the
+    /// same board size and rules adds to an earlier one's entries).
+    pub fn new(sections: Vec<Section>) -> Book {
+        Book { sections }
+    }
+
+    /// The sections.
+    pub fn sections(&self) -> &[Section] {
+        &self.sections
+    }
+
+    /// Entries in all.
+    pub fn len(&self) -> usize {
+        self.sections.iter().map(|s| s.entries.len()).sum()
+    }
+
+    /// Whether it holds no entry.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// What the book knows of `position` under `rules`, if anything.
+    pub fn lookup(&self, rules: Rules, position: &Position) -> Option<&BookEntry> {
+        let board = position.mover_board();
+        self.sections.iter().filter(|s| s.rules == rules && s.houses == position.houses()).find_map(|s| s.entries.get(&board))
+    }
+
+    /// The book in the file at `path`.
+    pub fn read(path: &Path) -> Result<Book> {
+        let meta = std::fs::metadata(path).map_err(|e| Error::from(kalah_db::DbError::io(path, e)))?;
+        if !meta.is_file() {
+            return Err(Error::bad_input(format!("{}: not a regular file, so not a book", path.display())));
+        }
+        let bytes = std::fs::read(path).map_err(|e| Error::from(kalah_db::DbError::io(path, e)))?;
+        Book::from_bytes(&bytes).map_err(|e| Error::Corrupt(format!("{}: {e}", path.display())))
+    }
+
+    /// The book of these bytes (a file's, or those a program carries).
+    pub fn from_bytes(compressed: &[u8]) -> Result<Book> {
+        let bad = |why: String| Error::Corrupt(format!("not a usable opening book: {why}"));
+        let mut bytes = Vec::new();
+        zstd::stream::read::Decoder::new(compressed)
+            .and_then(|d| d.take(MAX_BYTES).read_to_end(&mut bytes))
+            .map_err(|e| bad(format!("it does not decompress ({e})")))?;
+        if bytes.len() < 8 + 8 || &bytes[..8] != MAGIC {
+            return Err(bad("it is not a kalah opening book".into()));
+        }
+        let (body, sum) = bytes.split_at(bytes.len() - 8);
+        if xxh3_64(body) != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
+            return Err(bad("its checksum does not match (damaged)".into()));
+        }
+        let mut r = Reader { bytes: body, at: 8 };
+        let short = || bad("it ends too soon".into());
+        let version = r.u32().ok_or_else(short)?;
+        if version != VERSION {
+            return Err(bad(format!("format version {version}; this kalah reads version {VERSION}")));
+        }
+        let count = r.u32().ok_or_else(short)?;
+        let mut sections = Vec::new();
+        for _ in 0..count {
+            let houses = r.u32().ok_or_else(short)? as usize;
+            if !(1..=kalah_core::MAX_HOUSES).contains(&houses) {
+                return Err(bad(format!("a section of {houses} houses a side")));
+            }
+            let seeds = r.u32().ok_or_else(short)?;
+            let plies = r.u32().ok_or_else(short)?;
+            let text = r.text().ok_or_else(short)?;
+            let rules = Rules::all().find(|r| r.to_string() == text).ok_or_else(|| bad(format!("unknown rules {text:?}")))?;
+            let engine = Engine::new(houses, rules);
+            let n = r.u64().ok_or_else(short)?;
+            let mut entries = HashMap::new();
+            for _ in 0..n {
+                let cells = r.take(2 * houses).ok_or_else(short)?;
+                let board = Board::from_sides(&cells[..houses], &cells[houses..]);
+                let moves: Vec<Option<i32>> = r.take(houses).ok_or_else(short)?.iter().map(|&b| (b as i8 != NO_MOVE).then_some(b as i8 as i32)).collect();
+                let k = r.take(1).ok_or_else(short)?[0] as usize;
+                let line = r.take(k).ok_or_else(short)?.to_vec();
+                let entry = BookEntry { moves, line };
+                check_entry(&engine, board, &entry).map_err(|why| bad(format!("the entry of the board {}: {why}", board_text(board, houses))))?;
+                if entries.insert(board, entry).is_some() {
+                    return Err(bad(format!("the board {} twice", board_text(board, houses))));
+                }
+            }
+            sections.push(Section { houses, seeds, rules, plies, entries });
+        }
+        if r.at != body.len() {
+            return Err(bad(format!("{} bytes after its last entry", body.len() - r.at)));
+        }
+        Ok(Book { sections })
+    }
+
+    /// The book as bytes ([`Book::from_bytes`] reads them back; the same
+    /// book gives the same bytes).
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&(self.sections.len() as u32).to_le_bytes());
+        for s in &self.sections {
+            let h = s.houses;
+            out.extend_from_slice(&(h as u32).to_le_bytes());
+            out.extend_from_slice(&s.seeds.to_le_bytes());
+            out.extend_from_slice(&s.plies.to_le_bytes());
+            let text = s.rules.to_string();
+            out.extend_from_slice(&(text.len() as u16).to_le_bytes());
+            out.extend_from_slice(text.as_bytes());
+            out.extend_from_slice(&(s.entries.len() as u64).to_le_bytes());
+            let mut boards: Vec<&Board> = s.entries.keys().collect();
+            boards.sort_unstable();
+            for board in boards {
+                let e = &s.entries[board];
+                if e.moves.len() != h || e.line.len() > u8::MAX as usize || e.moves.iter().flatten().any(|v| v.abs() > 127) {
+                    return Err(Error::internal(format!("a book entry that does not fit the format: {e:?}")));
+                }
+                out.extend(board.mover_houses(h));
+                out.extend(board.opponent_houses(h));
+                out.extend(e.moves.iter().map(|v| v.map_or(NO_MOVE, |v| v as i8) as u8));
+                out.push(e.line.len() as u8);
+                out.extend_from_slice(&e.line);
+            }
+        }
+        out.extend_from_slice(&xxh3_64(&out).to_le_bytes());
+        zstd::bulk::compress(&out, 19).map_err(|e| Error::internal(format!("compressing the book: {e}")))
+    }
+}
+
+/// Refuses an entry no search could have made (module docs).
+fn check_entry(engine: &Engine, board: Board, e: &BookEntry) -> std::result::Result<(), String> {
+    let h = engine.houses();
+    let seeds = board.total() as i32;
+    if engine.is_over(board) {
+        return Err("a finished game".into());
+    }
+    for (i, v) in e.moves.iter().enumerate() {
+        match (board.get(i) > 0, v) {
+            (true, None) => return Err(format!("no value for house {}, which holds seeds", i + 1)),
+            (false, Some(_)) => return Err(format!("a value for house {}, which is empty", i + 1)),
+            (true, Some(v)) if v.abs() > seeds => return Err(format!("house {} worth {v:+} with {seeds} seeds on the board", i + 1)),
+            _ => {}
+        }
+    }
+    let best = e.value().ok_or("no move")?;
+    match e.line.first() {
+        Some(&first) if (1..=h as u8).contains(&first) && e.moves[first as usize - 1] == Some(best) => {}
+        Some(first) => return Err(format!("a line that begins with house {first}, not a best move")),
+        None => return Err("no line of best play".into()),
+    }
+    // The line is legal play to the end of the game.
+    let mut board = board;
+    for (i, &house) in e.line.iter().enumerate() {
+        if !(1..=h as u8).contains(&house) || board.get(house as usize - 1) == 0 {
+            return Err(format!("its line's move {} (house {house}) is not legal", i + 1));
+        }
+        let o = engine.play(board, house as usize - 1);
+        board = o.board;
+        if o.next == Next::Over {
+            return if i + 1 == e.line.len() { Ok(()) } else { Err(format!("its line goes on after the game ends at move {}", i + 1)) };
+        }
+    }
+    Err("its line stops before the game ends".into())
+}
+
+
+
+/// Every board within `plies` sowings of the start of Kalah(h,s) under
+/// `rules` whose game is not over, each once, nearest the start first (in
+/// board order within a ply).
+pub fn boards_within(h: usize, s: u32, rules: Rules, plies: u32) -> Result<Vec<Board>> {
+    let engine = Engine::new(h, rules);
+    let start = Position::start(h, s).map_err(|e| Error::bad_input(e.to_string()))?;
+    let mut seen = std::collections::HashSet::new();
+    let mut all = Vec::new();
+    let mut level = vec![start.mover_board()];
+    seen.insert(start.mover_board());
+    all.push(start.mover_board());
+    for _ in 0..plies {
+        let mut next = Vec::new();
+        for &board in &level {
+            for house in (0..h).filter(|&i| board.get(i) > 0) {
+                let o = engine.play(board, house);
+                if o.next == Next::Over {
+                    continue;
+                }
+                let child = turn_board(&o);
+                if seen.insert(child) {
+                    next.push(child);
+                }
+            }
+        }
+        next.sort_unstable();
+        all.extend_from_slice(&next);
+        level = next;
+    }
+    Ok(all)
+}
+
+/// The board after a move, from the side to move then (the engine's view).
+fn turn_board(o: &kalah_core::Outcome) -> Board {
+    o.board
+}
+
+/// The position of `board` for South to move with empty stores: its value
+/// is the board's.
+pub fn board_position(h: usize, board: Board) -> Position {
+    Position::from_mover_board(h, board, Side::South, [0, 0])
+}
+
+impl BookEntry {
+    /// The answer for `position` (whose board this entry is of) under the
+    /// rules of `engine`: every move's value and the line, stores
+    /// included, for the player to move.
+    pub fn analysis(&self, engine: &Engine, position: &Position) -> BoundedAnalysis {
+        let base = position.store_difference();
+        let exact = |v: i32| Bounded { lower: base + v, upper: base + v };
+        let moves = self.moves.iter().enumerate().filter_map(|(i, v)| v.map(|v| BoundedMove { house: i + 1, value: exact(v) })).collect();
+        let (mut board, mut side) = (position.mover_board(), position.to_move());
+        let mut pv = Vec::with_capacity(self.line.len());
+        for &house in &self.line {
+            pv.push(PvMove { side, house: house as usize });
+            let o = engine.play(board, house as usize - 1);
+            board = o.board;
+            match o.next {
+                Next::Mover => {}
+                Next::Opponent => side = side.other(),
+                Next::Over => break,
+            }
+        }
+        BoundedAnalysis { value: exact(self.value().unwrap_or(0)), moves, pv, end: LineEnd::GameOver }
+    }
+}
+
+/// What a section of a book is of: Kalah(houses, seeds) under `rules`, to
+/// `plies` sowings from the start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Game {
+    /// Houses a side.
+    pub houses: usize,
+    /// Seeds a house at the start.
+    pub seeds: u32,
+    /// The rules.
+    pub rules: Rules,
+    /// Sowings from the start.
+    pub plies: u32,
+}
+
+/// Builds the section of Kalah(`houses`,`seeds`) under `rules` to `plies`
+/// sowings, going on from `section`'s entries (an earlier, stopped build's;
+/// `None` to begin; one of more plies is cut to `plies`): every board within the plies, nearest the start
+/// first, analysed by `oracle` (every move's exact value and a line of best
+/// play). `checkpoint` is given the section (complete to the ply its
+/// `plies` says) and the boards done and in all, at least every `every`
+/// and at the end; an error from it stops the build.
+pub fn build(oracle: &dyn Oracle, game: Game, section: Option<Section>, every: std::time::Duration, checkpoint: &mut dyn FnMut(&Section, usize, usize) -> Result<()>) -> Result<Section> {
+    let Game { houses, seeds, rules, plies } = game;
+    if rules.may_cycle() {
+        return Err(Error::refused("an opening book of clockwise sowing: its values are not all exact"));
+    }
+    let mut section = section.unwrap_or(Section { houses, seeds, rules, plies: 0, entries: HashMap::new() });
+    if (section.houses, section.seeds, section.rules) != (houses, seeds, rules) {
+        return Err(Error::bad_input(format!(
+            "a section of Kalah({},{}) under {} goes on as one of Kalah({houses},{seeds}) under {rules}",
+            section.houses, section.seeds, section.rules
+        )));
+    }
+    let engine = Engine::new(houses, rules);
+    let mut levels: Vec<Vec<Board>> = Vec::new();
+    {
+        // The boards ply by ply, each once, at its first ply.
+        let all = boards_within(houses, seeds, rules, plies)?;
+        let mut ply_of = HashMap::new();
+        let start = Position::start(houses, seeds).map_err(|e| Error::bad_input(e.to_string()))?.mover_board();
+        ply_of.insert(start, 0u32);
+        let mut frontier = vec![start];
+        for ply in 1..=plies {
+            let mut next = Vec::new();
+            for &b in &frontier {
+                for house in (0..houses).filter(|&i| b.get(i) > 0) {
+                    let o = engine.play(b, house);
+                    if o.next != Next::Over && !ply_of.contains_key(&o.board) {
+                        ply_of.insert(o.board, ply);
+                        next.push(o.board);
+                    }
+                }
+            }
+            frontier = next;
+        }
+        levels.resize(plies as usize + 1, Vec::new());
+        for b in all {
+            levels[ply_of[&b] as usize].push(b);
+        }
+    }
+    // A section deeper than asked keeps only what is asked: every
+    // position within `plies`, no more.
+    if section.plies > plies {
+        let wanted: std::collections::HashSet<Board> = levels.iter().flatten().copied().collect();
+        section.entries.retain(|b, _| wanted.contains(b));
+        section.plies = 0;
+    }
+    let total: usize = levels.iter().map(Vec::len).sum();
+    let mut done = levels.iter().flatten().filter(|b| section.entries.contains_key(b)).count();
+    let mut last = std::time::Instant::now();
+    for (ply, boards) in levels.iter().enumerate() {
+        for &board in boards {
+            if section.entries.contains_key(&board) {
+                continue;
+            }
+            let a = oracle.analysis(&board_position(houses, board))?;
+            let mut moves = vec![None; houses];
+            for m in &a.moves {
+                moves[m.house - 1] = Some(m.value);
+            }
+            if a.pv.len() > u8::MAX as usize {
+                return Err(Error::refused(format!("a line of best play of {} moves: a book keeps at most 255", a.pv.len())));
+            }
+            let entry = BookEntry { moves, line: a.pv.iter().map(|m| m.house as u8).collect() };
+            check_entry(&engine, board, &entry).map_err(|why| Error::internal(format!("the search gave a book entry that is not possible: {why}")))?;
+            section.entries.insert(board, entry);
+            done += 1;
+            if last.elapsed() >= every {
+                checkpoint(&section, done, total)?;
+                last = std::time::Instant::now();
+            }
+        }
+        section.plies = section.plies.max(ply as u32);
+    }
+    checkpoint(&section, done, total)?;
+    Ok(section)
+}
+
+/// One book entry proven again ([`verify`]).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Verified {
+    /// The board, as a position of South to move with empty stores.
+    pub position: String,
+    /// The rules.
+    pub rules: String,
+    /// Whether every move's value and the line agree with the search.
+    pub agrees: bool,
+    /// What disagrees, if anything.
+    pub why: Option<String>,
+}
+
+/// Proves again, with `oracle` (which must not read this book), the entries
+/// `boards` of the section `section`: every move's value by a search, and
+/// the line by the values of the positions along it.
+pub fn verify(oracle: &dyn Oracle, section: &Section, boards: &[Board]) -> Result<Vec<Verified>> {
+    let engine = Engine::new(section.houses, section.rules);
+    let mut out = Vec::new();
+    for &board in boards {
+        let Some(entry) = section.entries.get(&board) else {
+            continue;
+        };
+        let position = board_position(section.houses, board);
+        let a = oracle.analysis(&position)?;
+        let mut why = None;
+        for m in &a.moves {
+            if entry.moves[m.house - 1] != Some(m.value) {
+                why = Some(format!("house {} is worth {:+}, the book says {:?}", m.house, m.value, entry.moves[m.house - 1]));
+                break;
+            }
+        }
+        if why.is_none() {
+            // Along the line, each position's value is its move's gain and the next's.
+            let (mut board, mut value) = (board, a.value);
+            for (i, &house) in entry.line.iter().enumerate() {
+                let o = engine.play(board, house as usize - 1);
+                let rest = match o.next {
+                    Next::Over => 0,
+                    Next::Mover => oracle.value(&board_position(section.houses, o.board))?,
+                    Next::Opponent => -oracle.value(&board_position(section.houses, o.board))?,
+                };
+                if o.gain() + rest != value {
+                    why = Some(format!("its line's move {} (house {house}) loses {}", i + 1, value - o.gain() - rest));
+                    break;
+                }
+                value = rest * if o.next == Next::Opponent { -1 } else { 1 };
+                board = o.board;
+            }
+        }
+        out.push(Verified { position: position.ring(), rules: section.rules.to_string(), agrees: why.is_none(), why });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A book of Kalah(3,2) to `plies`, every value from the reference solver.
+    fn small_book(plies: u32) -> Book {
+        let rules = Rules::default();
+        let engine = Engine::new(3, rules);
+        let mut entries = HashMap::new();
+        for board in boards_within(3, 2, rules, plies).unwrap() {
+            let position = board_position(3, board);
+            let value = |p: &Position| kalah_reference_value(&engine, p);
+            let mut moves = vec![None; 3];
+            for house in (0..3).filter(|&i| board.get(i) > 0) {
+                let (next, _) = position.play(&engine, house + 1).unwrap();
+                let v = if next.to_move() == position.to_move() { value(&next) } else { -value(&next) };
+                moves[house] = Some(v);
+            }
+            // A line: the first best move each time, to the end.
+            let mut line = Vec::new();
+            let mut p = position;
+            while !p.is_over(&engine) {
+                let best = (1..=3).filter(|&h| p.house(p.to_move(), h) > 0).max_by_key(|&h| {
+                    let (next, _) = p.play(&engine, h).unwrap();
+                    let v = if next.to_move() == p.to_move() { value(&next) } else { -value(&next) };
+                    (v, std::cmp::Reverse(h))
+                });
+                let h = best.unwrap();
+                line.push(h as u8);
+                p = p.play(&engine, h).unwrap().0;
+            }
+            entries.insert(board, BookEntry { moves, line });
+        }
+        Book::new(vec![Section { houses: 3, seeds: 2, rules, plies, entries }])
+    }
+
+    /// The value of `p` for its player to move, by plain minimax
+    /// (future store difference plus the stores'): small boards only.
+    fn kalah_reference_value(engine: &Engine, p: &Position) -> i32 {
+        fn board_value(engine: &Engine, board: Board) -> i32 {
+            if let Some(v) = engine.terminal_value(board) {
+                return v;
+            }
+            (0..engine.houses())
+                .filter(|&i| board.get(i) > 0)
+                .map(|i| {
+                    let o = engine.play(board, i);
+                    match o.next {
+                        Next::Over => o.gain(),
+                        _ => o.value_with(board_value(engine, o.board)),
+                    }
+                })
+                .max()
+                .expect("a board not over has a move")
+        }
+        p.store_difference() + board_value(engine, p.mover_board())
+    }
+
+    #[test]
+    fn a_book_reads_back_what_was_written_and_the_same_bytes_again() {
+        let book = small_book(4);
+        assert!(book.len() > 10);
+        let bytes = book.to_bytes().unwrap();
+        let back = Book::from_bytes(&bytes).unwrap();
+        assert_eq!(back, book);
+        assert_eq!(back.to_bytes().unwrap(), bytes);
+    }
+
+    #[test]
+    fn a_lookup_answers_any_position_of_a_board_from_either_side() {
+        let book = small_book(3);
+        let rules = Rules::default();
+        let engine = Engine::new(3, rules);
+        let start = Position::start(3, 2).unwrap();
+        let entry = book.lookup(rules, &start).expect("the start is in");
+        assert_eq!(entry.value(), Some(kalah_reference_value(&engine, &start)));
+        // North to move on the same houses, with stores: the same board.
+        let north = Position::from_mover_board(3, start.mover_board(), Side::North, [3, 1]);
+        let a = book.lookup(rules, &north).unwrap().analysis(&engine, &north);
+        assert_eq!(a.value.lower, kalah_reference_value(&engine, &north));
+        assert_eq!(a.pv.first().map(|m| m.side), Some(Side::North));
+        assert!(book.lookup(Rules { capture: kalah_core::Capture::Empty, ..rules }, &start).is_none(), "other rules");
+        assert!(book.lookup(rules, &Position::start(4, 2).unwrap()).is_none(), "another board size");
+    }
+
+    #[test]
+    fn a_damaged_or_impossible_book_is_refused() {
+        let book = small_book(3);
+        let bytes = book.to_bytes().unwrap();
+        let raw = zstd::decode_all(&bytes[..]).unwrap();
+        for at in (0..raw.len()).step_by(7) {
+            let mut bad = raw.clone();
+            bad[at] ^= 0x01;
+            let e = Book::from_bytes(&zstd::bulk::compress(&bad, 1).unwrap()).unwrap_err();
+            assert_eq!(e.kind(), crate::ErrorKind::Corrupt, "byte {at}");
+        }
+        assert!(Book::from_bytes(&bytes[..bytes.len() / 2]).is_err());
+        // Entries no search could make, their checksum made right: refused on reading.
+        let forge = |edit: &dyn Fn(&mut BookEntry)| {
+            let mut sections = book.sections().to_vec();
+            let entry = sections[0].entries.values_mut().find(|e| e.moves.iter().flatten().count() >= 2).unwrap();
+            edit(entry);
+            Book::from_bytes(&Book::new(sections).to_bytes().unwrap()).unwrap_err().to_string()
+        };
+        assert!(forge(&|e| *e.moves.iter_mut().flatten().next().unwrap() = 100).contains("seeds on the board"));
+        assert!(forge(&|e| {
+            let empty = e.moves.iter().position(Option::is_some).unwrap();
+            e.moves[empty] = None;
+        })
+        .contains("no value for house"));
+        assert!(forge(&|e| e.line.clear()).contains("no line"));
+        assert!(forge(&|e| e.line.pop().map_or((), |_| ())).contains("stops before the game ends"));
+    }
+}
