@@ -9,7 +9,9 @@
 //! `Retry-After`; a position a database file or the opening book covers is
 //! answered by probes without taking a slot, and an exact answer given
 //! before from memory ([`CACHED_ANSWERS`]); a client that goes away stops
-//! its search; a query string longer than [`MAX_QUERY`] is refused;
+//! its search; at most `--max-connections` connections are served at once,
+//! and one whose client is slower than [`HEADER_WAIT`] to send a request's
+//! headers is closed; a query string longer than [`MAX_QUERY`] is refused;
 //! nothing in a request names a file, and no answer shows one of the
 //! server's paths; SIGINT and SIGTERM stop it after the requests under
 //! way, or after [`STOP_WAIT`] whatever its clients do.
@@ -46,6 +48,15 @@ const CACHED_ANSWERS: usize = 20_000;
 /// How long SIGINT or SIGTERM lets the requests under way finish.
 const STOP_WAIT: Duration = Duration::from_secs(8);
 
+/// How long a client may take to send a request's headers (the first on
+/// a connection, or the next on one kept open) before its connection is
+/// closed: a client that sends a byte now and then holds no connection
+/// for long.
+const HEADER_WAIT: Duration = Duration::from_secs(5);
+
+/// The default cap on connections served at once (`--max-connections`).
+const MAX_CONNECTIONS: usize = 200;
+
 /// The longest query string served.
 const MAX_QUERY: usize = 2048;
 
@@ -79,6 +90,12 @@ pub struct ServeArgs {
     /// browser's patience.
     #[arg(long, value_name = "SECONDS", default_value_t = 15.0)]
     pub queue_wait: f64,
+    /// Connections served at once; one more waits to be accepted. Keep it
+    /// below the open-file limit (`ulimit -n`), which the database files
+    /// share. A client that is slow to send a request's headers is cut off
+    /// after 5 s, so idle connections cannot hold every place for long.
+    #[arg(long, value_name = "N", default_value_t = MAX_CONNECTIONS)]
+    pub max_connections: usize,
     #[command(flatten)]
     pub door: crate::common::DoorArgs,
 }
@@ -107,6 +124,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let db_dir = analyzer.databases().dir().display().to_string();
     let cache = std::sync::Mutex::new(lru::LruCache::new(std::num::NonZeroUsize::new(CACHED_ANSWERS).expect("not zero")));
     let queue_wait = crate::common::seconds(args.queue_wait).map_err(|_| crate::common::user(format!("--queue-wait {}: give a number of seconds above 0", args.queue_wait)))?;
+    if args.max_connections == 0 {
+        return Err(crate::common::user("--max-connections 0: give at least 1"));
+    }
     let shared = Arc::new(Shared { analyzer, limits, slots: Semaphore::new(slots), waiting: Default::default(), cache, db_dir, queue_wait });
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     runtime.block_on(async {
@@ -124,28 +144,67 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             .route("/api/v1/databases", get(databases_list))
             .fallback(|| async { failure(StatusCode::NOT_FOUND, "no such page: see docs/api.md for the API") })
             .with_state(shared);
-        // Stopping: the requests under way get STOP_WAIT to finish, then
-        // the server stops whatever its clients do.
-        let stopping = Arc::new(tokio::sync::Notify::new());
-        let signalled = stopping.clone();
-        let server = axum::serve(listener, app).with_graceful_shutdown(async move {
-            shutdown().await;
-            signalled.notify_waiters();
-        });
-        let server = std::future::IntoFuture::into_future(server);
-        tokio::pin!(server);
-        tokio::select! {
-            result = &mut server => result?,
-            _ = async { stopping.notified().await; tokio::time::sleep(STOP_WAIT).await } => {
-                let _ = writeln!(std::io::stderr(), "kalah: stopped with requests still under way");
-            }
-        }
+        serve_until_stopped(listener, app, args.max_connections).await;
         eprintln!("kalah: stopped");
         anyhow::Ok(())
     })?;
     // Searches still running on blocking threads end with the process.
     runtime.shutdown_timeout(Duration::from_millis(500));
     Ok(())
+}
+
+/// Serves `app` on `listener` until SIGINT or SIGTERM: at most
+/// `max_connections` connections at once (one more waits to be accepted),
+/// each closed when a request's headers take longer than [`HEADER_WAIT`];
+/// at a signal it accepts no more, lets the requests under way finish for
+/// [`STOP_WAIT`], then returns whatever its clients do.
+async fn serve_until_stopped(listener: tokio::net::TcpListener, app: Router, max_connections: usize) {
+    let open = Arc::new(Semaphore::new(max_connections));
+    // Raised at the signal: each connection finishes its request and closes.
+    let (stop, stopped) = tokio::sync::watch::channel(());
+    let signal = shutdown();
+    tokio::pin!(signal);
+    loop {
+        let permit = tokio::select! {
+            permit = open.clone().acquire_owned() => permit.expect("the semaphore is never closed"),
+            _ = &mut signal => break,
+        };
+        let (stream, _) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(_) => {
+                    // Out of file descriptors, or a connection reset before it
+                    // was accepted: try again shortly rather than spin.
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            _ = &mut signal => break,
+        };
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        let mut stopped = stopped.clone();
+        tokio::spawn(async move {
+            let mut http = hyper::server::conn::http1::Builder::new();
+            http.timer(hyper_util::rt::TokioTimer::new()).header_read_timeout(HEADER_WAIT);
+            let connection = http.serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+            tokio::pin!(connection);
+            tokio::select! {
+                _ = connection.as_mut() => {}
+                _ = stopped.changed() => {
+                    connection.as_mut().graceful_shutdown();
+                    let _ = connection.await;
+                }
+            }
+            drop(permit);
+        });
+    }
+    drop(listener);
+    let _ = stop.send(());
+    // Every connection closed gives its permit back.
+    let all_closed = open.acquire_many(max_connections as u32);
+    if tokio::time::timeout(STOP_WAIT, all_closed).await.is_err() {
+        let _ = writeln!(std::io::stderr(), "kalah: stopped with requests still under way");
+    }
 }
 
 /// Resolves at SIGINT or SIGTERM.

@@ -354,3 +354,37 @@ fn a_damaged_database_of_the_server_is_a_500_without_its_path() {
     let text = body.to_string();
     assert!(!text.contains('/') && !text.contains(".kdb"), "{text}");
 }
+
+/// Clients that open a connection and send a byte of a request, never the
+/// rest, hold neither the server nor its stop: at most `--max-connections`
+/// are open at once (the server's open files say so), each is closed 5 s
+/// after it started a request it did not finish, /health is answered
+/// behind them, and SIGTERM stops the server within 10 s.
+#[test]
+fn slow_clients_hold_neither_the_server_nor_its_stop() {
+    let mut server = Server::start(&["--threads", "1", "--no-book", "--max-connections", "20"], |_| {});
+    let open_files = |pid: u32| std::fs::read_dir(format!("/proc/{pid}/fd")).map(|d| d.count()).unwrap_or(0);
+    let before = open_files(server.child.id());
+    let slow: Vec<TcpStream> = (0..40)
+        .map(|_| {
+            let mut s = TcpStream::connect(server.addr).unwrap();
+            s.write_all(b"G").unwrap();
+            s
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    let during = open_files(server.child.id());
+    assert!(during <= before + 20, "{before} files open before, {during} with 40 slow clients: the cap of 20 connections does not hold");
+    assert!(during >= before + 10, "{before} files open before, {during} with 40 slow clients: were they accepted at all?");
+    let t = Instant::now();
+    let (status, _, body) = server.get("/health");
+    assert_eq!(status, 200, "{body}");
+    assert!(t.elapsed() < Duration::from_secs(10), "/health took {:?} behind 40 slow clients", t.elapsed());
+    let pid = server.child.id().to_string();
+    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
+    let t = Instant::now();
+    while server.child.try_wait().unwrap().is_none() {
+        assert!(t.elapsed() < Duration::from_secs(10), "still running 10 s after SIGTERM, {} slow clients connected", slow.len());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
