@@ -198,8 +198,8 @@ fn build(args: BuildArgs) -> anyhow::Result<()> {
         Ok(())
     };
     let json = args.json;
-    let game = kalah::book::Game { houses: h, seeds: s, rules, plies: args.plies };
-    let section = kalah::book::build(oracle.as_ref(), game, earlier, every, &mut |section, done, total| {
+    let game = kalah::book_build::Game { houses: h, seeds: s, rules, plies: args.plies };
+    let section = kalah::book_build::build(oracle.as_ref(), game, earlier, every, &mut |section, done, total| {
         write(&sections, section).map_err(|e| kalah::Error::Io { message: e.to_string(), source: None })?;
         if !json {
             let secs = started.elapsed().as_secs_f64();
@@ -241,7 +241,7 @@ fn verify(args: VerifyArgs) -> anyhow::Result<()> {
         let setup = Setup { engine: &engine, spec: &spec, threads: args.search.threads()?, tt_mb: args.search.tt_mb_asked()?, budget: SetupBudget::UNLIMITED, work: SearchWork::Analysis, observer: &observer };
         let seeds = section.houses as u32 * 2 * section.seeds;
         let oracle = kalah::oracle::for_positions(&databases(), &setup, seeds, None)?;
-        all.extend(kalah::book::verify(oracle.as_ref(), section, &boards)?);
+        all.extend(kalah::book_build::verify(oracle.as_ref(), section, &boards)?);
     }
     let wrong: Vec<_> = all.iter().filter(|v| !v.agrees).collect();
     let seconds = started.elapsed().as_secs_f64();

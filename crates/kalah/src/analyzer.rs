@@ -1,22 +1,9 @@
-//! One analyzer answers any position: it chooses the method once, by the
-//! rules, the position and the databases at hand, and returns a
-//! [`Report`].
-//!
-//! # How a position is answered
-//!
-//! 1. A database file that covers the position (the one named, or the
-//!    directory's choice, [`crate::databases`]): every move's value and a
-//!    line of best play are probes.
-//! 2. Clockwise sowing (play can be endless) where retrograde analysis of
-//!    every board up to the position's seeds does not fit in memory (or a
-//!    smaller database is asked for): bounds proven within the time limit
-//!    by searches to growing depths over a smaller database
-//!    ([`Source::Bounds`]; exact when they meet).
-//! 3. Clockwise sowing otherwise: retrograde analysis of every board up to
-//!    the position's seeds in memory ([`Source::Retrograde`]).
-//! 4. Otherwise an alpha-beta search ([`Source::Search`]) over the file,
-//!    or over a database built in memory first (by default from 46 seeds
-//!    on, 30 seeds below the position, at most 24), or over none.
+//! One analyzer answers any position: it takes the steps of the one plan
+//! ([`crate::plan`]: at once, a probe, bounds, retrograde analysis, a
+//! search) by the rules, the position and the databases at hand, and
+//! returns a [`Report`]. By default a search over no file builds a
+//! database in memory first from 46 seeds on (30 seeds below the
+//! position, at most 24).
 
 use std::sync::atomic::AtomicBool;
 use std::path::PathBuf;
@@ -24,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use kalah_core::{Engine, Position, Rules};
-use kalah_db::{human_bytes, Builder, Database, NoTablebase, Tablebase};
+use kalah_db::{Builder, Database, Tablebase};
 use kalah_search::{analyze_from_table, Bounded, BoundedAnalysis, LineEnd, Solver, TestOutcome};
 
 use crate::book::Book;
@@ -33,7 +20,8 @@ use crate::journal::{Identity, JournalReport, JournalSpec, Journaling};
 use crate::error::{Error, Result};
 use crate::progress::{Observer, SearchStatus};
 use crate::report::{Report, Source};
-use crate::setup::{check_search_memory, proves_bounds, SearchWork, Setup, UsedDatabase, BOUNDS_TIME};
+use crate::setup::{SearchWork, Setup, UsedDatabase, BOUNDS_TIME};
+use crate::plan::{self, Step, Table};
 use crate::text::a_size;
 
 /// The most search threads a request may ask for.
@@ -336,30 +324,45 @@ impl Analyzer {
         Ok(report)
     }
 
-    /// What needs neither a database nor a search: a finished game (the
-    /// rules give its value), then a position of the opening book.
+    /// Step 1 of the plan ([`crate::plan::at_once`]): a finished game,
+    /// then the opening book, unless the request passes the book over.
     fn at_once(&self, request: &Request) -> Option<Report> {
-        let start = Instant::now();
-        let position = &request.position;
-        let engine = Engine::new(position.houses(), request.rules);
-        let base = position.store_difference();
-        let (analysis, source) = if let Some(v) = engine.terminal_value(position.mover_board()) {
-            let value = Bounded { lower: base + v, upper: base + v };
-            (BoundedAnalysis { value, moves: Vec::new(), pv: Vec::new(), end: LineEnd::GameOver }, Source::GameOver)
-        } else {
-            let entry = self.book.as_ref().filter(|_| request.book)?.lookup(request.rules, position)?;
-            (entry.analysis(&engine, position), Source::Book)
-        };
-        // What was asked, no more (as a search would answer).
-        let best_found = (request.best && !request.moves && !request.pv).then(|| analysis.pv.first().map(|m| m.house)).flatten();
-        let analysis = BoundedAnalysis {
-            moves: if request.moves { analysis.moves } else { Vec::new() },
-            pv: if request.pv { analysis.pv } else { Vec::new() },
-            ..analysis
-        };
-        Some(Report { position: *position, rules: request.rules, analysis, source, nodes: 0, seconds: start.elapsed().as_secs_f64(), database: None, best_found, journal: None, test: None, likely_best: None })
+        let book = self.book.as_deref().filter(|_| request.book);
+        crate::plan::at_once(book, &request.position, request.rules, request.moves, request.pv, request.best)
     }
 
+    /// The report of `request` answered by `analysis` from `source`, in the
+    /// time since `start`, with no search.
+    fn report(&self, request: &Request, analysis: BoundedAnalysis, source: Source, start: Instant, database: Option<UsedDatabase>) -> Report {
+        Report {
+            position: request.position,
+            rules: request.rules,
+            analysis,
+            source,
+            nodes: 0,
+            seconds: start.elapsed().as_secs_f64(),
+            database,
+            best_found: None,
+            journal: None,
+            test: None,
+            likely_best: None,
+        }
+    }
+
+    /// Keeps `built`, a database built in memory of the size chosen by
+    /// default, as a file of the folder when the request asks to remember
+    /// (and no one else holds it), saying where in `used`.
+    fn remember_built(&self, request: &Request, built: &mut Arc<Builder>, used: Option<&mut UsedDatabase>, observer: &dyn Observer) {
+        if !request.remember || request.db.build_seeds.is_some() {
+            return;
+        }
+        if let (Some(builder), Some(used)) = (Arc::get_mut(built), used) {
+            used.saved_as = self.databases.keep_built(builder, observer).map(|p| p.display().to_string());
+        }
+    }
+
+    /// Steps 2-5 of the plan ([`crate::plan`]) for a request that step 1
+    /// did not answer.
     fn answer(&self, request: &Request, observer: &dyn Observer) -> Result<Report> {
         let position = &request.position;
         let h = position.houses();
@@ -370,81 +373,78 @@ impl Analyzer {
         let budget = SetupBudget::within(request.time_limit, request.threads);
         let purpose = Purpose { houses: h, rules, seeds, gap };
         if let Some((db, kept)) = self.kept_cover(&request.db, purpose, budget)? {
+            // Step 2 of the plan, from a file this analyzer keeps mapped.
             let start = Instant::now();
             let analysis = probe_file(&engine, &db, position)?;
             let database = UsedDatabase { kept, ..UsedDatabase::file(&db) };
-            return Ok(Report { position: *position, rules, analysis: analysis.into(), source: Source::Database, nodes: 0, seconds: start.elapsed().as_secs_f64(), database: Some(database), best_found: None, journal: None, test: None, likely_best: None });
+            return Ok(self.report(request, analysis.into(), Source::Database, start, Some(database)));
         }
         let db = self.databases.open_for(&request.db, purpose, budget, observer)?;
         let work = if request.moves || request.pv { SearchWork::Analysis } else { SearchWork::Value };
         let setup = Setup { engine: &engine, spec: &request.db, threads: request.threads, tt_mb: request.tt_mb, budget, work, observer };
         let start = Instant::now();
-        let (mut memory, kept) = self.memory_database(&setup, seeds, db.as_ref())?.unzip();
-        let mut database = match (&memory, &db) {
-            (Some(b), _) => Some(UsedDatabase { path: None, max_seeds: b.indexer().max_seeds(), build_seconds: Some(start.elapsed().as_secs_f64()), load_seconds: None, kept: kept.unwrap_or(false), saved_as: None }),
+        let mut built_kept = false;
+        let step = plan::step(&setup, seeds, db, |file| {
+            Ok(self.memory_database(&setup, seeds, file)?.map(|(b, kept)| {
+                built_kept = kept;
+                b
+            }))
+        })?;
+        let built = |b: &Builder| UsedDatabase { path: None, max_seeds: b.indexer().max_seeds(), build_seconds: Some(start.elapsed().as_secs_f64()), load_seconds: None, kept: built_kept, saved_as: None };
+        let (memory, file) = match step {
+            Step::Probe(Table::File(db)) => {
+                let analysis = probe_file(&engine, &db, position)?;
+                return Ok(self.report(request, analysis.into(), Source::Database, start, Some(UsedDatabase::file(&db))));
+            }
+            Step::Probe(table) => {
+                let mut database = match &table {
+                    Table::Memory(b) => Some(built(b)),
+                    _ => None,
+                };
+                let analysis = analyze_from_table(&engine, &table, position)?;
+                if let Table::Memory(mut b) = table {
+                    self.remember_built(request, &mut b, database.as_mut(), observer);
+                }
+                return Ok(self.report(request, analysis.into(), Source::Database, start, database));
+            }
+            Step::Bounds(file) => return bounds(&setup, file, request, start, &self.databases),
+            Step::Retrograde { unused } => {
+                // Retrograde analysis of every board up to the position's seeds
+                // needs no database: say so of a file that was given or found.
+                if let Some(d) = &unused {
+                    observer.note(&format!(
+                        "{} (up to {} seeds) is not used: retrograde analysis of every board up to the position's {seeds} seeds fits in memory",
+                        d.path().display(),
+                        d.header().max_seeds
+                    ));
+                }
+                let builder = setup.retrograde(seeds)?;
+                let analysis = analyze_from_table(&engine, &builder, position)?;
+                return Ok(self.report(request, analysis.into(), Source::Retrograde, start, None));
+            }
+            Step::Search { memory, file } => (memory, file),
+        };
+        let mut database = match (&memory, &file) {
+            (Some(b), _) => Some(built(b)),
             (None, Some(d)) => Some(UsedDatabase::file(d)),
             (None, None) => None,
         };
-        // Written after the build is timed: the database's seconds are its
-        // building's. Only a size chosen by default is kept (one is built
-        // by default only where no file serves).
-        if request.remember && request.db.build_seeds.is_none() {
-            if let (Some(builder), Some(used)) = (memory.as_mut().and_then(Arc::get_mut), database.as_mut()) {
-                used.saved_as = self.databases.keep_built(builder, observer).map(|p| p.display().to_string());
-            }
-        }
-        let finish = |analysis: BoundedAnalysis, source, nodes, best_found| Report {
-            position: *position,
-            rules,
-            analysis,
-            source,
-            nodes,
-            seconds: start.elapsed().as_secs_f64(),
-            database: database.clone(),
-            best_found,
-            journal: None,
-            test: None,
-            likely_best: None,
-        };
-
-        if let Some(b) = memory.as_ref().filter(|b| seeds <= b.indexer().max_seeds()) {
-            let analysis = analyze_from_table(&engine, &**b, position)?;
-            return Ok(finish(analysis.into(), Source::Database, 0, None));
-        }
-        if let Some(db) = db.as_ref().filter(|d| seeds <= d.header().max_seeds) {
-            let analysis = probe_file(&engine, db, position)?;
-            return Ok(finish(analysis.into(), Source::Database, 0, None));
-        }
-        if proves_bounds(h, seeds, rules, &request.db) {
-            return bounds(&setup, db, request, start, &self.databases);
-        }
-        if rules.may_cycle() {
-            // Retrograde analysis of every board up to the position's seeds
-            // needs no database: say so of a file that was given or found.
-            if let Some(d) = &db {
-                observer.note(&format!(
-                    "{} (up to {} seeds) is not used: retrograde analysis of every board up to the position's {seeds} seeds fits in memory",
-                    d.path().display(),
-                    d.header().max_seeds
-                ));
-            }
-            let builder = setup.retrograde(seeds)?;
-            let analysis = analyze_from_table(&engine, &builder, position)?;
-            return Ok(Report { database: None, ..finish(analysis.into(), Source::Retrograde, 0, None) });
+        let mut memory = memory;
+        if let Some(b) = memory.as_mut() {
+            self.remember_built(request, b, database.as_mut(), observer);
         }
         let db_seeds = database.as_ref().map(|d| d.max_seeds);
-        let options = setup.search_options(seeds, db_seeds);
-        check_search_memory(options.reserved_bytes(h) as u64, db.as_ref().filter(|_| memory.is_none()))?;
+        let options = plan::search_options(&setup, seeds, db_seeds, file.as_ref())?;
+        let table_note = match (&memory, &file) {
+            (Some(b), _) => format!(" and {}", Table::Memory(b.clone()).describe()),
+            (None, Some(d)) => format!(" and {}", plan::describe_file(d)),
+            (None, None) => ", no endgame database".to_string(),
+        };
         observer.note(&format!(
-            "searching with {} thread{}, {} transposition table{}",
+            "searching with {} thread{}, {} transposition table{table_note}",
             request.threads,
             if request.threads == 1 { "" } else { "s" },
             a_size(options.table_bytes(h) as u64),
-            match (&memory, &db) {
-                (Some(b), _) => format!(" and the {}-seed database built in memory", b.indexer().max_seeds()),
-                (None, Some(d)) => format!(" and the {}-seed database {} ({})", d.header().max_seeds, d.path().display(), human_bytes(d.file_bytes())),
-                (None, None) => ", no endgame database".to_string(),
-            }
         ));
         let journaling = open_journal(request, db_seeds, &self.databases, observer)?;
         let journaling = journaling.as_ref();
@@ -458,19 +458,20 @@ impl Analyzer {
         }
         let mut load_seconds = None;
         let mut loaded_kept = false;
-        let searched = match (memory, db) {
-            (Some(b), _) => search(Solver::new(h, rules, &*b, options)?, request, start, observer, journaling)?,
+        let table = match (memory, file) {
+            (Some(b), _) => Table::Memory(b),
             (None, Some(db)) => {
                 let loading = Instant::now();
                 let loaded;
                 (loaded, loaded_kept) = self.loaded(db, request.threads)?;
                 load_seconds = Some(loading.elapsed().as_secs_f64());
-                search(Solver::new(h, rules, &*loaded, options)?, request, start, observer, journaling)?
+                Table::File(loaded)
             }
-            (None, None) => search(Solver::new(h, rules, NoTablebase { houses: h, rules }, options)?, request, start, observer, journaling)?,
+            (None, None) => Table::none(h, rules),
         };
+        let searched = search(Solver::new(h, rules, table, options)?, request, start, observer, journaling)?;
         let (analysis, nodes, best, journal, test, likely_best) = searched;
-        let mut report = Report { journal, test, likely_best, ..finish(analysis, Source::Search, nodes, best) };
+        let mut report = Report { nodes, best_found: best, journal, test, likely_best, ..self.report(request, analysis, Source::Search, start, database) };
         if let Some(d) = report.database.as_mut().filter(|_| load_seconds.is_some()) {
             d.load_seconds = load_seconds;
             d.kept = loaded_kept;

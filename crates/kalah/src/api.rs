@@ -194,11 +194,7 @@ pub fn by_probe(analyzer: &Analyzer, request: &ApiRequest) -> bool {
 }
 
 fn by_probe_of(analyzer: &Analyzer, position: &Position, rules: Rules) -> bool {
-    if analyzer.book().is_some_and(|b| b.lookup(rules, position).is_some()) || Engine::new(position.houses(), rules).is_over(position.mover_board()) {
-        return true;
-    }
-    let seeds = position.seeds_in_houses();
-    analyzer.databases().files(position.houses(), rules).iter().any(|f| f.max_seeds >= seeds)
+    crate::plan::by_probe(analyzer.book(), analyzer.databases(), position, rules)
 }
 
 /// Answers `request` ([module docs](self)).

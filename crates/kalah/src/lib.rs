@@ -5,7 +5,7 @@
 //! ([`Databases`]), answers a [`Request`] with a [`Report`]: it chooses
 //! the method once (a database probe, a search over a database file or
 //! one built in memory, retrograde analysis where clockwise play can be
-//! endless, bounds proven where that does not fit; see [`analyzer`]) and
+//! endless, bounds proven where that does not fit; see [`plan`]) and
 //! checks that the position, the rules and the database belong together.
 //! Failures are one [`Error`] whose [`ErrorKind`] says what the caller can
 //! do; progress and notes go to an [`Observer`] the caller supplies (the
@@ -73,6 +73,7 @@
 pub mod analyzer;
 pub mod api;
 pub mod book;
+pub mod book_build;
 mod bytes;
 pub mod cost;
 pub mod databases;
@@ -80,6 +81,7 @@ pub mod error;
 pub mod journal;
 pub mod openings;
 pub mod oracle;
+pub mod plan;
 pub mod player;
 pub mod progress;
 pub mod published;
@@ -87,6 +89,7 @@ pub mod report;
 pub mod setup;
 pub mod snapshot;
 pub mod split;
+pub mod table;
 pub mod text;
 pub mod verify;
 

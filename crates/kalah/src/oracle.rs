@@ -7,15 +7,17 @@
 //! to position, retrograde analysis for clockwise sowing, or where that
 //! does not fit, bounds proven over a smaller database.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use kalah_core::{boards_up_to, Board, Engine, Position, Rules};
-use kalah_db::{human_bytes, Database, NoTablebase, Tablebase};
+use kalah_db::{human_bytes, Database, Tablebase};
 use kalah_search::{analyze_from_table, BoundSolver, Bounded, SearchOptions, Solver};
 
 use crate::databases::{for_search, Databases, Purpose, SetupBudget, ANALYSIS_LOAD_GAP, VALUE_LOAD_GAP};
 use crate::error::{Error, Result};
-use crate::setup::{bounds_tt_mb, check_table_memory, default_memory_seeds, proves_bounds, retrograde_fits, searched_db_seeds, BoundsOverDatabase, Setup, BOUNDS_TIME};
+use crate::plan::{self, Step, Table};
+use crate::setup::{bounds_tt_mb, check_table_memory, default_memory_seeds, retrograde_fits, searched_db_seeds, BoundsOverDatabase, Setup, BOUNDS_TIME};
 use crate::text::{article, group};
 
 /// Values of positions of one board size and rule set.
@@ -277,26 +279,25 @@ pub fn for_positions(databases: &Databases, setup: &Setup<'_>, seeds: u32, limit
     let engine = setup.engine;
     let (h, rules) = (engine.houses(), engine.rules());
     let purpose = Purpose { houses: h, rules, seeds, gap: ANALYSIS_LOAD_GAP };
-    let database = match databases.open_for(setup.spec, purpose, SetupBudget::UNLIMITED, setup.observer)? {
-        Some(d) if d.header().max_seeds >= seeds => return Ok(Box::new(TableOracle::new(engine.clone(), d)?)),
-        other => other,
-    };
-    if proves_bounds(h, seeds, rules, setup.spec) {
-        let limit = limit.unwrap_or(BOUNDS_TIME);
-        let (solver, _) = setup.bound_solver(seeds, database, limit)?;
-        return Ok(Box::new(BoundOracle { solver, limit }));
-    }
-    if rules.may_cycle() {
-        return Ok(Box::new(TableOracle::new(engine.clone(), setup.retrograde(seeds)?)?));
-    }
-    let memory = setup.memory_database(seeds, database.as_ref())?;
-    let options = setup.search_options(seeds, searched_db_seeds(memory.as_ref(), database.as_ref()));
-    crate::setup::check_search_memory(options.reserved_bytes(h) as u64, database.as_ref().filter(|_| memory.is_none()))?;
-    Ok(match (memory, database) {
-        (Some(b), _) if b.indexer().max_seeds() >= seeds => Box::new(TableOracle::new(engine.clone(), b)?),
-        (Some(b), _) => Box::new(SearchOracle(Solver::new(h, rules, b, options)?)),
-        (None, Some(d)) => Box::new(SearchOracle(Solver::new(h, rules, for_search(d, setup.threads)?, options)?)),
-        (None, None) => Box::new(SearchOracle(Solver::new(h, rules, NoTablebase { houses: h, rules }, options)?)),
+    let file = databases.open_for(setup.spec, purpose, SetupBudget::UNLIMITED, setup.observer)?;
+    Ok(match plan::step(setup, seeds, file, |file| Ok(setup.memory_database(seeds, file)?.map(Arc::new)))? {
+        Step::Probe(table) => Box::new(TableOracle::new(engine.clone(), table)?),
+        Step::Bounds(file) => {
+            let limit = limit.unwrap_or(BOUNDS_TIME);
+            let (solver, _) = setup.bound_solver(seeds, file, limit)?;
+            Box::new(BoundOracle { solver, limit })
+        }
+        Step::Retrograde { .. } => Box::new(TableOracle::new(engine.clone(), setup.retrograde(seeds)?)?),
+        Step::Search { memory, file } => {
+            let db_seeds = searched_db_seeds(memory.as_deref(), file.as_ref());
+            let options = plan::search_options(setup, seeds, db_seeds, file.as_ref().filter(|_| memory.is_none()))?;
+            let table = match (memory, file) {
+                (Some(b), _) => Table::Memory(b),
+                (None, Some(d)) => Table::File(Arc::new(for_search(d, setup.threads)?)),
+                (None, None) => Table::none(h, rules),
+            };
+            Box::new(SearchOracle(Solver::new(h, rules, table, options)?))
+        }
     })
 }
 
@@ -376,8 +377,8 @@ pub fn for_starts(databases: &Databases, setup: &Setup<'_>, largest: u32) -> Res
         (None, None) => default_memory_seeds(h, largest, setup.work, setup.budget.build_boards),
         (asked, _) => asked,
     };
-    let database: Option<Box<dyn Tablebase>> = match (build_seeds, file) {
-        (Some(n), Some(d)) if d.header().max_seeds >= n => Some(Box::new(for_search(d, setup.threads)?)),
+    let database = match (build_seeds, file) {
+        (Some(n), Some(d)) if d.header().max_seeds >= n => Some(Table::File(Arc::new(for_search(d, setup.threads)?))),
         (Some(0), _) => None,
         (Some(n), _) => {
             // Checked as asked, as `solve` checks it, before it is cut to the starts' seeds.
@@ -394,17 +395,15 @@ pub fn for_starts(databases: &Databases, setup: &Setup<'_>, largest: u32) -> Res
                 )));
             }
             setup.observer.note(&format!("{h} houses: building {} {n}-seed database in memory ({} boards)", article(n.into()), group(boards_up_to(h, n))));
-            Some(Box::new(setup.build(n)?))
+            Some(Table::Memory(Arc::new(setup.build(n)?)))
         }
-        (None, Some(d)) => Some(Box::new(for_search(d, setup.threads)?)),
+        (None, Some(d)) => Some(Table::File(Arc::new(for_search(d, setup.threads)?))),
         (None, None) => None,
     };
     // Checked with the database in memory: what is available is what is left.
     let options = setup.search_options(largest, database.as_ref().and_then(|t| t.max_seeds()));
     check_table_memory(options.reserved_bytes(h) as u64)?;
-    Ok(match database {
-        Some(table) => Box::new(SearchOracle(Solver::new(h, rules, table, options)?)),
-        None => Box::new(SearchOracle(Solver::new(h, rules, NoTablebase { houses: h, rules }, options)?)),
-    })
+    let table = database.unwrap_or_else(|| Table::none(h, rules));
+    Ok(Box::new(SearchOracle(Solver::new(h, rules, table, options)?)))
 }
 

@@ -34,18 +34,19 @@
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use kalah_core::{boards_up_to, Board, Engine, Next, Outcome, Position, Side};
-use kalah_db::{NoTablebase, Tablebase};
+use kalah_db::Tablebase;
 use kalah_search::{analyze_from_table, table_move, Bounded, SearchError, Solver};
 
 use crate::book::Book;
 use crate::databases::{for_search_up_to, Databases, INTERACTIVE_LOAD_LIMIT};
 use crate::error::{Error, Result};
 use crate::oracle::table_value;
-use crate::setup::{check_search_memory, proves_bounds, searched_db_seeds, BoundsOverDatabase, Setup, UsedDatabase, BOUNDS_TIME};
+use crate::plan::{self, Step, Table};
+use crate::setup::{searched_db_seeds, BoundsOverDatabase, Setup, UsedDatabase, BOUNDS_TIME};
 use crate::text::{a_size, group};
 
 /// How long the first slice of pondering may run before it checks whether
@@ -68,13 +69,24 @@ pub fn for_game(databases: &Databases, setup: &Setup<'_>, start: &Position) -> R
         return Err(Error::bad_input(format!("the start has {} houses a side, the rules engine {h}", start.houses())));
     }
     let (threads, seeds) = (setup.threads, start.seeds_in_houses());
-    let brain: Box<dyn Brain> = match databases.open_up_to(setup.spec, h, rules, INTERACTIVE_LOAD_LIMIT)? {
-        Some(d) if d.header().max_seeds >= seeds => {
-            let what = format!("the {}-seed database {}", d.header().max_seeds, d.path().display());
-            Box::new(TableBrain { engine, table: d, what })
+    let file = databases.open_up_to(setup.spec, h, rules, INTERACTIVE_LOAD_LIMIT)?;
+    let memory = |file: Option<&kalah_db::Database>| {
+        let mut memory = setup.memory_database(seeds, file)?;
+        if let (Some(builder), None) = (memory.as_mut(), setup.spec.build_seeds) {
+            databases.keep_built(builder, setup.observer);
         }
-        database if proves_bounds(h, seeds, rules, setup.spec) => {
-            let (solver, used) = setup.bound_solver(seeds, database, BOUNDS_TIME)?;
+        Ok(memory.map(Arc::new))
+    };
+    let brain: Box<dyn Brain> = match plan::step(setup, seeds, file, memory)? {
+        Step::Probe(table) => {
+            let what = match &table {
+                Table::File(d) => format!("the {}-seed database {}", d.header().max_seeds, d.path().display()),
+                _ => table.describe(),
+            };
+            Box::new(TableBrain { engine, table, what })
+        }
+        Step::Bounds(file) => {
+            let (solver, used) = setup.bound_solver(seeds, file, BOUNDS_TIME)?;
             let what = format!(
                 "proofs by searches over {} (clockwise play can be endless; every value is proven, within {} s a position)",
                 match used {
@@ -86,39 +98,27 @@ pub fn for_game(databases: &Databases, setup: &Setup<'_>, start: &Position) -> R
             );
             Box::new(BoundBrain::new(solver, what))
         }
-        _ if rules.may_cycle() => {
+        Step::Retrograde { .. } => {
             let table = setup.retrograde(seeds)?;
             let what = format!("retrograde analysis of all {} boards with up to {seeds} seeds (clockwise play can be endless)", group(boards_up_to(h, seeds)));
             Box::new(TableBrain { engine, table, what })
         }
-        database => {
-            let mut memory = setup.memory_database(seeds, database.as_ref())?;
-            if let (Some(builder), None) = (memory.as_mut(), setup.spec.build_seeds) {
-                databases.keep_built(builder, setup.observer);
-            }
-            let options = setup.search_options(seeds, searched_db_seeds(memory.as_ref(), database.as_ref()));
-            let loaded = database.as_ref().filter(|d| memory.is_none() && d.file_bytes() <= INTERACTIVE_LOAD_LIMIT);
-            check_search_memory(options.reserved_bytes(h) as u64, loaded)?;
+        Step::Search { memory, file } => {
+            let loaded = file.as_ref().filter(|d| memory.is_none() && d.file_bytes() <= INTERACTIVE_LOAD_LIMIT);
+            let options = plan::search_options(setup, seeds, searched_db_seeds(memory.as_deref(), file.as_ref()), loaded)?;
             let resources = format!("{threads} thread{}, {} table", if threads == 1 { "" } else { "s" }, a_size(options.table_bytes(h) as u64));
-            match (memory, database) {
-                (Some(b), _) if b.indexer().max_seeds() >= seeds => {
-                    let what = format!("the {}-seed database built in memory", b.indexer().max_seeds());
-                    Box::new(TableBrain { engine, table: b, what })
-                }
+            let (table, what) = match (memory, file) {
                 (Some(b), _) => {
                     let what = format!("a search ({resources}) backed by the {}-seed database built in memory", b.indexer().max_seeds());
-                    Box::new(SearchBrain::new(Solver::new(h, rules, b, options)?, what))
+                    (Table::Memory(b), what)
                 }
                 (None, Some(d)) => {
                     let what = format!("a search ({resources}) backed by the {}-seed database {}", d.header().max_seeds, d.path().display());
-                    let table = for_search_up_to(d, INTERACTIVE_LOAD_LIMIT, threads)?;
-                    Box::new(SearchBrain::new(Solver::new(h, rules, table, options)?, what))
+                    (Table::File(Arc::new(for_search_up_to(d, INTERACTIVE_LOAD_LIMIT, threads)?)), what)
                 }
-                (None, None) => {
-                    let what = format!("a search ({resources}), no endgame database");
-                    Box::new(SearchBrain::new(Solver::new(h, rules, NoTablebase { houses: h, rules }, options)?, what))
-                }
-            }
+                (None, None) => (Table::none(h, rules), format!("a search ({resources}), no endgame database")),
+            };
+            Box::new(SearchBrain::new(Solver::new(h, rules, table, options)?, what))
         }
     };
     Ok(brain)

@@ -3,15 +3,17 @@
 //! solver of proven bounds; each checked against the memory available
 //! and refused up front, with the figures, when it does not fit.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use kalah_core::{boards_up_to, Engine, Rules};
-use kalah_db::{human_bytes, Builder, Database, NoTablebase, Tablebase};
+use kalah_db::{human_bytes, Builder, Database};
 use kalah_search::{BoundSolver, SearchOptions};
 
 use crate::databases::{for_search, table_mb_within, DbSpec, SetupBudget};
 use crate::error::{Error, Result};
 use crate::progress::Observer;
+use crate::table::Table;
 use crate::text::{a_size, article, group};
 
 /// The default transposition table size in MiB for positions of `h`
@@ -208,7 +210,7 @@ pub fn proves_bounds(h: usize, seeds: u32, rules: Rules, spec: &DbSpec) -> bool 
 }
 
 /// A [`BoundSolver`] over whatever database [`Setup::bound_solver`] found or built.
-pub type BoundsOverDatabase = BoundSolver<Box<dyn Tablebase>>;
+pub type BoundsOverDatabase = BoundSolver<Table>;
 
 /// The endgame database a result rests on.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -474,25 +476,25 @@ impl Setup<'_> {
         // The table must fit beside the database's values (a built one's
         // working memory is freed when it is done).
         let table_bytes = options.reserved_bytes(h) as u64;
-        let (table, used): (Box<dyn Tablebase>, _) = match file {
+        let (table, used) = match file {
             Some(d) => {
                 check_search_memory(table_bytes, Some(&d))?;
                 let mut used = UsedDatabase::file(&d);
                 let loading = Instant::now();
                 let loaded = for_search(d, self.threads)?;
                 used.load_seconds = Some(loading.elapsed().as_secs_f64());
-                (Box::new(loaded), Some(used))
+                (Table::File(Arc::new(loaded)), Some(used))
             }
             None if n == 0 => {
                 check_search_memory(table_bytes, None)?;
-                (Box::new(NoTablebase { houses: h, rules }), None)
+                (Table::none(h, rules), None)
             }
             None => {
                 check_search_memory(table_bytes + boards_up_to(h, n), None)?;
                 let started = Instant::now();
                 let built = self.build(n)?;
                 let used = UsedDatabase { path: None, max_seeds: n, build_seconds: Some(started.elapsed().as_secs_f64()), load_seconds: None, kept: false, saved_as: None };
-                (Box::new(built), Some(used))
+                (Table::Memory(Arc::new(built)), Some(used))
             }
         };
         Ok((BoundSolver::new(h, rules, table, options)?, used))

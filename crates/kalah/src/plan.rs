@@ -1,0 +1,188 @@
+//! How a position is answered: the one plan that every question goes
+//! through, whichever door asked it (the [`Analyzer`](crate::Analyzer)
+//! behind `kalah solve`, `query`, `engine`, `serve` and Python; the
+//! openings and seed shifts of [`crate::oracle`]; a game's
+//! [`player`](crate::player)).
+//!
+//! # The steps, in order
+//!
+//! 1. **At once** ([`at_once`]), with no database and no search: a
+//!    finished game (the rules give its value), then a position of the
+//!    opening book.
+//! 2. **Probes** of a database that covers the position: the file chosen
+//!    ([`crate::databases`]: the one named, else the folder's choice).
+//! 3. **Bounds** proven within a time limit by searches to growing depths
+//!    over a smaller database: clockwise sowing (play can be endless)
+//!    where retrograde analysis of every board up to the position's seeds
+//!    does not fit in memory, or a smaller database is asked for
+//!    ([`proves_bounds`]).
+//! 4. **Retrograde analysis** of every board up to the position's seeds
+//!    in memory: clockwise sowing otherwise.
+//! 5. **A search** over the file, else over a database built in memory
+//!    first ([`Setup::memory_seeds`] sizes it), else over none; where the
+//!    one built in memory covers the position, probes of it instead.
+//!
+//! [`step`] takes steps 2-5 for a position; each caller wraps what it
+//! gets (a report, an oracle of many positions, a player's brain) and
+//! chooses only how a file is opened and kept. Every table a search or a
+//! probe reads is a [`Table`], so one solver type serves every source.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use kalah_core::{Engine, Position, Rules};
+use kalah_db::{Builder, Database, Tablebase};
+use kalah_search::{Bounded, BoundedAnalysis, LineEnd, SearchOptions};
+
+use crate::book::Book;
+use crate::databases::Databases;
+use crate::error::Result;
+use crate::report::{Report, Source};
+use crate::setup::{check_search_memory, proves_bounds, Setup};
+pub use crate::table::{describe_file, Table};
+
+/// Step 1: what needs neither a database nor a search. A finished game
+/// (the rules give its value), then a position of `book` (if any): every
+/// move's value and the line, cut to what was asked (`moves`, `pv`, and
+/// `best` alone), as a search would answer. `None` for the other steps.
+pub fn at_once(book: Option<&Book>, position: &Position, rules: Rules, moves: bool, pv: bool, best: bool) -> Option<Report> {
+    let start = Instant::now();
+    let engine = Engine::new(position.houses(), rules);
+    let base = position.store_difference();
+    let (analysis, source) = if let Some(v) = engine.terminal_value(position.mover_board()) {
+        let value = Bounded { lower: base + v, upper: base + v };
+        (BoundedAnalysis { value, moves: Vec::new(), pv: Vec::new(), end: LineEnd::GameOver }, Source::GameOver)
+    } else {
+        let entry = book?.lookup(rules, position)?;
+        (entry.analysis(&engine, position), Source::Book)
+    };
+    let best_found = (best && !moves && !pv).then(|| analysis.pv.first().map(|m| m.house)).flatten();
+    let analysis = BoundedAnalysis {
+        moves: if moves { analysis.moves } else { Vec::new() },
+        pv: if pv { analysis.pv } else { Vec::new() },
+        ..analysis
+    };
+    Some(Report { position: *position, rules, analysis, source, nodes: 0, seconds: start.elapsed().as_secs_f64(), database: None, best_found, journal: None, test: None, likely_best: None })
+}
+
+/// Whether step 1 or 2 answers `position` under `rules`: a finished game,
+/// a position of `book`, or one that a file of `databases` covers; no
+/// search, no database built (a server answers these without waiting for
+/// a search's slot).
+pub fn by_probe(book: Option<&Book>, databases: &Databases, position: &Position, rules: Rules) -> bool {
+    if Engine::new(position.houses(), rules).is_over(position.mover_board()) || book.is_some_and(|b| b.lookup(rules, position).is_some()) {
+        return true;
+    }
+    let seeds = position.seeds_in_houses();
+    databases.files(position.houses(), rules).iter().any(|f| f.max_seeds >= seeds)
+}
+
+/// Steps 2-5 for a position of `seeds` seeds (in its houses).
+#[derive(Debug)]
+pub enum Step {
+    /// Probes of `0`, which covers the position: the file, or the
+    /// database built in memory for it.
+    Probe(Table),
+    /// Bounds proven in time, over the file given (if any) or a database
+    /// [`Setup::bound_solver`] builds.
+    Bounds(Option<Database>),
+    /// Retrograde analysis of every board up to the position's seeds; a
+    /// file found is `unused` (the caller may say so).
+    Retrograde {
+        /// The file found, not needed.
+        unused: Option<Database>,
+    },
+    /// A search over the database built in memory, else the file (which
+    /// the caller loads as it keeps files), else none.
+    Search {
+        /// The database built in memory.
+        memory: Option<Arc<Builder>>,
+        /// The file, when nothing was built.
+        file: Option<Database>,
+    },
+}
+
+/// The step that answers a position of `seeds` seeds under `setup`, with
+/// `file`, the database file chosen for it (if any); `memory` builds the
+/// database of [`Setup::memory_seeds`] beside that file, or gets it from
+/// the caller's keeping, when a search is the step.
+pub fn step(setup: &Setup<'_>, seeds: u32, file: Option<Database>, memory: impl FnOnce(Option<&Database>) -> Result<Option<Arc<Builder>>>) -> Result<Step> {
+    let (h, rules) = (setup.engine.houses(), setup.engine.rules());
+    if let Some(d) = file.as_ref().filter(|d| seeds <= d.header().max_seeds) {
+        debug_assert!(d.houses() == h);
+        return Ok(Step::Probe(Table::File(Arc::new(file.expect("just matched")))));
+    }
+    if proves_bounds(h, seeds, rules, setup.spec) {
+        return Ok(Step::Bounds(file));
+    }
+    if rules.may_cycle() {
+        return Ok(Step::Retrograde { unused: file });
+    }
+    let memory = memory(file.as_ref())?;
+    match memory {
+        Some(b) if b.indexer().max_seeds() >= seeds => Ok(Step::Probe(Table::Memory(b))),
+        Some(b) => Ok(Step::Search { memory: Some(b), file: None }),
+        None => Ok(Step::Search { memory: None, file }),
+    }
+}
+
+/// The options of a search of positions of up to `seeds` seeds over a
+/// database of `db_seeds` (the table asked for, or the default), refused
+/// when its transposition table does not fit in memory next to `to_load`,
+/// a file about to be copied into memory for it.
+pub fn search_options(setup: &Setup<'_>, seeds: u32, db_seeds: Option<u32>, to_load: Option<&Database>) -> Result<SearchOptions> {
+    let options = setup.search_options(seeds, db_seeds);
+    check_search_memory(options.reserved_bytes(setup.engine.houses()) as u64, to_load)?;
+    Ok(options)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::databases::DbSpec;
+    use crate::setup::SearchWork;
+    use crate::{SetupBudget, Silent};
+
+    fn setup<'a>(engine: &'a Engine, spec: &'a DbSpec) -> Setup<'a> {
+        Setup { engine, spec, threads: 1, tt_mb: Some(16), budget: SetupBudget::UNLIMITED, work: SearchWork::Value, observer: &Silent }
+    }
+
+    /// A file that covers the position is probed, one that does not backs
+    /// a search; a database built in memory that covers it is probed.
+    #[test]
+    fn the_steps_follow_the_ladder() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("kalah-h3-n8.kdb");
+        kalah_db::build_file(&file, 3, Rules::default(), 8, &kalah_db::Quiet).unwrap();
+        let engine = Engine::new(3, Rules::default());
+        let spec = DbSpec::default();
+        let s = setup(&engine, &spec);
+        let open = || Some(Database::open_for(&file, 3, Rules::default()).unwrap());
+        let never = |_: Option<&Database>| -> Result<Option<Arc<Builder>>> { panic!("nothing to build") };
+        assert!(matches!(step(&s, 8, open(), never).unwrap(), Step::Probe(Table::File(_))));
+        assert!(matches!(step(&s, 9, open(), |_| Ok(None)).unwrap(), Step::Search { memory: None, file: Some(_) }));
+        assert!(matches!(step(&s, 9, None, |_| Ok(None)).unwrap(), Step::Search { memory: None, file: None }));
+        let built = |n| move |_: Option<&Database>| Ok(Some(Arc::new(s.build(n).unwrap())));
+        assert!(matches!(step(&s, 9, None, built(9)).unwrap(), Step::Probe(Table::Memory(_))));
+        assert!(matches!(step(&s, 12, None, built(6)).unwrap(), Step::Search { memory: Some(_), file: None }));
+        // Clockwise: retrograde analysis where it fits, the file unused.
+        let clockwise = Rules { sowing: kalah_core::Sowing::Cw, ..Rules::default() };
+        let engine = Engine::new(3, clockwise);
+        let s = setup(&engine, &spec);
+        assert!(matches!(step(&s, 9, None, never).unwrap(), Step::Retrograde { unused: None }));
+        let smaller = DbSpec { build_seeds: Some(4), ..DbSpec::default() };
+        let s = setup(&engine, &smaller);
+        assert!(matches!(step(&s, 9, None, never).unwrap(), Step::Bounds(None)));
+    }
+
+    /// A finished game is answered at once, with no book; a live one
+    /// without a book is not.
+    #[test]
+    fn a_finished_game_is_answered_at_once() {
+        let over: Position = "0,0,0,5,1,2,3,3 S".parse().unwrap();
+        let report = at_once(None, &over, Rules::default(), true, true, false).expect("over");
+        assert_eq!(report.source, Source::GameOver);
+        assert_eq!(report.value(), Some(5 - (3 + 6)), "North keeps its 6 seeds");
+        assert!(at_once(None, &Position::start(3, 3).unwrap(), Rules::default(), true, true, false).is_none());
+    }
+}
