@@ -120,7 +120,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let slots = threads(args.threads)?;
     let (analyzer, time_limit) = args.door.analyzer()?;
     let analyzer = crate::book::analyzer(analyzer, args.door.no_book)?;
-    let limits = Limits { threads: 1, time_limit, bounded: true };
+    let limits = Limits { threads: 1, time_limit, bounded: true, show_paths: false };
     let db_dir = analyzer.databases().dir().display().to_string();
     let cache = std::sync::Mutex::new(lru::LruCache::new(std::num::NonZeroUsize::new(CACHED_ANSWERS).expect("not zero")));
     let queue_wait = crate::common::seconds(args.queue_wait).map_err(|_| crate::common::user(format!("--queue-wait {}: give a number of seconds above 0", args.queue_wait)))?;
@@ -350,13 +350,13 @@ async fn answer(shared: Arc<Shared>, request: ApiRequest) -> Response {
     let result = tokio::task::spawn_blocking(move || api::answer_until(&work.analyzer, &request, &work.limits, Some(cancel))).await;
     drop(permit);
     match result {
-        Ok(Ok(mut answer)) => {
-            // The file's name, not where it lies on the server.
-            if let Some(path) = answer.pointer_mut("/database/path").filter(|p| p.is_string()) {
-                let name = std::path::Path::new(path.as_str().unwrap_or_default()).file_name().map(|n| n.to_string_lossy().into_owned());
-                *path = name.into();
-            }
-            let exact = answer["exact"] == true && answer["moves"].as_array().is_some_and(|m| m.iter().all(|m| m["lower"] == m["upper"]));
+        Ok(Ok(report)) => {
+            let answer = match serde_json::to_value(&report) {
+                Ok(answer) => answer,
+                Err(e) => return error_response(&shared, &Error::internal(format!("the report does not serialise: {e}"))),
+            };
+            // An exact answer never changes: kept for the same question.
+            let exact = report.value().is_some() && report.analysis.moves.iter().all(|m| m.value.is_exact());
             if exact {
                 shared.cache.lock().unwrap_or_else(|e| e.into_inner()).put(key, answer.clone());
             }

@@ -388,3 +388,29 @@ fn slow_clients_hold_neither_the_server_nor_its_stop() {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// The server answers the object `kalah query --json` prints for the same
+/// question (both one thread and 10 s, no database, no memory): the same fields,
+/// the moves in the same order with the same positions, the same line;
+/// only the time differs. (`tests/engine.rs` checks `kalah engine` so.)
+#[test]
+fn the_server_answers_the_object_query_prints() {
+    let server = Server::start(&["--threads", "1", "--no-book"], |_| {});
+    let empty = tempfile::tempdir().unwrap();
+    for (position, capture) in [("3,3,3,0,3,3,3,0 S", "standard"), ("2,0,3,1,1,4,0,2 N", "empty"), ("4,4,4,4,0,4,4,4,4,0 S", "empty")] {
+        let out = Command::new(BIN)
+            .args(["query", "--position", position, "--capture", capture, "--threads", "1", "--time-limit", "10", "--no-book", "--no-memory", "--json"])
+            .env("KALAH_DB_DIR", empty.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let mut queried: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let path = format!("/api/v1/analysis?position={}&capture={capture}&book=false", position.replace(' ', "%20"));
+        let (status, _, mut served) = server.get(&path);
+        assert_eq!(status, 200, "{served}");
+        for answer in [&mut queried, &mut served] {
+            answer.as_object_mut().unwrap().remove("seconds");
+        }
+        assert_eq!(served, queried, "{position}");
+    }
+}

@@ -30,11 +30,12 @@
 //! the kind one of `bad_input`, `refused`, `corrupt`, `io`, `internal`
 //! ([`crate::ErrorKind`]).
 //!
-//! Otherwise the answer is the object `kalah query --json` prints ([`Report`](crate::Report)'s serialisation),
-//! with each move's object, and each step of the line of best play
-//! (`pv`), also holding `position`, the position it leads to (ring form),
-//! and the moves sorted best first (by their upper,
-//! then their lower bound: an exact value is both).
+//! Otherwise the answer is a [`Report`], which a door serialises as it
+//! is: the object `kalah query --json` prints (docs/json.md), each move's
+//! object and each step of the line of best play (`pv`) holding
+//! `position`, the position it leads to, and the moves best first
+//! ([`Report::moves_best_first`]). Under [`Limits::show_paths`] off, a
+//! database is named by its file name alone.
 
 use std::time::Duration;
 
@@ -43,7 +44,8 @@ use serde::Deserialize;
 use crate::analyzer::{Analyzer, Request};
 use crate::error::{Error, Result};
 use crate::progress::Silent;
-use kalah_core::{Capture, End, Engine, Leftovers, Position, Relay, Rules, Sowing};
+use crate::report::Report;
+use kalah_core::{Capture, End, Leftovers, Position, Relay, Rules, Sowing};
 
 /// One request ([module docs](self)).
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -110,6 +112,9 @@ pub struct Limits {
     /// more than [`MAX_RETROGRADE_BOARDS`] boards) is replaced by bounds
     /// proven in time: for a door open to others, such as a server.
     pub bounded: bool,
+    /// Whether an answer shows where a database file lies on this machine
+    /// (else its file name only): off for a door open to others.
+    pub show_paths: bool,
 }
 
 impl ApiRequest {
@@ -198,14 +203,14 @@ fn by_probe_of(analyzer: &Analyzer, position: &Position, rules: Rules) -> bool {
 }
 
 /// Answers `request` ([module docs](self)).
-pub fn answer(analyzer: &Analyzer, request: &ApiRequest, limits: &Limits) -> Result<serde_json::Value> {
+pub fn answer(analyzer: &Analyzer, request: &ApiRequest, limits: &Limits) -> Result<Report> {
     answer_until(analyzer, request, limits, None)
 }
 
 /// [`answer`], stopped early (its search giving the bounds proven by then)
 /// when `cancel` is raised: a door's way to stop the work of a client that
 /// went away.
-pub fn answer_until(analyzer: &Analyzer, request: &ApiRequest, limits: &Limits, cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>) -> Result<serde_json::Value> {
+pub fn answer_until(analyzer: &Analyzer, request: &ApiRequest, limits: &Limits, cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>) -> Result<Report> {
     let mut request = request.request(limits)?;
     request.cancel = cancel;
     let (h, seeds) = (request.position.houses(), request.position.seeds_in_houses());
@@ -215,27 +220,19 @@ pub fn answer_until(analyzer: &Analyzer, request: &ApiRequest, limits: &Limits, 
         let n = (1..seeds).rev().find(|&n| kalah_core::boards_up_to(h, n) <= MAX_RETROGRADE_BOARDS).unwrap_or(0);
         request.db.build_seeds = Some(n);
     }
-    let report = analyzer.analyze(&request, &Silent)?;
-    let mut answer = serde_json::to_value(&report).map_err(|e| Error::internal(format!("the report does not serialise: {e}")))?;
-    let engine = Engine::new(report.position.houses(), report.rules);
-    if let Some(moves) = answer.get_mut("moves").and_then(|m| m.as_array_mut()) {
-        for m in moves.iter_mut() {
-            let house = m["house"].as_u64().ok_or_else(|| Error::internal("a move without its house"))? as usize;
-            let (next, _) = report.position.play(&engine, house)?;
-            m["position"] = next.ring().into();
-        }
-        let bound = |m: &serde_json::Value, key: &str| m[key].as_i64().unwrap_or(0);
-        moves.sort_by_key(|m| std::cmp::Reverse((bound(m, "upper"), bound(m, "lower"))));
-    }
-    if let Some(pv) = answer.get_mut("pv").and_then(|m| m.as_array_mut()) {
-        let mut at = report.position;
-        for step in pv.iter_mut() {
-            let house = step["house"].as_u64().ok_or_else(|| Error::internal("a line of play without its house"))? as usize;
-            at = at.play(&engine, house)?.0;
-            step["position"] = at.ring().into();
+    let mut report = analyzer.analyze(&request, &Silent)?;
+    if !limits.show_paths {
+        if let Some(used) = report.database.as_mut() {
+            used.path = used.path.as_deref().map(file_name);
+            used.saved_as = used.saved_as.as_deref().map(file_name);
         }
     }
-    Ok(answer)
+    Ok(report)
+}
+
+/// The name of the file at `path`, without where it lies.
+fn file_name(path: &str) -> String {
+    std::path::Path::new(path).file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned())
 }
 
 /// The answer object of a request that failed: `{"error": "...", "kind":
@@ -250,7 +247,7 @@ mod tests {
     use crate::databases::Databases;
 
     fn limits() -> Limits {
-        Limits { threads: 1, time_limit: Duration::from_secs(10), bounded: true }
+        Limits { threads: 1, time_limit: Duration::from_secs(10), bounded: true, show_paths: false }
     }
 
     #[test]
@@ -292,12 +289,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let analyzer = Analyzer::new(Databases::new(dir.path()));
         let request = ApiRequest::from_json(r#"{"houses": 4, "seeds": 3}"#).unwrap();
-        let answer = answer(&analyzer, &request, &limits()).unwrap();
+        let answer = serde_json::to_value(answer(&analyzer, &request, &limits()).unwrap()).unwrap();
         let report = analyzer.analyze(&request.request(&limits()).unwrap(), &Silent).unwrap();
         assert_eq!(answer["value"], report.value().unwrap());
         let moves = answer["moves"].as_array().unwrap();
         assert_eq!(moves.len(), 4);
-        let engine = Engine::new(4, Rules::default());
+        let engine = kalah_core::Engine::new(4, Rules::default());
         let values: Vec<i64> = moves.iter().map(|m| m["value"].as_i64().unwrap()).collect();
         assert!(values.windows(2).all(|w| w[0] >= w[1]), "{values:?}");
         assert_eq!(values[0], report.value().unwrap() as i64);

@@ -3,7 +3,8 @@
 //! object `kalah query --json` prints (docs: the CLI's `--json`).
 
 use kalah_core::{Position, Rules};
-use kalah_search::{Bounded, BoundedAnalysis, LineEnd, TestOutcome};
+use kalah_core::Engine;
+use kalah_search::{Bounded, BoundedAnalysis, BoundedMove, LineEnd, TestOutcome};
 use serde::ser::{Serialize, Serializer};
 
 use crate::journal::JournalReport;
@@ -89,13 +90,22 @@ impl Report {
     }
 
     /// A move to play: [`Report::best_move`] when one is known, else the
-    /// move with the best bounds proven (the highest upper bound, then the
-    /// highest lower; the first of equals), as a time limit leaves them,
-    /// else the move the search ranked first ([`Report::likely_best`]).
-    /// `None` only when the game is over.
+    /// first of [`Report::moves_best_first`] (the best proven), as a time
+    /// limit leaves them, else the move the search ranked first
+    /// ([`Report::likely_best`]). `None` only when the game is over.
     pub fn move_to_play(&self) -> Option<usize> {
-        let best_bounds = || self.analysis.moves.iter().min_by_key(|m| std::cmp::Reverse((m.value.upper, m.value.lower))).map(|m| m.house);
-        self.best_move().or_else(best_bounds).or(self.likely_best)
+        let best_proven = || self.moves_best_first().first().map(|m| m.house);
+        self.best_move().or_else(best_proven).or(self.likely_best)
+    }
+
+    /// Every move's value asked for, best first by what is proven: the
+    /// highest lower bound first (an exact value is above a range that
+    /// may be worse), then the highest upper bound, then the lowest
+    /// house. The order of every door's answer.
+    pub fn moves_best_first(&self) -> Vec<BoundedMove> {
+        let mut moves = self.analysis.moves.clone();
+        moves.sort_by_key(|m| (std::cmp::Reverse(m.value.lower), std::cmp::Reverse(m.value.upper), m.house));
+        moves
     }
 
     /// The exact value for the player to move, if the bounds met.
@@ -114,12 +124,16 @@ struct MoveView {
     value: Option<i32>,
     lower: i32,
     upper: i32,
+    /// The position the move leads to (ring form).
+    position: String,
 }
 
 #[derive(serde::Serialize)]
 struct PvView {
     side: String,
     house: usize,
+    /// The position the step leads to (ring form).
+    position: String,
 }
 
 #[derive(serde::Serialize)]
@@ -162,6 +176,20 @@ impl Serialize for Report {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let p = &self.position;
         let a = &self.analysis;
+        let engine = Engine::new(p.houses(), self.rules);
+        // A move of the report is legal at its position (the analysis
+        // found it there); a failure would be a bug, not bad input.
+        let after = |at: &Position, house: usize| at.play(&engine, house).map(|(next, _)| next).map_err(serde::ser::Error::custom);
+        let mut moves = Vec::new();
+        for m in self.moves_best_first() {
+            moves.push(MoveView { house: m.house, value: exact(m.value), lower: m.value.lower, upper: m.value.upper, position: after(p, m.house)?.ring() });
+        }
+        let mut pv = Vec::new();
+        let mut at = *p;
+        for m in &a.pv {
+            at = after(&at, m.house)?;
+            pv.push(PvView { side: m.side.letter().to_string(), house: m.house, position: at.ring() });
+        }
         ReportView {
             houses: p.houses(),
             rules: self.rules.into(),
@@ -172,9 +200,9 @@ impl Serialize for Report {
             upper: a.value.upper,
             exact: a.value.is_exact(),
             verdict: exact(a.value).map(|v| verdict(p.to_move(), v)),
-            moves: a.moves.iter().map(|m| MoveView { house: m.house, value: exact(m.value), lower: m.value.lower, upper: m.value.upper }).collect(),
+            moves,
             best_move: self.best_move(),
-            pv: a.pv.iter().map(|m| PvView { side: m.side.letter().to_string(), house: m.house }).collect(),
+            pv,
             pv_endless: a.end == LineEnd::Endless,
             pv_cut: a.end == LineEnd::Cut,
             source: self.source.name(),
@@ -186,5 +214,30 @@ impl Serialize for Report {
             likely_best: self.likely_best,
         }
         .serialize(serializer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Moves known as ranges are ordered by what is proven: an exact value
+    /// above a range it may beat, ranges by their lower bound; the move to
+    /// play is the first, and every move carries the position it leads to.
+    #[test]
+    fn moves_come_best_first_by_what_is_proven() {
+        let position = Position::start(6, 4).unwrap();
+        let bounded = |house, lower, upper| BoundedMove { house, value: Bounded { lower, upper } };
+        let moves = vec![bounded(1, -4, 26), bounded(2, 8, 8), bounded(3, -46, 10), bounded(4, 8, 12), bounded(5, -4, 20), bounded(6, 2, 2)];
+        let analysis = BoundedAnalysis { value: Bounded { lower: 8, upper: 26 }, moves, pv: Vec::new(), end: LineEnd::Cut };
+        let report = Report { position, rules: Rules::default(), analysis, source: Source::Search, nodes: 1, seconds: 0.0, database: None, best_found: None, journal: None, test: None, likely_best: None };
+        let order: Vec<usize> = report.moves_best_first().iter().map(|m| m.house).collect();
+        assert_eq!(order, [4, 2, 6, 1, 5, 3]);
+        assert_eq!(report.move_to_play(), Some(4), "the best proven");
+        let json = serde_json::to_value(&report).unwrap();
+        let listed: Vec<u64> = json["moves"].as_array().unwrap().iter().map(|m| m["house"].as_u64().unwrap()).collect();
+        assert_eq!(listed, [4, 2, 6, 1, 5, 3]);
+        let engine = Engine::new(6, Rules::default());
+        assert_eq!(json["moves"][0]["position"], position.play(&engine, 4).unwrap().0.ring());
     }
 }

@@ -405,7 +405,7 @@ function renderStatus(answer, shown) {
   const bounds = answer.exact ? '' : ` (proven in time: ${signed(answer.lower)} to ${signed(answer.upper)} for ${NAMES[answer.to_move]})`;
   if (state.mode !== 'explore') {
     const turn = humanToMove(shown) ? 'Your move' : 'The perfect player is thinking';
-    const values = state.hint ? ': ' + answer.verdict + bounds : '';
+    const values = state.hint ? ': ' + (answer.exact ? answer.verdict : 'not proven in time') + bounds : '';
     return setStatus(`${turn} (${NAMES[answer.to_move]})${values}.`, '');
   }
   setStatus(`${NAMES[answer.to_move]} to move: ${answer.exact ? answer.verdict : 'not proven in time'}${bounds}.`, answer.exact ? '' : 'bounds');
