@@ -200,7 +200,7 @@ fn build(args: BuildArgs) -> anyhow::Result<()> {
     let json = args.json;
     let game = kalah::book_build::Game { houses: h, seeds: s, rules, plies: args.plies };
     let section = kalah::book_build::build(oracle.as_ref(), game, earlier, every, &mut |section, done, total| {
-        write(&sections, section).map_err(|e| kalah::Error::Io { message: e.to_string(), source: None })?;
+        write(&sections, section).map_err(|e| kalah::Error::io(e.to_string(), None))?;
         if !json {
             let secs = started.elapsed().as_secs_f64();
             eprintln!("progress: {done} of {total} boards, {:.0} s, {} nodes; complete to ply {}", secs, oracle.nodes(), section.plies);
@@ -255,7 +255,7 @@ fn verify(args: VerifyArgs) -> anyhow::Result<()> {
         println!("{} disagree", wrong.len());
     }
     if !wrong.is_empty() {
-        return Err(kalah::Error::Corrupt(format!("{} of the book's entries are wrong", wrong.len())).into());
+        return Err(kalah::Error::corrupt(format!("{} of the book's entries are wrong", wrong.len())).into());
     }
     Ok(())
 }

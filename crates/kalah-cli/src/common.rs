@@ -17,6 +17,27 @@ pub fn db_error(e: DbError) -> anyhow::Error {
     kalah::Error::from(e).into()
 }
 
+/// What the command line adds to a library error about a part of the
+/// request: the flag that sets it, as " (see --tt-mb)" (the library's
+/// messages name no flag).
+pub fn flag_hint(e: &anyhow::Error) -> String {
+    use kalah::Field;
+    let Some(field) = e.chain().find_map(|c| c.downcast_ref::<kalah::Error>()).and_then(kalah::Error::field) else {
+        return String::new();
+    };
+    let flag = match field {
+        Field::Threads => "--threads",
+        Field::TtMb => "--tt-mb",
+        Field::TimeLimit => "--time-limit",
+        Field::DbSeeds => "--db-seeds",
+        Field::DbFile => "--db",
+        Field::Journal => "--journal",
+        Field::Tests => "--test or --guess",
+        _ => return String::new(),
+    };
+    format!(" (see {flag})")
+}
+
 /// The exit code of a failure: 2 for the user's (bad input, a refused
 /// request, a damaged file), 1 for the machine's or the program's.
 pub fn exit_code(e: &anyhow::Error) -> u8 {

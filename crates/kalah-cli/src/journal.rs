@@ -83,7 +83,7 @@ pub fn run(command: JournalCommand) -> anyhow::Result<()> {
         );
     }
     if report.disagreements > 0 {
-        return Err(kalah::Error::Corrupt(format!("{}: {} of its bounds are wrong", report.path.display(), report.disagreements)).into());
+        return Err(kalah::Error::corrupt(format!("{}: {} of its bounds are wrong", report.path.display(), report.disagreements)).into());
     }
     Ok(())
 }

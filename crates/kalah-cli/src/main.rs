@@ -154,7 +154,7 @@ fn main() -> ExitCode {
             if is_broken_pipe(&e) {
                 return ExitCode::SUCCESS;
             }
-            let line = one_line(&e);
+            let line = one_line(&e) + &common::flag_hint(&e);
             eprintln!("kalah: {line}");
             let code = common::exit_code(&e);
             json_error(&line, code);

@@ -263,7 +263,7 @@ fn answer(title: &str, request: &Request, json: bool) -> anyhow::Result<()> {
     // The answer is printed; a journal that could not be kept is a failure
     // of the machine, said after it (exit code 1).
     if let Some(why) = report.journal.as_ref().and_then(|j| j.not_written.as_ref()) {
-        return Err(kalah::Error::Io { message: format!("the value above stands, but the journal was not kept: {why}"), source: None }.into());
+        return Err(kalah::Error::io(format!("the value above stands, but the journal was not kept: {why}"), None).into());
     }
     Ok(())
 }

@@ -356,6 +356,31 @@ impl Database {
         Ok(Some(self.stored_value(n, i)))
     }
 
+    /// Every board with `seeds` seeds in its houses (a level of the file),
+    /// each with its value as [`Database::probe_board`] gives it, in the
+    /// file's order. Each block is checked before its values are given: a
+    /// damaged one ends the boards with its error. A level beyond the file
+    /// is refused ([`DbError::Unsupported`]).
+    pub fn boards_of(&self, seeds: u32) -> Result<impl Iterator<Item = Result<(Board, i32), DbError>> + '_, DbError> {
+        let max = self.header.max_seeds;
+        if seeds > max {
+            return Err(DbError::Unsupported(format!("boards of {seeds} seeds: the database covers at most {max}")));
+        }
+        let start = self.indexer.level_start(seeds);
+        let mut failed = false;
+        Ok((0..self.indexer.level_len(seeds)).map_while(move |i| {
+            if failed {
+                return None;
+            }
+            let b = i / BLOCK_BYTES as u64;
+            if i % BLOCK_BYTES as u64 == 0 && !self.check_block(seeds, b) {
+                failed = true;
+                return Some(Err(self.damaged(seeds, b)));
+            }
+            Some(Ok((self.indexer.unrank(start + i), self.stored_value(seeds, i))))
+        }))
+    }
+
     /// The value of `position` for its player to move, stores included;
     /// `None` if it has more seeds in its houses than the database covers.
     /// A position of another board size is refused.

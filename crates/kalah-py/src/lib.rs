@@ -25,10 +25,16 @@ create_exception!(kalah, Refused, Error, "A request beyond what this machine or 
 
 /// The library's error as the Python exception of its kind.
 fn raised(e: kalah::Error) -> PyErr {
+    // The argument the error is about, as Python names it (the library's
+    // messages name none).
+    let message = match e.field() {
+        Some(field) => format!("{e} (argument {})", field.name()),
+        None => e.to_string(),
+    };
     match e.kind() {
-        ErrorKind::BadInput => PyValueError::new_err(e.to_string()),
-        ErrorKind::Refused => Refused::new_err(e.to_string()),
-        ErrorKind::Corrupt | ErrorKind::Io | ErrorKind::Internal => Error::new_err(e.to_string()),
+        ErrorKind::BadInput => PyValueError::new_err(message),
+        ErrorKind::Refused => Refused::new_err(message),
+        ErrorKind::Corrupt | ErrorKind::Io | ErrorKind::Internal => Error::new_err(message),
     }
 }
 

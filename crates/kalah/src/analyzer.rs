@@ -17,7 +17,7 @@ use kalah_search::{analyze_from_table, Bounded, BoundedAnalysis, LineEnd, Solver
 use crate::book::Book;
 use crate::databases::{for_search, Databases, DbSpec, Purpose, SetupBudget, ANALYSIS_LOAD_GAP, VALUE_LOAD_GAP};
 use crate::journal::{Identity, JournalReport, JournalSpec, Journaling};
-use crate::error::{Error, Result};
+use crate::error::{Error, Field, Result};
 use crate::progress::{Observer, SearchStatus};
 use crate::report::{Report, Source};
 use crate::setup::{SearchWork, Setup, UsedDatabase, BOUNDS_TIME};
@@ -136,22 +136,22 @@ impl Request {
     /// Refuses what cannot be answered as asked.
     fn check(&self) -> Result<()> {
         if !(1..=MAX_THREADS).contains(&self.threads) {
-            return Err(Error::bad_input(format!("{} search threads: give 1 to {MAX_THREADS}", self.threads)));
+            return Err(Error::bad_input(format!("{} search threads: give 1 to {MAX_THREADS}", self.threads)).about(Field::Threads));
         }
         if let Some(mb) = self.tt_mb.filter(|&mb| mb == 0 || mb > MAX_TT_MB) {
-            return Err(Error::bad_input(format!("a {mb} MiB transposition table: give 1 MiB to 1 PiB")));
+            return Err(Error::bad_input(format!("a {mb} MiB transposition table: give 1 MiB to 1 PiB")).about(Field::TtMb));
         }
         if let Some(t) = self.time_limit.filter(|t| t.is_zero() || t.as_secs_f64() >= MAX_TIME_LIMIT) {
-            return Err(Error::bad_input(format!("a time limit of {} s: give more than 0 and less than {MAX_TIME_LIMIT:e}", t.as_secs_f64())));
+            return Err(Error::bad_input(format!("a time limit of {} s: give more than 0 and less than {MAX_TIME_LIMIT:e}", t.as_secs_f64())).about(Field::TimeLimit));
         }
         // Checked before anything answers (the book, a finished game): a
         // request that asks the impossible is refused whatever the position.
         if let Some(n) = self.db.build_seeds.filter(|&n| n > 0) {
-            kalah_db::builder::check_size(self.position.houses(), n).map_err(|e| Error::refused(format!("--db-seeds {n}: {e}")))?;
+            kalah_db::builder::check_size(self.position.houses(), n).map_err(|e| Error::refused(format!("a {n}-seed database built in memory: {e}")).about(Field::DbSeeds))?;
         }
         if let RootTests::AtLeast(v) = self.tests {
             if self.moves || self.pv || self.best {
-                return Err(Error::bad_input(format!("the test \"value >= {v}\" answers the value alone: ask for no moves, line or best move with it")));
+                return Err(Error::bad_input(format!("the test \"value >= {v}\" answers the value alone: ask for no moves, line or best move with it")).about(Field::Tests));
             }
         }
         Ok(())
@@ -486,7 +486,7 @@ impl Analyzer {
 fn probe_file(engine: &Engine, db: &Database, position: &Position) -> Result<kalah_search::Analysis> {
     analyze_from_table(engine, db, position).map_err(|e| match e {
         kalah_search::SearchError::Inconsistent(why) => {
-            kalah_db::DbError::corrupt(db.path(), format!("inconsistent database: {why}; `kalah db verify --deep` checks every board")).into()
+            kalah_db::DbError::corrupt(db.path(), format!("inconsistent database: {why}; a deep verification of the file finds every such board")).into()
         }
         e => e.into(),
     })
@@ -691,7 +691,7 @@ pub fn probe(db: &Database, position: &Position) -> Result<Report> {
     // Every move leads to at most as many seeds, so the table covers them too.
     if seeds > max {
         return Err(Error::bad_input(format!(
-            "the position has {seeds} seeds in its houses; the database covers at most {max} (use `kalah query` to search beyond)"
+            "the position has {seeds} seeds in its houses; the database covers at most {max} (an analyzer searches beyond)"
         )));
     }
     // Check the block of the position itself before reporting anything.

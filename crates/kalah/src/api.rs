@@ -28,7 +28,8 @@
 //!
 //! A request that fails is answered by `{"error": "...", "kind": "..."}`,
 //! the kind one of `bad_input`, `refused`, `corrupt`, `io`, `internal`
-//! ([`crate::ErrorKind`]).
+//! ([`crate::ErrorKind`]), and `field`, the request field it is about,
+//! where there is one (`time_limit`; [`crate::Field::name`]).
 //!
 //! Otherwise the answer is a [`Report`], which a door serialises as it
 //! is: the object `kalah query --json` prints (docs/json.md), each move's
@@ -238,7 +239,11 @@ fn file_name(path: &str) -> String {
 /// The answer object of a request that failed: `{"error": "...", "kind":
 /// "bad_input"}` (the kinds of [`ErrorKind::name`](crate::ErrorKind::name)).
 pub fn error_object(error: &Error) -> serde_json::Value {
-    serde_json::json!({ "error": error.to_string(), "kind": error.kind().name() })
+    let mut object = serde_json::json!({ "error": error.to_string(), "kind": error.kind().name() });
+    if let Some(field) = error.field() {
+        object["field"] = field.name().into();
+    }
+    object
 }
 
 #[cfg(test)]

@@ -134,12 +134,12 @@ impl Book {
             return Err(Error::bad_input(format!("{}: not a regular file, so not a book", path.display())));
         }
         let bytes = std::fs::read(path).map_err(|e| Error::from(kalah_db::DbError::io(path, e)))?;
-        Book::from_bytes(&bytes).map_err(|e| Error::Corrupt(format!("{}: {e}", path.display())))
+        Book::from_bytes(&bytes).map_err(|e| Error::corrupt(format!("{}: {e}", path.display())))
     }
 
     /// The book of these bytes (a file's, or those a program carries).
     pub fn from_bytes(compressed: &[u8]) -> Result<Book> {
-        let bad = |why: String| Error::Corrupt(format!("not a usable opening book: {why}"));
+        let bad = |why: String| Error::corrupt(format!("not a usable opening book: {why}"));
         let mut bytes = Vec::new();
         zstd::stream::read::Decoder::new(compressed)
             .and_then(|d| d.take(MAX_BYTES).read_to_end(&mut bytes))

@@ -417,7 +417,7 @@ impl Databases {
             let choice = self.choose(purpose, budget);
             if let Some((passed, bytes)) = &choice.passed_over {
                 observer.note(&format!(
-                    "{} ({}) is not loaded: it would take more than a quarter of --time-limit ({}; `--db FILE` uses it all the same)",
+                    "{} ({}) is not loaded: it would take more than a quarter of the time limit ({}; named as the database to use, it is used all the same)",
                     passed.display(),
                     human_bytes(*bytes),
                     match &choice.path {

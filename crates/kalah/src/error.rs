@@ -38,73 +38,115 @@ impl ErrorKind {
     }
 }
 
-/// A failure of the library: its [`ErrorKind`] and one line saying what.
+/// The part of a request an error is about, so that each door names it
+/// its own way (`kalah` flags such as `--tt-mb`, Python's `tt_mb=`, the
+/// API's `time_limit`); the library's messages name none of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Field {
+    /// Search threads ([`crate::Request::threads`]).
+    Threads,
+    /// The transposition table's size ([`crate::Request::tt_mb`]).
+    TtMb,
+    /// The time limit ([`crate::Request::time_limit`]).
+    TimeLimit,
+    /// The size of a database built in memory ([`crate::DbSpec::build_seeds`]).
+    DbSeeds,
+    /// The database file ([`crate::DbSpec::file`]).
+    DbFile,
+    /// The journal directory ([`crate::Request::journal`]).
+    Journal,
+    /// The null-window tests of the position ([`crate::Request::tests`]).
+    Tests,
+}
+
+impl Field {
+    /// The field's name in the library's request and the JSON API
+    /// (`threads`, `tt_mb`, `time_limit`, `db_seeds`, `db`, `journal`,
+    /// `tests`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Field::Threads => "threads",
+            Field::TtMb => "tt_mb",
+            Field::TimeLimit => "time_limit",
+            Field::DbSeeds => "db_seeds",
+            Field::DbFile => "db",
+            Field::Journal => "journal",
+            Field::Tests => "tests",
+        }
+    }
+}
+
+/// A failure of the library: its [`ErrorKind`], one line saying what, the
+/// part of the request it is about if one is ([`Error::field`]), and its
+/// cause if another error caused it ([`std::error::Error::source`]).
 #[derive(Debug, Error)]
-pub enum Error {
-    /// See [`ErrorKind::BadInput`].
-    #[error("{0}")]
-    BadInput(String),
-    /// See [`ErrorKind::Refused`].
-    #[error("{0}")]
-    Refused(String),
-    /// See [`ErrorKind::Corrupt`].
-    #[error("{0}")]
-    Corrupt(String),
-    /// See [`ErrorKind::Io`].
-    #[error("{message}")]
-    Io {
-        /// What failed, naming the file.
-        message: String,
-        /// The cause.
-        #[source]
-        source: Option<std::io::Error>,
-    },
-    /// See [`ErrorKind::Internal`].
-    #[error("{0}")]
-    Internal(String),
+#[error("{message}")]
+pub struct Error {
+    kind: ErrorKind,
+    message: String,
+    field: Option<Field>,
+    #[source]
+    source: Option<Box<dyn std::error::Error + Send + Sync + 'static>>,
 }
 
 /// The library's result.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
+    /// An error of `kind` with this message (and no field or cause).
+    pub fn of_kind(kind: ErrorKind, message: impl Into<String>) -> Error {
+        Error { kind, message: message.into(), field: None, source: None }
+    }
+
     /// A [`ErrorKind::BadInput`] error with this message.
     pub fn bad_input(message: impl Into<String>) -> Error {
-        Error::BadInput(message.into())
+        Error::of_kind(ErrorKind::BadInput, message)
     }
 
     /// A [`ErrorKind::Refused`] error with this message.
     pub fn refused(message: impl Into<String>) -> Error {
-        Error::Refused(message.into())
+        Error::of_kind(ErrorKind::Refused, message)
+    }
+
+    /// A [`ErrorKind::Corrupt`] error with this message.
+    pub fn corrupt(message: impl Into<String>) -> Error {
+        Error::of_kind(ErrorKind::Corrupt, message)
+    }
+
+    /// A [`ErrorKind::Io`] error with this message and its cause, if known.
+    pub fn io(message: impl Into<String>, source: Option<std::io::Error>) -> Error {
+        let error = Error::of_kind(ErrorKind::Io, message);
+        match source {
+            Some(cause) => error.caused_by(cause),
+            None => error,
+        }
     }
 
     /// A [`ErrorKind::Internal`] error with this message.
     pub fn internal(message: impl Into<String>) -> Error {
-        Error::Internal(message.into())
+        Error::of_kind(ErrorKind::Internal, message)
     }
 
-    /// An error of `kind` with this message (an [`ErrorKind::Io`] one
-    /// without its cause).
-    pub fn of_kind(kind: ErrorKind, message: impl Into<String>) -> Error {
-        let message = message.into();
-        match kind {
-            ErrorKind::BadInput => Error::BadInput(message),
-            ErrorKind::Refused => Error::Refused(message),
-            ErrorKind::Corrupt => Error::Corrupt(message),
-            ErrorKind::Io => Error::Io { message, source: None },
-            ErrorKind::Internal => Error::Internal(message),
-        }
+    /// This error, about `field` of the request.
+    pub fn about(self, field: Field) -> Error {
+        Error { field: Some(field), ..self }
+    }
+
+    /// This error, caused by `cause` (kept as its [`source`](std::error::Error::source)).
+    pub fn caused_by(self, cause: impl std::error::Error + Send + Sync + 'static) -> Error {
+        Error { source: Some(Box::new(cause)), ..self }
     }
 
     /// The kind.
     pub fn kind(&self) -> ErrorKind {
-        match self {
-            Error::BadInput(_) => ErrorKind::BadInput,
-            Error::Refused(_) => ErrorKind::Refused,
-            Error::Corrupt(_) => ErrorKind::Corrupt,
-            Error::Io { .. } => ErrorKind::Io,
-            Error::Internal(_) => ErrorKind::Internal,
-        }
+        self.kind
+    }
+
+    /// The part of the request the error is about, if one is: a door names
+    /// it as its users know it.
+    pub fn field(&self) -> Option<Field> {
+        self.field
     }
 
     /// Whether the user can fix it (bad input, a refused request, a damaged
@@ -116,8 +158,7 @@ impl Error {
 
 impl From<DbError> for Error {
     fn from(e: DbError) -> Error {
-        let message = e.to_string();
-        match e {
+        let kind = match &e {
             DbError::Io { source, .. } => {
                 use std::io::ErrorKind as K;
                 // ELOOP (a symbolic link loop), EROFS (a read-only file
@@ -126,34 +167,65 @@ impl From<DbError> for Error {
                 let users = matches!(source.kind(), K::NotFound | K::PermissionDenied | K::IsADirectory | K::NotADirectory | K::InvalidInput | K::InvalidData)
                     || matches!(source.raw_os_error(), Some(40) | Some(30) | Some(36));
                 if users {
-                    Error::BadInput(message)
+                    ErrorKind::BadInput
                 } else {
-                    Error::Io { message, source: Some(source) }
+                    ErrorKind::Io
                 }
             }
-            DbError::NotADatabase { .. } | DbError::Version { .. } | DbError::Corrupt { .. } | DbError::Incomplete { .. } => Error::Corrupt(message),
-            DbError::WrongRules { .. } | DbError::WrongBoard { .. } => Error::BadInput(message),
-            DbError::TooLarge { .. } | DbError::Unsupported(_) => Error::Refused(message),
-            DbError::Memory { .. } => Error::Io { message, source: None },
-        }
+            DbError::NotADatabase { .. } | DbError::Version { .. } | DbError::Corrupt { .. } | DbError::Incomplete { .. } => ErrorKind::Corrupt,
+            DbError::WrongRules { .. } | DbError::WrongBoard { .. } => ErrorKind::BadInput,
+            DbError::TooLarge { .. } | DbError::Unsupported(_) => ErrorKind::Refused,
+            DbError::Memory { .. } => ErrorKind::Io,
+        };
+        Error::of_kind(kind, e.to_string()).caused_by(e)
     }
 }
 
 impl From<SearchError> for Error {
     fn from(e: SearchError) -> Error {
-        let message = e.to_string();
-        match e {
-            SearchError::EndlessPlay | SearchError::WrongTablebase { .. } | SearchError::WrongPosition { .. } | SearchError::NotCovered { .. } => Error::BadInput(message),
-            SearchError::Memory { .. } | SearchError::Threads { .. } => Error::Refused(message),
+        let kind = match &e {
+            SearchError::EndlessPlay | SearchError::WrongTablebase { .. } | SearchError::WrongPosition { .. } | SearchError::NotCovered { .. } => ErrorKind::BadInput,
+            SearchError::Memory { .. } | SearchError::Threads { .. } => ErrorKind::Refused,
             // Contradicting values come from a damaged or forged database
             // far more often than from a bug: the file is what to check.
-            SearchError::Tablebase(_) | SearchError::Inconsistent(_) => Error::Corrupt(message),
-        }
+            SearchError::Tablebase(_) | SearchError::Inconsistent(_) => ErrorKind::Corrupt,
+        };
+        Error::of_kind(kind, e.to_string()).caused_by(e)
     }
 }
 
 impl From<kalah_core::PositionError> for Error {
     fn from(e: kalah_core::PositionError) -> Error {
-        Error::BadInput(e.to_string())
+        Error::bad_input(e.to_string()).caused_by(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Analyzer, Databases, Position, Request, Rules, Silent};
+
+    /// A database's failure keeps its cause; an error about a part of the
+    /// request says which, and names no door's flag.
+    #[test]
+    fn an_error_keeps_its_cause_and_its_field() {
+        let io = std::io::Error::other("the disk is on fire");
+        let e = Error::from(DbError::io(std::path::Path::new("x.kdb"), io));
+        assert_eq!(e.kind(), ErrorKind::Io);
+        let cause = std::error::Error::source(&e).expect("a cause");
+        assert!(cause.downcast_ref::<DbError>().is_some(), "{cause}");
+        assert_eq!(e.field(), None);
+
+        let analyzer = Analyzer::new(Databases::new("no-such-directory"));
+        let start = Position::start(3, 3).unwrap();
+        for (request, field) in [
+            (Request { tt_mb: Some(0), ..Request::new(start, Rules::default()) }, Field::TtMb),
+            (Request { threads: 0, ..Request::new(start, Rules::default()) }, Field::Threads),
+            (Request { time_limit: Some(std::time::Duration::ZERO), ..Request::new(start, Rules::default()) }, Field::TimeLimit),
+        ] {
+            let e = analyzer.analyze(&request, &Silent).unwrap_err();
+            assert_eq!((e.kind(), e.field()), (ErrorKind::BadInput, Some(field)), "{e}");
+            assert!(!e.to_string().contains("--"), "a flag in a library message: {e}");
+        }
     }
 }

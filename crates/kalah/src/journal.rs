@@ -77,7 +77,7 @@ use kalah_search::{Entry, Journal};
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::bytes::{board_text, Reader};
-use crate::error::{Error, Result};
+use crate::error::{Error, Field, Result};
 
 /// The journal's file name in its directory.
 pub const FILE_NAME: &str = "journal.kj";
@@ -179,10 +179,7 @@ impl JournalDir {
         let contents = Contents::parse(&path, file)?;
         let id = &self.identity;
         let refuse = |what: &str, theirs: String, ours: String| {
-            Err(Error::refused(format!(
-                "{}: this journal is of a search {what} {theirs}, not {ours}: give another --journal directory",
-                path.display()
-            )))
+            Err(Error::refused(format!("{}: this journal is of a search {what} {theirs}, not {ours}: give another journal directory", path.display())).about(Field::Journal))
         };
         if contents.houses != id.houses {
             return refuse("of boards of", format!("{} houses", contents.houses), format!("{}", id.houses));
@@ -257,7 +254,7 @@ impl JournalDir {
 }
 
 fn corrupt(path: &Path, why: impl std::fmt::Display) -> Error {
-    Error::Corrupt(format!("{}: not a usable journal: {why}", path.display()))
+    Error::corrupt(format!("{}: not a usable journal: {why}", path.display()))
 }
 
 /// A journal file's contents, checked as far as they can be without the
@@ -301,7 +298,7 @@ impl Contents {
 
     /// The rules, or the reason they cannot be read.
     pub fn rules(&self) -> Result<Rules> {
-        Rules::all().find(|r| r.to_string() == self.rules_text).ok_or_else(|| Error::Corrupt(format!("a journal of unknown rules {:?}", self.rules_text)))
+        Rules::all().find(|r| r.to_string() == self.rules_text).ok_or_else(|| Error::corrupt(format!("a journal of unknown rules {:?}", self.rules_text)))
     }
 
     fn parse(path: &Path, file: File) -> Result<Contents> {
@@ -571,8 +568,8 @@ impl Journaling {
         if contradictions > 0 {
             // Not written: the file keeps what it held, for `kalah journal verify`.
             let what = if memory { "search memory" } else { "journal" };
-            return Err(Error::Corrupt(format!(
-                "{}: this {what} holds bounds that the search proved wrong ({contradictions} time{}): it is damaged or forged, and the answer is not trusted; check it with `kalah journal verify`, or delete it",
+            return Err(Error::corrupt(format!(
+                "{}: this {what} holds bounds that the search proved wrong ({contradictions} time{}): it is damaged or forged, and the answer is not trusted; verify it against searches, or delete it",
                 self.dir.path().display(),
                 if contradictions == 1 { "" } else { "s" }
             )));

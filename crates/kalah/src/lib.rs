@@ -52,21 +52,177 @@
 //! # Ok::<(), kalah::Error>(())
 //! ```
 //!
-//! # Open a database file and probe it
+//! # A bot's move under a time limit
+//!
+//! A best move alone is much cheaper than every move's value; under a time
+//! limit [`Report::move_to_play`] is always a legal move, proven best or
+//! the best proven so far.
+//!
+//! ```
+//! use std::time::Duration;
+//! use kalah::{Analyzer, Databases, Position, Request, Rules, Silent};
+//!
+//! let analyzer = Analyzer::new(Databases::new("no-such-directory"));
+//! let position: Position = "4,4,4,4,4,0,4,4,4,4,4,0 S".parse()?; // Kalah(5,4)
+//! let request = Request {
+//!     moves: false,
+//!     pv: false,
+//!     best: true,
+//!     book: false,
+//!     time_limit: Some(Duration::from_millis(200)),
+//!     ..Request::new(position, Rules::default())
+//! };
+//! let report = analyzer.analyze(&request, &Silent)?;
+//! let house = report.move_to_play().expect("the game is not over");
+//! assert!(position.legal_moves().contains(&house));
+//! # Ok::<(), kalah::Error>(())
+//! ```
+//!
+//! # A game loop
+//!
+//! Positions are played with an [`Engine`] of their board size and rules;
+//! a position of another size is refused, not misplayed.
+//!
+//! ```
+//! use kalah::{Analyzer, Databases, Engine, Position, Request, Rules, Side, Silent};
+//!
+//! let rules = Rules::default();
+//! let engine = Engine::new(3, rules);
+//! let analyzer = Analyzer::new(Databases::new("no-such-directory"));
+//! let start = Position::start(3, 3)?;
+//! let value = analyzer.analyze(&Request::new(start, rules), &Silent)?.value().expect("exact");
+//! let mut position = start;
+//! while !position.is_over(&engine) {
+//!     let request = Request { moves: false, pv: false, best: true, ..Request::new(position, rules) };
+//!     let house = analyzer.analyze(&request, &Silent)?.move_to_play().expect("a move");
+//!     position = position.play(&engine, house)?.0;
+//! }
+//! // Perfect play by both sides ends with the value of the start.
+//! let over = analyzer.analyze(&Request::new(position, rules), &Silent)?;
+//! let south = if position.to_move() == Side::South { over.value() } else { over.value().map(|v| -v) };
+//! assert_eq!(south, Some(value));
+//! // A 4-house position with a 3-house engine is refused.
+//! assert!(Position::start(4, 3)?.play(&engine, 1).is_err());
+//! # Ok::<(), kalah::Error>(())
+//! ```
+//!
+//! # Build a database file, open it and probe it
 //!
 //! ```
 //! use kalah::{Database, Position, Rules};
 //!
 //! let dir = tempfile::tempdir()?;
 //! let file = dir.path().join("kalah-h3-n9.kdb");
-//! kalah_db::build_file(&file, 3, Rules::default(), 9, &kalah_db::Quiet)?;
+//! kalah::build_file(&file, 3, Rules::default(), 9, &kalah::Quiet)?;
 //! let db = Database::open_for(&file, 3, Rules::default())?;
 //! let report = kalah::probe(&db, &"1,2,0,10,2,1,0,8 N".parse::<Position>()?)?;
 //! assert_eq!(report.nodes, 0);
-//! // A position the file does not cover is refused, not misread.
+//! // The value of one position, stores included, or `None` beyond the file.
+//! assert_eq!(db.probe_position(&"1,2,0,10,2,1,0,8 N".parse()?)?, report.value());
+//! assert_eq!(db.probe_position(&Position::start(3, 4)?)?, None);
+//! // A position the file does not cover is refused by `probe`, not misread.
 //! let e = kalah::probe(&db, &Position::start(3, 4)?).unwrap_err();
 //! assert_eq!(e.kind(), kalah::ErrorKind::BadInput);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Every board of a database, with its value
+//!
+//! ```
+//! use kalah::{Database, Rules};
+//!
+//! let dir = tempfile::tempdir()?;
+//! let file = dir.path().join("kalah-h2-n6.kdb");
+//! kalah::build_file(&file, 2, Rules::default(), 6, &kalah::Quiet)?;
+//! let db = Database::open(&file)?;
+//! let mut boards = 0;
+//! for entry in db.boards_of(6)? {
+//!     let (board, value) = entry?;
+//!     assert_eq!(board.total(), 6);
+//!     assert!(value.abs() <= 6, "at most the seeds left");
+//!     boards += 1;
+//! }
+//! assert_eq!(boards, 84); // 6 seeds in 4 houses: C(9, 3)
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Handle each kind of error
+//!
+//! [`ErrorKind`] says what the caller can do; [`Error::field`] which part
+//! of the request is wrong, for a door to name as its users know it.
+//!
+//! ```
+//! use kalah::{Analyzer, Databases, DbSpec, ErrorKind, Field, Position, Request, Rules, Silent};
+//!
+//! let analyzer = Analyzer::new(Databases::new("no-such-directory"));
+//! let start = Position::start(4, 3)?;
+//! let asks = [
+//!     Request { threads: 0, ..Request::new(start, Rules::default()) },
+//!     Request { db: DbSpec { build_seeds: Some(200), ..DbSpec::default() }, ..Request::new(start, Rules::default()) },
+//!     Request { db: DbSpec { file: Some("no-such-file.kdb".into()), ..DbSpec::default() }, book: false, ..Request::new(start, Rules::default()) },
+//! ];
+//! for request in &asks {
+//!     let e = analyzer.analyze(request, &Silent).unwrap_err();
+//!     let what = match e.kind() {
+//!         ErrorKind::BadInput => "fix the request",
+//!         ErrorKind::Refused => "ask for less",
+//!         ErrorKind::Corrupt => "rebuild the database",
+//!         ErrorKind::Io | ErrorKind::Internal => "try again, or report it",
+//!     };
+//!     match e.field() {
+//!         Some(Field::Threads) => assert_eq!(what, "fix the request"),
+//!         Some(Field::DbSeeds) => assert_eq!(what, "ask for less"),
+//!         _ => assert_eq!(e.kind(), ErrorKind::BadInput, "{e}"),
+//!     }
+//! }
+//! # Ok::<(), kalah::Error>(())
+//! ```
+//!
+//! # Bounds proven in time
+//!
+//! ```
+//! use std::time::Duration;
+//! use kalah::{Analyzer, Databases, Position, Request, Rules, Silent, Source};
+//!
+//! let analyzer = Analyzer::new(Databases::new("no-such-directory"));
+//! let request = Request {
+//!     time_limit: Some(Duration::from_millis(50)),
+//!     book: false,
+//!     ..Request::new(Position::start(6, 6)?, Rules::default())
+//! };
+//! let report = analyzer.analyze(&request, &Silent)?;
+//! assert_eq!(report.source, Source::Search);
+//! let v = report.analysis.value;
+//! assert!(v.lower <= 2 && 2 <= v.upper, "whatever is proven holds the published value");
+//! # Ok::<(), kalah::Error>(())
+//! ```
+//!
+//! # Other rules: clockwise sowing, solved by retrograde analysis
+//!
+//! ```
+//! use kalah::{Analyzer, Databases, Position, Request, Rules, Silent, Source, Sowing};
+//!
+//! let analyzer = Analyzer::new(Databases::new("no-such-directory"));
+//! let rules = Rules { sowing: Sowing::Cw, ..Rules::default() };
+//! let report = analyzer.analyze(&Request::new(Position::start(3, 2)?, rules), &Silent)?;
+//! assert_eq!(report.source, Source::Retrograde);
+//! assert!(report.value().is_some());
+//! # Ok::<(), kalah::Error>(())
+//! ```
+//!
+//! # A report as JSON
+//!
+//! ```
+//! use kalah::{Analyzer, Databases, Position, Request, Rules, Silent};
+//!
+//! let analyzer = Analyzer::new(Databases::new("no-such-directory"));
+//! let report = analyzer.analyze(&Request::new(Position::start(3, 3)?, Rules::default()), &Silent)?;
+//! let json = serde_json::to_value(&report).expect("a report serialises");
+//! assert_eq!(json["value"], 2);
+//! // Each move with the position it leads to, best first.
+//! assert_eq!(json["moves"][0]["value"], 2);
+//! assert!(json["moves"][0]["position"].is_string());
+//! # Ok::<(), kalah::Error>(())
 //! ```
 #![warn(missing_docs)]
 
@@ -95,11 +251,11 @@ pub mod verify;
 
 pub use analyzer::{probe, Analyzer, Request, RootTests};
 pub use databases::{Databases, DbSpec, SetupBudget};
-pub use error::{Error, ErrorKind, Result};
+pub use error::{Error, ErrorKind, Field, Result};
 pub use progress::{Observer, SearchStatus, Silent};
 pub use report::{Report, Source};
 pub use setup::UsedDatabase;
 
-pub use kalah_core::{Capture, End, Leftovers, Position, Relay, Rules, Side, Sowing};
-pub use kalah_db::Database;
+pub use kalah_core::{Board, Capture, End, Engine, Leftovers, Next, Outcome, Position, PositionError, Relay, Rules, Side, Sowing};
+pub use kalah_db::{build_file, BuildProgress, BuildReport, Database, DbError, Quiet};
 pub use kalah_search::{Bounded, BoundedAnalysis, BoundedMove, LineEnd, PvMove, TestOutcome};

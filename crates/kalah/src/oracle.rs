@@ -15,7 +15,7 @@ use kalah_db::{human_bytes, Database, Tablebase};
 use kalah_search::{analyze_from_table, BoundSolver, Bounded, SearchOptions, Solver};
 
 use crate::databases::{for_search, Databases, Purpose, SetupBudget, ANALYSIS_LOAD_GAP, VALUE_LOAD_GAP};
-use crate::error::{Error, Result};
+use crate::error::{Error, Field, Result};
 use crate::plan::{self, Step, Table};
 use crate::setup::{bounds_tt_mb, check_table_memory, default_memory_seeds, retrograde_fits, searched_db_seeds, BoundsOverDatabase, Setup, BOUNDS_TIME};
 use crate::text::{article, group};
@@ -70,7 +70,7 @@ pub fn table_value<T: Tablebase + ?Sized>(engine: &Engine, table: &T, board: Boa
         None => return Ok(None),
     };
     match table.failure() {
-        Some(why) => Err(Error::Corrupt(why)),
+        Some(why) => Err(Error::corrupt(why)),
         None => Ok(Some(v)),
     }
 }
@@ -322,7 +322,7 @@ fn clockwise(setup: &Setup<'_>, largest: u32) -> Result<Box<dyn Oracle>> {
         Some(n) => {
             let n = n.min(largest);
             if !retrograde_fits(h, n, rules) {
-                return Err(Error::refused(format!("--db-seeds {n}: {}", clockwise_refusal(h, n, rules))));
+                return Err(Error::refused(format!("a {n}-seed database built in memory: {}", clockwise_refusal(h, n, rules))).about(Field::DbSeeds));
             }
             n
         }
@@ -382,17 +382,18 @@ pub fn for_starts(databases: &Databases, setup: &Setup<'_>, largest: u32) -> Res
         (Some(0), _) => None,
         (Some(n), _) => {
             // Checked as asked, as `solve` checks it, before it is cut to the starts' seeds.
-            kalah_db::builder::check_size(h, n).map_err(|e| Error::refused(format!("--db-seeds {n}: {e}")))?;
+            kalah_db::builder::check_size(h, n).map_err(|e| Error::refused(format!("a {n}-seed database built in memory: {e}")).about(Field::DbSeeds))?;
             let n = n.min(largest);
             let (memory, _) = kalah_db::writer::requirements(h, n, rules);
             let free = kalah_db::writer::available_memory().unwrap_or(u64::MAX);
             if memory > free {
                 return Err(Error::refused(format!(
-                    "--db-seeds {n}: {} {h}-house database of {n} seeds needs {} of memory, {} is available",
+                    "a {n}-seed database built in memory: {} {h}-house database of {n} seeds needs {} of memory, {} is available",
                     article(h as u64),
                     human_bytes(memory),
                     human_bytes(free)
-                )));
+                ))
+                .about(Field::DbSeeds));
             }
             setup.observer.note(&format!("{h} houses: building {} {n}-seed database in memory ({} boards)", article(n.into()), group(boards_up_to(h, n))));
             Some(Table::Memory(Arc::new(setup.build(n)?)))

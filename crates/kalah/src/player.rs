@@ -432,7 +432,7 @@ fn covers<T: Tablebase>(table: &T, board: Board) -> bool {
 /// An error if `table` met a damaged block: values read since may be wrong.
 fn checked<T: Tablebase>(table: &T) -> Result<()> {
     match table.failure() {
-        Some(why) => Err(Error::Corrupt(why)),
+        Some(why) => Err(Error::corrupt(why)),
         None => Ok(()),
     }
 }

@@ -11,7 +11,7 @@ use kalah_db::{human_bytes, Builder, Database};
 use kalah_search::{BoundSolver, SearchOptions};
 
 use crate::databases::{for_search, table_mb_within, DbSpec, SetupBudget};
-use crate::error::{Error, Result};
+use crate::error::{Error, Field, Result};
 use crate::progress::Observer;
 use crate::table::Table;
 use crate::text::{a_size, article, group};
@@ -185,10 +185,11 @@ pub fn check_search_memory(bytes: u64, db: Option<&Database>) -> Result<()> {
     if bytes.saturating_add(loaded) > available {
         let next_to = if loaded > 0 { format!(" next to the {} database copied into memory", human_bytes(loaded)) } else { String::new() };
         return Err(Error::refused(format!(
-            "{} transposition table does not fit{next_to}: {} of memory is available (use --tt-mb)",
+            "{} transposition table does not fit{next_to}: {} of memory is available",
             a_size(bytes),
             human_bytes(available)
-        )));
+        ))
+        .about(Field::TtMb));
     }
     Ok(())
 }
@@ -322,8 +323,8 @@ impl Setup<'_> {
         if needed > available {
             return Err(Error::refused(format!(
                 "clockwise sowing is solved by retrograde analysis of every board with up to {seeds} seeds \
-                 ({} boards), which needs {} of memory; {} is available (`kalah solve`, `query` and \
-                 `table` prove bounds on the values of positions this large)",
+                 ({} boards), which needs {} of memory; {} is available (an analyzer proves bounds on the values of \
+                 positions this large)",
                 group(boards_up_to(h, seeds)),
                 human_bytes(needed),
                 human_bytes(available)
@@ -363,7 +364,7 @@ impl Setup<'_> {
             Some(0) => return Ok(None),
             Some(n) if file_seeds.is_some_and(|f| f >= n.min(seeds)) => return Ok(None),
             Some(n) => {
-                kalah_db::builder::check_size(h, n).map_err(|e| Error::refused(format!("--db-seeds {n}: {e}")))?;
+                kalah_db::builder::check_size(h, n).map_err(|e| Error::refused(format!("a {n}-seed database built in memory: {e}")).about(Field::DbSeeds))?;
                 n.min(seeds)
             }
             None if file.is_some() => return Ok(None),
@@ -386,12 +387,13 @@ impl Setup<'_> {
                     return Ok(None);
                 };
                 return Err(Error::refused(format!(
-                    "--db-seeds {asked}: {} {h}-house database of {n} seeds{} needs {} of memory next to the search's table, {} is available",
+                    "a {asked}-seed database built in memory: {} {h}-house database of {n} seeds{} needs {} of memory next to the search's table, {} is available",
                     article(h as u64),
                     if asked > n { " (the position's)" } else { "" },
                     human_bytes(boards),
                     human_bytes(available)
-                )));
+                ))
+                .about(Field::DbSeeds));
             }
         }
         Ok(Some(n))
@@ -405,7 +407,7 @@ impl Setup<'_> {
             if file { "" } else { "no database file for these rules: " },
             article(n.into()),
             group(boards_up_to(self.houses(), n)),
-            if self.spec.build_seeds.is_none() { "; --db-seeds 0 skips it, `kalah db build` makes one that lasts" } else { "" }
+            if self.spec.build_seeds.is_none() { "; a database size of 0 skips it, and a database file built once makes one that lasts" } else { "" }
         ));
         self.build(n)
     }
@@ -427,11 +429,12 @@ impl Setup<'_> {
                 let n = n.min(seeds.saturating_sub(1));
                 if !retrograde_fits(h, n, rules) {
                     return Err(Error::refused(format!(
-                        "--db-seeds {n}: retrograde analysis of {} boards needs {} of memory; {} is available",
+                        "a {n}-seed database built in memory: retrograde analysis of {} boards needs {} of memory; {} is available",
                         group(boards_up_to(h, n)),
                         human_bytes(kalah_db::builder::memory_needed(h, n, rules)),
                         human_bytes(kalah_db::writer::available_memory().unwrap_or(0))
-                    )));
+                    ))
+                    .about(Field::DbSeeds));
                 }
                 n
             }
@@ -446,7 +449,7 @@ impl Setup<'_> {
             max_seeds: Some(seeds),
         };
         let why = if retrograde_fits(h, seeds, rules) {
-            format!("--db-seeds {n} asks for retrograde analysis of fewer seeds than the position's {seeds}")
+            format!("a database of {n} seeds is asked for, fewer than the position's {seeds}")
         } else if seeds > kalah_db::builder::MAX_SEEDS {
             format!(
                 "clockwise sowing can make play endless, and retrograde analysis stops at {} seeds (one-byte values), below the position's {seeds}",
@@ -467,7 +470,7 @@ impl Setup<'_> {
                 (Some(d), _) => format!("the {n}-seed database {}", d.path().display()),
                 (None, 0) => "no database".to_string(),
                 (None, n) => format!(
-                    "{} {n}-seed database built first in memory by retrograde analysis ({} boards; `kalah db build --houses {h} --max-seeds {n}` with these rules makes one that lasts)",
+                    "{} {n}-seed database built first in memory by retrograde analysis ({} boards; a database file of {h} houses and {n} seeds for these rules makes one that lasts)",
                     article(n.into()),
                     group(boards_up_to(h, n))
                 ),

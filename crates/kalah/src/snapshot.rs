@@ -149,7 +149,7 @@ pub(crate) fn read(dir: &Path, tag: &Tag, restore: &mut dyn FnMut(Board, Bounds)
 }
 
 fn corrupt(path: &Path, why: impl std::fmt::Display) -> Error {
-    Error::Corrupt(format!("{}: not a usable table snapshot: {why}", path.display()))
+    Error::corrupt(format!("{}: not a usable table snapshot: {why}", path.display()))
 }
 
 /// One pass over the snapshot at `path`: every entry checked and given to

@@ -144,5 +144,5 @@ pub fn verify(analyzer: &Analyzer, request: &VerifyRequest, observer: &dyn Obser
 fn board_position(h: usize, board: Board) -> Result<Position> {
     let side = |cells: &mut dyn Iterator<Item = u8>| cells.map(u32::from).collect::<Vec<_>>();
     Position::new(&side(&mut board.mover_houses(h)), &side(&mut board.opponent_houses(h)), [0, 0], Side::South)
-        .map_err(|e| Error::Corrupt(format!("a journal entry is no board: {e}")))
+        .map_err(|e| Error::corrupt(format!("a journal entry is no board: {e}")))
 }
