@@ -362,18 +362,25 @@ impl Database {
     /// damaged one ends the boards with its error. A level beyond the file
     /// is refused ([`DbError::Unsupported`]).
     pub fn boards_of(&self, seeds: u32) -> Result<impl Iterator<Item = Result<(Board, i32), DbError>> + '_, DbError> {
+        self.boards_from(seeds, 0)
+    }
+
+    /// [`Database::boards_of`] from the `first` board of the level on (a
+    /// reader that stops and goes on; none past the level's end).
+    pub fn boards_from(&self, seeds: u32, first: u64) -> Result<impl Iterator<Item = Result<(Board, i32), DbError>> + '_, DbError> {
         let max = self.header.max_seeds;
         if seeds > max {
             return Err(DbError::Unsupported(format!("boards of {seeds} seeds: the database covers at most {max}")));
         }
         let start = self.indexer.level_start(seeds);
+        let end = self.indexer.level_len(seeds);
         let mut failed = false;
-        Ok((0..self.indexer.level_len(seeds)).map_while(move |i| {
+        Ok((first.min(end)..end).map_while(move |i| {
             if failed {
                 return None;
             }
             let b = i / BLOCK_BYTES as u64;
-            if i % BLOCK_BYTES as u64 == 0 && !self.check_block(seeds, b) {
+            if (i == first || i % BLOCK_BYTES as u64 == 0) && !self.check_block(seeds, b) {
                 failed = true;
                 return Some(Err(self.damaged(seeds, b)));
             }
@@ -482,6 +489,39 @@ impl Tablebase for Database {
 mod tests {
     use super::*;
     use crate::{build_file, Quiet};
+
+    /// Each level's boards are every board of its seeds, once, with the
+    /// values the probes give; a reader that goes on from a board gets the
+    /// rest; a damaged block ends the boards with an error, not a value.
+    #[test]
+    fn the_boards_of_a_level_are_its_boards_and_their_values() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.kdb");
+        build_file(&path, 3, Rules::default(), 12, &Quiet).unwrap();
+        let db = Database::open(&path).unwrap();
+        for seeds in 0..=12 {
+            let boards: Vec<(Board, i32)> = db.boards_of(seeds).unwrap().map(Result::unwrap).collect();
+            assert_eq!(boards.len() as u64, db.indexer().level_len(seeds));
+            let distinct: std::collections::HashSet<Board> = boards.iter().map(|b| b.0).collect();
+            assert_eq!(distinct.len(), boards.len(), "each board once");
+            for &(board, value) in &boards {
+                assert_eq!(board.total(), seeds);
+                assert_eq!(db.probe_board(board).unwrap(), Some(value));
+            }
+            let rest: Vec<(Board, i32)> = db.boards_from(seeds, 5).unwrap().map(Result::unwrap).collect();
+            assert_eq!(rest, boards.iter().skip(5).copied().collect::<Vec<_>>());
+        }
+        assert!(db.boards_of(13).is_err(), "beyond the file");
+        // A byte of level 12's values changed: its block fails its check.
+        let mut bytes = std::fs::read(&path).unwrap();
+        let at = db.header().levels[12].offset as usize + 3;
+        bytes[at] ^= 0x01;
+        std::fs::write(&path, bytes).unwrap();
+        let damaged = Database::open(&path).unwrap();
+        let read: Vec<_> = damaged.boards_of(12).unwrap().collect();
+        assert!(read.last().unwrap().is_err(), "the damaged block is said");
+        assert_eq!(read.iter().filter(|r| r.is_err()).count(), 1);
+    }
 
     #[test]
     fn a_loaded_file_reads_in_pieces_and_is_checked() {

@@ -9,7 +9,7 @@
 //! which `Refused` is a kind).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use kalah::api::{ApiRequest, Flag};
@@ -53,6 +53,10 @@ fn count<T: TryFrom<i64>>(name: &str, value: i64) -> PyResult<T> {
 fn counts<T: TryFrom<i64>>(name: &str, values: &[i64]) -> PyResult<Vec<T>> {
     values.iter().enumerate().map(|(i, &v)| count(&format!("{name}[{i}]"), v)).collect()
 }
+
+/// What `__reduce__` gives pickle and copy: the callable that makes the
+/// object again, and its arguments.
+type Reduced<'py, A> = PyResult<(Bound<'py, PyAny>, A)>;
 
 /// The rules of a game (RULES.md): the capture rule, the end of the game,
 /// who scores the seeds left, the direction of sowing, relay sowing.
@@ -107,6 +111,12 @@ impl Rules {
     #[getter]
     fn relay(&self) -> bool {
         self.inner.relay == kalah::Relay::On
+    }
+
+    /// Pickles (and copies) as the call that makes it again.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduced<'py, (&'static str, &'static str, &'static str, &'static str, bool)> {
+        let r = slf.get();
+        Ok((slf.get_type().into_any(), (r.capture(), r.end(), r.leftovers(), r.sowing(), r.relay())))
     }
 
     fn __repr__(&self) -> String {
@@ -244,6 +254,11 @@ impl Position {
         })
     }
 
+    /// Pickles (and copies) as `Position.from_ring(ring)`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduced<'py, (String,)> {
+        Ok((slf.get_type().getattr("from_ring")?, (slf.get().inner.ring(),)))
+    }
+
     fn __repr__(&self) -> String {
         format!("Position.from_ring({:?})", self.inner.ring())
     }
@@ -287,6 +302,21 @@ struct MoveValue {
 
 #[pymethods]
 impl MoveValue {
+    #[new]
+    #[pyo3(signature = (house, value, lower, upper))]
+    fn new(house: usize, value: Option<i32>, lower: i32, upper: i32) -> PyResult<MoveValue> {
+        if lower > upper || value.is_some_and(|v| v != lower || v != upper) {
+            return Err(PyValueError::new_err(format!("a move's value {value:?} within {lower}..{upper}: the bounds must meet at the value, or hold no value")));
+        }
+        Ok(MoveValue { house, value, lower, upper })
+    }
+
+    /// Pickles (and copies) as the call that makes it again.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduced<'py, (usize, Option<i32>, i32, i32)> {
+        let m = slf.get();
+        Ok((slf.get_type().into_any(), (m.house, m.value, m.lower, m.upper)))
+    }
+
     fn __repr__(&self) -> String {
         match self.value {
             Some(v) => format!("MoveValue(house={}, value={v})", self.house),
@@ -302,6 +332,8 @@ impl MoveValue {
 struct Analysis {
     /// The position answered.
     position: Position,
+    /// The rules it was answered under.
+    rules: Rules,
     /// The value for the side to move, if proven; None when only bounds were.
     value: Option<i32>,
     /// The value is at least this.
@@ -316,16 +348,33 @@ struct Analysis {
     moves: Vec<MoveValue>,
     /// A line of best play: (side, house) pairs.
     pv: Vec<(String, usize)>,
-    /// "database", "search", "retrograde" or "bounds".
-    source: &'static str,
+    /// "book", "game_over", "database", "search", "retrograde" or "bounds".
+    source: String,
     /// Nodes searched (0 for probes).
     nodes: u64,
     /// Seconds taken.
     seconds: f64,
 }
 
+/// An [`Analysis`]'s fields, in order: what pickling keeps.
+type AnalysisState = (Position, Rules, Option<i32>, i32, i32, bool, Option<usize>, Vec<MoveValue>, Vec<(String, usize)>, String, u64, f64);
+
 #[pymethods]
 impl Analysis {
+    /// Made again from its fields (what pickling and copying call).
+    #[staticmethod]
+    fn _from_state(state: AnalysisState) -> Analysis {
+        let (position, rules, value, lower, upper, exact, best_move, moves, pv, source, nodes, seconds) = state;
+        Analysis { position, rules, value, lower, upper, exact, best_move, moves, pv, source, nodes, seconds }
+    }
+
+    /// Pickles (and copies) as `Analysis._from_state(fields)`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduced<'py, (AnalysisState,)> {
+        let a = slf.get();
+        let state = (a.position, a.rules, a.value, a.lower, a.upper, a.exact, a.best_move, a.moves.clone(), a.pv.clone(), a.source.clone(), a.nodes, a.seconds);
+        Ok((slf.get_type().getattr("_from_state")?, (state,)))
+    }
+
     fn __repr__(&self) -> String {
         let value = match self.value {
             Some(v) => format!("value={v}"),
@@ -341,17 +390,18 @@ impl Analysis {
         let a = &report.analysis;
         let bounds = |b: kalah::Bounded| (b.is_exact().then_some(b.lower), b.lower, b.upper);
         let (value, lower, upper) = bounds(a.value);
-        let mut moves: Vec<MoveValue> = a
-            .moves
+        // Best first, in the library's order (every door's).
+        let moves: Vec<MoveValue> = report
+            .moves_best_first()
             .iter()
             .map(|m| {
                 let (value, lower, upper) = bounds(m.value);
                 MoveValue { house: m.house, value, lower, upper }
             })
             .collect();
-        moves.sort_by_key(|m| std::cmp::Reverse((m.upper, m.lower)));
         Analysis {
             position: Position { inner: report.position },
+            rules: Rules { inner: report.rules },
             value,
             lower,
             upper,
@@ -359,10 +409,157 @@ impl Analysis {
             best_move: report.best_move(),
             moves,
             pv: a.pv.iter().map(|m| (m.side.letter().to_string(), m.house)).collect(),
-            source: report.source.name(),
+            source: report.source.name().to_string(),
             nodes: report.nodes,
             seconds: report.seconds,
         }
+    }
+}
+
+/// An endgame database file: the value of every board with up to
+/// `max_seeds` seeds in its houses, for one board size and rule set,
+/// memory-mapped and checked block by block as it is read.
+#[pyclass(module = "kalah", frozen)]
+struct Database {
+    inner: Arc<kalah::Database>,
+}
+
+#[pymethods]
+impl Database {
+    /// Builds the database of `houses` houses and up to `max_seeds` seeds
+    /// under `rules` into the file `path` (resuming a build stopped
+    /// before), and opens it. The GIL is released while it builds.
+    #[staticmethod]
+    #[pyo3(signature = (path, houses, max_seeds, rules = None))]
+    fn build(py: Python<'_>, path: std::path::PathBuf, houses: i64, max_seeds: i64, rules: Option<&Rules>) -> PyResult<Database> {
+        let (houses, max_seeds): (usize, u32) = (count("houses", houses)?, count("max_seeds", max_seeds)?);
+        let rules = rules_or_default(rules);
+        py.allow_threads(|| kalah::build_file(&path, houses, rules, max_seeds, &kalah::Quiet)).map_err(|e| raised(e.into()))?;
+        Database::open(path)
+    }
+
+    /// Opens the database file `path`; a file that is not a database, or a
+    /// damaged one, raises kalah.Error.
+    #[staticmethod]
+    fn open(path: std::path::PathBuf) -> PyResult<Database> {
+        let db = kalah::Database::open(&path).map_err(|e| raised(e.into()))?;
+        Ok(Database { inner: Arc::new(db) })
+    }
+
+    /// The database of the folder `db_dir` (default `$KALAH_DB_DIR`, else
+    /// `data/db`) for boards of `houses` houses under `rules`: the one
+    /// of most seeds; None if the folder has none.
+    #[staticmethod]
+    #[pyo3(signature = (houses, rules = None, db_dir = None))]
+    fn find(houses: i64, rules: Option<&Rules>, db_dir: Option<std::path::PathBuf>) -> PyResult<Option<Database>> {
+        let databases = Databases::new(db_dir.unwrap_or_else(Databases::default_dir));
+        let rules = rules_or_default(rules);
+        let houses: usize = count("houses", houses)?;
+        match databases.largest(houses, rules, u64::MAX) {
+            Some(path) => Ok(Some(Database { inner: Arc::new(kalah::Database::open_for(&path, houses, rules).map_err(|e| raised(e.into()))?) })),
+            None => Ok(None),
+        }
+    }
+
+    /// Where the folder `db_dir` (default as for [`Engine`]) keeps the
+    /// database of `houses` houses, `max_seeds` seeds and `rules`: build
+    /// there, and engines and `find` use it.
+    #[staticmethod]
+    #[pyo3(signature = (houses, max_seeds, rules = None, db_dir = None))]
+    fn default_path(houses: i64, max_seeds: i64, rules: Option<&Rules>, db_dir: Option<std::path::PathBuf>) -> PyResult<std::path::PathBuf> {
+        let databases = Databases::new(db_dir.unwrap_or_else(Databases::default_dir));
+        Ok(databases.path_for(count("houses", houses)?, count("max_seeds", max_seeds)?, rules_or_default(rules)))
+    }
+
+    /// The file.
+    #[getter]
+    fn path(&self) -> std::path::PathBuf {
+        self.inner.path().to_path_buf()
+    }
+
+    /// Houses a side of its boards.
+    #[getter]
+    fn houses(&self) -> usize {
+        self.inner.header().houses
+    }
+
+    /// Boards with up to this many seeds in their houses are covered.
+    #[getter]
+    fn max_seeds(&self) -> u32 {
+        self.inner.header().max_seeds
+    }
+
+    /// The rules its values are for.
+    #[getter]
+    fn rules(&self) -> Rules {
+        Rules { inner: self.inner.header().rules }
+    }
+
+    /// How many boards it holds.
+    #[getter]
+    fn boards(&self) -> u64 {
+        self.inner.indexer().len()
+    }
+
+    /// Its size on disk, in bytes.
+    #[getter]
+    fn bytes(&self) -> u64 {
+        self.inner.file_bytes()
+    }
+
+    /// The value of `position` for the side to move, stores included; None
+    /// if it has more seeds in its houses than the database covers.
+    /// Raises ValueError for a position of another board size.
+    fn probe(&self, position: &Position) -> PyResult<Option<i32>> {
+        self.inner.probe_position(&position.inner).map_err(|e| raised(e.into()))
+    }
+
+    /// Every board with `seeds` seeds in its houses, with its value: an
+    /// iterator of (Position, value), each position South to move with
+    /// empty stores (the value is what the side to move gains from the
+    /// board on). Read lazily, a block at a time, each block checked.
+    fn level(&self, seeds: i64) -> PyResult<Boards> {
+        let seeds: u32 = count("seeds", seeds)?;
+        if seeds > self.max_seeds() {
+            return Err(PyValueError::new_err(format!("seeds: {seeds} is more than the database covers ({})", self.max_seeds())));
+        }
+        Ok(Boards { db: self.inner.clone(), seeds, next: Mutex::new((0, std::collections::VecDeque::new())) })
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Database({:?}, houses={}, max_seeds={}, rules={})", self.inner.path().display().to_string(), self.houses(), self.max_seeds(), self.rules().__repr__())
+    }
+}
+
+/// The boards of one level of a [`Database`], read a block at a time.
+#[pyclass(module = "kalah")]
+struct Boards {
+    db: Arc<kalah::Database>,
+    seeds: u32,
+    /// The index of the next board to read, and the boards read ahead.
+    next: Mutex<(u64, std::collections::VecDeque<(kalah::Board, i32)>)>,
+}
+
+/// Boards read ahead by [`Boards`] at a time.
+const BOARDS_AHEAD: usize = 4096;
+
+#[pymethods]
+impl Boards {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self) -> PyResult<Option<(Position, i32)>> {
+        let mut next = self.next.lock().unwrap_or_else(|e| e.into_inner());
+        if next.1.is_empty() {
+            let from = next.0;
+            for entry in self.db.boards_from(self.seeds, from).map_err(|e| raised(e.into()))?.take(BOARDS_AHEAD) {
+                next.1.push_back(entry.map_err(|e| raised(e.into()))?);
+            }
+            next.0 += next.1.len() as u64;
+        }
+        let houses = self.db.header().houses;
+        Ok(next.1.pop_front().map(|(board, value)| (Position { inner: kalah::book::board_position(houses, board) }, value)))
     }
 }
 
@@ -375,6 +572,7 @@ static CARRIED_BOOK: &[u8] = include_bytes!("../../../data/book/book.kbk");
 #[pyclass(module = "kalah", frozen)]
 struct Engine {
     analyzer: Analyzer,
+    db_file: Option<std::path::PathBuf>,
     db_seeds: Option<u32>,
     threads: usize,
 }
@@ -388,16 +586,22 @@ struct Ask {
 
 #[pymethods]
 impl Engine {
-    /// `db_dir`: the directory of database files (default `$KALAH_DB_DIR`,
-    /// else `data/db`); `db_seeds`: the seeds of a database to build in
+    /// `db_dir`: the directory of database files (default `$KALAH_DB_DIR`
+    /// if set, else `data/db` of the checkout the current directory is in,
+    /// else the user's data directory, `~/.local/share/kalah/db` on
+    /// Linux); `db_file`: a database file to use whatever the folder
+    /// holds (a file of other rules or board size is refused when used);
+    /// `db_seeds`: the seeds of a database to build in
     /// memory when no file covers a position (0 for none; default: sized
     /// by the position); `threads`: search threads (default every core);
     /// `book`: answer from the opening book this package carries where it
     /// holds a position (`source` "book"), before any search (default
     /// True).
     #[new]
-    #[pyo3(signature = (db_dir = None, db_seeds = None, threads = None, book = true))]
-    fn new(db_dir: Option<std::path::PathBuf>, db_seeds: Option<u32>, threads: Option<usize>, book: bool) -> PyResult<Engine> {
+    #[pyo3(signature = (db_dir = None, db_seeds = None, threads = None, book = true, db_file = None))]
+    fn new(db_dir: Option<std::path::PathBuf>, db_seeds: Option<i64>, threads: Option<i64>, book: bool, db_file: Option<std::path::PathBuf>) -> PyResult<Engine> {
+        let db_seeds: Option<u32> = db_seeds.map(|n| count("db_seeds", n)).transpose()?;
+        let threads: Option<usize> = threads.map(|n| count("threads", n)).transpose()?;
         let threads = match threads {
             Some(0) => return Err(PyValueError::new_err("threads: give at least 1")),
             Some(n) => n,
@@ -409,7 +613,7 @@ impl Engine {
             let book = kalah::book::Book::from_bytes(CARRIED_BOOK).map_err(raised)?;
             analyzer = analyzer.with_book(std::sync::Arc::new(book));
         }
-        Ok(Engine { analyzer, db_seeds, threads })
+        Ok(Engine { analyzer, db_file, db_seeds, threads })
     }
 
     /// The perfect-play value of `position` and of each of its moves, a
@@ -500,6 +704,7 @@ impl Engine {
         request.pv = ask.moves;
         request.best = true;
         request.db.build_seeds = self.db_seeds;
+        request.db.file = self.db_file.clone();
         self.analyzer.analyze(&request, &Silent)
     }
 }
@@ -525,6 +730,8 @@ fn _kalah(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Engine>()?;
     m.add_class::<Analysis>()?;
     m.add_class::<MoveValue>()?;
+    m.add_class::<Database>()?;
+    m.add_class::<Boards>()?;
     m.add("Error", m.py().get_type::<Error>())?;
     m.add("Refused", m.py().get_type::<Refused>())?;
     Ok(())

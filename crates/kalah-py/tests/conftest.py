@@ -13,8 +13,10 @@ ROOT = pathlib.Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(scope="session")
-def engine():
-    return kalah.Engine(threads=2)
+def engine(tmp_path_factory):
+    # A folder of its own: the tests neither read nor write the
+    # repository's data/db.
+    return kalah.Engine(threads=2, db_dir=tmp_path_factory.mktemp("db"))
 
 
 @pytest.fixture(scope="session")

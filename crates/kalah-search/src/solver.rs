@@ -402,6 +402,11 @@ impl<T: Tablebase> Solver<T> {
         self.tt.bytes()
     }
 
+    /// Search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
     /// Nodes searched so far by all threads.
     pub fn nodes(&self) -> u64 {
         self.nodes.load(Relaxed)
@@ -489,6 +494,12 @@ impl<T: Tablebase> Solver<T> {
     /// stopped.
     pub fn cancel_with(&mut self, flag: Arc<AtomicBool>) {
         self.cancel = Some(flag);
+    }
+
+    /// Forgets the flag of [`Solver::cancel_with`]: a solver kept for the
+    /// next request searches as one made anew would (its table kept).
+    pub fn clear_cancel(&mut self) {
+        self.cancel = None;
     }
 
     /// Where the search running now is, read from any thread: for a

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use kalah_core::{Engine, Position, Rules};
 use kalah_db::{Builder, Database, Tablebase};
-use kalah_search::{analyze_from_table, Bounded, BoundedAnalysis, LineEnd, Solver, TestOutcome};
+use kalah_search::{analyze_from_table, Bounded, BoundedAnalysis, LineEnd, SearchOptions, Solver, TestOutcome};
 
 use crate::book::Book;
 use crate::databases::{for_search, Databases, DbSpec, Purpose, SetupBudget, ANALYSIS_LOAD_GAP, VALUE_LOAD_GAP};
@@ -174,6 +174,10 @@ pub struct Analyzer {
 struct Kept {
     built: Vec<Arc<Builder>>,
     loaded: Vec<(PathBuf, Arc<Database>)>,
+    /// Solvers of searches done, with their transposition tables (what
+    /// they proved stays true for the next position of the same rules),
+    /// for the next request whose search they fit ([`KEPT_SOLVERS`]).
+    solvers: Vec<Solver<Table>>,
     /// Files opened (mapped) for probes, with the size and time of change
     /// they had then: a file rebuilt since is opened anew.
     opened: Vec<(PathBuf, FileStamp, Arc<Database>)>,
@@ -189,7 +193,12 @@ fn stamp(path: &std::path::Path) -> Result<FileStamp> {
 
 impl std::fmt::Debug for Kept {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Kept").field("built", &self.built.len()).field("loaded", &self.loaded.len()).field("opened", &self.opened.len()).finish()
+        f.debug_struct("Kept")
+            .field("built", &self.built.len())
+            .field("loaded", &self.loaded.len())
+            .field("opened", &self.opened.len())
+            .field("solvers", &self.solvers.len())
+            .finish()
     }
 }
 
@@ -215,6 +224,29 @@ fn keep<T: Clone>(kept: &mut Vec<T>, fits: impl Fn(&T) -> bool, make: impl FnOnc
 /// How many databases of each kind a keeping analyzer holds at most; the
 /// least recently used goes first.
 pub const KEPT_DATABASES: usize = 4;
+
+/// How many solvers a keeping analyzer holds at most for later requests,
+/// each with its transposition table of at most [`KEPT_SOLVER_BYTES`]:
+/// a new solver starts threads and a table whose pages the kernel clears
+/// as they are first touched, most of the time of a small search
+/// (BENCHMARKS.md, "Python: many positions").
+pub const KEPT_SOLVERS: usize = 4;
+
+/// The largest transposition table a kept solver may hold.
+pub const KEPT_SOLVER_BYTES: usize = 256 << 20;
+
+/// Whether `solver` serves a search of `h` houses under `rules` over
+/// `table` with `options`, as one made for it would.
+fn fits(solver: &Solver<Table>, h: usize, rules: Rules, table: &Table, options: &SearchOptions) -> bool {
+    let same_table = match (solver.tablebase(), table) {
+        (Table::File(a), Table::File(b)) => Arc::ptr_eq(a, b),
+        (Table::Memory(a), Table::Memory(b)) => Arc::ptr_eq(a, b),
+        (Table::None(_), Table::None(_)) => true,
+        _ => false,
+    };
+    let engine = solver.engine();
+    same_table && engine.houses() == h && engine.rules() == rules && solver.tt_bytes() == options.table_bytes(h) && solver.threads() == options.threads.max(1)
+}
 
 impl Analyzer {
     /// An analyzer whose default databases are those of `databases`. Each
@@ -295,6 +327,26 @@ impl Analyzer {
         let open = || Ok((path.clone(), now, Arc::new(Database::open_for(&path, purpose.houses, purpose.rules)?)));
         let ((_, _, db), was_kept) = keep(&mut kept.opened, |(p, s, _)| *p == path && *s == now, open)?;
         Ok(Some((db, was_kept)).filter(|(db, _)| db.header().max_seeds >= purpose.seeds))
+    }
+
+    /// A kept solver that serves this search ([`fits`]), taken out of the
+    /// keeping while it searches.
+    fn take_solver(&self, h: usize, rules: Rules, table: &Table, options: &SearchOptions) -> Option<Solver<Table>> {
+        let mut kept = self.kept.as_ref()?.lock().ok()?;
+        let at = kept.solvers.iter().position(|s| fits(s, h, rules, table, options))?;
+        Some(kept.solvers.remove(at))
+    }
+
+    /// Keeps `solver` for later requests, the oldest kept going first
+    /// beyond [`KEPT_SOLVERS`].
+    fn keep_solver(&self, solver: Solver<Table>) {
+        let Some(mut kept) = self.kept.as_ref().and_then(|k| k.lock().ok()) else {
+            return;
+        };
+        if kept.solvers.len() >= KEPT_SOLVERS {
+            kept.solvers.remove(0);
+        }
+        kept.solvers.push(solver);
     }
 
     /// The directory of default databases.
@@ -469,7 +521,21 @@ impl Analyzer {
             }
             (None, None) => Table::none(h, rules),
         };
-        let searched = search(Solver::new(h, rules, table, options)?, request, start, observer, journaling)?;
+        // A keeping analyzer answers a plain search (no journal, no memory,
+        // no tests chosen) with a solver kept from an earlier request if
+        // one fits, and keeps it after.
+        let poolable = self.kept.is_some() && journaling.is_none() && request.tests == RootTests::Deepening && options.table_bytes(h) <= KEPT_SOLVER_BYTES;
+        let kept_solver = poolable.then(|| self.take_solver(h, rules, &table, &options)).flatten();
+        let mut solver = match kept_solver {
+            Some(solver) => solver,
+            None => Solver::new(h, rules, table, options)?,
+        };
+        let searched = search(&mut solver, request, start, observer, journaling);
+        if poolable {
+            solver.clear_cancel();
+            self.keep_solver(solver);
+        }
+        let searched = searched?;
         let (analysis, nodes, best, journal, test, likely_best) = searched;
         let mut report = Report { nodes, best_found: best, journal, test, likely_best, ..self.report(request, analysis, Source::Search, start, database) };
         if let Some(d) = report.database.as_mut().filter(|_| load_seconds.is_some()) {
@@ -556,23 +622,27 @@ fn resume<T: Tablebase>(solver: &mut Solver<T>, journaling: &Journaling, request
 
 type Searched = (BoundedAnalysis, u64, Option<usize>, Option<JournalReport>, Option<TestOutcome>, Option<usize>);
 
-fn search<T: Tablebase>(mut solver: Solver<T>, request: &Request, start: Instant, observer: &dyn Observer, journaling: Option<&Journaling>) -> Result<Searched> {
+/// The search `request` asks of `solver` (made for it, or kept from an
+/// earlier request: its nodes are counted from now).
+fn search<T: Tablebase>(solver: &mut Solver<T>, request: &Request, start: Instant, observer: &dyn Observer, journaling: Option<&Journaling>) -> Result<Searched> {
+    let nodes_before = solver.nodes();
     if let Some(flag) = &request.cancel {
         solver.cancel_with(flag.clone());
     }
     if let Some(j) = journaling {
-        resume(&mut solver, j, request, observer);
+        resume(solver, j, request, observer);
     }
     let position = &request.position;
     if let RootTests::FirstGuess(guess) = request.tests {
         solver.first_guess(position, guess)?;
     }
     if let RootTests::AtLeast(at_least) = request.tests {
-        return single_test(&solver, request, at_least, start, observer, journaling);
+        return single_test(solver, request, at_least, start, observer, journaling);
     }
+    let solver = &*solver;
     let mut result = None;
     let status = || SearchStatus::of(position, solver.progress());
-    let ((), journal) = journaled(journaling, &solver, observer, || observer.search("searching", &status, &mut || {
+    let ((), journal) = journaled(journaling, solver, observer, || observer.search("searching", &status, &mut || {
         result = Some((|| {
             let analysis = match deadline(request, start) {
                 // What can be proven in time; bounds where the search did not finish.
@@ -599,7 +669,7 @@ fn search<T: Tablebase>(mut solver: Solver<T>, request: &Request, start: Instant
     let likely_best = (request.best && best.is_none() && analysis.moves.is_empty() && analysis.pv.is_empty() && !solver.engine().is_over(board))
         .then(|| solver.moves_hint_first(board).first().map(|h| h + 1))
         .flatten();
-    Ok((analysis, solver.nodes(), best, journal, None, likely_best))
+    Ok((analysis, solver.nodes() - nodes_before, best, journal, None, likely_best))
 }
 
 /// The one test "value >= at_least" of the request's position

@@ -17,6 +17,6 @@ failure kalah.Error (Refused is a kind of Error).
 where open_spiel is installed).
 """
 
-from ._kalah import Analysis, Engine, Error, MoveValue, Position, Refused, Rules
+from ._kalah import Analysis, Boards, Database, Engine, Error, MoveValue, Position, Refused, Rules
 
-__all__ = ["Analysis", "Engine", "Error", "MoveValue", "Position", "Refused", "Rules"]
+__all__ = ["Analysis", "Boards", "Database", "Engine", "Error", "MoveValue", "Position", "Refused", "Rules"]

@@ -1,0 +1,86 @@
+"""Databases from Python (build, open, find, probe, iterate), answers that
+pickle and copy for multiprocessing, and an engine that names its file."""
+
+import copy
+import pickle
+
+import pytest
+
+import kalah
+
+
+def test_a_database_builds_opens_probes_and_iterates(tmp_path):
+    rules = kalah.Rules(capture="empty")
+    path = kalah.Database.default_path(3, 8, rules, db_dir=tmp_path)
+    assert path.parent == tmp_path
+    db = kalah.Database.build(path, 3, 8, rules)
+    assert (db.houses, db.max_seeds, db.rules) == (3, 8, rules)
+    assert db.boards > 0 and db.bytes > 0 and db.path == path
+    engine = kalah.Engine(threads=1, db_dir=tmp_path / "none", book=False, db_seeds=0)
+    # Every board of 5 seeds, each once, with the engine's value.
+    seen = set()
+    for position, value in db.level(5):
+        assert sum(position.south) + sum(position.north) == 5
+        assert position.stores == (0, 0) and position.to_move == "S"
+        seen.add(position.to_ring())
+        assert value == engine.value(position, rules) == db.probe(position)
+    assert len(seen) == 252  # 5 seeds in 6 houses: C(10, 5)
+    # Stores count; a position beyond the file is None; another size is refused.
+    p = kalah.Position.from_ring("1,0,2,7,0,1,1,4 N")
+    assert db.probe(p) == engine.value(p, rules)
+    assert db.probe(kalah.Position.start(3, 3)) is None
+    with pytest.raises(ValueError, match="houses"):
+        db.probe(kalah.Position.start(4, 1))
+    with pytest.raises(ValueError, match="seeds"):
+        db.level(9)
+    # Opened again, and found in its folder by board size and rules.
+    assert kalah.Database.open(path).boards == db.boards
+    assert kalah.Database.find(3, rules, db_dir=tmp_path).path == path
+    assert kalah.Database.find(3, kalah.Rules(), db_dir=tmp_path) is None
+
+
+def test_a_damaged_or_foreign_file_raises_error(tmp_path):
+    other = tmp_path / "x.kdb"
+    other.write_bytes(b"not a database at all" * 100)
+    with pytest.raises(kalah.Error):
+        kalah.Database.open(other)
+
+
+def test_an_engine_uses_the_file_it_is_given(tmp_path):
+    path = tmp_path / "mine.kdb"
+    kalah.Database.build(path, 3, 18)
+    engine = kalah.Engine(threads=1, db_dir=tmp_path / "empty", db_file=path, book=False)
+    a = engine.analyze(kalah.Position.start(3, 3))
+    assert a.source == "database" and a.value == 2
+    # A file of another board size is refused when a position needs it.
+    with pytest.raises(ValueError):
+        engine.analyze(kalah.Position.start(4, 2))
+
+
+def test_answers_pickle_and_copy_with_their_rules():
+    rules = kalah.Rules(capture="empty", end="turn")
+    engine = kalah.Engine(threads=1, book=False, db_seeds=0)
+    a = engine.analyze(kalah.Position.start(3, 3), rules)
+    assert a.rules == rules
+    for again in (pickle.loads(pickle.dumps(a)), copy.copy(a), copy.deepcopy(a)):
+        assert again.rules == rules and again.position == a.position
+        assert (again.value, again.lower, again.upper, again.best_move, again.pv, again.source) == (a.value, a.lower, a.upper, a.best_move, a.pv, a.source)
+        assert [(m.house, m.value, m.lower, m.upper) for m in again.moves] == [(m.house, m.value, m.lower, m.upper) for m in a.moves]
+    for thing in (rules, kalah.Position.start(4, 3), kalah.Position.from_ring("1,0,2,7,0,1,1,4 N")):
+        assert pickle.loads(pickle.dumps(thing)) == thing
+        assert copy.deepcopy(thing) == thing
+
+
+def test_moves_come_best_first_as_every_door_gives_them():
+    engine = kalah.Engine(threads=1, book=False, db_seeds=0)
+    a = engine.analyze(kalah.Position.start(4, 3))
+    keys = [(-m.lower, -m.upper, m.house) for m in a.moves]
+    assert keys == sorted(keys)
+    assert a.moves[0].value == a.value
+
+
+def test_counts_of_the_engine_are_value_errors_naming_them():
+    with pytest.raises(ValueError, match="db_seeds"):
+        kalah.Engine(db_seeds=-1)
+    with pytest.raises(ValueError, match="threads"):
+        kalah.Engine(threads=-2)
