@@ -218,7 +218,12 @@ pub struct DbArgs {
 impl DbArgs {
     /// The library's form of these flags.
     pub fn spec(&self) -> kalah::DbSpec {
-        kalah::DbSpec { file: self.db.clone(), no_db: self.no_db, build_seeds: self.db_seeds }
+        let file = match (&self.db, self.no_db) {
+            (_, true) => kalah::DbFile::None,
+            (Some(path), false) => kalah::DbFile::Named(path.clone()),
+            (None, false) => kalah::DbFile::Default,
+        };
+        kalah::DbSpec { file, build_seeds: self.db_seeds }
     }
 }
 

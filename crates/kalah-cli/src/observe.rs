@@ -2,25 +2,45 @@
 //! lines, a bar for a database built in memory, a spinner with the nodes
 //! of a search (bars and spinners only where stderr is a terminal).
 
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use kalah_db::{BuildProgress, Progress};
 use kalah::text::group;
 
-/// The command's observer: notes unless `--json` asked for quiet.
-#[derive(Clone, Copy, Debug)]
+/// The command's observer: notes unless `--json` asked for quiet; a bar
+/// while a database is built in memory and a spinner while a search runs,
+/// where stderr is a terminal, else a `progress:` line every minute of a
+/// long search (a log).
+#[derive(Debug, Default)]
 pub struct Terminal {
     /// Print notes.
     pub notes: bool,
+    /// What is drawn now.
+    shown: std::sync::Mutex<Shown>,
+}
+
+/// The bar or spinner on stderr, and the minutes of a search logged.
+#[derive(Debug, Default)]
+struct Shown {
+    bar: Option<ProgressBar>,
+    logged_minutes: u64,
 }
 
 impl Terminal {
     /// Notes on stderr unless `json`.
     pub fn unless_json(json: bool) -> Terminal {
-        Terminal { notes: !json }
+        Terminal { notes: !json, shown: Default::default() }
     }
+
+    fn shown(&self) -> std::sync::MutexGuard<'_, Shown> {
+        self.shown.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Whether stderr is a log rather than a terminal.
+fn logging() -> bool {
+    !std::io::IsTerminal::is_terminal(&std::io::stderr())
 }
 
 impl kalah::Observer for Terminal {
@@ -30,80 +50,67 @@ impl kalah::Observer for Terminal {
         }
     }
 
-    fn build(&self, boards: u64, job: &mut dyn FnMut(&dyn kalah_db::Progress)) {
-        let bar = ProgressBar::new(boards);
-        bar.set_style(build_style("{elapsed_precise} {bar:20} {percent:>3}%  {rate}  {eta} left"));
-        struct Bar<'a>(&'a ProgressBar);
-        impl kalah_db::Progress for Bar<'_> {
-            fn advance(&self, _: u32, done: u64) {
-                self.0.inc(done);
-            }
+    fn watches(&self) -> bool {
+        true
+    }
+
+    fn building(&self, boards: u64, done: u64) {
+        if logging() {
+            return;
         }
-        job(&Bar(&bar));
-        bar.finish_and_clear();
-    }
-
-    fn search(&self, what: &str, status: &(dyn Fn() -> kalah::SearchStatus + Sync), job: &mut dyn FnMut()) {
-        let message = |secs: f64| {
-            let s = status();
-            let mut line = format!("{what}: {} nodes, {:.1} M nodes/s", group(s.nodes), s.nodes as f64 / secs / 1e6);
-            let bound = |v: Option<i32>| v.map_or("?".to_string(), |v| format!("{v:+}"));
-            if s.lower.is_some() || s.upper.is_some() {
-                line += &format!("; value {}..{}", bound(s.lower), bound(s.upper));
+        let mut shown = self.shown();
+        if done >= boards {
+            if let Some(bar) = shown.bar.take() {
+                bar.finish_and_clear();
             }
-            if let Some(t) = s.testing {
-                line += &format!(", testing >= {t:+}");
-            }
-            if let Some(m) = s.root_move {
-                line += &format!(", house {m}");
-            }
-            line
-        };
-        spinning(&message, job)
-    }
-}
-
-/// Runs `job` with a spinner on stderr showing the elapsed time and
-/// `message` of the seconds so far, ten times a second (cleared when it
-/// ends, a panic included). Where stderr is no terminal (a log), a search
-/// that runs for minutes gets a `progress:` line every minute instead.
-fn spinning<R>(message: &(dyn Fn(f64) -> String + Sync), job: impl FnOnce() -> R) -> R {
-    let done = AtomicBool::new(false);
-    let spinner = ProgressBar::new_spinner();
-    spinner.set_style(ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("valid template"));
-    let started = Instant::now();
-    let log = !std::io::IsTerminal::is_terminal(&std::io::stderr());
-    std::thread::scope(|scope| {
-        let ticker = scope.spawn(|| {
-            let mut logged = 0;
-            while !done.load(Relaxed) {
-                let secs = started.elapsed().as_secs_f64().max(1e-9);
-                if log {
-                    if secs as u64 / 60 > logged {
-                        logged = secs as u64 / 60;
-                        let t = secs as u64;
-                        eprintln!("progress: {}:{:02}:{:02} {}", t / 3600, t / 60 % 60, t % 60, message(secs));
-                    }
-                } else {
-                    spinner.set_message(message(secs));
-                    spinner.tick();
-                }
-                // Woken at once when the job ends: a quick search is not
-                // held up to a tenth of a second.
-                std::thread::park_timeout(Duration::from_millis(100));
-            }
-            spinner.finish_and_clear();
+            return;
+        }
+        let bar = shown.bar.get_or_insert_with(|| {
+            let bar = ProgressBar::new(boards);
+            bar.set_style(build_style("{elapsed_precise} {bar:20} {percent:>3}%  {rate}  {eta} left"));
+            bar
         });
-        struct Done<'a>(&'a AtomicBool, std::thread::Thread);
-        impl Drop for Done<'_> {
-            fn drop(&mut self) {
-                self.0.store(true, Relaxed);
-                self.1.unpark();
+        bar.set_position(done);
+    }
+
+    fn searching(&self, what: &str, s: kalah::SearchStatus, elapsed: Duration, done: bool) {
+        let mut shown = self.shown();
+        if done {
+            if let Some(bar) = shown.bar.take() {
+                bar.finish_and_clear();
             }
+            shown.logged_minutes = 0;
+            return;
         }
-        let _done = Done(&done, ticker.thread().clone());
-        job()
-    })
+        let secs = elapsed.as_secs_f64().max(1e-9);
+        let mut line = format!("{what}: {} nodes, {:.1} M nodes/s", group(s.nodes), s.nodes as f64 / secs / 1e6);
+        let bound = |v: Option<i32>| v.map_or("?".to_string(), |v| format!("{v:+}"));
+        if s.lower.is_some() || s.upper.is_some() {
+            line += &format!("; value {}..{}", bound(s.lower), bound(s.upper));
+        }
+        if let Some(t) = s.testing {
+            line += &format!(", testing >= {t:+}");
+        }
+        if let Some(m) = s.root_move {
+            line += &format!(", house {m}");
+        }
+        if logging() {
+            let minutes = elapsed.as_secs() / 60;
+            if minutes > shown.logged_minutes {
+                shown.logged_minutes = minutes;
+                let t = elapsed.as_secs();
+                eprintln!("progress: {}:{:02}:{:02} {line}", t / 3600, t / 60 % 60, t % 60);
+            }
+            return;
+        }
+        let spinner = shown.bar.get_or_insert_with(|| {
+            let spinner = ProgressBar::new_spinner();
+            spinner.set_style(ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("valid template"));
+            spinner
+        });
+        spinner.set_message(line);
+        spinner.tick();
+    }
 }
 
 /// A build's bar: `template` with `{rate}` in millions of boards a second.

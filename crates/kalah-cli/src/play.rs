@@ -207,7 +207,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
     let make: kalah::player::MakeBrain = {
         let (engine, spec) = (engine.clone(), spec.clone());
         Box::new(move || {
-            let setup = Setup { engine: &engine, spec: &spec, threads, tt_mb, budget: SetupBudget::UNLIMITED, work: SearchWork::Analysis, observer: &Terminal { notes: true } };
+            let setup = Setup { engine: &engine, spec: &spec, threads, tt_mb, budget: SetupBudget::UNLIMITED, work: SearchWork::Analysis, observer: &Terminal::unless_json(false) };
             kalah::player::for_game(&databases(), &setup, &start)
         })
     };

@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-use kalah::Request;
+use kalah::{Request, Want};
 
 use crate::common::{databases, parse_position, print_json, seconds, start_or_position, user, BoardSize, DbArgs, RuleArgs, SearchArgs};
 use crate::observe::Terminal;
@@ -239,9 +239,13 @@ impl Asked<'_> {
             db: self.db.spec(),
             threads: self.search.threads()?,
             tt_mb: self.search.tt_mb_asked()?,
-            moves: full,
-            pv: full,
-            best: best_move,
+            want: if full {
+                Want::MovesAndLine
+            } else if best_move {
+                Want::BestMove
+            } else {
+                Want::Value
+            },
             time_limit: self.time_limit,
             journal: self.journal.spec()?,
             remember: !self.journal.no_memory,

@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use kalah::api::{ApiRequest, Flag};
-use kalah::{Analyzer, Databases, ErrorKind, Request, Silent};
+use kalah::{Analyzer, Databases, ErrorKind, Request, Silent, Want};
 use kalah_core::Engine as Rulebook;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyValueError};
@@ -581,7 +581,7 @@ struct Engine {
 struct Ask {
     rules: kalah::Rules,
     time_limit: Option<Duration>,
-    moves: bool,
+    want: Want,
 }
 
 #[pymethods]
@@ -621,7 +621,7 @@ impl Engine {
     /// (seconds), what is not proven by then comes back as bounds.
     #[pyo3(signature = (position, rules = None, time_limit = None))]
     fn analyze(&self, py: Python<'_>, position: &Position, rules: Option<&Rules>, time_limit: Option<f64>) -> PyResult<Analysis> {
-        let ask = Ask { rules: rules_or_default(rules), time_limit: seconds(time_limit)?, moves: true };
+        let ask = Ask { rules: rules_or_default(rules), time_limit: seconds(time_limit)?, want: Want::MovesAndLine };
         Ok(Analysis::of(&self.report(py, position, &ask)?))
     }
 
@@ -629,7 +629,7 @@ impl Engine {
     /// proven within `time_limit`.
     #[pyo3(signature = (position, rules = None, time_limit = None))]
     fn value(&self, py: Python<'_>, position: &Position, rules: Option<&Rules>, time_limit: Option<f64>) -> PyResult<Option<i32>> {
-        let ask = Ask { rules: rules_or_default(rules), time_limit: seconds(time_limit)?, moves: false };
+        let ask = Ask { rules: rules_or_default(rules), time_limit: seconds(time_limit)?, want: Want::Value };
         Ok(self.report(py, position, &ask)?.value())
     }
 
@@ -641,7 +641,7 @@ impl Engine {
         // Without a time limit, a best move found on its own (a search for the
         // value, then one for a move that keeps it); under one, every move's
         // bounds proven in the time, the best first.
-        let ask = Ask { rules: rules_or_default(rules), time_limit, moves: time_limit.is_some() };
+        let ask = Ask { rules: rules_or_default(rules), time_limit, want: if time_limit.is_some() { Want::MovesAndLine } else { Want::BestMove } };
         Ok(self.report(py, position, &ask)?.move_to_play())
     }
 
@@ -649,7 +649,7 @@ impl Engine {
     /// by side, one thread each, the GIL released once for all.
     #[pyo3(signature = (positions, rules = None, time_limit = None))]
     fn analyze_many(&self, py: Python<'_>, positions: Vec<Position>, rules: Option<&Rules>, time_limit: Option<f64>) -> PyResult<Vec<Analysis>> {
-        let ask = Ask { rules: rules_or_default(rules), time_limit: seconds(time_limit)?, moves: true };
+        let ask = Ask { rules: rules_or_default(rules), time_limit: seconds(time_limit)?, want: Want::MovesAndLine };
         let reports = py.allow_threads(|| self.answer_each(&positions, &ask)).map_err(|e| Error::new_err(e.to_string()))?;
         reports.into_iter().map(|r| r.map(|report| Analysis::of(&report)).map_err(raised)).collect()
     }
@@ -700,11 +700,11 @@ impl Engine {
         let mut request = Request::new(position, ask.rules);
         request.threads = threads;
         request.time_limit = ask.time_limit;
-        request.moves = ask.moves;
-        request.pv = ask.moves;
-        request.best = true;
+        request.want = ask.want;
         request.db.build_seeds = self.db_seeds;
-        request.db.file = self.db_file.clone();
+        if let Some(path) = &self.db_file {
+            request.db.file = kalah::DbFile::Named(path.clone());
+        }
         self.analyzer.analyze(&request, &Silent)
     }
 }

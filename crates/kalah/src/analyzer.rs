@@ -18,7 +18,7 @@ use crate::book::Book;
 use crate::databases::{for_search, Databases, DbSpec, Purpose, SetupBudget, ANALYSIS_LOAD_GAP, VALUE_LOAD_GAP};
 use crate::journal::{Identity, JournalReport, JournalSpec, Journaling};
 use crate::error::{Error, Field, Result};
-use crate::progress::{Observer, SearchStatus};
+use crate::progress::{watched_search, Observer, SearchStatus};
 use crate::report::{Report, Source};
 use crate::setup::{SearchWork, Setup, UsedDatabase, BOUNDS_TIME};
 use crate::plan::{self, Step, Table};
@@ -47,13 +47,8 @@ pub struct Request {
     pub threads: usize,
     /// Transposition table MiB (`None`: sized by the position and database).
     pub tt_mb: Option<usize>,
-    /// Every move's value, not only the position's.
-    pub moves: bool,
-    /// A principal variation.
-    pub pv: bool,
-    /// A best move, found on its own when neither every move's value nor a
-    /// principal variation is asked for.
-    pub best: bool,
+    /// What to answer beside the position's value.
+    pub want: Want,
     /// Time for the search: what it has not proven by then is reported as
     /// bounds. `None`: a search runs until it is done, a proof of bounds
     /// ([`Source::Bounds`]) for [`BOUNDS_TIME`]. Database probes and
@@ -89,6 +84,40 @@ pub struct Request {
     pub book: bool,
 }
 
+/// What a request asks beside the position's value (always answered).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Want {
+    /// The value alone.
+    Value,
+    /// The value and a best move, found on its own: much cheaper than
+    /// every move's value. Under a time limit a legal move is always
+    /// given ([`Report::move_to_play`]), proven best or not.
+    BestMove,
+    /// The value and every move's.
+    Moves,
+    /// Every move's value and a line of best play (whose first move is a
+    /// best move): what `kalah query` answers.
+    #[default]
+    MovesAndLine,
+}
+
+impl Want {
+    /// Whether every move's value is asked.
+    pub fn moves(self) -> bool {
+        matches!(self, Want::Moves | Want::MovesAndLine)
+    }
+
+    /// Whether a line of best play is asked.
+    pub fn line(self) -> bool {
+        self == Want::MovesAndLine
+    }
+
+    /// Whether a best move is asked on its own.
+    pub fn best_alone(self) -> bool {
+        self == Want::BestMove
+    }
+}
+
 /// Which null-window tests ("is the value at least V?") an exact search of
 /// the position runs. Its values are the position's, for the player to
 /// move, stores included. Every move's value is searched as always; only
@@ -121,9 +150,7 @@ impl Request {
             db: DbSpec::default(),
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             tt_mb: None,
-            moves: true,
-            pv: true,
-            best: false,
+            want: Want::MovesAndLine,
             time_limit: None,
             cancel: None,
             journal: None,
@@ -146,11 +173,14 @@ impl Request {
         }
         // Checked before anything answers (the book, a finished game): a
         // request that asks the impossible is refused whatever the position.
+        if self.db.is_none() && self.db.build_seeds.is_some_and(|n| n > 0) {
+            return Err(Error::bad_input("no database at all, and one built in memory: ask for one or the other").about(Field::DbSeeds));
+        }
         if let Some(n) = self.db.build_seeds.filter(|&n| n > 0) {
             kalah_db::builder::check_size(self.position.houses(), n).map_err(|e| Error::refused(format!("a {n}-seed database built in memory: {e}")).about(Field::DbSeeds))?;
         }
         if let RootTests::AtLeast(v) = self.tests {
-            if self.moves || self.pv || self.best {
+            if self.want != Want::Value {
                 return Err(Error::bad_input(format!("the test \"value >= {v}\" answers the value alone: ask for no moves, line or best move with it")).about(Field::Tests));
             }
         }
@@ -312,7 +342,7 @@ impl Analyzer {
         let Some(kept) = &self.kept else {
             return Ok(None);
         };
-        if spec.no_db || spec.file.is_some() {
+        if spec.file != crate::databases::DbFile::Default {
             return Ok(None);
         }
         let Some(path) = self.databases.choose(purpose, budget).path else {
@@ -380,7 +410,7 @@ impl Analyzer {
     /// then the opening book, unless the request passes the book over.
     fn at_once(&self, request: &Request) -> Option<Report> {
         let book = self.book.as_deref().filter(|_| request.book);
-        crate::plan::at_once(book, &request.position, request.rules, request.moves, request.pv, request.best)
+        crate::plan::at_once(book, &request.position, request.rules, request.want)
     }
 
     /// The report of `request` answered by `analysis` from `source`, in the
@@ -421,7 +451,7 @@ impl Analyzer {
         let rules = request.rules;
         let engine = Engine::new(h, rules);
         let seeds = position.seeds_in_houses();
-        let gap = if request.moves || request.pv { ANALYSIS_LOAD_GAP } else { VALUE_LOAD_GAP };
+        let gap = if request.want.moves() { ANALYSIS_LOAD_GAP } else { VALUE_LOAD_GAP };
         let budget = SetupBudget::within(request.time_limit, request.threads);
         let purpose = Purpose { houses: h, rules, seeds, gap };
         if let Some((db, kept)) = self.kept_cover(&request.db, purpose, budget)? {
@@ -432,7 +462,7 @@ impl Analyzer {
             return Ok(self.report(request, analysis.into(), Source::Database, start, Some(database)));
         }
         let db = self.databases.open_for(&request.db, purpose, budget, observer)?;
-        let work = if request.moves || request.pv { SearchWork::Analysis } else { SearchWork::Value };
+        let work = if request.want.moves() { SearchWork::Analysis } else { SearchWork::Value };
         let setup = Setup { engine: &engine, spec: &request.db, threads: request.threads, tt_mb: request.tt_mb, budget, work, observer };
         let start = Instant::now();
         let mut built_kept = false;
@@ -640,17 +670,16 @@ fn search<T: Tablebase>(solver: &mut Solver<T>, request: &Request, start: Instan
         return single_test(solver, request, at_least, start, observer, journaling);
     }
     let solver = &*solver;
-    let mut result = None;
     let status = || SearchStatus::of(position, solver.progress());
-    let ((), journal) = journaled(journaling, solver, observer, || observer.search("searching", &status, &mut || {
-        result = Some((|| {
+    let (result, journal) = journaled(journaling, solver, observer, || {
+        watched_search(observer, "searching", &status, || {
             let analysis = match deadline(request, start) {
                 // What can be proven in time; bounds where the search did not finish.
-                Some(deadline) => solver.analyze_within(position, deadline, request.moves, request.pv)?,
-                None => solver.analyze(position, request.moves, request.pv)?.into(),
+                Some(deadline) => solver.analyze_within(position, deadline, request.want.moves(), request.want.line())?,
+                None => solver.analyze(position, request.want.moves(), request.want.line())?.into(),
             };
             let v = analysis.value;
-            let best = if request.best && analysis.moves.is_empty() && analysis.pv.is_empty() && v.is_exact() {
+            let best = if request.want.best_alone() && v.is_exact() {
                 solver.best_move(position, v.lower)
             } else {
                 None
@@ -660,13 +689,13 @@ fn search<T: Tablebase>(solver: &mut Solver<T>, request: &Request, start: Instan
                 Some(why) => Err(kalah_search::SearchError::Tablebase(why)),
                 None => Ok((analysis, best)),
             }
-        })());
-    }))?;
-    let (analysis, best) = result.ok_or_else(|| Error::internal("the observer did not run the search"))??;
+        })
+    })?;
+    let (analysis, best) = result?;
     // A best move asked and none proven in time: the search's first choice,
     // so that a bot under a time limit always has a legal move.
     let board = position.mover_board();
-    let likely_best = (request.best && best.is_none() && analysis.moves.is_empty() && analysis.pv.is_empty() && !solver.engine().is_over(board))
+    let likely_best = (request.want.best_alone() && best.is_none() && !solver.engine().is_over(board))
         .then(|| solver.moves_hint_first(board).first().map(|h| h + 1))
         .flatten();
     Ok((analysis, solver.nodes() - nodes_before, best, journal, None, likely_best))
@@ -677,12 +706,11 @@ fn search<T: Tablebase>(solver: &mut Solver<T>, request: &Request, start: Instan
 /// (or, stopped first, none), within those the seeds allow.
 fn single_test<T: Tablebase>(solver: &Solver<T>, request: &Request, at_least: i32, start: Instant, observer: &dyn Observer, journaling: Option<&Journaling>) -> Result<Searched> {
     let position = &request.position;
-    let mut result = None;
     let status = || SearchStatus::of(position, solver.progress());
-    let ((), journal) = journaled(journaling, solver, observer, || observer.search("testing", &status, &mut || {
-        result = Some(solver.test(position, at_least, deadline(request, start)));
-    }))?;
-    let test = result.ok_or_else(|| Error::internal("the observer did not run the search"))??;
+    let (result, journal) = journaled(journaling, solver, observer, || {
+        watched_search(observer, "testing", &status, || solver.test(position, at_least, deadline(request, start)))
+    })?;
+    let test = result?;
     let base = position.store_difference();
     let seeds = position.seeds_in_houses() as i32;
     let (mut lower, mut upper) = (base - seeds, base + seeds);
@@ -712,26 +740,25 @@ fn bounds(setup: &Setup<'_>, file: Option<Database>, request: &Request, start: I
     // The time limit counts from the request, so that setting up (the
     // database built, the table allocated) is inside it, not after it.
     let deadline = start + limit;
-    let mut result = None;
     let status = || SearchStatus::of(position, solver.progress());
-    let mut job = || setup.observer.search("proving bounds", &status, &mut || {
-        result = Some((|| {
-            let analysis = solver.analyze_within(position, deadline, request.moves, request.pv)?;
+    let job = || {
+        watched_search(setup.observer, "proving bounds", &status, || {
+            let analysis = solver.analyze_within(position, deadline, request.want.moves(), request.want.line())?;
             let v = analysis.value;
-            let best = if request.best && v.is_exact() && !setup.engine.is_over(position.mover_board()) {
+            let best = if request.want.best_alone() && v.is_exact() && !setup.engine.is_over(position.mover_board()) {
                 solver.best_move_within(position, v.lower, deadline)?
             } else {
                 None
             };
             Ok::<_, kalah_search::SearchError>((analysis, best))
-        })());
-    });
+        })
+    };
     // No table snapshot: proofs of bounds keep guesses the snapshot leaves out.
-    let ((), journal) = match journaling.as_ref() {
+    let (result, journal) = match journaling.as_ref() {
         Some(j) => j.run(&|| solver.nodes(), None, setup.observer, job).map(|(r, report)| (r, Some(report)))?,
         None => (job(), None),
     };
-    let (analysis, best) = result.ok_or_else(|| Error::internal("the observer did not run the search"))??;
+    let (analysis, best) = result?;
     Ok(Report {
         position: *position,
         rules: request.rules,

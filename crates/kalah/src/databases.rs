@@ -438,12 +438,10 @@ impl Databases {
     }
 
     fn open_spec(&self, spec: &DbSpec, h: usize, rules: Rules, default: impl FnOnce() -> Option<PathBuf>) -> Result<Option<Database>> {
-        if spec.no_db {
-            return Ok(None);
-        }
         let path = match &spec.file {
-            Some(p) => p.clone(),
-            None => match default() {
+            DbFile::None => return Ok(None),
+            DbFile::Named(p) => p.clone(),
+            DbFile::Default => match default() {
                 Some(p) => p,
                 None => return Ok(None),
             },
@@ -554,14 +552,42 @@ pub struct Purpose {
 /// Which database a request uses.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DbSpec {
-    /// This file, whatever its size; without it, one of the directory's.
-    pub file: Option<PathBuf>,
-    /// No database at all, not even a default one.
-    pub no_db: bool,
+    /// Which file.
+    pub file: DbFile,
     /// Build a database of up to this many seeds in memory first, unless a
     /// file covers them (0: never). `None`: one sized by the position when
-    /// no file is used.
+    /// no file is used. Not with [`DbFile::None`].
     pub build_seeds: Option<u32>,
+}
+
+/// Which database file a request uses.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum DbFile {
+    /// The folder's choice for the position ([`Databases::choose`]), if it
+    /// has one.
+    #[default]
+    Default,
+    /// This file, whatever its size.
+    Named(PathBuf),
+    /// No database at all: no file, and none built in memory.
+    None,
+}
+
+impl DbSpec {
+    /// No database at all.
+    pub fn none() -> DbSpec {
+        DbSpec { file: DbFile::None, build_seeds: None }
+    }
+
+    /// The file at `path`, whatever the folder holds.
+    pub fn file(path: impl Into<PathBuf>) -> DbSpec {
+        DbSpec { file: DbFile::Named(path.into()), build_seeds: None }
+    }
+
+    /// Whether no database at all is asked.
+    pub fn is_none(&self) -> bool {
+        self.file == DbFile::None
+    }
 }
 
 /// Seeds a search for a value (or a best move) may lie above the database

@@ -18,12 +18,12 @@
 //! # Solve Kalah(4,3)
 //!
 //! ```
-//! use kalah::{Analyzer, Capture, Databases, Position, Request, Rules, Silent};
+//! use kalah::{Analyzer, Capture, Databases, Position, Request, Rules, Silent, Want};
 //!
 //! let analyzer = Analyzer::new(Databases::new("no-such-directory"));
 //! let rules = Rules { capture: Capture::Empty, ..Rules::default() };
 //! let start = Position::start(4, 3)?;
-//! let request = Request { moves: false, pv: false, ..Request::new(start, rules) };
+//! let request = Request { want: Want::Value, ..Request::new(start, rules) };
 //! let report = analyzer.analyze(&request, &Silent)?;
 //! assert_eq!(report.value(), Some(8)); // South wins by 8 (Irving et al. 2000)
 //! # Ok::<(), kalah::Error>(())
@@ -60,14 +60,12 @@
 //!
 //! ```
 //! use std::time::Duration;
-//! use kalah::{Analyzer, Databases, Position, Request, Rules, Silent};
+//! use kalah::{Analyzer, Databases, Position, Request, Rules, Silent, Want};
 //!
 //! let analyzer = Analyzer::new(Databases::new("no-such-directory"));
 //! let position: Position = "4,4,4,4,4,0,4,4,4,4,4,0 S".parse()?; // Kalah(5,4)
 //! let request = Request {
-//!     moves: false,
-//!     pv: false,
-//!     best: true,
+//!     want: Want::BestMove,
 //!     book: false,
 //!     time_limit: Some(Duration::from_millis(200)),
 //!     ..Request::new(position, Rules::default())
@@ -84,7 +82,7 @@
 //! a position of another size is refused, not misplayed.
 //!
 //! ```
-//! use kalah::{Analyzer, Databases, Engine, Position, Request, Rules, Side, Silent};
+//! use kalah::{Analyzer, Databases, Engine, Position, Request, Rules, Side, Silent, Want};
 //!
 //! let rules = Rules::default();
 //! let engine = Engine::new(3, rules);
@@ -93,7 +91,7 @@
 //! let value = analyzer.analyze(&Request::new(start, rules), &Silent)?.value().expect("exact");
 //! let mut position = start;
 //! while !position.is_over(&engine) {
-//!     let request = Request { moves: false, pv: false, best: true, ..Request::new(position, rules) };
+//!     let request = Request { want: Want::BestMove, ..Request::new(position, rules) };
 //!     let house = analyzer.analyze(&request, &Silent)?.move_to_play().expect("a move");
 //!     position = position.play(&engine, house)?.0;
 //! }
@@ -159,7 +157,7 @@
 //! let asks = [
 //!     Request { threads: 0, ..Request::new(start, Rules::default()) },
 //!     Request { db: DbSpec { build_seeds: Some(200), ..DbSpec::default() }, ..Request::new(start, Rules::default()) },
-//!     Request { db: DbSpec { file: Some("no-such-file.kdb".into()), ..DbSpec::default() }, book: false, ..Request::new(start, Rules::default()) },
+//!     Request { db: DbSpec::file("no-such-file.kdb"), book: false, ..Request::new(start, Rules::default()) },
 //! ];
 //! for request in &asks {
 //!     let e = analyzer.analyze(request, &Silent).unwrap_err();
@@ -249,8 +247,8 @@ pub mod table;
 pub mod text;
 pub mod verify;
 
-pub use analyzer::{probe, Analyzer, Request, RootTests};
-pub use databases::{Databases, DbSpec, SetupBudget};
+pub use analyzer::{probe, Analyzer, Request, RootTests, Want};
+pub use databases::{Databases, DbFile, DbSpec, SetupBudget};
 pub use error::{Error, ErrorKind, Field, Result};
 pub use progress::{Observer, SearchStatus, Silent};
 pub use report::{Report, Source};

@@ -34,6 +34,7 @@ use kalah_core::{Engine, Position, Rules};
 use kalah_db::{Builder, Database, Tablebase};
 use kalah_search::{Bounded, BoundedAnalysis, LineEnd, SearchOptions};
 
+use crate::analyzer::Want;
 use crate::book::Book;
 use crate::databases::Databases;
 use crate::error::Result;
@@ -43,9 +44,9 @@ pub use crate::table::{describe_file, Table};
 
 /// Step 1: what needs neither a database nor a search. A finished game
 /// (the rules give its value), then a position of `book` (if any): every
-/// move's value and the line, cut to what was asked (`moves`, `pv`, and
-/// `best` alone), as a search would answer. `None` for the other steps.
-pub fn at_once(book: Option<&Book>, position: &Position, rules: Rules, moves: bool, pv: bool, best: bool) -> Option<Report> {
+/// move's value and the line, cut to what was asked (`want`), as a search
+/// would answer. `None` for the other steps.
+pub fn at_once(book: Option<&Book>, position: &Position, rules: Rules, want: Want) -> Option<Report> {
     let start = Instant::now();
     let engine = Engine::new(position.houses(), rules);
     let base = position.store_difference();
@@ -56,10 +57,10 @@ pub fn at_once(book: Option<&Book>, position: &Position, rules: Rules, moves: bo
         let entry = book?.lookup(rules, position)?;
         (entry.analysis(&engine, position), Source::Book)
     };
-    let best_found = (best && !moves && !pv).then(|| analysis.pv.first().map(|m| m.house)).flatten();
+    let best_found = want.best_alone().then(|| analysis.pv.first().map(|m| m.house)).flatten();
     let analysis = BoundedAnalysis {
-        moves: if moves { analysis.moves } else { Vec::new() },
-        pv: if pv { analysis.pv } else { Vec::new() },
+        moves: if want.moves() { analysis.moves } else { Vec::new() },
+        pv: if want.line() { analysis.pv } else { Vec::new() },
         ..analysis
     };
     Some(Report { position: *position, rules, analysis, source, nodes: 0, seconds: start.elapsed().as_secs_f64(), database: None, best_found, journal: None, test: None, likely_best: None })
@@ -180,9 +181,9 @@ mod tests {
     #[test]
     fn a_finished_game_is_answered_at_once() {
         let over: Position = "0,0,0,5,1,2,3,3 S".parse().unwrap();
-        let report = at_once(None, &over, Rules::default(), true, true, false).expect("over");
+        let report = at_once(None, &over, Rules::default(), Want::MovesAndLine).expect("over");
         assert_eq!(report.source, Source::GameOver);
         assert_eq!(report.value(), Some(5 - (3 + 6)), "North keeps its 6 seeds");
-        assert!(at_once(None, &Position::start(3, 3).unwrap(), Rules::default(), true, true, false).is_none());
+        assert!(at_once(None, &Position::start(3, 3).unwrap(), Rules::default(), Want::MovesAndLine).is_none());
     }
 }

@@ -3,8 +3,12 @@
 //! prints; a door (the command line, a server) implements [`Observer`]
 //! and draws what it likes.
 
-/// Hears what the library is doing. Every method has a default that does
-/// nothing (or just runs the job), so an implementation overrides what it
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+/// Hears what the library is doing; the library does the work, on its
+/// own threads, and tells the observer where it is. Every method has a
+/// default that does nothing, so an implementation overrides what it
 /// shows. [`Silent`] hears nothing.
 pub trait Observer: Sync {
     /// A note for people: what is used, what is passed over, and why.
@@ -12,24 +16,97 @@ pub trait Observer: Sync {
         let _ = text;
     }
 
-    /// Runs `job`, which builds a database of `boards` boards in memory and
-    /// reports to the progress it is handed (boards done, level by level).
-    /// The default hands it one that ignores everything.
-    fn build(&self, boards: u64, job: &mut dyn FnMut(&dyn kalah_db::Progress)) {
-        let _ = boards;
-        job(&kalah_db::Quiet)
+    /// Whether it watches long work ([`Observer::building`],
+    /// [`Observer::searching`]): if not, the library spares the thread
+    /// that would tell it. The default is no.
+    fn watches(&self) -> bool {
+        false
     }
 
-    /// Runs `job`, a search described by `what` (`"searching"`, `"proving
-    /// bounds"`); `status` reads where it is (nodes, bounds proven), from
-    /// any thread, for a display that polls it while `job` runs.
-    fn search(&self, what: &str, status: &(dyn Fn() -> SearchStatus + Sync), job: &mut dyn FnMut()) {
-        let _ = (what, status);
-        job()
+    /// A database of `boards` boards is being built in memory, `done` of
+    /// them so far: heard as the building goes (from its threads), and
+    /// once more with `done == boards` at the end.
+    fn building(&self, boards: u64, done: u64) {
+        let _ = (boards, done);
+    }
+
+    /// A search described by `what` (`"searching"`, `"testing"`,
+    /// `"proving bounds"`) is under way, `elapsed` into it, at `status`:
+    /// heard about ten times a second while it runs (from a thread of the
+    /// library's), and once when it ends, with `done`.
+    fn searching(&self, what: &str, status: SearchStatus, elapsed: Duration, done: bool) {
+        let _ = (what, status, elapsed, done);
     }
 }
 
-/// Where a search is ([`Observer::search`]). The bounds and the test are
+/// How often a watching observer hears of a search.
+const WATCH_EVERY: Duration = Duration::from_millis(100);
+
+/// Runs `job`, a search described by `what`, telling `observer` where it
+/// is (`status`) about ten times a second from a thread of its own, and
+/// once at the end ([`Observer::searching`]); with an observer that does
+/// not watch, just runs it.
+pub(crate) fn watched_search<R>(observer: &dyn Observer, what: &str, status: &(dyn Fn() -> SearchStatus + Sync), job: impl FnOnce() -> R) -> R {
+    if !observer.watches() {
+        return job();
+    }
+    let started = Instant::now();
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let teller = scope.spawn(|| {
+            while !done.load(Relaxed) {
+                observer.searching(what, status(), started.elapsed(), false);
+                // Woken at once when the job ends: a quick search is not
+                // held up to a tenth of a second.
+                std::thread::park_timeout(WATCH_EVERY);
+            }
+        });
+        // Set when the job ends, a panic included.
+        struct Ended<'a>(&'a AtomicBool, std::thread::Thread);
+        impl Drop for Ended<'_> {
+            fn drop(&mut self) {
+                self.0.store(true, Relaxed);
+                self.1.unpark();
+            }
+        }
+        let result = {
+            let _ended = Ended(&done, teller.thread().clone());
+            job()
+        };
+        let _ = teller.join();
+        observer.searching(what, status(), started.elapsed(), true);
+        result
+    })
+}
+
+/// The progress a build reports ([`kalah_db::Progress`]), told to an
+/// observer as [`Observer::building`].
+pub(crate) struct WatchedBuild<'a> {
+    observer: &'a dyn Observer,
+    boards: u64,
+    done: AtomicU64,
+}
+
+impl<'a> WatchedBuild<'a> {
+    /// A build of `boards` boards that `observer` hears of.
+    pub(crate) fn new(observer: &'a dyn Observer, boards: u64) -> WatchedBuild<'a> {
+        WatchedBuild { observer, boards, done: AtomicU64::new(0) }
+    }
+
+    /// Tells the observer the build is done.
+    pub(crate) fn finish(&self) {
+        self.observer.building(self.boards, self.boards);
+    }
+}
+
+impl kalah_db::Progress for WatchedBuild<'_> {
+    fn advance(&self, _level: u32, boards: u64) {
+        let done = self.done.fetch_add(boards, Relaxed) + boards;
+        self.observer.building(self.boards, done.min(self.boards));
+    }
+}
+
+/// Where a search is ([`Observer::searching`]). The bounds and the test are
 /// of the position's value (stores included, for the player to move), and
 /// given only while the position itself is searched (not while each
 /// move's value is).

@@ -307,7 +307,9 @@ impl Setup<'_> {
             .num_threads(self.threads)
             .build()
             .map_err(|e| Error::refused(format!("cannot start {} threads: {e}", self.threads)))?;
-        self.observer.build(boards_up_to(h, seeds), &mut |progress| pool.install(|| builder.build_all(progress)));
+        let progress = crate::progress::WatchedBuild::new(self.observer, boards_up_to(h, seeds));
+        pool.install(|| builder.build_all(&progress));
+        progress.finish();
         Ok(builder)
     }
 
@@ -356,7 +358,7 @@ impl Setup<'_> {
     /// or `None`; a size asked for that does not fit is refused.
     pub fn memory_seeds(&self, seeds: u32, file: Option<&Database>) -> Result<Option<u32>> {
         let h = self.houses();
-        if self.spec.no_db || self.engine.rules().may_cycle() {
+        if self.spec.is_none() || self.engine.rules().may_cycle() {
             return Ok(None);
         }
         let file_seeds = file.map(|d| d.header().max_seeds);
@@ -422,7 +424,7 @@ impl Setup<'_> {
     pub fn bound_solver(&self, seeds: u32, file: Option<Database>, limit: Duration) -> Result<(BoundsOverDatabase, Option<UsedDatabase>)> {
         let h = self.houses();
         let rules = self.engine.rules();
-        let n = match (&file, self.spec.no_db, self.spec.build_seeds) {
+        let n = match (&file, self.spec.is_none(), self.spec.build_seeds) {
             (Some(d), _, _) => d.header().max_seeds,
             (None, true, _) | (None, false, Some(0)) => 0,
             (None, false, Some(n)) => {

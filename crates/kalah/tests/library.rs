@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use kalah::{Analyzer, Capture, Databases, DbSpec, ErrorKind, Position, Request, Rules, Silent, Source};
+use kalah::{Analyzer, Capture, Databases, DbSpec, ErrorKind, Position, Request, Rules, Silent, Source, Want};
 use kalah_reference::RefPosition;
 
 fn empty_capture() -> Rules {
@@ -48,7 +48,7 @@ fn the_published_values_of_small_boards_are_reproduced() {
     let rows: Vec<_> = kalah::published::all().into_iter().filter(|p| p.houses <= 4 && p.seeds <= 4).collect();
     assert!(rows.len() >= 10, "{} rows", rows.len());
     for p in rows {
-        let request = Request { moves: false, pv: false, threads: 2, ..Request::new(Position::start(p.houses, p.seeds).unwrap(), p.rules) };
+        let request = Request { want: Want::Value, threads: 2, ..Request::new(Position::start(p.houses, p.seeds).unwrap(), p.rules) };
         let v = analyzer.analyze(&request, &Silent).unwrap().value().unwrap();
         assert!(p.claim.agrees(v), "Kalah({},{}) {}: {v}, published {}", p.houses, p.seeds, p.rules, p.claim.text());
     }
@@ -74,10 +74,9 @@ fn a_raised_cancel_flag_stops_the_search_with_bounds() {
     let (analyzer, _dir) = analyzer();
     let cancel = Arc::new(AtomicBool::new(true));
     let request = Request {
-        db: DbSpec { no_db: true, ..DbSpec::default() },
+        db: DbSpec::none(),
         threads: 1,
-        moves: false,
-        pv: false,
+        want: Want::Value,
         cancel: Some(cancel),
         ..Request::new(Position::start(6, 5).unwrap(), Rules::default())
     };
@@ -101,7 +100,7 @@ fn a_position_of_another_board_size_is_refused() {
 
     // The analyzer, given the file for a 6-house position: the database's rules are checked.
     let analyzer = Analyzer::new(Databases::new(dir.path()));
-    let request = Request { db: DbSpec { file: Some(file.clone()), ..DbSpec::default() }, ..Request::new(six, Rules::default()) };
+    let request = Request { db: DbSpec::file(&file), ..Request::new(six, Rules::default()) };
     assert_eq!(analyzer.analyze(&request, &Silent).unwrap_err().kind(), ErrorKind::BadInput);
 
     // A 4-house solver searching a 6-house position (it read the board as a 4-house one and answered a value).
@@ -369,7 +368,7 @@ fn a_database_built_by_default_is_kept_for_the_next_request() {
     let request = |remember: bool, build_seeds: Option<u32>| Request { threads: 2, remember, db: DbSpec { build_seeds, ..DbSpec::default() }, ..Request::new(start, rules) };
     let moves = |r: &kalah::Report| -> Vec<(usize, i32, i32)> { r.analysis.moves.iter().map(|m| (m.house, m.value.lower, m.value.upper)).collect() };
     let file = Databases::new(dir.path()).path_for(2, 24, rules);
-    let unaided = analyzer.analyze(&Request { db: DbSpec { no_db: true, ..DbSpec::default() }, ..request(false, None) }, &Silent).unwrap();
+    let unaided = analyzer.analyze(&Request { db: DbSpec::none(), ..request(false, None) }, &Silent).unwrap();
 
     for forgetting in [request(false, None), request(true, Some(24))] {
         let report = analyzer.analyze(&forgetting, &Silent).unwrap();
@@ -406,9 +405,7 @@ fn a_best_move_under_a_short_time_limit_is_always_a_legal_move() {
             break;
         }
         let request = Request {
-            moves: false,
-            pv: false,
-            best: true,
+            want: Want::BestMove,
             time_limit: Some(Duration::from_millis(50)),
             threads: 1,
             book: false,
@@ -467,4 +464,43 @@ fn kept_solvers_answer_as_new_ones_would() {
     let again = analyzer.analyze(&request, &Silent).unwrap();
     assert_eq!(again.value(), first.value());
     assert!(again.nodes < first.nodes, "asked again: {} nodes, the first time {}", again.nodes, first.nodes);
+}
+
+/// What a watching observer hears: the library runs the work and tells it
+/// where a build and a search are, the search ending with one last word.
+#[derive(Default)]
+struct Watcher {
+    builds: std::sync::Mutex<Vec<(u64, u64)>>,
+    searches: std::sync::Mutex<Vec<(String, u64, bool)>>,
+}
+
+impl kalah::Observer for Watcher {
+    fn watches(&self) -> bool {
+        true
+    }
+    fn building(&self, boards: u64, done: u64) {
+        self.builds.lock().unwrap().push((boards, done));
+    }
+    fn searching(&self, what: &str, status: kalah::SearchStatus, _elapsed: Duration, done: bool) {
+        self.searches.lock().unwrap().push((what.to_string(), status.nodes, done));
+    }
+}
+
+#[test]
+fn a_watching_observer_hears_the_work_the_library_runs() {
+    let (analyzer, _dir) = analyzer();
+    let position: Position = "0,0,1,2,0,3,20,1,0,0,4,2,0,15 S".parse().unwrap();
+    let request = Request { db: DbSpec { build_seeds: Some(12), ..DbSpec::default() }, book: false, threads: 1, ..Request::new(position, Rules::default()) };
+    let watcher = Watcher::default();
+    let report = analyzer.analyze(&request, &watcher).unwrap();
+    assert_eq!(report.value(), analyzer.analyze(&request, &Silent).unwrap().value());
+    let builds = watcher.builds.lock().unwrap();
+    let &(boards, done) = builds.last().expect("the build was heard");
+    assert_eq!(done, boards, "the build's last word is its end");
+    assert!(builds.windows(2).all(|w| w[0].1 <= w[1].1), "boards done never go back");
+    let searches = watcher.searches.lock().unwrap();
+    let ends: Vec<_> = searches.iter().filter(|s| s.2).collect();
+    assert_eq!(ends.len(), 1, "one last word: {searches:?}");
+    let last = searches.last().unwrap();
+    assert!(last.2 && last.0 == "searching" && last.1 == report.nodes, "{last:?}, {} nodes", report.nodes);
 }

@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use kalah::{Analyzer, Databases, Engine, Position, Request, Rules, Side, Silent};
+use kalah::{Analyzer, Databases, Engine, Position, Request, Rules, Side, Silent, Want};
 
 /// Plays the game from the start of Kalah(`houses`,`seeds`), each move
 /// chosen within `per_move`; the final position and the moves played.
@@ -17,7 +17,7 @@ fn self_play(analyzer: &Analyzer, houses: usize, seeds: u32, per_move: Duration)
     let mut position = Position::start(houses, seeds)?;
     let mut played = Vec::new();
     while !position.is_over(&engine) {
-        let request = Request { moves: false, pv: false, best: true, time_limit: Some(per_move), ..Request::new(position, rules) };
+        let request = Request { want: Want::BestMove, time_limit: Some(per_move), ..Request::new(position, rules) };
         let house = analyzer.analyze(&request, &Silent)?.move_to_play().ok_or_else(|| kalah::Error::internal("no move in a live game"))?;
         position = position.play(&engine, house)?.0;
         played.push(house);
@@ -33,7 +33,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let analyzer = Analyzer::keeping(Databases::new(Databases::default_dir()));
     let (end, played) = self_play(&analyzer, houses, seeds, Duration::from_secs_f64(seconds))?;
     let start = Request::new(Position::start(houses, seeds)?, Rules::default());
-    let value = analyzer.analyze(&Request { moves: false, pv: false, ..start }, &Silent)?.value();
+    let value = analyzer.analyze(&Request { want: Want::Value, ..start }, &Silent)?.value();
     println!("Kalah({houses},{seeds}): {} moves, South {} - North {}", played.len(), end.store(Side::South), end.store(Side::North));
     match value {
         Some(v) => println!("the start's value under perfect play: {v:+} for South"),
@@ -54,7 +54,7 @@ mod tests {
         let (end, played) = self_play(&analyzer, 3, 3, Duration::from_secs(60)).unwrap();
         assert!(!played.is_empty());
         let score = end.store(Side::South) as i32 - end.store(Side::North) as i32;
-        let start = Request { moves: false, pv: false, ..Request::new(Position::start(3, 3).unwrap(), Rules::default()) };
+        let start = Request { want: Want::Value, ..Request::new(Position::start(3, 3).unwrap(), Rules::default()) };
         assert_eq!(Some(score), analyzer.analyze(&start, &Silent).unwrap().value());
     }
 }
