@@ -552,7 +552,10 @@ fn output_to_a_full_disk_is_a_failure() {
 
 /// Starts `kalah args` with no input, stdout as given and stderr piped.
 fn spawn(args: &[&str], stdout: Stdio) -> std::process::Child {
-    Command::new(BIN).args(args).stdin(Stdio::null()).stdout(stdout).stderr(Stdio::piped()).spawn().unwrap()
+    // A database folder of its own: no test reads or writes data/db.
+    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    let dir = DIR.get_or_init(|| tempfile::tempdir().unwrap()).path();
+    Command::new(BIN).args(args).env("KALAH_DB_DIR", dir).stdin(Stdio::null()).stdout(stdout).stderr(Stdio::piped()).spawn().unwrap()
 }
 
 /// An answer that cannot be written (stdout a full disk: `/dev/full`) is

@@ -12,8 +12,8 @@
 //! - A build whose rank fails resumes from its last complete level,
 //!   recomputing none of the finished levels, on any number of ranks.
 //! - A distributed solve finds the single-process value and move values.
-//! - The 20-seed database built on 2 ranks is the single-process file (the
-//!   one in `data/db` if it is there), and Kalah(6,4) with empty capture
+//! - The 20-seed database built on 2 ranks is the single-process file, and
+//!   Kalah(6,4) with empty capture
 //!   solved on 2 ranks with it is +10.
 #![cfg(feature = "mpi")]
 
@@ -33,7 +33,8 @@ fn mpirun(ranks: usize, args: &[&str], env: &[(&str, &str)]) -> Output {
         .args(args)
         .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
         .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-        .env("OMPI_MCA_rmaps_base_oversubscribe", "1");
+        .env("OMPI_MCA_rmaps_base_oversubscribe", "1")
+        .env("KALAH_DB_DIR", db_dir());
     for (k, v) in env {
         command.env(k, v);
     }
@@ -42,7 +43,15 @@ fn mpirun(ranks: usize, args: &[&str], env: &[(&str, &str)]) -> Output {
 
 /// Runs `kalah args` as one plain process.
 fn single(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().expect("kalah runs")
+    Command::new(BIN).args(args).env("KALAH_DB_DIR", db_dir()).output().expect("kalah runs")
+}
+
+/// The database folder of every command these tests run: one of their
+/// own, so that none reads or writes the repository's `data/db` (nor its
+/// search memory).
+fn db_dir() -> &'static Path {
+    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| tempfile::tempdir().expect("a temporary directory")).path()
 }
 
 fn describe(o: &Output) -> String {
@@ -202,12 +211,6 @@ fn what_is_not_distributed_is_refused_once_with_exit_code_2() {
     }
 }
 
-/// The 20-seed empty-capture database of `data/db`, if it is there.
-fn database_20() -> Option<PathBuf> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/db/kalah-h6-n20-empty-instant-owner-ccw-relayoff.kdb");
-    path.exists().then_some(path)
-}
-
 #[test]
 fn the_20_seed_database_on_two_ranks_is_the_single_process_file_and_kalah_6_4_is_plus_10() {
     // Issue 7, at the scale of the README's example: 225,792,840 boards
@@ -219,11 +222,8 @@ fn the_20_seed_database_on_two_ranks_is_the_single_process_file_and_kalah_6_4_is
     let shared_arg = path_arg(&shared);
     let rules = ["--houses", "6", "--max-seeds", "20", "--capture", "empty"];
     ok(mpirun(2, &[&["db", "build"][..], &rules, &["-o", &shared_arg]].concat(), &[]));
-    let reference = database_20().unwrap_or_else(|| {
-        let one = dir.path().join("single.kdb");
-        ok(single(&[&["db", "build"][..], &rules, &["-o", &path_arg(&one)]].concat()));
-        one
-    });
+    let reference = dir.path().join("single.kdb");
+    ok(single(&[&["db", "build"][..], &rules, &["-o", &path_arg(&reference)]].concat()));
     assert!(read(&reference) == read(&shared), "the 20-seed files differ");
     let o = ok(mpirun(
         2,
