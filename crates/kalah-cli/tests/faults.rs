@@ -110,6 +110,15 @@ fn is_root() -> bool {
         .unwrap_or(false)
 }
 
+/// A test that cannot mount its tmpfs is skipped, with `why`; where
+/// `KALAH_TMPFS_TEST=required` (CI), it fails instead.
+fn skipped<T>(why: String) -> Option<T> {
+    let required = std::env::var("KALAH_TMPFS_TEST").is_ok_and(|v| v == "required");
+    assert!(!required, "the tmpfs fault tests are required here (KALAH_TMPFS_TEST=required): {why}");
+    eprintln!("SKIPPED: {why}");
+    None
+}
+
 /// A tmpfs of `size` on a temporary directory, unmounted when dropped;
 /// `None` (the reason printed) where it cannot be mounted.
 struct Tmpfs(tempfile::TempDir);
@@ -117,19 +126,16 @@ struct Tmpfs(tempfile::TempDir);
 impl Tmpfs {
     fn mount(size: &str) -> Option<Tmpfs> {
         if !is_root() {
-            eprintln!("SKIPPED: mounting a small tmpfs needs root");
-            return None;
+            return skipped("mounting a small tmpfs needs root".to_string());
         }
         let dir = tempfile::tempdir().unwrap();
         match Command::new("mount").args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"]).arg(dir.path()).output() {
             Ok(o) if o.status.success() => Some(Tmpfs(dir)),
             Ok(o) => {
-                eprintln!("SKIPPED: mount -t tmpfs failed: {}", String::from_utf8_lossy(&o.stderr).trim());
-                None
+                skipped(format!("mount -t tmpfs failed: {}", String::from_utf8_lossy(&o.stderr).trim()))
             }
             Err(e) => {
-                eprintln!("SKIPPED: cannot run mount: {e}");
-                None
+                skipped(format!("cannot run mount: {e}"))
             }
         }
     }
