@@ -14,11 +14,13 @@
 
 use std::time::{Duration, Instant};
 
-use kalah_core::{Engine, Next, Position, Side};
+use kalah_core::{Engine, Next, Position, Rules, Side};
 use kalah_search::Bounded;
+use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::oracle::Oracle;
+use crate::text::RulesView;
 
 /// One opening turn of South and South's value after it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -96,4 +98,162 @@ pub fn shifted(start: &Position, from: usize, to: usize) -> Option<Position> {
     ring[from - 1] -= 1;
     ring[to - 1] += 1;
     Position::new(&ring[..h], &ring[h..], [start.store(Side::South), start.store(Side::North)], start.to_move()).ok()
+}
+
+/// An opening turn as its answer shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TurnView {
+    /// The houses played, in order.
+    pub turn: Vec<usize>,
+    /// South's value after it; `None` when only bounds were proven.
+    pub value: Option<i32>,
+    /// South's value is at least this.
+    pub lower: i32,
+    /// And at most this.
+    pub upper: i32,
+}
+
+/// The value under the pie rule, in an [`OpeningsReport`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct PieView {
+    /// South's value under the pie rule; `None` when only bounds were proven.
+    pub pie_value: Option<i32>,
+    /// Its bounds.
+    pub pie_bounds: [i32; 2],
+}
+
+/// Every opening turn of South and the game's value: South's best turn,
+/// or under the pie rule the best once North may swap after it (what
+/// `kalah solve --openings` and `--pie` answer, docs/json.md).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OpeningsReport {
+    /// Houses a side.
+    pub houses: usize,
+    /// The start (ring form).
+    pub position: String,
+    /// The rules.
+    pub rules: RulesView,
+    /// Every opening turn.
+    pub openings: Vec<TurnView>,
+    /// The value under the pie rule, when it was asked.
+    #[serde(flatten)]
+    pub pie: Option<PieView>,
+    /// The game's value for South; `None` when only bounds were proven.
+    pub value: Option<i32>,
+    /// Its lower bound.
+    pub lower: i32,
+    /// Its upper bound.
+    pub upper: i32,
+    /// `[lower, upper]`, kept for readers of the files written before.
+    pub bounds: [i32; 2],
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Seconds taken.
+    pub seconds: f64,
+}
+
+fn exact(b: Bounded) -> Option<i32> {
+    b.is_exact().then_some(b.lower)
+}
+
+/// The opening turns of `start` and the game's value, under the pie rule
+/// if `with_pie` ([`pie`]; within `limit` a turn); `rules` are the
+/// oracle's.
+pub fn openings_report(engine: &Engine, oracle: &dyn Oracle, start: &Position, rules: Rules, with_pie: bool, limit: Option<Duration>) -> Result<OpeningsReport> {
+    let timer = Instant::now();
+    let (pie_value, turns) = pie(engine, oracle, start, limit)?;
+    let best = best_turn(&turns).ok_or_else(|| Error::bad_input("the start position has no move"))?;
+    let game = if with_pie { pie_value } else { best };
+    Ok(OpeningsReport {
+        houses: start.houses(),
+        position: start.ring(),
+        rules: rules.into(),
+        openings: turns.iter().map(|t| TurnView { turn: t.houses.clone(), value: exact(t.value), lower: t.value.lower, upper: t.value.upper }).collect(),
+        pie: with_pie.then_some(PieView { pie_value: exact(pie_value), pie_bounds: [pie_value.lower, pie_value.upper] }),
+        value: exact(game),
+        lower: game.lower,
+        upper: game.upper,
+        bounds: [game.lower, game.upper],
+        nodes: oracle.nodes(),
+        seconds: timer.elapsed().as_secs_f64(),
+    })
+}
+
+/// One of North's seed shifts and South's value after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Shift {
+    /// The ring house a seed leaves (1..2h: South's houses, then North's).
+    pub from: usize,
+    /// The ring house it goes to (`from`: no shift).
+    pub to: usize,
+    /// South's value of the game after it.
+    pub value: i32,
+}
+
+/// A best shift for North.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ShiftMove {
+    /// See [`Shift::from`].
+    pub from: usize,
+    /// See [`Shift::to`].
+    pub to: usize,
+}
+
+/// North's one-seed shifts before the game, each with South's value after
+/// it, and the game's value, the least of them (what `kalah solve
+/// --shift` answers, docs/json.md).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ShiftReport {
+    /// Houses a side.
+    pub houses: usize,
+    /// The start (ring form).
+    pub position: String,
+    /// The rules.
+    pub rules: RulesView,
+    /// Whether each shifted game is played under the pie rule.
+    pub pie: bool,
+    /// The least of the shifts' values.
+    pub shift_value: i32,
+    /// The same: the game's value.
+    pub value: i32,
+    /// Shifts after which South still wins.
+    pub south_wins: usize,
+    /// Every possible shift.
+    pub shifts: Vec<Shift>,
+    /// North's best shifts.
+    pub best_shifts: Vec<ShiftMove>,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Seconds taken.
+    pub seconds: f64,
+}
+
+/// Every shift of `start` with South's value after it (under the pie rule
+/// if `with_pie`), and the game's value; `done` hears each shift solved.
+pub fn shift_report(engine: &Engine, oracle: &dyn Oracle, start: &Position, rules: Rules, with_pie: bool, done: &dyn Fn()) -> Result<ShiftReport> {
+    let timer = Instant::now();
+    let h = start.houses();
+    let mut shifts = Vec::new();
+    for from in 1..=2 * h {
+        for to in 1..=2 * h {
+            let Some(p) = shifted(start, from, to) else { continue };
+            let value = if with_pie { pie(engine, oracle, &p, None)?.0.lower } else { oracle.value(&p)? };
+            shifts.push(Shift { from, to, value });
+            done();
+        }
+    }
+    let shift_value = shifts.iter().map(|s| s.value).min().ok_or_else(|| Error::bad_input("no shift is possible: the start has no seed"))?;
+    Ok(ShiftReport {
+        houses: h,
+        position: start.ring(),
+        rules: rules.into(),
+        pie: with_pie,
+        shift_value,
+        value: shift_value,
+        south_wins: shifts.iter().filter(|s| s.value > 0).count(),
+        best_shifts: shifts.iter().filter(|s| s.value == shift_value).map(|s| ShiftMove { from: s.from, to: s.to }).collect(),
+        shifts,
+        nodes: oracle.nodes(),
+        seconds: timer.elapsed().as_secs_f64(),
+    })
 }

@@ -85,7 +85,7 @@ mod tests {
 }
 
 /// Rules as a JSON object of their option names.
-#[derive(Clone, Copy, Debug, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct RulesView {
     capture: &'static str,
     end: &'static str,
