@@ -659,63 +659,81 @@ impl<'a> Game<'a> {
                 Command::SideHouse(side, house) if side == p.to_move() => Command::House(house),
                 command => command,
             };
-            match command {
-                Command::SideHouse(side, _) => {
-                    let mover = p.to_move();
-                    say!("It is {}'s turn, not {}'s: {}'s houses are {}1 to {}{}.", mover.name(), side.name(), mover.name(), mover.letter(), mover.letter(), self.h());
-                }
-                Command::Quit => {
-                    say!("Goodbye.");
-                    return Ok(());
-                }
-                Command::Help => self.help()?,
-                Command::Board => self.show(&[])?,
-                Command::Hint => self.hint()?,
-                Command::Nothing => {}
-                Command::New => {
-                    scored = false;
-                    self.position = self.start;
-                    self.history.clear();
-                    seen.clear();
-                    say!("New game.");
+            if self.obey(command, p, over, &line, &mut seen, &mut scored)? == Flow::Quit {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Carries out a person's `command` at `p` (whose game is `over` or
+    /// not; `typed`, the line as typed): a move, a command of the game
+    /// (new, undo, hint, ...), or what is wrong with it. `seen` and
+    /// `scored` are the game loop's, reset by a new game or an undo.
+    fn obey(&mut self, command: Command, p: Position, over: bool, typed: &str, seen: &mut HashSet<Position>, scored: &mut bool) -> anyhow::Result<Flow> {
+        match command {
+            Command::SideHouse(side, _) => {
+                let mover = p.to_move();
+                say!("It is {}'s turn, not {}'s: {}'s houses are {}1 to {}{}.", mover.name(), side.name(), mover.name(), mover.letter(), mover.letter(), self.h());
+            }
+            Command::Quit => {
+                say!("Goodbye.");
+                return Ok(Flow::Quit);
+            }
+            Command::Help => self.help()?,
+            Command::Board => self.show(&[])?,
+            Command::Hint => self.hint()?,
+            Command::Nothing => {}
+            Command::New => {
+                *scored = false;
+                self.position = self.start;
+                self.history.clear();
+                seen.clear();
+                say!("New game.");
+                self.show(&[])?;
+            }
+            Command::Undo => {
+                if self.undo() {
+                    *scored = false;
+                    say!("Taken back to {}'s turn.", self.position.to_move().name());
                     self.show(&[])?;
+                } else {
+                    say!("Nothing to undo: no move of yours has been played yet.");
                 }
-                Command::Undo => {
-                    if self.undo() {
-                        scored = false;
-                        say!("Taken back to {}'s turn.", self.position.to_move().name());
-                        self.show(&[])?;
-                    } else {
-                        say!("Nothing to undo: no move of yours has been played yet.");
-                    }
-                }
-                Command::Unknown(word) => {
-                    say!("`{word}` is neither a house number nor a command; type help for the list.");
-                }
-                Command::House(_) if over => {
-                    say!("The game is over: type new, undo or quit.");
-                }
-                Command::House(house) => {
-                    let h = self.h();
-                    let legal = p.legal_moves();
-                    if !(1..=h).contains(&house) {
-                        // An absurdly long number is shown as typed, not as usize::MAX.
-                        let typed = line.trim();
-                        say!("There is no house {typed}: your houses are 1 to {h}.");
-                    } else if !legal.contains(&house) {
-                        let list: Vec<String> = legal.iter().map(|m| m.to_string()).collect();
-                        say!("House {house} is empty. You can play: {}.", list.join(" "));
-                    } else {
-                        let judged = self.judge(&p, house)?;
-                        self.play_move(house, None)?;
-                        if let Some(text) = judged {
-                            say!("{text}");
-                        }
+            }
+            Command::Unknown(word) => {
+                say!("`{word}` is neither a house number nor a command; type help for the list.");
+            }
+            Command::House(_) if over => {
+                say!("The game is over: type new, undo or quit.");
+            }
+            Command::House(house) => {
+                let h = self.h();
+                let legal = p.legal_moves();
+                if !(1..=h).contains(&house) {
+                    // An absurdly long number is shown as typed, not as usize::MAX.
+                    let typed = typed.trim();
+                    say!("There is no house {typed}: your houses are 1 to {h}.");
+                } else if !legal.contains(&house) {
+                    let list: Vec<String> = legal.iter().map(|m| m.to_string()).collect();
+                    say!("House {house} is empty. You can play: {}.", list.join(" "));
+                } else {
+                    let judged = self.judge(&p, house)?;
+                    self.play_move(house, None)?;
+                    if let Some(text) = judged {
+                        say!("{text}");
                     }
                 }
             }
         }
+        Ok(Flow::Go)
     }
+}
+
+/// Whether the game loop goes on after a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flow {
+    Go,
+    Quit,
 }
 
 /// `text` in lines of at most `width` characters, broken at spaces (a

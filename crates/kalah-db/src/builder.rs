@@ -69,7 +69,7 @@
 //! builds about twice as fast (BENCHMARKS.md).
 
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, Ordering::Relaxed};
 
 use kalah_core::{Board, Engine, Indexer, Next, Relay, Rules};
 use rayon::prelude::*;
@@ -88,6 +88,22 @@ pub const MAX_SEEDS: u32 = 127;
 /// Boards per parallel work item of the retrograde solver (small in unit
 /// tests, so that small levels are shared between threads too).
 const CHUNK: u64 = if cfg!(test) { 1 << 5 } else { 1 << 16 };
+
+/// One level under retrograde analysis ([`Builder::build_level_retrograde`]):
+/// its seeds, where its boards begin in the index, how many there are,
+/// whether predecessors are found by undoing moves (else the reversed
+/// graph), its value cells and the passes' working memory.
+#[derive(Clone, Copy)]
+struct RetrogradeLevel<'a> {
+    n: u32,
+    start: u64,
+    len: usize,
+    undo: bool,
+    cells: &'a [AtomicU8],
+    state: &'a [AtomicU16],
+    offsets: &'a [AtomicU32],
+    chunks: usize,
+}
 
 /// Reports how far a level has got.
 pub trait Progress: Sync {
@@ -499,6 +515,13 @@ impl Builder {
 
     // ----- clockwise -----
 
+    /// Solves level `n` under rules that may cycle (clockwise sowing,
+    /// relay), by retrograde analysis in three passes: each board's best
+    /// exit from the level and its moves inside it
+    /// ([`Builder::retrograde_exits`]); with relay, the level's moves
+    /// reversed ([`Builder::retrograde_graph`]); then the thresholds from
+    /// `n` down, deciding who can force what ([`Builder::retrograde_thresholds`]).
+    /// A board left undecided is a draw by endless play.
     fn build_level_retrograde(&self, n: u32, progress: &dyn Progress) {
         let start = self.indexer.level_start(n);
         let len = self.indexer.level_len(n);
@@ -515,17 +538,38 @@ impl Builder {
         let cells = &self.cells()[start as usize..start as usize + len];
         cells.par_iter().for_each(|c| c.store(UNSOLVED, Relaxed));
 
-        // Pass 1: every board's best exit, its moves inside the level, and
-        // (in `offsets`, with relay) how many moves of the level lead to it.
         let scratch = self.retrograde.as_ref().expect("a builder for rules that may cycle has working memory");
-        let state = &scratch.state.atomic_u16()[..len];
-        let offsets = if undo { &[][..] } else { &scratch.offsets.atomic_u32()[..len + 1] };
+        let level = RetrogradeLevel {
+            n,
+            start,
+            len,
+            undo,
+            cells,
+            state: &scratch.state.atomic_u16()[..len],
+            offsets: if undo { &[][..] } else { &scratch.offsets.atomic_u32()[..len + 1] },
+            chunks: len.div_ceil(CHUNK as usize),
+        };
+        let joins_at = self.retrograde_exits(&level);
+        let preds = self.retrograde_graph(&level, &scratch.preds);
+        self.retrograde_thresholds(&level, &joins_at, preds);
+        // In neither W_1 nor L_1: endless play is the best both can force.
+        cells.par_iter().for_each(|c| {
+            if c.load(Relaxed) == UNSOLVED {
+                c.store(0, Relaxed);
+            }
+        });
+        progress.advance(n, len as u64);
+    }
+
+    /// Pass 1 of [`Builder::build_level_retrograde`]: every board's best
+    /// exit, its moves inside the level and (in `offsets`, with relay) how
+    /// many moves of the level lead to it; for each chunk, the thresholds
+    /// at which its boards' exits may let them join (bit `|e|`), so that
+    /// the threshold passes skip a chunk with none to scan for.
+    fn retrograde_exits(&self, level: &RetrogradeLevel<'_>) -> Vec<u128> {
+        let RetrogradeLevel { n, start, len, undo, state, offsets, chunks, .. } = *level;
         offsets.par_iter().for_each(|c| c.store(0, Relaxed));
-        // Each chunk also notes the thresholds at which its boards' exits
-        // may let them join (bit `|e|` of `joins_at`), so that the
-        // threshold passes skip a chunk with none to scan for.
-        let chunks = len.div_ceil(CHUNK as usize);
-        let joins_at: Vec<u128> = (0..chunks).into_par_iter().map(|chunk| {
+        (0..chunks).into_par_iter().map(|chunk| {
             let first = chunk * CHUNK as usize;
             let mut cursor = Cursor::new(&self.indexer, n, first as u64);
             let mut lagged = Lagged::<usize>::new();
@@ -586,17 +630,21 @@ impl Builder {
                 offsets[c].fetch_add(1, Relaxed);
             }
             joins_at
-        }).collect();
+        }).collect()
+    }
 
-        // Pass 2 (with relay only): the reversed graph as CSR. The counts
-        // become the end of each board's run of predecessors; filling a run
-        // counts its end down to its start.
+    /// Pass 2 of [`Builder::build_level_retrograde`], with relay only: the
+    /// level's moves reversed, as CSR in `preds` (kept in `memory`). The
+    /// counts of pass 1 become the end of each board's run of
+    /// predecessors; filling a run counts its end down to its start.
+    fn retrograde_graph<'a>(&self, level: &RetrogradeLevel<'a>, memory: &'a LargeBuffer) -> &'a [AtomicU32] {
+        let RetrogradeLevel { n, start, len, undo, state, offsets, chunks, .. } = *level;
         let mut total = 0u32;
         for o in offsets {
             total += o.load(Relaxed);
             o.store(total, Relaxed);
         }
-        let preds = if undo { &[][..] } else { &scratch.preds.atomic_u32()[..total as usize] };
+        let preds = if undo { &[][..] } else { &memory.atomic_u32()[..total as usize] };
         if !undo {
             (0..chunks).into_par_iter().for_each(|chunk| {
                 let first = chunk * CHUNK as usize;
@@ -637,7 +685,13 @@ impl Builder {
                 }
             });
         }
+        preds
+    }
 
+    /// Pass 3 of [`Builder::build_level_retrograde`]: thresholds from `n`
+    /// down to 1, growing W_s and L_s (see the comments within).
+    fn retrograde_thresholds(&self, level: &RetrogradeLevel<'_>, joins_at: &[u128], preds: &[AtomicU32]) {
+        let RetrogradeLevel { n, start, len, undo, cells, state, offsets, chunks } = *level;
         // Pass 3: thresholds from n down to 1, growing W_s and L_s. A cell
         // is claimed once (compare-and-swap from UNSOLVED): +s when its
         // board joins W_s, -s when it joins L_s. A board's count (in `state`)
@@ -757,14 +811,8 @@ impl Builder {
                 while step(frontier, true) {}
             });
         }
-        // In neither W_1 nor L_1: endless play is the best both can force.
-        cells.par_iter().for_each(|c| {
-            if c.load(Relaxed) == UNSOLVED {
-                c.store(0, Relaxed);
-            }
-        });
-        progress.advance(n, len as u64);
     }
+
 }
 
 /// Items queued this many places deep before their work is done

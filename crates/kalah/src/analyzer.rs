@@ -506,17 +506,27 @@ impl Analyzer {
             }
             Step::Search { memory, file } => (memory, file),
         };
-        let mut database = match (&memory, &file) {
+        let database = match (&memory, &file) {
             (Some(b), _) => Some(built(b)),
             (None, Some(d)) => Some(UsedDatabase::file(d)),
             (None, None) => None,
         };
-        let mut memory = memory;
+        self.answer_by_search(request, &setup, memory, file, database, start)
+    }
+
+    /// Step 5 of the plan: a search of the request's position over the
+    /// database built in memory, else the file (loaded as this analyzer
+    /// keeps files), else none; `database` says which, `start` when the
+    /// request began.
+    fn answer_by_search(&self, request: &Request, setup: &Setup<'_>, mut memory: Option<Arc<Builder>>, file: Option<Database>, mut database: Option<UsedDatabase>, start: Instant) -> Result<Report> {
+        let (position, observer) = (&request.position, setup.observer);
+        let (h, rules, seeds) = (position.houses(), request.rules, position.seeds_in_houses());
+
         if let Some(b) = memory.as_mut() {
             self.remember_built(request, b, database.as_mut(), observer);
         }
         let db_seeds = database.as_ref().map(|d| d.max_seeds);
-        let options = plan::search_options(&setup, seeds, db_seeds, file.as_ref())?;
+        let options = plan::search_options(setup, seeds, db_seeds, file.as_ref())?;
         let table_note = match (&memory, &file) {
             (Some(b), _) => format!(" and {}", Table::Memory(b.clone()).describe()),
             (None, Some(d)) => format!(" and {}", plan::describe_file(d)),
@@ -534,7 +544,7 @@ impl Analyzer {
         // journal (or the search memory) already has its value.
         let known = journaling.and_then(|j| j.journal().bounds(position.mover_board())).is_some_and(|(l, u)| l == u);
         if request.time_limit.is_none() && !known {
-            if let Some(note) = crate::cost::likely_cost(h, seeds, db_seeds, work, rules.capture, request.threads) {
+            if let Some(note) = crate::cost::likely_cost(h, seeds, db_seeds, setup.work, rules.capture, request.threads) {
                 observer.note(&note);
             }
         }
