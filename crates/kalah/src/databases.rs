@@ -592,21 +592,14 @@ impl DbSpec {
 
 /// Seeds a search for a value (or a best move) may lie above the database
 /// backing it for a smaller default database to serve it better than a
-/// larger one: the larger costs more to load whole than it saves. Measured
-/// on the Intel machine (BENCHMARKS.md, "Which default database"), `kalah
-/// solve 6 S --capture empty --best-move`, whole command: Kalah(6,3) 0.54 s
-/// over the 20-seed database (16 seeds above it), 2.06 s over the 24-seed
-/// one, 13.47 s over the 30-seed one (10.3 GiB to load); Kalah(6,4) 2.15 s
-/// over the 20- or 24-seed one, 15.87 s over the 30-seed one.
+/// larger one: the larger costs more to load whole than it saves (the
+/// measurements: BENCHMARKS.md, "Which default database").
 pub const VALUE_LOAD_GAP: u32 = 24;
 
 /// [`VALUE_LOAD_GAP`] for the searches of every move's value and a
 /// principal variation, or of many openings, which search several times
-/// as many nodes, so that a larger database pays sooner: `kalah solve`
-/// (Kalah(6,4), standard capture) took 8.65 and 9.53 s over the 30-seed
-/// database against 13.16 and 15.19 s over the 24-seed one (18 and 24
-/// seeds below it), while Kalah(6,3) took 0.80 s over the 24-seed one (12
-/// below) against 6.57 s over the 30-seed one.
+/// as many nodes, so that a larger database pays sooner (the
+/// measurements: BENCHMARKS.md, "Which default database").
 pub const ANALYSIS_LOAD_GAP: u32 = 18;
 
 /// Under a time limit, the share of the limit that loading or building
@@ -637,12 +630,8 @@ const RETROGRADE_BOARDS_PER_SECOND: f64 = 0.8e6;
 
 /// MiB of default transposition table a search may have for every second
 /// of its time limit. Memory first touched is cleared by the kernel on the
-/// search's time, and on the virtual machine measured fresh memory cost
-/// 1-9 ms a MiB (the host backs it as it is touched): a 0.5 s search of
-/// Kalah(6,6) with 1 GiB of table spent 1.0-9.3 s in the kernel and ended
-/// after 1.2-10.6 s with 7,168 nodes, against 0.51 s and 1.9-2.1 M nodes
-/// with 128 MiB (BENCHMARKS.md, "A table the time limit can fill"). This
-/// much is what a quarter of the limit clears at 4 ms a MiB.
+/// search's time, 1-9 ms a MiB on the virtual machine measured
+/// (BENCHMARKS.md, "A table the time limit can fill"). This much is what a quarter of the limit clears at 4 ms a MiB.
 pub const TABLE_MB_PER_SECOND: f64 = 64.0;
 
 /// What setting up the default database may cost before a search: the

@@ -144,17 +144,10 @@ pub enum SearchWork {
 /// an analysis; two more for each house fewer than six; at most 24 seeds
 /// and 1.3 billion boards, none for positions of fewer than 46 seeds.
 /// The best size is about the one whose building takes as long as the
-/// search over it. Measured on Kalah(6,4) (48 seeds, the value alone, one
-/// thread, nodes): no database 41.3 M; built databases of 12, 14, 16, 17,
-/// 18, 19, 20 seeds 56.8, 48.7, 34.6, 28.1, 21.7, 16.6, 12.1 M (small
-/// ones cost nodes: the search keeps boards just above a database out of
-/// its table), while building them costs 0.6 s (16 seeds), 1.8 s (18) and
-/// 4.7 s (20) on two cores. Every move's value and the line, two threads,
-/// wall time: Kalah(6,4) over 18, 19, 20, 21 seeds 22.2, 19.7, 17.7,
-/// 18.9 s; under empty capture 18 and 20 seeds 12.7 and 11.3 s;
-/// Kalah(5,5) over 20, 22, 24, 26 seeds 22.7, 15.0, 11.5, 9.9 s (the
-/// value alone over 20, 22, 24 seeds 10.3, 6.5, 6.1 s); Kalah(4,6) over
-/// 18, 22, 24 seeds 0.33, 0.18, 0.22 s (BENCHMARKS.md).
+/// search over it; a small one costs nodes (the search keeps boards just
+/// above a database out of its table). The measurements behind these
+/// sizes, on Kalah(6,4), Kalah(5,5) and Kalah(4,6): BENCHMARKS.md,
+/// "Databases built in memory by `solve`".
 /// Under a time limit, at most `max_boards` boards ([`SetupBudget`]).
 pub fn default_memory_seeds(h: usize, seeds: u32, work: SearchWork, max_boards: u64) -> Option<u32> {
     if seeds < MEMORY_DB_FROM {
