@@ -1,19 +1,12 @@
 //! `kalah table`: the values of Kalah(h,s) for ranges of h and s, each
 //! checked against the published values.
 
-use std::time::Instant;
-
 use clap::Args;
-use kalah::published;
-use kalah::setup::{SearchWork, Setup};
-use kalah::{Bounded, DbSpec, SetupBudget};
-use kalah_core::{Engine, Rules};
-use serde_json::json;
+use kalah::starts::{starts_table, StartEntry, StartsRequest};
+use kalah_core::Rules;
 
-use crate::common::{databases, print_json, rules_json, seconds, start_position, user, RuleArgs};
-use kalah::text::bounded;
+use crate::common::{databases, print_json, seconds, start_position, user, RuleArgs, SearchArgs};
 use crate::observe::Terminal;
-use crate::common::SearchArgs;
 
 /// A range of numbers on the command line: `4` or `1-6`.
 #[derive(Clone, Copy, Debug)]
@@ -90,41 +83,7 @@ pub struct TableArgs {
     json: bool,
 }
 
-/// One configuration's result.
-struct Entry {
-    houses: usize,
-    seeds: u32,
-    bounds: Bounded,
-    /// Nodes searched (`None`: a database answered).
-    nodes: Option<u64>,
-    seconds: f64,
-    /// Seconds spent before the first entry of its board size: building a
-    /// database in memory, retrograde analysis (clockwise), loading a file.
-    setup_seconds: f64,
-    method: String,
-    /// The seeds of the database that answered or backed the search (`None`: none).
-    database_seeds: Option<u32>,
-    published: Option<published::Published>,
-}
-
-impl Entry {
-    fn check(&self) -> &'static str {
-        match &self.published {
-            None => "unpublished",
-            Some(p) if self.bounds.is_exact() && p.claim.agrees(self.bounds.lower) => "match",
-            Some(p) if !p.claim.possible(self.bounds.lower, self.bounds.upper) => "mismatch",
-            Some(_) if self.bounds.is_exact() => "mismatch",
-            Some(_) => "consistent",
-        }
-    }
-
-    fn value_text(&self) -> String {
-        bounded(self.bounds)
-    }
-}
-
 pub fn run(mut args: TableArgs) -> anyhow::Result<()> {
-    let rules = args.rules.rules();
     args.houses = args.houses_given.unwrap_or(args.houses);
     args.seeds = args.seeds_given.unwrap_or(args.seeds);
     if !(1..=kalah_core::MAX_HOUSES as u32).contains(&args.houses.0) || args.houses.1 > kalah_core::MAX_HOUSES as u32 {
@@ -133,86 +92,31 @@ pub fn run(mut args: TableArgs) -> anyhow::Result<()> {
     if args.seeds.0 == 0 {
         return Err(user("seeds 0: every house holds at least one seed at the start"));
     }
-    let limit = seconds(args.time_limit)?;
-    let threads = args.search.threads()?;
-    let mut entries = Vec::new();
+    // Every start checked before any search: a bad one is refused at once.
     for h in args.houses.0 as usize..=args.houses.1 as usize {
         for s in args.seeds.0..=args.seeds.1 {
             start_position(h, s)?;
         }
-        let setup = Instant::now();
-        // The database serves every start of `h` houses: its set-up shares
-        // their limits (clockwise, retrograde analysis sizes its own).
-        let budget = SetupBudget::within(Some(limit * (args.seeds.1 - args.seeds.0 + 1)), threads);
-        let engine = Engine::new(h, rules);
-        let spec = DbSpec { build_seeds: args.db_seeds, ..DbSpec::default() };
-        let observer = Terminal::unless_json(args.json);
-        let how = Setup { engine: &engine, spec: &spec, threads, tt_mb: args.search.tt_mb_asked()?, budget, work: SearchWork::Value, observer: &observer };
-        let oracle = kalah::oracle::for_starts(&databases(), &how, 2 * h as u32 * args.seeds.1)?;
-        let setup_seconds = setup.elapsed().as_secs_f64();
-        if !args.json {
-            let database = match oracle.database_seeds() {
-                Some(n) => format!("the {n}-seed database"),
-                None => "no database".into(),
-            };
-            let prepared = if setup_seconds >= 0.1 {
-                format!(", {setup_seconds:.1} s to prepare (building or loading it, retrograde analysis)")
-            } else {
-                String::new()
-            };
-            eprintln!("note: {h} houses: {database}{prepared}");
-        }
-        for s in args.seeds.0..=args.seeds.1 {
-            let start = start_position(h, s)?;
-            let timer = Instant::now();
-            let before = oracle.nodes();
-            let bounds = oracle.bounds(&start, Some(timer + limit))?;
-            let nodes = oracle.searches(&start).then(|| oracle.nodes() - before);
-            let method = oracle.method(&start);
-            let entry = Entry {
-                houses: h,
-                seeds: s,
-                bounds,
-                nodes,
-                seconds: timer.elapsed().as_secs_f64(),
-                setup_seconds,
-                method,
-                database_seeds: oracle.database_seeds(),
-                published: published::find(h, s, rules),
-            };
-            if !args.json {
-                eprintln!("note: Kalah({h},{s}) = {} in {:.2} s [{}]", entry.value_text(), entry.seconds, entry.check());
-            }
-            entries.push(entry);
-        }
     }
+    let request = StartsRequest {
+        houses: args.houses.0 as usize..=args.houses.1 as usize,
+        seeds: args.seeds.0..=args.seeds.1,
+        rules: args.rules.rules(),
+        db_seeds: args.db_seeds,
+        time_limit: seconds(args.time_limit)?,
+        threads: args.search.threads()?,
+        tt_mb: args.search.tt_mb_asked()?,
+    };
+    let table = starts_table(&databases(), &request, &Terminal::unless_json(args.json))?;
     if args.json {
-        print_json(&json!({
-            "rules": rules_json(rules),
-            "time_limit": args.time_limit,
-            "entries": entries.iter().map(|e| json!({
-                "houses": e.houses,
-                "seeds": e.seeds,
-                "value": if e.bounds.is_exact() { json!(e.bounds.lower) } else { json!(null) },
-                "lower": e.bounds.lower,
-                "upper": e.bounds.upper,
-                "exact": e.bounds.is_exact(),
-                "seconds": e.seconds,
-                "nodes": e.nodes,
-                "setup_seconds": e.setup_seconds,
-                "method": e.method,
-                "database_seeds": e.database_seeds,
-                "published": e.published.as_ref().map(|p| json!({"value": p.claim.text(), "source": p.source})),
-                "check": e.check(),
-            })).collect::<Vec<_>>(),
-        }));
+        print_json(&serde_json::to_value(&table)?);
     } else {
-        print_grid(&entries, rules, args.seeds);
+        print_grid(&table.entries, request.rules, args.seeds);
     }
     Ok(())
 }
 
-fn print_grid(entries: &[Entry], rules: Rules, seeds: Span) {
+fn print_grid(entries: &[StartEntry], rules: Rules, seeds: Span) {
     println!("Values of Kalah(h,s): South's final store difference under perfect play");
     println!("Rules: {rules}");
     println!("Marks: = agrees with the published value, ! disagrees, ~ bounds consistent with it, blank: not published");
@@ -230,7 +134,7 @@ fn print_grid(entries: &[Entry], rules: Rules, seeds: Span) {
             h = e.houses;
             print!("{h:>6}");
         }
-        let mark = match e.check() {
+        let mark = match e.check {
             "match" => "=",
             "mismatch" => "!",
             "consistent" => "~",
@@ -247,8 +151,8 @@ fn print_grid(entries: &[Entry], rules: Rules, seeds: Span) {
             e.houses,
             e.seeds,
             e.value_text(),
-            e.published.as_ref().map_or("-".to_string(), |p| p.claim.text()),
-            e.check(),
+            e.published.as_ref().map_or("-", |p| p.value.as_str()),
+            e.check,
             e.seconds,
             e.method
         );

@@ -243,6 +243,7 @@ pub mod report;
 pub mod setup;
 pub mod snapshot;
 pub mod split;
+pub mod starts;
 mod table;
 pub mod text;
 pub mod verify;
