@@ -1006,31 +1006,48 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                 }
                 continue;
             }
-            // The score, highest first (the table's move: bit 50 alone).
-            // Wide enough that no field needs clamping: a move's bounds lie
-            // within the seeds on the board, and history ranks below 256.
-            //
-            //   bits  49..36       35..24         23..4          3..0
-            //        seeds won   house history  middle of the   house
-            //        (16 for a   (moves that    move's bounds   (nearer the store
-            //        move that   end the turn)  + 2^19          higher for a move
-            //        plays again)                               that plays again,
-            //                                                   farther for others)
-            let score: i64 = if child.house == hint {
-                1 << 50
-            } else if child.next == Next::Mover {
-                (16 << 36) + child.house as i64
-            } else {
-                let middle = (move_lo + move_hi) / 2 + (1 << 19);
-                ((gain as i64) << 36)
-                    + ((self.history.rank(child.house, history_shift) as i64) << 24)
-                    + ((middle as i64) << 4)
-                    + (kalah_core::MAX_HOUSES - 1 - child.house as usize) as i64
-            };
+            let score = self.move_score(child, hint, move_lo, move_hi, history_shift);
             ranked[kept] = score << 8 | i as i64;
             kept += 1;
         }
 
+        self.search_in_order(&node, &children, ranked, kept, best)
+    }
+
+    /// The search order's score of a move to search (highest first; the
+    /// table's move: bit 50 alone), from its bounds `move_lo..move_hi`.
+    /// Wide enough that no field needs clamping: a move's bounds lie
+    /// within the seeds on the board, and history ranks below 256.
+    ///
+    ///   bits  49..36       35..24         23..4          3..0
+    ///        seeds won   house history  middle of the   house
+    ///        (16 for a   (moves that    move's bounds   (nearer the store
+    ///        move that   end the turn)  + 2^19          higher for a move
+    ///        plays again)                               that plays again,
+    ///                                                   farther for others)
+    #[inline(always)]
+    fn move_score(&self, child: &Child, hint: u8, move_lo: i32, move_hi: i32, history_shift: u32) -> i64 {
+        if child.house == hint {
+            1 << 50
+        } else if child.next == Next::Mover {
+            (16 << 36) + child.house as i64
+        } else {
+            let middle = (move_lo + move_hi) / 2 + (1 << 19);
+            ((child.gain as i64) << 36)
+                + ((self.history.rank(child.house, history_shift) as i64) << 24)
+                + ((middle as i64) << 4)
+                + (kalah_core::MAX_HOUSES - 1 - child.house as usize) as i64
+        }
+    }
+
+    /// Step 5 of a node: the moves still to search (`ranked[..kept]`, each
+    /// its score above its index in `children`) in the order of their
+    /// scores, until one cuts; once the first moves did not, the rest in
+    /// parallel (young brothers wait). `best`: the best proven before.
+    #[inline(always)]
+    fn search_in_order(&mut self, node: &Node, children: &[Child], mut ranked: [i64; kalah_core::MAX_HOUSES], kept: usize, mut best: Best) -> i32 {
+        let (seeds, window) = (node.seeds, node.window);
+        let ply = window.ply;
         // Highest score first, picked one at a time: most nodes are cut by
         // their first move, so sorting the rest would be wasted.
         let mut searched = 0u32;
@@ -1057,11 +1074,11 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                 for (r, &word) in rest.iter_mut().zip(&ranked[..=left]) {
                     *r = (word & 0xff) as u8;
                 }
-                return match self.split(&children, &rest[..=left], window, &mut best) {
-                    Some(cut) => cut.map_or(0, |v| self.finish(&node, Best { value: v, house: best.house })),
+                return match self.split(children, &rest[..=left], window, &mut best) {
+                    Some(cut) => cut.map_or(0, |v| self.finish(node, Best { value: v, house: best.house })),
                     None => {
                         self.stats.all_nodes += 1;
-                        self.finish(&node, best)
+                        self.finish(node, best)
                     }
                 };
             }
@@ -1069,12 +1086,12 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                 self.shared.live.root_move.store(child.house + 1, Relaxed);
             }
             if let Some(cut) = self.search_child(child, window, &mut best, searched) {
-                return cut.map_or(0, |v| self.finish(&node, Best { value: v, house: best.house }));
+                return cut.map_or(0, |v| self.finish(node, Best { value: v, house: best.house }));
             }
             searched += 1;
         }
         self.stats.all_nodes += 1;
-        self.finish(&node, best)
+        self.finish(node, best)
     }
 
     /// Searches one move of a node and raises `best` by its result:
