@@ -82,6 +82,12 @@ pub struct Request {
     /// ([`Analyzer::with_book`]), before anything else. On in
     /// [`Request::new`].
     pub book: bool,
+    /// The most boards retrograde analysis may solve for this request, for
+    /// a door open to others: a clockwise position beyond it gets bounds
+    /// proven within the time limit over a database of at most that many
+    /// boards ([`crate::plan::within_retrograde`]). `None` in
+    /// [`Request::new`]: what memory allows.
+    pub retrograde_boards: Option<u64>,
 }
 
 /// What a request asks beside the position's value (always answered).
@@ -157,6 +163,7 @@ impl Request {
             remember: false,
             tests: RootTests::Deepening,
             book: true,
+            retrograde_boards: None,
         }
     }
 
@@ -461,9 +468,10 @@ impl Analyzer {
             let database = UsedDatabase { kept, ..UsedDatabase::file(&db) };
             return Ok(self.report(request, analysis.into(), Source::Database, start, Some(database)));
         }
-        let db = self.databases.open_for(&request.db, purpose, budget, observer)?;
+        let spec = plan::within_retrograde(&request.db, h, seeds, rules, request.retrograde_boards);
+        let db = self.databases.open_for(&spec, purpose, budget, observer)?;
         let work = if request.want.moves() { SearchWork::Analysis } else { SearchWork::Value };
-        let setup = Setup { engine: &engine, spec: &request.db, threads: request.threads, tt_mb: request.tt_mb, budget, work, observer };
+        let setup = Setup { engine: &engine, spec: &spec, threads: request.threads, tt_mb: request.tt_mb, budget, work, observer };
         let start = Instant::now();
         let mut built_kept = false;
         let step = plan::step(&setup, seeds, db, |file| {

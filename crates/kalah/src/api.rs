@@ -214,13 +214,9 @@ pub fn answer(analyzer: &Analyzer, request: &ApiRequest, limits: &Limits) -> Res
 pub fn answer_until(analyzer: &Analyzer, request: &ApiRequest, limits: &Limits, cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>) -> Result<Report> {
     let mut request = request.request(limits)?;
     request.cancel = cancel;
-    let (h, seeds) = (request.position.houses(), request.position.seeds_in_houses());
-    if limits.bounded && request.rules.may_cycle() && !crate::setup::proves_bounds(h, seeds, request.rules, &request.db) && kalah_core::boards_up_to(h, seeds) > MAX_RETROGRADE_BOARDS && !by_probe_of(analyzer, &request.position, request.rules) {
-        // Retrograde analysis would take longer than any time limit: bounds
-        // proven in time over a database of fewer seeds instead.
-        let n = (1..seeds).rev().find(|&n| kalah_core::boards_up_to(h, n) <= MAX_RETROGRADE_BOARDS).unwrap_or(0);
-        request.db.build_seeds = Some(n);
-    }
+    // Retrograde analysis beyond the limit would take longer than any time
+    // limit: the plan proves bounds in time over a smaller database instead.
+    request.retrograde_boards = limits.bounded.then_some(MAX_RETROGRADE_BOARDS);
     let mut report = analyzer.analyze(&request, &Silent)?;
     if !limits.show_paths {
         if let Some(used) = report.database.as_mut() {
@@ -321,5 +317,22 @@ mod tests {
             assert_eq!(step["position"], at.ring());
         }
         assert!(engine.is_over(at.mover_board()), "the line ends the game: {at}");
+    }
+
+    /// A door open to others bounds retrograde analysis: clockwise
+    /// Kalah(6,3) (2.5 billion boards to solve) is answered within the
+    /// time limit by bounds over a database of at most 5 million boards.
+    #[test]
+    fn a_bounded_door_proves_bounds_instead_of_a_long_retrograde_analysis() {
+        let dir = tempfile::tempdir().unwrap();
+        let analyzer = Analyzer::new(Databases::new(dir.path()));
+        let request = ApiRequest::from_json(r#"{"houses": 6, "seeds": 3, "sowing": "cw", "time_limit": 1, "book": false}"#).unwrap();
+        let start = std::time::Instant::now();
+        let report = answer(&analyzer, &request, &limits()).unwrap();
+        assert_eq!(report.source, crate::Source::Bounds);
+        let n = report.database.as_ref().expect("a database built for the bounds").max_seeds;
+        assert!(kalah_core::boards_up_to(6, n) <= MAX_RETROGRADE_BOARDS, "{n} seeds");
+        assert!(report.analysis.value.lower <= report.analysis.value.upper);
+        assert!(start.elapsed() < Duration::from_secs(8), "{:?}", start.elapsed());
     }
 }

@@ -36,7 +36,7 @@ use kalah_search::{Bounded, BoundedAnalysis, LineEnd, SearchOptions};
 
 use crate::analyzer::Want;
 use crate::book::Book;
-use crate::databases::Databases;
+use crate::databases::{Databases, DbSpec};
 use crate::error::Result;
 use crate::report::{Report, Source};
 use crate::setup::{check_search_memory, proves_bounds, Setup};
@@ -127,6 +127,22 @@ pub fn step(setup: &Setup<'_>, seeds: u32, file: Option<Database>, memory: impl 
     }
 }
 
+/// `spec` for a position of `seeds` seeds on `h` houses under `rules`
+/// whose retrograde analysis may solve at most `limit` boards: a
+/// clockwise position beyond it gets a database of fewer seeds, at most
+/// `limit` boards, so that step 3 proves bounds over it in time instead
+/// (unless a file covers the position, which step 2 probes first).
+pub fn within_retrograde(spec: &DbSpec, h: usize, seeds: u32, rules: Rules, limit: Option<u64>) -> DbSpec {
+    let Some(limit) = limit else {
+        return spec.clone();
+    };
+    if !rules.may_cycle() || spec.build_seeds.is_some() || spec.is_none() || kalah_core::boards_up_to(h, seeds) <= limit {
+        return spec.clone();
+    }
+    let n = (1..seeds).rev().find(|&n| kalah_core::boards_up_to(h, n) <= limit).unwrap_or(0);
+    DbSpec { build_seeds: Some(n), ..spec.clone() }
+}
+
 /// The options of a search of positions of up to `seeds` seeds over a
 /// database of `db_seeds` (the table asked for, or the default), refused
 /// when its transposition table does not fit in memory next to `to_load`,
@@ -174,6 +190,22 @@ mod tests {
         let smaller = DbSpec { build_seeds: Some(4), ..DbSpec::default() };
         let s = setup(&engine, &smaller);
         assert!(matches!(step(&s, 9, None, never).unwrap(), Step::Bounds(None)));
+    }
+
+    /// A cap on retrograde analysis gives a clockwise position beyond it a
+    /// database of at most that many boards; other positions keep theirs.
+    #[test]
+    fn a_cap_on_retrograde_analysis_asks_for_a_smaller_database() {
+        let cw = Rules { sowing: kalah_core::Sowing::Cw, ..Rules::default() };
+        let spec = DbSpec::default();
+        let capped = within_retrograde(&spec, 6, 36, cw, Some(5_000_000));
+        let n = capped.build_seeds.expect("a smaller database");
+        assert!(kalah_core::boards_up_to(6, n) <= 5_000_000 && kalah_core::boards_up_to(6, n + 1) > 5_000_000);
+        assert_eq!(within_retrograde(&spec, 6, 36, cw, None), spec, "no cap");
+        assert_eq!(within_retrograde(&spec, 6, 36, Rules::default(), Some(5)), spec, "counter-clockwise");
+        assert_eq!(within_retrograde(&spec, 3, 6, cw, Some(5_000_000)), spec, "small enough");
+        let asked = DbSpec { build_seeds: Some(4), ..spec.clone() };
+        assert_eq!(within_retrograde(&asked, 6, 36, cw, Some(5_000_000)), asked, "a size asked for stays");
     }
 
     /// A finished game is answered at once, with no book; a live one
