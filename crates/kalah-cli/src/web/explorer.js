@@ -23,6 +23,8 @@ const state = {
   preview: 0, // steps along the line of best play shown on the board (0: the position itself)
   error: null, // what the last request said was wrong
   loading: null, // {key, started}
+  keepFocus: false, // a move was made from the board: the keyboard stays there
+  lastNote: '', // the note on the player's own last move, which the perfect player's answer is added to
 };
 const answers = new Map(); // "position|rules" -> the API's answer
 let ticker = null;
@@ -195,6 +197,7 @@ async function firstGame() {
 }
 
 function startFrom(position) {
+  state.lastNote = '';
   $('houses').value = parseRing(position).h;
   state.history = [{ position, move: null }];
   state.cursor = 0;
@@ -232,11 +235,26 @@ function humanToMove(position) {
   return state.mode === 'explore' || parseRing(position).side === state.mode;
 }
 
+/**
+ * Against the perfect player, values are hidden until the game ends or
+ * Hint is pressed: on the board, in the chart, the record's marks and the
+ * notes on moves alike.
+ */
+function valuesHidden() {
+  if (state.mode === 'explore' || state.hint) return false;
+  const a = answerOf(current());
+  return !(a && !a.moves.length);
+}
+
 /** Plays `house` of the side to move; its position comes from the analysis. */
 function play(house) {
+  // A move made from the board (a click, or Enter on a house) keeps the
+  // keyboard on the board for the next move.
+  if ($('board').contains(document.activeElement)) state.keepFocus = true;
   const entry = current();
   const answer = answerOf(entry);
   if (!answer) return;
+  const hinted = state.hint;
   const m = answer.moves.find((x) => x.house === house);
   if (!m) return;
   const side = answer.to_move;
@@ -251,7 +269,7 @@ function play(house) {
     state.cursor += 1;
   }
   moved();
-  say(move);
+  say(move, hinted);
   render();
 }
 
@@ -260,16 +278,23 @@ function lostBy(move) {
   return move && move.value !== null && move.best !== null ? move.best - move.value : null;
 }
 
-/** Tells the player what a move did to the value. */
-function say(move) {
+/** Tells the player what a move did to the value (against the perfect player, only after a hint: `hinted`). */
+function say(move, hinted) {
   const lost = lostBy(move);
   const name = move.side + move.house;
+  const computers = state.mode !== 'explore' && move.side !== state.mode;
+  const hidden = state.mode !== 'explore' && !hinted;
   let text;
-  if (lost === null) text = name + ' played (values not proven in time).';
+  if (hidden) text = (computers ? 'The perfect player plays ' : 'You play ') + name + '.';
+  else if (lost === null) text = name + ' played (values not proven in time).';
   else if (lost === 0) text = name + ' keeps the value: ' + verdictFor(move.side, move.value) + '.';
   else text = name + ' gives away ' + lost + ': ' + move.side + move.bestHouse + ' was worth ' + signed(move.best) + ', ' + name + ' is worth ' + signed(move.value) + '.';
-  $('feedback').textContent = text;
-  $('feedback').className = lost > 0 ? 'blunder' : '';
+  // The perfect player's answer (one move or more) is added to the note on
+  // the player's move, not put in its place.
+  const note = computers && state.lastNote ? state.lastNote + ' ' + text : text;
+  state.lastNote = note;
+  $('feedback').textContent = note;
+  $('feedback').className = lost > 0 && !hidden ? 'blunder' : '';
 }
 
 /** In play mode, the perfect player moves once its analysis is in. */
@@ -286,6 +311,7 @@ function maybeComputerMoves() {
 
 function undo() {
   if (state.cursor === 0) return;
+  state.lastNote = '';
   state.cursor -= 1;
   // Against the perfect player, back to a position of the player's.
   while (state.mode !== 'explore' && state.cursor > 0 && !humanToMove(current().position)) state.cursor -= 1;
@@ -295,6 +321,7 @@ function undo() {
 
 function redo() {
   if (state.cursor + 1 >= state.history.length) return;
+  state.lastNote = '';
   state.cursor += 1;
   while (state.mode !== 'explore' && state.cursor + 1 < state.history.length && !humanToMove(current().position)) state.cursor += 1;
   moved();
@@ -302,6 +329,7 @@ function redo() {
 }
 
 function goTo(index) {
+  state.lastNote = '';
   state.cursor = Math.max(0, Math.min(index, state.history.length - 1));
   moved();
   render();
@@ -351,7 +379,7 @@ function drawBoard(position, answer, interactive) {
       const cy = side === 'S' ? 184 : 92;
       const m = side === p.side ? moves.get(house) : undefined;
       const name = side + house;
-      const g = el('g', { class: 'house' + (p.side === side ? ' mover' : ''), 'data-house': name });
+      const g = el('g', { class: 'house' + (p.side === side ? ' mover' : ''), 'data-house': name, 'aria-label': `${NAMES[side]} house ${house}, ${seeds} seed${seeds === 1 ? '' : 's'}` });
       g.append(el('circle', { cx, cy, r: R, class: 'pit' }));
       g.append(el('text', { x: cx, y: cy + 8, class: 'count' }, seeds));
       g.append(el('text', { x: cx, y: side === 'S' ? 266 : 16, class: 'label' }, name));
@@ -361,7 +389,7 @@ function drawBoard(position, answer, interactive) {
           g.classList.add('legal');
           g.setAttribute('role', 'button');
           g.setAttribute('tabindex', '0');
-          g.setAttribute('aria-label', `play ${name}, ${seeds} seeds` + (showValues ? `, value ${valueText(m)}` : ''));
+          g.setAttribute('aria-label', `${NAMES[side]} house ${house}, ${seeds} seed${seeds === 1 ? '' : 's'}` + (showValues ? `, value ${valueText(m)}` : '') + ': play it');
           g.addEventListener('click', () => play(house));
           g.addEventListener('keydown', (e) => {
             if (e.key === 'Enter' || e.key === ' ') {
@@ -488,10 +516,10 @@ function renderRecord() {
       turn += 1;
       record.append(' ' + turn + '. ');
     }
-    const lost = lostBy(entry.move);
+    const lost = valuesHidden() ? null : lostBy(entry.move);
     const b = Object.assign(document.createElement('button'), { type: 'button', textContent: entry.move.side + entry.move.house });
     b.className = 'ply' + (i === state.cursor ? ' now' : '') + (i > state.cursor ? ' undone' : '') + (lost > 0 ? ' blunder' : '');
-    b.title = lost > 0 ? `gave away ${lost}` : 'kept the value';
+    b.title = lost > 0 ? `gave away ${lost}` : lost === 0 ? 'kept the value' : '';
     b.addEventListener('click', () => goTo(i));
     record.append(b);
   });
@@ -516,6 +544,10 @@ function renderChart() {
   svg.append(el('text', { x: 4, y: y(-top) + 4, class: 'tick' }, signed(-top)));
   svg.append(el('text', { x: width - pad, y: 12, class: 'tick end' }, 'South ahead'));
   svg.append(el('text', { x: width - pad, y: height - 4, class: 'tick end' }, 'North ahead'));
+  if (valuesHidden()) {
+    svg.append(el('text', { x: width / 2, y: y(0) - 8, class: 'tick middle' }, 'Values hidden until the game ends, or Hint'));
+    return;
+  }
   const exact = known.filter((p) => p.v.lo === p.v.hi);
   if (exact.length > 1) svg.append(el('polyline', { points: exact.map((p) => `${x(p.i)},${y(p.v.lo)}`).join(' '), class: 'line' }));
   for (const p of known) {
@@ -550,11 +582,22 @@ function writeAddress() {
   history.replaceState(null, '', '?' + query(params));
 }
 
+/**
+ * The game the address names. A rule it names that is not one of the
+ * menu's is said (in `problems`) and left at its default, before any
+ * search, so that the page works with what was right.
+ */
 function readAddress() {
   const q = new URLSearchParams(location.search);
-  for (const r of RULES) if (q.has(r)) state.rules[r] = q.get(r);
+  const problems = [];
+  for (const r of RULES) {
+    if (!q.has(r)) continue;
+    const allowed = [...$(r).options].map((o) => o.value);
+    if (allowed.includes(q.get(r))) state.rules[r] = q.get(r);
+    else problems.push(`${r}=${q.get(r)} in the address is not a rule (${allowed.join(' or ')}): ${DEFAULT_RULES[r]} is used`);
+  }
   if (q.get('play') === 'S' || q.get('play') === 'N') state.mode = q.get('play');
-  return { position: q.get('position'), houses: q.get('houses'), seeds: q.get('seeds') };
+  return { position: q.get('position'), houses: q.get('houses'), seeds: q.get('seeds'), problems };
 }
 
 // ---- The editor ----
@@ -620,6 +663,13 @@ function render() {
   if (state.preview && (!answer || state.preview > answer.pv.length)) state.preview = 0;
   const shown = state.preview ? answer.pv[state.preview - 1].position : entry.position;
   drawBoard(shown, state.preview ? null : answer, !state.preview);
+  if (state.keepFocus) {
+    const next = $('board').querySelector('.house.legal');
+    if (next) {
+      next.focus();
+      state.keepFocus = false;
+    }
+  }
   renderStatus(answer, shown);
   renderMoves(entry, answer);
   renderPV(answer);
@@ -706,16 +756,22 @@ function start() {
   });
 
   const asked = readAddress();
+  let opening;
   if (asked.position) {
-    openPosition(asked.position);
+    opening = openPosition(asked.position);
+  } else if (asked.houses || asked.seeds) {
+    $('houses').value = asked.houses || 6;
+    $('seeds').value = asked.seeds || 4;
+    opening = newGame($('houses').value, $('seeds').value);
   } else {
-    if (asked.houses || asked.seeds) {
-      $('houses').value = asked.houses || 6;
-      $('seeds').value = asked.seeds || 4;
-      newGame($('houses').value, $('seeds').value);
-    } else {
-      firstGame();
-    }
+    opening = firstGame();
+  }
+  // What was wrong with the address, said once the game it could give is on the board.
+  if (asked.problems.length) {
+    opening.finally(() => {
+      $('feedback').textContent = asked.problems.join('; ') + '.';
+      $('feedback').className = 'blunder';
+    });
   }
 }
 

@@ -153,6 +153,8 @@ async function main() {
     await page.goto(base + '/?houses=3&seeds=2&play=S');
     await page.waitForSelector('#board .house.legal', { timeout: STEP });
     check((await page.$$('#board .badge')).length === 0, 'values are shown in play mode before a hint');
+    check((await page.$$('#chart .dot')).length === 0, 'the chart plots values in play mode before a hint');
+    check((await page.textContent('#chart')).includes('Values hidden'), 'the chart does not say the values are hidden');
     await page.click('#hint');
     await page.waitForSelector('#board .badge', { timeout: STEP });
     const game = await api('/api/v1/start?houses=3&seeds=2');
@@ -162,6 +164,15 @@ async function main() {
       await page.click(`#board [data-house="S${m.house}"]`);
       await page.waitForFunction(() => document.querySelector('#board .house.legal') || /Game over/.test(document.querySelector('#status').textContent), null, { timeout: STEP });
       if (/Game over/.test(await page.textContent('#status'))) break;
+      // The keyboard stays on the board for the next move; the player's
+      // note stays beside the perfect player's; the record marks nothing.
+      const focused = await page.evaluate(() => Boolean(document.activeElement && document.activeElement.closest('#board .house.legal')));
+      check(focused, 'after a move the keyboard left the board');
+      const note = await page.textContent('#feedback');
+      const plies = await page.$$eval('#record .ply', (b) => b.map((x) => x.textContent));
+      if (plies[plies.length - 1].startsWith('N')) check(/S\d/.test(note) && note.includes('The perfect player plays N'), `the notes on the two moves: ${note}`);
+      check((await page.$$('#record .ply.blunder')).length === 0, 'the record marks moves while values are hidden');
+      if (shots && turns === 1) await page.screenshot({ path: shots + '/explorer-play.png', fullPage: true });
       const now = await api('/api/v1/analysis?' + new URLSearchParams({ position: new URLSearchParams(new URL(page.url()).search).get('position') }));
       check(now.to_move === 'S', 'the perfect player left North to move');
       m = now.moves[0];
@@ -169,6 +180,16 @@ async function main() {
     const over = await page.textContent('#status');
     check(over.includes('Game over'), `the game against the perfect player did not end: ${over}`);
     check(over.includes(game.verdict.replace(/\.$/, '')), `best play against the perfect player should end as the start's value (${game.verdict}): ${over}`);
+    check((await page.$$('#chart .dot')).length > 1, 'the chart stays empty once the game is over');
+
+    // A rule the address gets wrong is said, before any search, and the
+    // game it could give is on the board with the menu showing the rule used.
+    part('a wrong rule in the address');
+    await page.goto(base + '/?houses=4&seeds=3&capture=never');
+    await page.waitForSelector('#board .house.legal', { timeout: STEP });
+    await page.waitForFunction(() => document.querySelector('#feedback').textContent.includes('capture=never'), null, { timeout: STEP });
+    check((await page.inputValue('#capture')) === 'standard', 'the capture menu does not show the rule used');
+    check((await page.$$('#board [data-house]')).length === 8, 'the game of the address is not on the board');
 
     // A phone-sized screen: the board fits the width, nothing scrolls sideways.
     part('a phone-sized screen');
