@@ -23,6 +23,7 @@ const state = {
   preview: 0, // steps along the line of best play shown on the board (0: the position itself)
   error: null, // what the last request said was wrong
   loading: null, // {key, started}
+  abort: null, // stops the request under way (Escape)
   keepFocus: false, // a move was made from the board: the keyboard stays there
   lastNote: '', // the note on the player's own last move, which the perfect player's answer is added to
 };
@@ -95,13 +96,14 @@ function query(params) {
   return q.toString();
 }
 
-/** Fetches an API answer; retries while the server is busy (503). */
-async function api(path, params) {
+/** Fetches an API answer; retries while the server is busy (503). `signal` stops it (Escape). */
+async function api(path, params, signal) {
   for (let attempt = 0; ; attempt++) {
     let response;
     try {
-      response = await fetch(path + '?' + query(params));
+      response = await fetch(path + '?' + query(params), { signal });
     } catch (e) {
+      if (e.name === 'AbortError') throw new Error(STOPPED);
       throw new Error('the server cannot be reached (' + e.message + ')');
     }
     const body = await response.json().catch(() => ({ error: 'the server sent no JSON (status ' + response.status + ')' }));
@@ -116,6 +118,15 @@ async function api(path, params) {
   }
 }
 
+/** What the status says of a request stopped with Escape. */
+const STOPPED = 'Stopped (Escape): no values for this position. Analyse again, or play on.';
+
+/** Stops the request under way, if any (Escape): the server stops its search. */
+function stop() {
+  if (!state.loading || !state.abort) return;
+  state.abort.abort();
+}
+
 /** Asks for the analysis of the current position, unless it is known. */
 function analyseCurrent() {
   const entry = current();
@@ -123,8 +134,9 @@ function analyseCurrent() {
   if (answers.has(key) || (state.loading && state.loading.key === key)) return;
   state.loading = { key, started: performance.now() };
   state.error = null;
+  state.abort = new AbortController();
   const rules = { ...state.rules };
-  api('/api/v1/analysis', { position: entry.position })
+  api('/api/v1/analysis', { position: entry.position }, state.abort.signal)
     .then((answer) => {
       answers.set(keyOf(answer.position, rules), answer);
     })
@@ -144,9 +156,10 @@ async function newGame(houses, seeds) {
   const asked = ++gamesAsked;
   state.loading = { key: 'start', started: performance.now() };
   state.error = null;
+  state.abort = new AbortController();
   render();
   try {
-    const answer = await api('/api/v1/start', { houses, seeds });
+    const answer = await api('/api/v1/start', { houses, seeds }, state.abort.signal);
     if (asked !== gamesAsked) return;
     answers.set(keyOf(answer.position, state.rules), answer);
     startFrom(answer.position);
@@ -371,6 +384,10 @@ function drawBoard(position, answer, interactive) {
   };
   store('N', MARGIN, p.northStore);
   store('S', width - MARGIN - STORE_W, p.southStore);
+  // Which way seeds go round: South's row left to right and North's right
+  // to left counter-clockwise, the other way clockwise.
+  const cw = state.rules.sowing === 'cw';
+  svg.append(el('text', { x: width / 2, y: 143, class: 'direction', 'data-sowing': state.rules.sowing }, cw ? '↻ sowing clockwise' : '↺ sowing counter-clockwise'));
 
   for (const side of ['N', 'S']) {
     for (let house = 1; house <= p.h; house++) {
@@ -427,7 +444,7 @@ function renderStatus(answer, shown) {
   }
   if (!answer) {
     const seconds = state.loading ? ((performance.now() - state.loading.started) / 1000).toFixed(1) : '0.0';
-    return setStatus(`${NAMES[p.side]} to move. Analysing… ${seconds} s`, 'loading');
+    return setStatus(`${NAMES[p.side]} to move. Analysing… ${seconds} s (Escape stops it)`, 'loading');
   }
   if (!answer.moves.length) return setStatus('Game over: ' + answer.verdict + '.', 'over');
   const bounds = answer.exact ? '' : ` (proven in time: ${signed(answer.lower)} to ${signed(answer.upper)} for ${NAMES[answer.to_move]})`;
@@ -655,8 +672,13 @@ async function applyEditor(event) {
 
 function render() {
   const entry = current();
+  $('again').hidden = state.error !== STOPPED;
+  clearInterval(ticker);
   if (!entry) {
-    setStatus(state.error || 'Starting…', state.error ? 'error' : 'loading');
+    const seconds = () => (state.loading ? ((performance.now() - state.loading.started) / 1000).toFixed(1) : '0.0');
+    const starting = () => setStatus(state.error || `Starting… ${seconds()} s (Escape stops it)`, state.error ? 'error' : 'loading');
+    starting();
+    if (state.loading) ticker = setInterval(starting, 200);
     return;
   }
   const answer = answerOf(entry);
@@ -684,7 +706,6 @@ function render() {
   $('mode').value = state.mode;
   writeAddress();
   if (!answer && !state.error) analyseCurrent();
-  clearInterval(ticker);
   if (state.loading) ticker = setInterval(() => current() && renderStatus(answerOf(current()), current().position), 200);
   maybeComputerMoves();
 }
@@ -733,6 +754,11 @@ function start() {
     state.hint = true;
     render();
   });
+  $('again').addEventListener('click', () => {
+    state.error = null;
+    if (current()) render();
+    else newGame($('houses').value, $('seeds').value);
+  });
   $('undo').addEventListener('click', undo);
   $('redo').addEventListener('click', redo);
   $('pv-back').addEventListener('click', () => stepLine(-1));
@@ -750,6 +776,7 @@ function start() {
     }
   });
   document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') return stop();
     if (e.target.closest('input, select, textarea')) return;
     if (e.key === 'ArrowLeft') undo();
     if (e.key === 'ArrowRight') redo();

@@ -190,6 +190,21 @@ async function main() {
     await page.waitForFunction(() => document.querySelector('#feedback').textContent.includes('capture=never'), null, { timeout: STEP });
     check((await page.inputValue('#capture')) === 'standard', 'the capture menu does not show the rule used');
     check((await page.$$('#board [data-house]')).length === 8, 'the game of the address is not on the board');
+    check((await page.textContent('#board [data-sowing]')).includes('counter-clockwise'), 'the board does not show the sowing direction');
+
+    // A long search is stopped with Escape, and the board says so at once.
+    part('a search stopped with Escape');
+    await page.goto(base + '/?houses=6&seeds=6&sowing=cw&book=false');
+    await page.waitForSelector('#status.loading', { timeout: STEP });
+    await page.waitForTimeout(300);
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => /Stopped/.test(document.querySelector('#status').textContent), null, { timeout: 3000 });
+    check(await page.isVisible('#again'), 'no way to analyse again after Escape');
+    // Analyse again: the new game is asked for anew, and its board shows clockwise sowing.
+    await page.click('#again');
+    await page.waitForSelector('#status.loading', { timeout: STEP });
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => /Stopped/.test(document.querySelector('#status').textContent), null, { timeout: 3000 });
 
     // A phone-sized screen: the board fits the width, nothing scrolls sideways.
     part('a phone-sized screen');
