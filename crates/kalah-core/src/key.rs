@@ -91,7 +91,7 @@ fn compress<const W: u32>(word: u64) -> u64 {
 }
 
 /// Packs boards of one size into keys; see the module docs for the layout.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KeyPacker {
     h: usize,
     form: Form,

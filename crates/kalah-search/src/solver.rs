@@ -407,6 +407,11 @@ impl<T: Tablebase> Solver<T> {
         self.threads
     }
 
+    /// How its table packs boards into keys ([`SearchOptions::keys`]).
+    pub fn keys(&self) -> kalah_core::KeyPacker {
+        self.keys
+    }
+
     /// Nodes searched so far by all threads.
     pub fn nodes(&self) -> u64 {
         self.nodes.load(Relaxed)

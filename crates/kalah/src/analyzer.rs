@@ -273,7 +273,9 @@ pub const KEPT_SOLVERS: usize = 4;
 pub const KEPT_SOLVER_BYTES: usize = 256 << 20;
 
 /// Whether `solver` serves a search of `h` houses under `rules` over
-/// `table` with `options`, as one made for it would.
+/// `table` with `options`, as one made for it would: the same table, the
+/// same transposition table and the same keys into it (a kept solver
+/// packs keys as it always did, so its entries never mix two packings).
 fn fits(solver: &Solver<Table>, h: usize, rules: Rules, table: &Table, options: &SearchOptions) -> bool {
     let same_table = match (solver.tablebase(), table) {
         (Table::File(a), Table::File(b)) => Arc::ptr_eq(a, b),
@@ -282,7 +284,12 @@ fn fits(solver: &Solver<Table>, h: usize, rules: Rules, table: &Table, options: 
         _ => false,
     };
     let engine = solver.engine();
-    same_table && engine.houses() == h && engine.rules() == rules && solver.tt_bytes() == options.table_bytes(h) && solver.threads() == options.threads.max(1)
+    same_table
+        && engine.houses() == h
+        && engine.rules() == rules
+        && solver.tt_bytes() == options.table_bytes(h)
+        && solver.keys() == options.keys(h)
+        && solver.threads() == options.threads.max(1)
 }
 
 impl Analyzer {
