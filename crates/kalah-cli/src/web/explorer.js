@@ -24,6 +24,7 @@ const state = {
   error: null, // what the last request said was wrong
   loading: null, // {key, started}
   abort: null, // stops the request under way (Escape)
+  pushAddress: false, // the next address written is a new entry of the browser's history (a move)
   keepFocus: false, // a move was made from the board: the keyboard stays there
   lastNote: '', // the note on the player's own last move, which the perfect player's answer is added to
 };
@@ -283,6 +284,8 @@ function play(house) {
   }
   moved();
   say(move, hinted);
+  // Against the perfect player, Back steps over its answer to the player's own move.
+  state.pushAddress = state.mode === 'explore' || move.side === state.mode;
   render();
 }
 
@@ -591,12 +594,32 @@ function renderDetails(answer) {
 
 // ---- The address ----
 
+/**
+ * The address of the position on the board. A move played is a new entry
+ * of the browser's history (Back steps back a move); anything else
+ * replaces the current one.
+ */
 function writeAddress() {
   const entry = current();
   if (!entry) return;
   const params = { position: entry.position };
   if (state.mode !== 'explore') params.play = state.mode;
-  history.replaceState(null, '', '?' + query(params));
+  const address = '?' + query(params);
+  if (address === location.search) return;
+  if (state.pushAddress) history.pushState({ cursor: state.cursor }, '', address);
+  else history.replaceState({ cursor: state.cursor }, '', address);
+  state.pushAddress = false;
+}
+
+/** Back or Forward: the move of the game that address was written for, if the game still holds it. */
+function steppedInHistory(event) {
+  const at = event.state && event.state.cursor;
+  const position = new URLSearchParams(location.search).get('position');
+  if (typeof at === 'number' && state.history[at] && state.history[at].position === position) {
+    goTo(at);
+  } else if (position) {
+    openPosition(position);
+  }
 }
 
 /**
@@ -759,6 +782,7 @@ function start() {
     if (current()) render();
     else newGame($('houses').value, $('seeds').value);
   });
+  window.addEventListener('popstate', steppedInHistory);
   $('undo').addEventListener('click', undo);
   $('redo').addEventListener('click', redo);
   $('pv-back').addEventListener('click', () => stepLine(-1));

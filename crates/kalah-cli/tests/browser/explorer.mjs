@@ -115,6 +115,14 @@ async function main() {
     await page.click('#redo');
     await showsAnalysisOf(page, third.position, empty);
 
+    // The browser's Back and Forward step through the moves played.
+    part('Back and Forward');
+    await page.goBack();
+    await showsAnalysisOf(page, first.position, empty);
+    await page.goForward();
+    await showsAnalysisOf(page, third.position, empty);
+    check((await page.$$eval('#record .ply', (b) => b.length)) === 3, 'Back and Forward lost the game record');
+
     // The line of best play, stepped: the board shows the position after each step.
     part('the line of best play');
     if (third.pv.length) {
