@@ -68,6 +68,16 @@ function verdictFor(side, v) {
   return (v > 0 ? NAMES[side] : NAMES[other(side)]) + ' wins by ' + Math.abs(v);
 }
 
+/** What bounds `lower..upper` on `side`'s value prove, in words. */
+function boundsInWords(side, lower, upper) {
+  const me = NAMES[side];
+  if (lower > 0) return `${me} wins, by ${lower} to ${upper} (not yet proven exactly)`;
+  if (upper < 0) return `${me} loses, by ${-upper} to ${-lower} (not yet proven exactly)`;
+  if (lower === 0) return `${me} draws or wins by up to ${upper} (not yet proven exactly)`;
+  if (upper === 0) return `${me} draws or loses by up to ${-lower} (not yet proven exactly)`;
+  return `not yet proven: ${me} ends between losing by ${-lower} and winning by ${upper}`;
+}
+
 /** A fill for a value: green for a win, red for a loss, darker the larger the margin. */
 function tone(m) {
   const exact = m.value !== null && m.value !== undefined;
@@ -450,13 +460,13 @@ function renderStatus(answer, shown) {
     return setStatus(`${NAMES[p.side]} to move. Analysing… ${seconds} s (Escape stops it)`, 'loading');
   }
   if (!answer.moves.length) return setStatus('Game over: ' + answer.verdict + '.', 'over');
-  const bounds = answer.exact ? '' : ` (proven in time: ${signed(answer.lower)} to ${signed(answer.upper)} for ${NAMES[answer.to_move]})`;
+  const bounds = answer.exact ? '' : `: ${boundsInWords(answer.to_move, answer.lower, answer.upper)}`;
   if (state.mode !== 'explore') {
     const turn = humanToMove(shown) ? 'Your move' : 'The perfect player is thinking';
-    const values = state.hint ? ': ' + (answer.exact ? answer.verdict : 'not proven in time') + bounds : '';
+    const values = state.hint ? (answer.exact ? ': ' + answer.verdict : bounds) : '';
     return setStatus(`${turn} (${NAMES[answer.to_move]})${values}.`, '');
   }
-  setStatus(`${NAMES[answer.to_move]} to move: ${answer.exact ? answer.verdict : 'not proven in time'}${bounds}.`, answer.exact ? '' : 'bounds');
+  setStatus(`${NAMES[answer.to_move]} to move${answer.exact ? ': ' + answer.verdict : bounds}.`, answer.exact ? '' : 'bounds');
 }
 
 function renderMoves(entry, answer) {
@@ -481,7 +491,7 @@ function renderMoves(entry, answer) {
     value.style.background = tone(m);
     value.textContent = valueText(m);
     const said = document.createElement('span');
-    said.textContent = m.value !== null ? verdictFor(answer.to_move, m.value) : 'bounds ' + valueText(m);
+    said.textContent = m.value !== null ? verdictFor(answer.to_move, m.value) : boundsInWords(answer.to_move, m.lower, m.upper);
     li.append(button, value, said);
     list.append(li);
   }
