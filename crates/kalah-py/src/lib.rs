@@ -28,6 +28,7 @@ fn raised(e: kalah::Error) -> PyErr {
     // The argument the error is about, as Python names it (the library's
     // messages name none).
     let message = match e.field() {
+        Some(kalah::Field::DbFile) => format!("{e} (argument db_file)"),
         Some(field) => format!("{e} (argument {})", field.name()),
         None => e.to_string(),
     };

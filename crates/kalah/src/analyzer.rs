@@ -46,6 +46,10 @@ pub struct Request {
     /// Search threads (1 to [`MAX_THREADS`]).
     pub threads: usize,
     /// Transposition table MiB (`None`: sized by the position and database).
+    /// Rounded down to a power of two; a table too small for the keys of
+    /// the position's boards grows to what they need (at most 128 MiB on
+    /// five and six houses, 2 GiB on eight): the report's note says the
+    /// size used.
     pub tt_mb: Option<usize>,
     /// What to answer beside the position's value.
     pub want: Want,

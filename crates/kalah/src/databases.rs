@@ -440,7 +440,7 @@ impl Databases {
     fn open_spec(&self, spec: &DbSpec, h: usize, rules: Rules, default: impl FnOnce() -> Option<PathBuf>) -> Result<Option<Database>> {
         let path = match &spec.file {
             DbFile::None => return Ok(None),
-            DbFile::Named(p) => p.clone(),
+            DbFile::Named(p) => return Ok(Some(Database::open_for(p, h, rules).map_err(|e| Error::from(e).about(crate::error::Field::DbFile))?)),
             DbFile::Default => match default() {
                 Some(p) => p,
                 None => return Ok(None),

@@ -194,6 +194,12 @@ impl From<SearchError> for Error {
     }
 }
 
+impl From<kalah_core::RuleError> for Error {
+    fn from(e: kalah_core::RuleError) -> Error {
+        Error::bad_input(e.to_string()).caused_by(e)
+    }
+}
+
 impl From<kalah_core::PositionError> for Error {
     fn from(e: kalah_core::PositionError) -> Error {
         Error::bad_input(e.to_string()).caused_by(e)

@@ -256,6 +256,7 @@ pub use table::Table;
 pub use report::{Report, Source};
 pub use setup::UsedDatabase;
 
-pub use kalah_core::{Board, Capture, End, Engine, Leftovers, Next, Outcome, Position, PositionError, Relay, Rules, Side, Sowing};
-pub use kalah_db::{build_file, BuildProgress, BuildReport, Database, DbError, Quiet};
+pub use kalah_core::{Board, Capture, End, Engine, Indexer, Leftovers, Next, Outcome, Position, PositionError, Relay, RuleError, Rules, Side, Sowing};
+pub use kalah_db::format::Header;
+pub use kalah_db::{build_file, BuildProgress, BuildReport, Builder, Database, DbError, Quiet};
 pub use kalah_search::{Bounded, BoundedAnalysis, BoundedMove, LineEnd, PvMove, TestOutcome};

@@ -402,7 +402,7 @@ impl Setup<'_> {
             if file { "" } else { "no database file for these rules: " },
             article(n.into()),
             group(boards_up_to(self.houses(), n)),
-            if self.spec.build_seeds.is_none() { "; a database size of 0 skips it, and a database file built once makes one that lasts" } else { "" }
+            if self.spec.build_seeds.is_none() { "; asking for a database of 0 seeds in memory skips it, and a database file built once makes one that lasts" } else { "" }
         ));
         self.build(n)
     }

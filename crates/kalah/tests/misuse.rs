@@ -106,3 +106,20 @@ proptest! {
         prop_assert_eq!(best.is_none(), p.is_over(&Engine::new(h, rules)));
     }
 }
+
+/// A named database file that cannot serve says so, about the file; a
+/// rule option read from text fails into the library's error with `?`.
+#[test]
+fn a_named_file_that_cannot_serve_is_an_error_about_it() {
+    let (dir, made) = files();
+    let analyzer = Analyzer::new(Databases::new(dir.path().join("none")));
+    let start = Position::start(3, 2).unwrap();
+    let other_rules = Request { db: DbSpec::file(made[2].path()), book: false, ..Request::new(start, Rules::default()) };
+    let missing = Request { db: DbSpec::file(dir.path().join("no-such.kdb")), book: false, ..Request::new(start, Rules::default()) };
+    for request in [other_rules, missing] {
+        let e = analyzer.analyze(&request, &Silent).unwrap_err();
+        assert_eq!((e.kind(), e.field()), (kalah::ErrorKind::BadInput, Some(kalah::Field::DbFile)), "{e}");
+    }
+    let capture = || -> Result<Capture, kalah::Error> { Ok("sometimes".parse::<Capture>()?) };
+    assert_eq!(capture().unwrap_err().kind(), kalah::ErrorKind::BadInput);
+}
