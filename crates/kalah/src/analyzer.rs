@@ -22,6 +22,7 @@ use crate::progress::{watched_search, Observer, SearchStatus};
 use crate::report::{Report, Source};
 use crate::setup::{SearchWork, Setup, UsedDatabase, BOUNDS_TIME};
 use crate::plan::{self, Step, Table};
+pub use crate::plan::Want;
 use crate::text::a_size;
 
 /// The most search threads a request may ask for.
@@ -92,40 +93,6 @@ pub struct Request {
     /// boards ([`crate::plan::within_retrograde`]). `None` in
     /// [`Request::new`]: what memory allows.
     pub retrograde_boards: Option<u64>,
-}
-
-/// What a request asks beside the position's value (always answered).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Want {
-    /// The value alone.
-    Value,
-    /// The value and a best move, found on its own: much cheaper than
-    /// every move's value. Under a time limit a legal move is always
-    /// given ([`Report::move_to_play`]), proven best or not.
-    BestMove,
-    /// The value and every move's.
-    Moves,
-    /// Every move's value and a line of best play (whose first move is a
-    /// best move): what `kalah query` answers.
-    #[default]
-    MovesAndLine,
-}
-
-impl Want {
-    /// Whether every move's value is asked.
-    pub fn moves(self) -> bool {
-        matches!(self, Want::Moves | Want::MovesAndLine)
-    }
-
-    /// Whether a line of best play is asked.
-    pub fn line(self) -> bool {
-        self == Want::MovesAndLine
-    }
-
-    /// Whether a best move is asked on its own.
-    pub fn best_alone(self) -> bool {
-        self == Want::BestMove
-    }
 }
 
 /// Which null-window tests ("is the value at least V?") an exact search of

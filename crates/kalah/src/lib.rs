@@ -248,7 +248,8 @@ mod table;
 pub mod text;
 pub mod verify;
 
-pub use analyzer::{probe, Analyzer, Request, RootTests, Want};
+pub use analyzer::{probe, Analyzer, Request, RootTests};
+pub use plan::Want;
 pub use databases::{Databases, DbFile, DbSpec, SetupBudget};
 pub use error::{Error, ErrorKind, Field, Result};
 pub use progress::{Observer, SearchStatus, Silent};
