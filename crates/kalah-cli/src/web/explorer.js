@@ -690,6 +690,14 @@ async function applyEditor(event) {
     northStore: cell('N store'),
     side: $('editor-side').value,
   };
+  // Each cell a count of seeds, said of the cell, before the server is asked.
+  const names = [...p.south.map((_, i) => 'S' + (i + 1)), 'S store', ...p.north.map((_, i) => 'N' + (i + 1)), 'N store'];
+  const wrong = names.find((name) => !/^\d{1,3}$/.test(cell(name)) || Number(cell(name)) > 255);
+  if (wrong) {
+    const typed = cell(wrong);
+    $('editor-error').textContent = `${wrong}: ${typed === '' ? 'empty' : '"' + typed + '"'} is not a count of seeds (give a whole number from 0 to 255).`;
+    return;
+  }
   try {
     const answer = await api('/api/v1/analysis', { position: ringOf(edited) });
     answers.set(keyOf(answer.position, state.rules), answer);

@@ -142,6 +142,10 @@ async function main() {
     const why = await page.textContent('#editor-error');
     check(/300|255|seeds/.test(why), `an impossible position is explained as: ${why}`);
     console.log('explorer.mjs: the editor says: ' + why);
+    // A cell that is not a count is named, before any request.
+    await page.fill('[data-cell="S1"]', '-1');
+    await page.click('#editor button[type="submit"]');
+    await page.waitForFunction(() => document.querySelector('#editor-error').textContent.startsWith('S1:'), null, { timeout: STEP });
     const cells = { S1: '1', S2: '0', S3: '2', S4: '0', 'S store': '5', N1: '2', N2: '1', N3: '0', N4: '1', 'N store': '4' };
     for (const [cell, value] of Object.entries(cells)) await page.fill(`[data-cell="${cell}"]`, value);
     await page.selectOption('#editor-side', 'N');
