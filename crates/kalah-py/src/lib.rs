@@ -389,7 +389,7 @@ impl Analysis {
 impl Analysis {
     fn of(report: &kalah::Report) -> Analysis {
         let a = &report.analysis;
-        let bounds = |b: kalah::Bounded| (b.is_exact().then_some(b.lower), b.lower, b.upper);
+        let bounds = |b: kalah::Bounded| (b.exact(), b.lower, b.upper);
         let (value, lower, upper) = bounds(a.value);
         // Best first, in the library's order (every door's).
         let moves: Vec<MoveValue> = report

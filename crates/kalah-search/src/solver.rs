@@ -188,6 +188,11 @@ impl Bounded {
     pub fn is_exact(&self) -> bool {
         self.lower == self.upper
     }
+
+    /// The value, if the bounds meet.
+    pub fn exact(&self) -> Option<i32> {
+        self.is_exact().then_some(self.lower)
+    }
 }
 
 /// A legal move and its exact value.

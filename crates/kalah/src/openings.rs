@@ -152,10 +152,6 @@ pub struct OpeningsReport {
     pub seconds: f64,
 }
 
-fn exact(b: Bounded) -> Option<i32> {
-    b.is_exact().then_some(b.lower)
-}
-
 /// The opening turns of `start` and the game's value, under the pie rule
 /// if `with_pie` ([`pie`]; within `limit` a turn); `rules` are the
 /// oracle's.
@@ -168,9 +164,9 @@ pub fn openings_report(engine: &Engine, oracle: &dyn Oracle, start: &Position, r
         houses: start.houses(),
         position: start.ring(),
         rules: rules.into(),
-        openings: turns.iter().map(|t| TurnView { turn: t.houses.clone(), value: exact(t.value), lower: t.value.lower, upper: t.value.upper }).collect(),
-        pie: with_pie.then_some(PieView { pie_value: exact(pie_value), pie_bounds: [pie_value.lower, pie_value.upper] }),
-        value: exact(game),
+        openings: turns.iter().map(|t| TurnView { turn: t.houses.clone(), value: t.value.exact(), lower: t.value.lower, upper: t.value.upper }).collect(),
+        pie: with_pie.then_some(PieView { pie_value: pie_value.exact(), pie_bounds: [pie_value.lower, pie_value.upper] }),
+        value: game.exact(),
         lower: game.lower,
         upper: game.upper,
         bounds: [game.lower, game.upper],

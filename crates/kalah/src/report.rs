@@ -4,7 +4,7 @@
 
 use kalah_core::{Position, Rules};
 use kalah_core::Engine;
-use kalah_search::{Bounded, BoundedAnalysis, BoundedMove, LineEnd, TestOutcome};
+use kalah_search::{BoundedAnalysis, BoundedMove, LineEnd, TestOutcome};
 use serde::ser::{Serialize, Serializer};
 
 use crate::journal::JournalReport;
@@ -110,12 +110,8 @@ impl Report {
 
     /// The exact value for the player to move, if the bounds met.
     pub fn value(&self) -> Option<i32> {
-        exact(self.analysis.value)
+        self.analysis.value.exact()
     }
-}
-
-fn exact(b: Bounded) -> Option<i32> {
-    b.is_exact().then_some(b.lower)
 }
 
 #[derive(serde::Serialize)]
@@ -182,7 +178,7 @@ impl Serialize for Report {
         let after = |at: &Position, house: usize| at.play(&engine, house).map(|(next, _)| next).map_err(serde::ser::Error::custom);
         let mut moves = Vec::new();
         for m in self.moves_best_first() {
-            moves.push(MoveView { house: m.house, value: exact(m.value), lower: m.value.lower, upper: m.value.upper, position: after(p, m.house)?.ring() });
+            moves.push(MoveView { house: m.house, value: m.value.exact(), lower: m.value.lower, upper: m.value.upper, position: after(p, m.house)?.ring() });
         }
         let mut pv = Vec::new();
         let mut at = *p;
@@ -195,11 +191,11 @@ impl Serialize for Report {
             rules: self.rules.into(),
             position: p.ring(),
             to_move: p.to_move().letter().to_string(),
-            value: exact(a.value),
+            value: a.value.exact(),
             lower: a.value.lower,
             upper: a.value.upper,
             exact: a.value.is_exact(),
-            verdict: exact(a.value).map(|v| verdict(p.to_move(), v)),
+            verdict: a.value.exact().map(|v| verdict(p.to_move(), v)),
             moves,
             best_move: self.best_move(),
             pv,
@@ -220,6 +216,7 @@ impl Serialize for Report {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kalah_search::Bounded;
 
     /// Moves known as ranges are ordered by what is proven: an exact value
     /// above a range it may beat, ranges by their lower bound; the move to

@@ -140,7 +140,7 @@ pub fn starts_table(databases: &Databases, request: &StartsRequest, observer: &d
             let entry = StartEntry {
                 houses: h,
                 seeds: s,
-                value: bounds.is_exact().then_some(bounds.lower),
+                value: bounds.exact(),
                 lower: bounds.lower,
                 upper: bounds.upper,
                 exact: bounds.is_exact(),
