@@ -465,10 +465,9 @@ impl Analyzer {
                 return Ok(self.report(request, analysis.into(), Source::Database, start, Some(UsedDatabase::file(&db))));
             }
             Step::Probe(table) => {
-                let mut database = match &table {
-                    Table::Memory(b) => Some(built(b)),
-                    _ => None,
-                };
+                // The database built in memory for the position covers it
+                // (its seconds are its building's, taken before the probes).
+                let mut database = if let Table::Memory(b) = &table { Some(built(b)) } else { None };
                 let analysis = analyze_from_table(&engine, &table, position)?;
                 if let Table::Memory(mut b) = table {
                     self.remember_built(request, &mut b, database.as_mut(), observer);

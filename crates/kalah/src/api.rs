@@ -196,11 +196,7 @@ pub fn by_probe(analyzer: &Analyzer, request: &ApiRequest) -> bool {
     let (Ok(position), Ok(rules)) = (request.position(), request.rules()) else {
         return false;
     };
-    by_probe_of(analyzer, &position, rules)
-}
-
-fn by_probe_of(analyzer: &Analyzer, position: &Position, rules: Rules) -> bool {
-    crate::plan::by_probe(analyzer.book(), analyzer.databases(), position, rules)
+    crate::plan::by_probe(analyzer.book(), analyzer.databases(), &position, rules)
 }
 
 /// Answers `request` ([module docs](self)).

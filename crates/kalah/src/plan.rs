@@ -31,7 +31,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use kalah_core::{Engine, Position, Rules};
-use kalah_db::{Builder, Database, Tablebase};
+use kalah_db::{Builder, Database};
 use kalah_search::{Bounded, BoundedAnalysis, LineEnd, SearchOptions};
 
 use crate::book::Book;
@@ -142,10 +142,10 @@ pub enum Step {
 /// the caller's keeping, when a search is the step.
 pub fn step(setup: &Setup<'_>, seeds: u32, file: Option<Database>, memory: impl FnOnce(Option<&Database>) -> Result<Option<Arc<Builder>>>) -> Result<Step> {
     let (h, rules) = (setup.engine.houses(), setup.engine.rules());
-    if let Some(d) = file.as_ref().filter(|d| seeds <= d.header().max_seeds) {
-        debug_assert!(d.houses() == h);
-        return Ok(Step::Probe(Table::File(Arc::new(file.expect("just matched")))));
-    }
+    let file = match file {
+        Some(d) if seeds <= d.header().max_seeds => return Ok(Step::Probe(Table::File(Arc::new(d)))),
+        file => file,
+    };
     if proves_bounds(h, seeds, rules, setup.spec) {
         return Ok(Step::Bounds(file));
     }
