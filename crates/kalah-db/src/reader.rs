@@ -340,10 +340,18 @@ impl Database {
     /// The value of `board`, a board of this database's size (its houses,
     /// the player to move's first): what the player to move gains from it
     /// on, stores not counted; `None` if it has more seeds than the
-    /// database covers; an error if its block is damaged. A board of
-    /// another size would be read wrong: [`Database::probe_position`]
-    /// checks, and adds the stores.
+    /// database covers; an error if its block is damaged. A board with
+    /// seeds beyond this database's houses is refused
+    /// ([`DbError::WrongBoard`]); a [`Board`] does not know its size, so
+    /// one of fewer houses is read as this size with the last houses
+    /// empty: [`Database::probe_position`] checks the size, and adds the
+    /// stores.
     pub fn probe_board(&self, board: Board) -> Result<Option<i32>, DbError> {
+        let houses = self.header.houses;
+        let used = (0..kalah_core::MAX_HOUSES).rev().find(|&i| board.mover(i) != 0 || board.opponent(i) != 0);
+        if let Some(last) = used.filter(|&last| last >= houses) {
+            return Err(DbError::WrongBoard { position_houses: last + 1, db_houses: houses });
+        }
         let n = board.total();
         if n > self.header.max_seeds {
             return Ok(None);

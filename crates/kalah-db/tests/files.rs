@@ -74,6 +74,14 @@ fn a_position_probe_adds_the_stores_and_refuses_another_board_size() {
     let three: kalah_core::Position = "1,0,2,0,1,1,0,0 S".parse().unwrap();
     let e = four.probe_position(&three).unwrap_err();
     assert!(matches!(e, kalah_db::DbError::WrongBoard { position_houses: 3, db_houses: 4 }), "{e}");
+    // A bare board of more houses than the file's is refused too; one of
+    // fewer reads as the file's size with its last houses empty.
+    let seeded = Board::from_sides(&[1, 0, 0, 2], &[0, 1, 0, 0]);
+    let e = db.probe_board(seeded).unwrap_err();
+    assert!(matches!(e, kalah_db::DbError::WrongBoard { position_houses: 4, db_houses: 3 }), "{e}");
+    let narrow = Board::from_sides(&[1, 0, 2], &[0, 1, 1]);
+    let padded = Board::from_sides(&[1, 0, 2, 0], &[0, 1, 1, 0]);
+    assert_eq!(four.probe_board(narrow).unwrap(), four.probe_board(padded).unwrap());
 }
 
 #[test]
