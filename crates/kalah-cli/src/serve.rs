@@ -231,6 +231,7 @@ const PAGES: &[(&str, &str, &str)] = &[
     ("/explorer.js", "text/javascript; charset=utf-8", include_str!("web/explorer.js")),
     ("/explorer.css", "text/css; charset=utf-8", include_str!("web/explorer.css")),
     ("/favicon.svg", "image/svg+xml", include_str!("web/favicon.svg")),
+    ("/rules", "text/html; charset=utf-8", include_str!("web/rules.html")),
 ];
 
 /// An embedded file, with headers that let it run nothing but its own

@@ -27,6 +27,8 @@ const state = {
   pushAddress: false, // the next address written is a new entry of the browser's history (a move)
   keepFocus: false, // a move was made from the board: the keyboard stays there
   lastNote: '', // the note on the player's own last move, which the perfect player's answer is added to
+  animated: null, // the entry whose last move the board has shown sown (it is shown so once)
+  filling: null, // the analysis under way of a position of a restored record
 };
 const answers = new Map(); // "position|rules" -> the API's answer
 let ticker = null;
@@ -83,10 +85,11 @@ function tone(m) {
   const exact = m.value !== null && m.value !== undefined;
   const v = exact ? m.value : (m.lower + m.upper) / 2;
   const depth = Math.min(Math.abs(v), 12);
-  if (!exact && m.lower < 0 && m.upper > 0) return 'hsl(220 8% 55%)';
-  if (v > 0) return `hsl(140 55% ${46 - depth * 1.4}%)`;
-  if (v < 0) return `hsl(2 68% ${52 - depth * 1.5}%)`;
-  return 'hsl(220 10% 46%)';
+  // White text on every fill at a contrast of at least 4.5:1.
+  if (!exact && m.lower < 0 && m.upper > 0) return 'hsl(220 8% 44%)';
+  if (v > 0) return `hsl(140 55% ${32 - depth * 1}%)`;
+  if (v < 0) return `hsl(2 68% ${50 - depth * 1.5}%)`;
+  return 'hsl(220 10% 44%)';
 }
 
 function outcomeClass(m) {
@@ -253,6 +256,86 @@ async function openPosition(text) {
   }
 }
 
+/**
+ * Replays the game of a permalink: its first position, then each move,
+ * the position after it read from a quick analysis (a twentieth of a
+ * second: only the positions are wanted; the values come as the record
+ * is analysed afterwards). If the moves do not lead to `position`, the
+ * position alone is opened, and the page says why.
+ */
+async function restoreGame(game, position) {
+  state.loading = { key: 'restore', started: performance.now() };
+  render();
+  let problem = null;
+  const history = [];
+  try {
+    const quick = async (position) => {
+      const answer = await api('/api/v1/analysis', { position, time_limit: 0.05 });
+      if (answer.exact) answers.set(keyOf(answer.position, state.rules), answer);
+      return answer;
+    };
+    let answer = await quick(game.start);
+    history.push({ position: answer.position, move: null });
+    for (const name of game.moves) {
+      const side = name[0];
+      const house = Number(name.slice(1));
+      const m = answer.to_move === side && answer.moves.find((x) => x.house === house);
+      if (!m) throw new Error(`${name} is not a move of ${answer.position}`);
+      history.push({ position: m.position, move: { side, house, value: null, best: null, unknown: true } });
+      if (history.length <= game.moves.length) answer = await quick(m.position);
+    }
+    const at = Math.max(0, Math.min(game.at, history.length - 1));
+    if (history[at].position !== position) throw new Error(`the moves lead to ${history[at].position}, not to the position of the address`);
+    state.history = history;
+    state.cursor = at;
+    $('houses').value = parseRing(history[0].position).h;
+    moved();
+  } catch (e) {
+    problem = 'The game record in the address was not restored: ' + e.message + '.';
+  } finally {
+    state.loading = null;
+  }
+  if (problem) {
+    await openPosition(position);
+    $('feedback').textContent = problem;
+  } else {
+    render();
+  }
+}
+
+/**
+ * A game restored from a permalink knows its positions but not their
+ * values: while nothing else is asked, its positions are analysed one at a
+ * time, the record's marks and the chart filling in as they come.
+ */
+function fillRecord() {
+  if (state.loading || state.filling) return;
+  const i = state.history.findIndex((entry, k) => k + 1 < state.history.length && state.history[k + 1].move.unknown && !answerOf(entry));
+  if (i < 0) return;
+  const rules = { ...state.rules };
+  state.filling = api('/api/v1/analysis', { position: state.history[i].position })
+    .then((answer) => answers.set(keyOf(answer.position, rules), answer))
+    .catch(() => {
+      state.history[i + 1].move.unknown = false; // no values for this move: not asked again
+    })
+    .finally(() => {
+      state.filling = null;
+      render();
+    });
+}
+
+/** The values of moves whose position before was analysed after they were played (a restored record). */
+function valuesOfRestoredMoves() {
+  state.history.forEach((entry, i) => {
+    if (!entry.move || !entry.move.unknown) return;
+    const before = answerOf(state.history[i - 1]);
+    if (!before) return;
+    const m = before.moves.find((x) => x.house === entry.move.house);
+    const best = before.moves[0];
+    Object.assign(entry.move, { value: m ? m.value : null, lower: m && m.lower, upper: m && m.upper, best: best.value, bestHouse: best.house, unknown: false });
+  });
+}
+
 // ---- Playing ----
 
 function humanToMove(position) {
@@ -367,6 +450,55 @@ const P = 84; // house pitch
 const R = 31; // house radius
 const STORE_W = 62;
 const MARGIN = 12;
+/** A narrow screen draws the board upright: North's store at the top, houses in two columns, tappable. */
+const UPRIGHT = window.matchMedia('(max-width: 560px)');
+
+/**
+ * Where everything of a board of `h` houses a side goes: across a wide
+ * screen (North's store on the left, South's row below), upright on a
+ * narrow one (the same picture turned a quarter, so that the sowing goes
+ * round the same way). A house: its centre, its label and the centre of
+ * its value badge; a store: its box, its count and its label.
+ */
+function layout(h, upright) {
+  if (!upright) {
+    const width = 2 * MARGIN + 2 * STORE_W + 24 + h * P;
+    const column = (i) => MARGIN + STORE_W + 12 + P / 2 + i * P;
+    return {
+      width,
+      height: 276,
+      r: R,
+      store: (side) => {
+        const x = side === 'N' ? MARGIN : width - MARGIN - STORE_W;
+        return { x, y: 50, w: STORE_W, h: 176, count: [x + STORE_W / 2, 148], label: [x + STORE_W / 2, side === 'N' ? 40 : 250] };
+      },
+      house: (side, house) => {
+        const cx = column(side === 'S' ? house - 1 : h - house);
+        return side === 'S' ? { cx, cy: 184, label: [cx, 266], badge: [cx, 222] } : { cx, cy: 92, label: [cx, 16], badge: [cx, 40] };
+      },
+      direction: { x: width / 2, y: 143, turn: 0 },
+    };
+  }
+  const width = 360;
+  const pitch = 72;
+  const top = 80;
+  const row = (i) => top + pitch / 2 + i * pitch;
+  const bottom = top + h * pitch + 8;
+  return {
+    width,
+    height: bottom + 66,
+    r: 29,
+    store: (side) => {
+      const y = side === 'N' ? 10 : bottom;
+      return { x: 80, y, w: 200, h: 56, count: [180, y + 36], label: [side === 'N' ? 320 : 40, y + 33] };
+    },
+    house: (side, house) => {
+      const [cx, cy, outer] = side === 'S' ? [130, row(house - 1), 40] : [230, row(h - house), 320];
+      return { cx, cy, label: [outer, cy - 10], badge: [outer, cy + 12] };
+    },
+    direction: { x: 180, y: top + (h * pitch) / 2, turn: h >= 3 ? -90 : 0 },
+  };
+}
 
 function el(name, attrs, text) {
   const e = document.createElementNS(SVG, name);
@@ -375,51 +507,110 @@ function el(name, attrs, text) {
   return e;
 }
 
-function drawBoard(position, answer, interactive) {
+/** A cell's place in the ring form: South's houses, South's store, North's houses, North's store. */
+function ringIndex(h, side, house) {
+  const base = side === 'S' ? 0 : h + 1;
+  return house === 'store' ? base + h : base + house - 1;
+}
+
+/**
+ * What the last move did, for the board to show: the house played, and
+ * each cell whose count it changed with its distance along the sowing
+ * from the house played (the order the seeds went in).
+ */
+function lastMove(entry, index) {
+  if (!entry || !entry.move || index === 0) return null;
+  const before = parseRing(state.history[index - 1].position);
+  const after = parseRing(entry.position);
+  const cells = (p) => [...p.south, p.southStore, ...p.north, p.northStore];
+  const [a, b] = [cells(before), cells(after)];
+  if (a.length !== b.length) return null;
+  const n = a.length;
+  const from = ringIndex(after.h, entry.move.side, entry.move.house);
+  const step = state.rules.sowing === 'cw' ? -1 : 1;
+  const changed = new Map();
+  a.forEach((count, k) => {
+    if (count !== b[k]) changed.set(k, (((k - from) * step) % n + n) % n);
+  });
+  return { played: from, changed };
+}
+
+function drawBoard(position, answer, interactive, last, animate) {
   const p = parseRing(position);
   const svg = $('board');
-  const width = 2 * MARGIN + 2 * STORE_W + 24 + p.h * P;
-  const height = 276;
-  svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  const at = layout(p.h, UPRIGHT.matches);
+  svg.setAttribute('viewBox', `0 0 ${at.width} ${at.height}`);
+  svg.classList.toggle('upright', UPRIGHT.matches);
   svg.replaceChildren();
-  svg.append(el('rect', { x: 2, y: 2, width: width - 4, height: height - 4, rx: 26, class: 'wood' }));
-  const left = MARGIN + STORE_W + 12;
-  const column = (i) => left + P / 2 + i * P;
+  svg.append(el('rect', { x: 2, y: 2, width: at.width - 4, height: at.height - 4, rx: 26, class: 'wood' }));
   const moves = new Map((answer ? answer.moves : []).map((m) => [m.house, m]));
   const showValues = answer && (state.mode === 'explore' || state.hint);
-
-  const store = (side, x, seeds) => {
-    const g = el('g', { class: 'store' + (p.side === side ? ' mover' : ''), 'data-store': side });
-    g.append(el('rect', { x, y: 50, width: STORE_W, height: 176, rx: 28, class: 'pit' }));
-    g.append(el('text', { x: x + STORE_W / 2, y: 148, class: 'count' }, seeds));
-    g.append(el('text', { x: x + STORE_W / 2, y: side === 'N' ? 40 : 250, class: 'label' }, side + ' store'));
-    svg.append(g);
+  // The last move: the house played ringed, each cell it changed lit in
+  // the order the seeds went in (at once under reduced motion).
+  const mark = (g, k) => {
+    if (!last) return;
+    if (k === last.played) g.classList.add('played');
+    if (!last.changed.has(k)) return;
+    g.classList.add('sown');
+    if (animate) {
+      g.classList.add('sowing');
+      g.style.setProperty('--order', last.changed.get(k));
+    }
   };
-  store('N', MARGIN, p.northStore);
-  store('S', width - MARGIN - STORE_W, p.southStore);
+  const hidden = (node) => {
+    node.setAttribute('aria-hidden', 'true');
+    return node;
+  };
+
+  const store = (side, seeds) => {
+    const box = at.store(side);
+    const g = el('g', { class: 'store' + (p.side === side ? ' mover' : ''), 'data-store': side, role: 'img', 'aria-label': `${NAMES[side]}'s store, ${seeds} seed${seeds === 1 ? '' : 's'}` });
+    g.append(el('rect', { x: box.x, y: box.y, width: box.w, height: box.h, rx: 28, class: 'pit' }));
+    const written = hidden(el('g', { class: 'written', 'data-store': side }));
+    written.append(el('text', { x: box.count[0], y: box.count[1], class: 'count' }, seeds));
+    written.append(el('text', { x: box.label[0], y: box.label[1], class: 'label' + (p.side === side ? ' mover' : '') }, side + ' store'));
+    mark(g, ringIndex(p.h, side, 'store'));
+    svg.append(g, written);
+  };
+  store('N', p.northStore);
+  store('S', p.southStore);
   // Which way seeds go round: South's row left to right and North's right
   // to left counter-clockwise, the other way clockwise.
   const cw = state.rules.sowing === 'cw';
-  svg.append(el('text', { x: width / 2, y: 143, class: 'direction', 'data-sowing': state.rules.sowing }, cw ? '↻ sowing clockwise' : '↺ sowing counter-clockwise'));
+  const d = at.direction;
+  const words = p.h < 3 && d.turn === 0 && UPRIGHT.matches ? (cw ? '↻' : '↺') : cw ? '↻ sowing clockwise' : '↺ sowing counter-clockwise';
+  svg.append(el('text', { x: d.x, y: d.y, class: 'direction', 'data-sowing': state.rules.sowing, transform: d.turn ? `rotate(${d.turn} ${d.x} ${d.y})` : '' }, words));
 
   for (const side of ['N', 'S']) {
     for (let house = 1; house <= p.h; house++) {
       const seeds = side === 'S' ? p.south[house - 1] : p.north[house - 1];
-      const cx = column(side === 'S' ? house - 1 : p.h - house);
-      const cy = side === 'S' ? 184 : 92;
+      const spot = at.house(side, house);
       const m = side === p.side ? moves.get(house) : undefined;
       const name = side + house;
-      const g = el('g', { class: 'house' + (p.side === side ? ' mover' : ''), 'data-house': name, 'aria-label': `${NAMES[side]} house ${house}, ${seeds} seed${seeds === 1 ? '' : 's'}` });
-      g.append(el('circle', { cx, cy, r: R, class: 'pit' }));
-      g.append(el('text', { x: cx, y: cy + 8, class: 'count' }, seeds));
-      g.append(el('text', { x: cx, y: side === 'S' ? 266 : 16, class: 'label' }, name));
+      const said = `${NAMES[side]} house ${house}, ${seeds} seed${seeds === 1 ? '' : 's'}`;
+      // The house itself (what is clicked, focused and read out) and,
+      // beside it, what is written on it: the text is not part of the
+      // house for a screen reader, which reads the house's label instead.
+      const g = el('g', { class: 'house' + (p.side === side ? ' mover' : ''), 'data-house': name, role: 'img', 'aria-label': said });
+      g.append(el('circle', { cx: spot.cx, cy: spot.cy, r: at.r, class: 'pit' }));
+      const written = hidden(el('g', { class: 'written', 'data-house': name }));
+      written.append(el('text', { x: spot.cx, y: spot.cy + 8, class: 'count' }, seeds));
+      written.append(el('text', { x: spot.label[0], y: spot.label[1], class: 'label' + (p.side === side ? ' mover' : '') }, name));
+      mark(g, ringIndex(p.h, side, house));
+      if (last && ringIndex(p.h, side, house) === last.played) g.setAttribute('aria-label', said + ', the last move');
       if (m && interactive) {
         const canPlay = humanToMove(position);
         if (canPlay) {
+          // The whole of the house, its label and its badge is one target for a finger.
+          const [bx, by] = spot.badge;
+          const xs = [spot.cx - at.r, spot.cx + at.r, bx - 30, bx + 30, spot.label[0] - 16, spot.label[0] + 16];
+          const ys = [spot.cy - at.r, spot.cy + at.r, by - 14, by + 10, spot.label[1] - 14, spot.label[1] + 4];
+          const [x0, y0] = [Math.min(...xs), Math.min(...ys)];
+          g.append(el('rect', { x: x0, y: y0, width: Math.max(...xs) - x0, height: Math.max(...ys) - y0, class: 'hit' }));
           g.classList.add('legal');
           g.setAttribute('role', 'button');
           g.setAttribute('tabindex', '0');
-          g.setAttribute('aria-label', `${NAMES[side]} house ${house}, ${seeds} seed${seeds === 1 ? '' : 's'}` + (showValues ? `, value ${valueText(m)}` : '') + ': play it');
+          g.setAttribute('aria-label', said + (showValues ? `, value ${valueText(m)}` : '') + ': play it');
           g.addEventListener('click', () => play(house));
           g.addEventListener('keydown', (e) => {
             if (e.key === 'Enter' || e.key === ' ') {
@@ -429,15 +620,15 @@ function drawBoard(position, answer, interactive) {
           });
         }
         if (showValues) {
-          const y = side === 'S' ? 222 : 40;
-          const badge = el('g', { class: 'badge ' + outcomeClass(m), 'data-value': valueText(m) });
-          badge.append(el('rect', { x: cx - 30, y: y - 14, width: 60, height: 24, rx: 12, fill: tone(m) }));
-          badge.append(el('text', { x: cx, y: y + 3 }, valueText(m)));
+          const [bx, by] = spot.badge;
+          const badge = el('g', { class: 'badge ' + outcomeClass(m), 'data-house': name, 'data-value': valueText(m) });
+          badge.append(el('rect', { x: bx - 30, y: by - 14, width: 60, height: 24, rx: 12, fill: tone(m) }));
+          badge.append(el('text', { x: bx, y: by + 3 }, valueText(m)));
           if (m === answer.moves[0] && answer.exact) badge.classList.add('best');
-          g.append(badge);
+          written.append(badge);
         }
       }
-      svg.append(g);
+      svg.append(g, written);
     }
   }
 }
@@ -507,7 +698,14 @@ function renderPV(answer) {
   $('pv-play').disabled = state.preview === 0 || state.mode !== 'explore';
   if (!answer || hidden) return;
   if (!line.length) pv.textContent = answer.moves.length ? 'not known in time' : 'the game is over';
+  // Turns numbered on from the game's: a turn is one side's moves, extra moves included.
+  let [turn, side] = turnsTo(state.cursor);
   line.forEach((step, i) => {
+    if (step.side !== side) {
+      turn += 1;
+      side = step.side;
+      pv.append(Object.assign(document.createElement('span'), { className: 'turn', textContent: turn + '.' }));
+    }
     const b = document.createElement('button');
     b.type = 'button';
     b.className = 'step' + (i + 1 === state.preview ? ' shown' : '');
@@ -532,6 +730,17 @@ function southValue(entry) {
   return flip > 0 ? { lo: a.lower, hi: a.upper } : { lo: -a.upper, hi: -a.lower };
 }
 
+/** The turns played up to history entry `index`, and the side that made the last move (null at the start). */
+function turnsTo(index) {
+  let turns = 0;
+  let side = null;
+  for (const entry of state.history.slice(1, index + 1)) {
+    if (entry.move.side !== side) turns += 1;
+    side = entry.move.side;
+  }
+  return [turns, side];
+}
+
 function renderRecord() {
   const record = $('record');
   record.replaceChildren();
@@ -544,7 +753,7 @@ function renderRecord() {
     const previous = state.history[i - 1].move;
     if (!previous || previous.side !== entry.move.side) {
       turn += 1;
-      record.append(' ' + turn + '. ');
+      record.append(Object.assign(document.createElement('span'), { className: 'turn', textContent: turn + '.' }));
     }
     const lost = valuesHidden() ? null : lostBy(entry.move);
     const b = Object.assign(document.createElement('button'), { type: 'button', textContent: entry.move.side + entry.move.house });
@@ -555,29 +764,63 @@ function renderRecord() {
   });
 }
 
+/** Whole, round steps for an axis from 0 to `top`: about `count` of them, at least 1 apart. */
+function ticks(top, count) {
+  const raw = Math.max(top / count, 1);
+  const base = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((k) => k * base).find((k) => k >= raw);
+  const out = [];
+  for (let v = 0; v <= top; v += step) out.push(v);
+  return out;
+}
+
+/**
+ * South's value after each move, drawn in the page's own pixels (so that
+ * its text is as large on a phone as on a desktop): moves along the
+ * bottom, South's value up the side, bounds as bars, the moves that gave
+ * value away in red. The chart is a slider for the keyboard: the arrows
+ * step through the game.
+ */
 function renderChart() {
   const svg = $('chart');
   const points = state.history.map((entry, i) => ({ i, v: southValue(entry), move: entry.move }));
   const known = points.filter((p) => p.v);
   const top = Math.max(4, ...known.map((p) => Math.max(Math.abs(p.v.lo), Math.abs(p.v.hi))));
-  const width = 600;
-  const height = 180;
-  const pad = 28;
+  const width = Math.max(280, Math.round(svg.clientWidth || 600));
+  const height = width < 500 ? 200 : 220;
+  const [left, right, above, below] = [40, 16, 28, 40];
   const n = Math.max(points.length - 1, 1);
-  const x = (i) => pad + ((width - 2 * pad) * i) / n;
-  const y = (v) => height / 2 - ((height / 2 - 16) * v) / top;
+  const x = (i) => left + ((width - left - right) * i) / n;
+  const y = (v) => above + ((height - above - below) * (top - v)) / (2 * top);
   svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
   svg.replaceChildren();
-  svg.append(el('line', { x1: pad, x2: width - pad, y1: y(0), y2: y(0), class: 'axis' }));
-  svg.append(el('text', { x: 4, y: y(top) + 4, class: 'tick' }, signed(top)));
-  svg.append(el('text', { x: 4, y: y(0) + 4, class: 'tick' }, '0'));
-  svg.append(el('text', { x: 4, y: y(-top) + 4, class: 'tick' }, signed(-top)));
-  svg.append(el('text', { x: width - pad, y: 12, class: 'tick end' }, 'South ahead'));
-  svg.append(el('text', { x: width - pad, y: height - 4, class: 'tick end' }, 'North ahead'));
+  // The value axis: round steps either side of 0, South ahead above.
+  for (const v of ticks(top, 2)) {
+    for (const t of v ? [v, -v] : [0]) {
+      svg.append(el('line', { x1: left, x2: width - right, y1: y(t), y2: y(t), class: t ? 'grid' : 'axis' }));
+      svg.append(el('text', { x: left - 6, y: y(t) + 4, class: 'tick end' }, signed(t)));
+    }
+  }
+  svg.append(el('text', { x: left, y: 14, class: 'tick' }, 'South ahead ↑'));
+  // The move axis: moves (plies) from the start.
+  const moveTicks = ticks(n, Math.max(2, Math.floor((width - left - right) / 56)));
+  svg.append(el('line', { x1: left, x2: width - right, y1: height - below, y2: height - below, class: 'frame' }));
+  for (const i of moveTicks.filter((i) => i <= n)) {
+    svg.append(el('line', { x1: x(i), x2: x(i), y1: height - below, y2: height - below + 5, class: 'frame' }));
+    svg.append(el('text', { x: x(i), y: height - below + 18, class: 'tick middle' }, String(i)));
+  }
+  svg.append(el('text', { x: width - right, y: height - 4, class: 'tick end' }, 'moves →  (North ahead ↓)'));
+  const here = points[state.cursor];
+  svg.setAttribute('aria-valuemax', String(points.length - 1));
+  svg.setAttribute('aria-valuenow', String(state.cursor));
   if (valuesHidden()) {
-    svg.append(el('text', { x: width / 2, y: y(0) - 8, class: 'tick middle' }, 'Values hidden until the game ends, or Hint'));
+    svg.setAttribute('aria-valuetext', `after ${state.cursor} moves: values hidden`);
+    svg.append(el('text', { x: (left + width - right) / 2, y: y(0) - 8, class: 'tick middle' }, 'Values hidden until the game ends, or Hint'));
     return;
   }
+  const said = here && here.v ? 'South ' + (here.v.lo === here.v.hi ? signed(here.v.lo) : signed(here.v.lo) + ' to ' + signed(here.v.hi)) : 'not analysed yet';
+  const move = here && here.move ? ` (${here.move.side}${here.move.house})` : ' (the start)';
+  svg.setAttribute('aria-valuetext', `after ${state.cursor} moves${move}: ${said}`);
   const exact = known.filter((p) => p.v.lo === p.v.hi);
   if (exact.length > 1) svg.append(el('polyline', { points: exact.map((p) => `${x(p.i)},${y(p.v.lo)}`).join(' '), class: 'line' }));
   for (const p of known) {
@@ -613,6 +856,14 @@ function writeAddress() {
   const entry = current();
   if (!entry) return;
   const params = { position: entry.position };
+  // The game played: its first position and its moves (and which of them
+  // the board shows), so that a reload or a shared link restores the
+  // record and the chart too.
+  if (state.history.length > 1) {
+    params.start = state.history[0].position;
+    params.moves = state.history.slice(1).map((e) => e.move.side + e.move.house).join('.');
+    if (state.cursor + 1 < state.history.length) params.at = state.cursor;
+  }
   if (state.mode !== 'explore') params.play = state.mode;
   const address = '?' + query(params);
   if (address === location.search) return;
@@ -647,7 +898,11 @@ function readAddress() {
     else problems.push(`${r}=${q.get(r)} in the address is not a rule (${allowed.join(' or ')}): ${DEFAULT_RULES[r]} is used`);
   }
   if (q.get('play') === 'S' || q.get('play') === 'N') state.mode = q.get('play');
-  return { position: q.get('position'), houses: q.get('houses'), seeds: q.get('seeds'), problems };
+  const moves = (q.get('moves') || '').split('.').filter(Boolean);
+  const at = q.has('at') ? Number(q.get('at')) : moves.length;
+  if (q.has('moves') && !moves.every((m) => /^[SN][1-8]$/.test(m))) problems.push(`moves=${q.get('moves')} in the address is not a list of moves such as S3.N1: the game record was not restored`);
+  const game = q.get('start') && moves.length && moves.every((m) => /^[SN][1-8]$/.test(m)) && Number.isInteger(at) ? { start: q.get('start'), moves, at } : null;
+  return { position: q.get('position'), houses: q.get('houses'), seeds: q.get('seeds'), game, problems };
 }
 
 // ---- The editor ----
@@ -722,10 +977,13 @@ function render() {
     if (state.loading) ticker = setInterval(starting, 200);
     return;
   }
+  valuesOfRestoredMoves();
   const answer = answerOf(entry);
   if (state.preview && (!answer || state.preview > answer.pv.length)) state.preview = 0;
   const shown = state.preview ? answer.pv[state.preview - 1].position : entry.position;
-  drawBoard(shown, state.preview ? null : answer, !state.preview);
+  const last = state.preview ? null : lastMove(entry, state.cursor);
+  drawBoard(shown, state.preview ? null : answer, !state.preview, last, last && state.animated !== entry);
+  if (last) state.animated = entry;
   if (state.keepFocus) {
     const next = $('board').querySelector('.house.legal');
     if (next) {
@@ -740,6 +998,7 @@ function render() {
   renderChart();
   renderDetails(answer);
   $('undo').disabled = state.cursor === 0;
+  $('restart').disabled = state.history.length < 2;
   $('redo').disabled = state.cursor + 1 >= state.history.length;
   $('hint').hidden = state.mode === 'explore';
   $('hint').disabled = !answer || !humanToMove(entry.position) || state.hint;
@@ -749,6 +1008,7 @@ function render() {
   if (!answer && !state.error) analyseCurrent();
   if (state.loading) ticker = setInterval(() => current() && renderStatus(answerOf(current()), current().position), 200);
   maybeComputerMoves();
+  fillRecord();
 }
 
 function stepLine(by) {
@@ -801,6 +1061,22 @@ function start() {
     else newGame($('houses').value, $('seeds').value);
   });
   window.addEventListener('popstate', steppedInHistory);
+  // Turning a phone, or resizing a window across the width where the board stands upright.
+  UPRIGHT.addEventListener('change', () => current() && render());
+  window.addEventListener('resize', () => current() && renderChart());
+  $('chart').addEventListener('keydown', (e) => {
+    const to = { ArrowLeft: state.cursor - 1, ArrowDown: state.cursor - 1, ArrowRight: state.cursor + 1, ArrowUp: state.cursor + 1, Home: 0, End: state.history.length - 1 }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    e.stopPropagation();
+    goTo(to);
+  });
+  $('restart').addEventListener('click', () => {
+    if (!current()) return;
+    startFrom(state.history[0].position);
+    state.pushAddress = true;
+    render();
+  });
   $('undo').addEventListener('click', undo);
   $('redo').addEventListener('click', redo);
   $('pv-back').addEventListener('click', () => stepLine(-1));
@@ -826,7 +1102,9 @@ function start() {
 
   const asked = readAddress();
   let opening;
-  if (asked.position) {
+  if (asked.game && asked.position) {
+    opening = restoreGame(asked.game, asked.position);
+  } else if (asked.position) {
     opening = openPosition(asked.position);
   } else if (asked.houses || asked.seeds) {
     $('houses').value = asked.houses || 6;

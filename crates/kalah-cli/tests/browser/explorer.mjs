@@ -9,6 +9,10 @@
 // Exits 0 when every check holds, 1 with the first that failed.
 
 import { chromium } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+
+// axe-core, the accessibility checker, run in the page (issue 54).
+const AXE = readFileSync(new URL('./node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
 
 const [base, shots] = process.argv.slice(2);
 if (!base) {
@@ -39,9 +43,44 @@ const valueText = (m) => (m.value !== null ? (m.value > 0 ? '+' + m.value : Stri
 
 /** The values on the board's houses, by house name ("S2": "+8"). */
 async function boardValues(page) {
-  return page.$$eval('#board .house', (houses) =>
-    Object.fromEntries(houses.filter((h) => h.querySelector('.badge')).map((h) => [h.dataset.house, h.querySelector('.badge').dataset.value])),
-  );
+  return page.$$eval('#board .badge', (badges) => Object.fromEntries(badges.map((b) => [b.dataset.house, b.dataset.value])));
+}
+
+/** Runs axe-core on the page: no serious or critical violation of WCAG 2 A/AA (`where` names the page's state). */
+async function accessible(page, where) {
+  if (!(await page.evaluate(() => typeof axe !== 'undefined'))) await page.evaluate(AXE);
+  const found = await page.evaluate(() => axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] }, resultTypes: ['violations'] }));
+  const bad = found.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const said = bad.map((v) => `${v.impact} ${v.id} (${v.help}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+  check(bad.length === 0, `axe-core, ${where}: ${said.join('; ')}`);
+  console.log(`explorer.mjs: axe-core, ${where}: no serious or critical violation (${found.violations.length} minor)`);
+}
+
+/**
+ * On a phone: every text at least 12 px as drawn (SVG text scaled by its
+ * picture), every control at least 44 px each way (links inside a
+ * sentence aside).
+ */
+async function fitForFingers(page) {
+  const found = await page.evaluate(() => {
+    const small = [];
+    for (const e of document.querySelectorAll('body *')) {
+      if (!e.getClientRects().length || !e.checkVisibility()) continue;
+      if (![...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+      const scale = e instanceof SVGElement && e.getScreenCTM() ? Math.hypot(e.getScreenCTM().a, e.getScreenCTM().b) : 1;
+      const px = parseFloat(getComputedStyle(e).fontSize) * scale;
+      if (px < 11.95) small.push(`"${e.textContent.trim().slice(0, 20)}" ${px.toFixed(1)} px`);
+    }
+    const tiny = [];
+    for (const e of document.querySelectorAll('button, select, input, [role="button"], [role="slider"], [tabindex="0"]')) {
+      const r = e.getBoundingClientRect();
+      if (!r.width || !e.checkVisibility()) continue;
+      if (r.width < 44 || r.height < 44) tiny.push(`${e.id || e.dataset.house || e.textContent.trim().slice(0, 12)} ${r.width.toFixed(0)}x${r.height.toFixed(0)}`);
+    }
+    return { small, tiny };
+  });
+  check(found.small.length === 0, `text under 12 px on a phone: ${found.small.join(', ')}`);
+  check(found.tiny.length === 0, `targets under 44 px on a phone: ${found.tiny.join(', ')}`);
 }
 
 /** Waits until the page shows the analysis of `position`, then checks its values against the API's. */
@@ -94,8 +133,12 @@ async function main() {
     // Two moves played by clicking their houses: the best, then the worst.
     part('two moves played by clicking');
     const first = start.moves[0];
+    await accessible(page, 'a start');
     await page.click(`#board [data-house="S${first.house}"]`);
     const second = await showsAnalysisOf(page, first.position, empty);
+    // The last move is shown: the house played ringed, the cells it sowed lit.
+    check((await page.getAttribute('#board .house.played', 'data-house')) === 'S' + first.house, 'the house played last is not marked');
+    check((await page.$$('#board .sown')).length >= 2, 'the cells the last move sowed are not marked');
     const worst = second.moves[second.moves.length - 1];
     await page.click(`#board [data-house="${second.to_move}${worst.house}"]`);
     const third = await showsAnalysisOf(page, worst.position, empty);
@@ -108,6 +151,17 @@ async function main() {
       check((await page.$$('#chart .dot.turned')).length === 1, 'the chart does not mark the move where the game turned');
     }
     if (shots) await page.screenshot({ path: shots + '/explorer.png', fullPage: true });
+    await accessible(page, 'after two moves');
+
+    // The chart is a slider for the keyboard: the arrows step through the game.
+    part('the chart, by keyboard');
+    await page.focus('#chart');
+    check(/after 2 moves/.test(await page.getAttribute('#chart', 'aria-valuetext')), 'the chart does not say where the game is');
+    await page.keyboard.press('ArrowLeft');
+    await showsAnalysisOf(page, first.position, empty);
+    check(/after 1 moves? \(S\d\): South [+-]?\d/.test(await page.getAttribute('#chart', 'aria-valuetext')), 'the chart does not read out the value after the move');
+    await page.keyboard.press('End');
+    await showsAnalysisOf(page, third.position, empty);
 
     part('undo and redo');
     await page.click('#undo');
@@ -123,6 +177,15 @@ async function main() {
     await showsAnalysisOf(page, third.position, empty);
     check((await page.$$eval('#record .ply', (b) => b.length)) === 3, 'Back and Forward lost the game record');
 
+    // A reload keeps the game: its record, the chart and the move that gave value away.
+    part('the game record in the permalink');
+    check(new URL(page.url()).searchParams.get('moves').split('.').length === 2, `the address holds no game record: ${page.url()}`);
+    await page.reload();
+    await showsAnalysisOf(page, third.position, empty);
+    check((await page.$$eval('#record .ply', (b) => b.map((x) => x.textContent))).join() === plies.join(), 'a reload lost the game record');
+    await page.waitForFunction(() => document.querySelectorAll('#chart .dot').length === 3, null, { timeout: STEP });
+    if (worst.value !== second.moves[0].value) check((await page.$$('#record .ply.blunder')).length === 1, 'a reload lost the mark of the move that gave value away');
+
     // The line of best play, stepped: the board shows the position after each step.
     part('the line of best play');
     if (third.pv.length) {
@@ -131,7 +194,20 @@ async function main() {
       check(counts === 8, 'stepping the line does not draw the board');
       check((await page.textContent('#status')).includes('step 1 of'), 'stepping the line is not said');
       await page.click('#pv-back');
+      // The line's turns are numbered on from the game's.
+      const played = await page.$$eval('#record .turn', (t) => t.map((x) => parseInt(x.textContent)));
+      const numbered = await page.$$eval('#pv .turn', (t) => t.map((x) => parseInt(x.textContent)));
+      // (A line that goes on with the last mover's extra move numbers its first change of side.)
+      check(numbered.length === 0 || numbered[0] === (played.at(-1) ?? 0) + 1, `the line's turns are numbered ${numbered} after the game's ${played}`);
     }
+
+    // Start over: back to the game's first position, the moves forgotten.
+    part('start over');
+    await page.click('#restart');
+    await showsAnalysisOf(page, '3,3,3,3,0,3,3,3,3,0 S', empty);
+    check((await page.$$eval('#record .ply', (b) => b.length)) === 1, 'Start over keeps the moves played');
+    await page.goBack();
+    await showsAnalysisOf(page, third.position, empty);
 
     // The editor: an impossible position is explained, a good one analysed.
     part('the position editor');
@@ -159,6 +235,10 @@ async function main() {
     await page.reload();
     await showsAnalysisOf(page, edited, empty);
     check((await page.inputValue('#capture')) === 'empty', 'a reload loses the capture rule');
+    // A record that does not lead to the position is said, and the position opened alone.
+    await page.goto(base + '/?' + new URLSearchParams({ position: third.position, capture: 'empty', start: '3,3,3,3,0,3,3,3,3,0 S', moves: 'N1.S2' }));
+    await showsAnalysisOf(page, third.position, empty);
+    check((await page.textContent('#feedback')).includes('not restored'), 'a wrong game record in the address is not said');
 
     // Against the perfect player: values hidden until a hint, and it answers a move.
     part('a game against the perfect player');
@@ -167,6 +247,7 @@ async function main() {
     check((await page.$$('#board .badge')).length === 0, 'values are shown in play mode before a hint');
     check((await page.$$('#chart .dot')).length === 0, 'the chart plots values in play mode before a hint');
     check((await page.textContent('#chart')).includes('Values hidden'), 'the chart does not say the values are hidden');
+    await accessible(page, 'a game against the perfect player');
     await page.click('#hint');
     await page.waitForSelector('#board .badge', { timeout: STEP });
     const game = await api('/api/v1/start?houses=3&seeds=2');
@@ -201,7 +282,7 @@ async function main() {
     await page.waitForSelector('#board .house.legal', { timeout: STEP });
     await page.waitForFunction(() => document.querySelector('#feedback').textContent.includes('capture=never'), null, { timeout: STEP });
     check((await page.inputValue('#capture')) === 'standard', 'the capture menu does not show the rule used');
-    check((await page.$$('#board [data-house]')).length === 8, 'the game of the address is not on the board');
+    check((await page.$$('#board .house')).length === 8, 'the game of the address is not on the board');
     check((await page.textContent('#board [data-sowing]')).includes('counter-clockwise'), 'the board does not show the sowing direction');
 
     // A long search is stopped with Escape, and the board says so at once.
@@ -229,12 +310,24 @@ async function main() {
     check(overflow <= 0, `the phone-sized page scrolls ${overflow} px sideways`);
     const box = await small.locator('#board').boundingBox();
     check(box.width <= 390 && box.width > 300, `the board is ${box.width} px wide on a 390 px screen`);
-    await small.tap('#board [data-house="S3"]');
+    check(await small.$eval('#board', (b) => b.classList.contains('upright')), 'the board does not stand upright on a phone');
+    await fitForFingers(small);
+    await accessible(small, 'a phone');
+    await small.tap('#board .house[data-house="S3"]');
     await small.waitForFunction(() => new URLSearchParams(location.search).get('position') !== '3,0,4,4,1,3,3,3,3,0 S', null, { timeout: STEP });
     // The answer for the new position in, before the picture is taken.
     await small.waitForFunction(() => document.querySelector('#board .badge') && !document.querySelector('#status.loading'), null, { timeout: STEP });
     check((await small.inputValue('#houses')) === '4', 'the setup does not show the board size of the position opened');
     if (shots) await small.screenshot({ path: shots + '/explorer-phone.png', fullPage: true });
+
+    // The rules page, linked from the explorer's header.
+    part('the rules page');
+    await small.click('header a[href="/rules"]');
+    await small.waitForSelector('h1', { timeout: STEP });
+    check((await small.textContent('h1')).includes('rules'), 'the rules page has no title');
+    check((await small.textContent('main')).includes('capture'), 'the rules page does not explain captures');
+    await fitForFingers(small);
+    await accessible(small, 'the rules page');
   } catch (e) {
     const picture = (shots || process.env.TMPDIR || '/tmp') + '/explorer-failure.png';
     if (page) await page.screenshot({ path: picture, fullPage: true }).catch(() => {});
