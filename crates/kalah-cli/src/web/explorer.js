@@ -368,10 +368,14 @@ function play(house) {
   const best = answer.moves[0];
   const move = { side, house, value: m.value, lower: m.lower, upper: m.upper, best: best.value, bestHouse: best.house };
   const next = state.history[state.cursor + 1];
+  const known = (entry.variations || []).findIndex((tail) => tail[0].position === m.position && tail[0].move.house === house);
   if (next && next.position === m.position && next.move.house === house) {
     state.cursor += 1; // the move redone: the rest of the game is kept
+  } else if (known >= 0) {
+    switchLine(state.cursor, known); // a variation played again: it becomes the game's line
+    state.cursor += 1;
   } else {
-    state.history = state.history.slice(0, state.cursor + 1);
+    branch();
     state.history.push({ position: m.position, move });
     state.cursor += 1;
   }
@@ -741,27 +745,85 @@ function turnsTo(index) {
   return [turns, side];
 }
 
+/**
+ * The game played, turn by turn; after a move where another line was
+ * played before, that line in brackets (a variation, with the variations
+ * inside it), each of its moves clickable: clicking one makes that line
+ * the game's.
+ */
 function renderRecord() {
   const record = $('record');
   record.replaceChildren();
-  const first = Object.assign(document.createElement('button'), { type: 'button', textContent: 'start', className: state.cursor === 0 ? 'ply now' : 'ply' });
-  first.addEventListener('click', () => goTo(0));
-  record.append(first);
-  let turn = 0;
-  state.history.forEach((entry, i) => {
-    if (!entry.move) return;
-    const previous = state.history[i - 1].move;
-    if (!previous || previous.side !== entry.move.side) {
+  const span = (className, textContent) => Object.assign(document.createElement('span'), { className, textContent });
+  /** A move's button after turn `turn` of `side`: the turn and side after it. */
+  const ply = (into, entry, turn, side, cls, go) => {
+    if (entry.move.side !== side) {
       turn += 1;
-      record.append(Object.assign(document.createElement('span'), { className: 'turn', textContent: turn + '.' }));
+      side = entry.move.side;
+      into.append(span('turn', turn + '.'));
     }
     const lost = valuesHidden() ? null : lostBy(entry.move);
     const b = Object.assign(document.createElement('button'), { type: 'button', textContent: entry.move.side + entry.move.house });
-    b.className = 'ply' + (i === state.cursor ? ' now' : '') + (i > state.cursor ? ' undone' : '') + (lost > 0 ? ' blunder' : '');
+    b.className = 'ply' + cls + (lost > 0 ? ' blunder' : '');
     b.title = lost > 0 ? `gave away ${lost}` : lost === 0 ? 'kept the value' : '';
-    b.addEventListener('click', () => goTo(i));
-    record.append(b);
+    b.addEventListener('click', go);
+    into.append(b);
+    return [turn, side];
+  };
+  // The variations after `entry`; `open()` makes `entry` part of the game's
+  // line (its variation opened, if it is in one) and gives its index there.
+  const variations = (into, entry, open, turn, side) => {
+    for (const [k, tail] of (entry.variations || []).entries()) {
+      const line = span('variation', '(');
+      const first = () => {
+        const at = open();
+        switchLine(at, k);
+        return at + 1;
+      };
+      let [t, s] = [turn, side];
+      tail.forEach((e, j) => {
+        [t, s] = ply(line, e, t, s, '', () => {
+          const base = first();
+          state.pushAddress = true;
+          goTo(base + j);
+        });
+        variations(line, e, () => first() + j, t, s);
+      });
+      line.append(')');
+      into.append(line);
+    }
+  };
+  const start = Object.assign(document.createElement('button'), { type: 'button', textContent: 'start', className: state.cursor === 0 ? 'ply now' : 'ply' });
+  start.addEventListener('click', () => goTo(0));
+  record.append(start);
+  let [turn, side] = [0, null];
+  variations(record, state.history[0], () => 0, turn, side);
+  state.history.slice(1).forEach((entry, j) => {
+    const i = j + 1;
+    [turn, side] = ply(record, entry, turn, side, (i === state.cursor ? ' now' : '') + (i > state.cursor ? ' undone' : ''), () => goTo(i));
+    variations(record, entry, () => i, turn, side);
   });
+}
+
+/**
+ * A move other than the one played next before: the old continuation is
+ * kept as a variation of the position it left, and the game goes on
+ * without it.
+ */
+function branch() {
+  const rest = state.history.slice(state.cursor + 1);
+  const here = state.history[state.cursor];
+  if (rest.length) here.variations = [...(here.variations || []), rest];
+  state.history = state.history.slice(0, state.cursor + 1);
+}
+
+/** Makes variation `k` after history entry `at` the game's line, the line it replaces kept as a variation. */
+function switchLine(at, k) {
+  const here = state.history[at];
+  const tail = here.variations[k];
+  const old = state.history.slice(at + 1);
+  here.variations.splice(k, 1, ...(old.length ? [old] : []));
+  state.history = state.history.slice(0, at + 1).concat(tail);
 }
 
 /** Whole, round steps for an axis from 0 to `top`: about `count` of them, at least 1 apart. */
@@ -1023,7 +1085,7 @@ function playLine() {
   if (!answer || !state.preview) return;
   // Along a line of best play every move keeps the value: South's, if it is proven, is that of the position.
   const south = answer.exact ? (answer.to_move === 'S' ? answer.value : -answer.value) : null;
-  state.history = state.history.slice(0, state.cursor + 1);
+  branch();
   answer.pv.slice(0, state.preview).forEach((step) => {
     const value = south === null ? null : step.side === 'S' ? south : -south;
     state.history.push({ position: step.position, move: { side: step.side, house: step.house, value, best: value }, south: south ?? undefined });

@@ -186,6 +186,22 @@ async function main() {
     await page.waitForFunction(() => document.querySelectorAll('#chart .dot').length === 3, null, { timeout: STEP });
     if (worst.value !== second.moves[0].value) check((await page.$$('#record .ply.blunder')).length === 1, 'a reload lost the mark of the move that gave value away');
 
+    // Another move after Undo keeps the old one as a variation, which a click brings back.
+    part('a variation');
+    const other = second.moves.find((m) => m.house !== worst.house);
+    if (other) {
+      await page.click('#undo');
+      await showsAnalysisOf(page, first.position, empty);
+      await page.click(`#board [data-house="${second.to_move}${other.house}"]`);
+      await showsAnalysisOf(page, other.position, empty);
+      const kept = await page.$$eval('#record .variation .ply', (b) => b.map((x) => x.textContent));
+      check(kept.join() === second.to_move + worst.house, `the line played before is kept as ${kept}`);
+      await page.click('#record .variation .ply');
+      await showsAnalysisOf(page, third.position, empty);
+      const now = await page.$$eval('#record .variation .ply', (b) => b.map((x) => x.textContent));
+      check(now.join() === second.to_move + other.house, `the line left is kept as ${now}`);
+    }
+
     // The line of best play, stepped: the board shows the position after each step.
     part('the line of best play');
     if (third.pv.length) {
