@@ -2,7 +2,6 @@
 
 use kalah_db::DbError;
 use kalah_search::SearchError;
-use thiserror::Error;
 
 /// What went wrong, by what the caller can do about it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -79,15 +78,35 @@ impl Field {
 
 /// A failure of the library: its [`ErrorKind`], one line saying what, the
 /// part of the request it is about if one is ([`Error::field`]), and its
-/// cause if another error caused it ([`std::error::Error::source`]).
-#[derive(Debug, Error)]
-#[error("{message}")]
+/// cause if another error caused it ([`Error::cause`]).
+///
+/// An error of a lower layer (a [`DbError`], a [`SearchError`], a rule or
+/// position error) is wrapped whole: its message is this error's. Its
+/// [`source`](std::error::Error::source) is the first error down the
+/// chain of causes that says something this one's message does not, so
+/// that a chain printed one after another (`{:#}`) says each thing once.
+#[derive(Debug)]
 pub struct Error {
     kind: ErrorKind,
     message: String,
     field: Option<Field>,
-    #[source]
-    source: Option<Box<dyn std::error::Error + Send + Sync + 'static>>,
+    cause: Option<Box<dyn std::error::Error + Send + Sync + 'static>>,
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        let mut next: Option<&(dyn std::error::Error + 'static)> = Some(self.cause.as_deref()?);
+        while let Some(cause) = next.filter(|c| self.message.contains(&c.to_string())) {
+            next = cause.source();
+        }
+        next
+    }
 }
 
 /// The library's result.
@@ -96,7 +115,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 impl Error {
     /// An error of `kind` with this message (and no field or cause).
     pub fn of_kind(kind: ErrorKind, message: impl Into<String>) -> Error {
-        Error { kind, message: message.into(), field: None, source: None }
+        Error { kind, message: message.into(), field: None, cause: None }
     }
 
     /// A [`ErrorKind::BadInput`] error with this message.
@@ -135,7 +154,21 @@ impl Error {
 
     /// This error, caused by `cause` (kept as its [`source`](std::error::Error::source)).
     pub fn caused_by(self, cause: impl std::error::Error + Send + Sync + 'static) -> Error {
-        Error { source: Some(Box::new(cause)), ..self }
+        Error { cause: Some(Box::new(cause)), ..self }
+    }
+
+    /// An error of `kind` that is `cause` itself, said in its words.
+    fn wrapping(kind: ErrorKind, cause: impl std::error::Error + Send + Sync + 'static) -> Error {
+        Error { kind, message: cause.to_string(), field: None, cause: Some(Box::new(cause)) }
+    }
+
+    /// The error of a lower layer this one comes from, if one does: a
+    /// [`DbError`], a [`SearchError`], a [`kalah_core::RuleError`] or
+    /// [`kalah_core::PositionError`] (whose message this error repeats), or
+    /// an I/O error. Downcast it to act on its kind:
+    /// `e.cause().and_then(|c| c.downcast_ref::<kalah::DbError>())`.
+    pub fn cause(&self) -> Option<&(dyn std::error::Error + Send + Sync + 'static)> {
+        self.cause.as_deref()
     }
 
     /// The kind.
@@ -177,7 +210,7 @@ impl From<DbError> for Error {
             DbError::TooLarge { .. } | DbError::Unsupported(_) => ErrorKind::Refused,
             DbError::Memory { .. } => ErrorKind::Io,
         };
-        Error::of_kind(kind, e.to_string()).caused_by(e)
+        Error::wrapping(kind, e)
     }
 }
 
@@ -190,19 +223,19 @@ impl From<SearchError> for Error {
             // far more often than from a bug: the file is what to check.
             SearchError::Tablebase(_) | SearchError::Inconsistent(_) => ErrorKind::Corrupt,
         };
-        Error::of_kind(kind, e.to_string()).caused_by(e)
+        Error::wrapping(kind, e)
     }
 }
 
 impl From<kalah_core::RuleError> for Error {
     fn from(e: kalah_core::RuleError) -> Error {
-        Error::bad_input(e.to_string()).caused_by(e)
+        Error::wrapping(ErrorKind::BadInput, e)
     }
 }
 
 impl From<kalah_core::PositionError> for Error {
     fn from(e: kalah_core::PositionError) -> Error {
-        Error::bad_input(e.to_string()).caused_by(e)
+        Error::wrapping(ErrorKind::BadInput, e)
     }
 }
 
@@ -218,9 +251,18 @@ mod tests {
         let io = std::io::Error::other("the disk is on fire");
         let e = Error::from(DbError::io(std::path::Path::new("x.kdb"), io));
         assert_eq!(e.kind(), ErrorKind::Io);
-        let cause = std::error::Error::source(&e).expect("a cause");
+        let cause = e.cause().expect("a cause");
         assert!(cause.downcast_ref::<DbError>().is_some(), "{cause}");
         assert_eq!(e.field(), None);
+        // Each thing said once along the chain of causes: the database's
+        // message (which holds the I/O error's) is the error's, and no
+        // cause repeats it.
+        let chain: Vec<String> = std::iter::successors(Some(&e as &dyn std::error::Error), |c| c.source()).map(|c| c.to_string()).collect();
+        assert_eq!(chain, ["x.kdb: the disk is on fire"]);
+        // A cause that says more is kept in the chain.
+        let more = Error::io("the journal cannot be kept", Some(std::io::Error::other("no space left")));
+        let chain: Vec<String> = std::iter::successors(Some(&more as &dyn std::error::Error), |c| c.source()).map(|c| c.to_string()).collect();
+        assert_eq!(chain, ["the journal cannot be kept", "no space left"]);
 
         let analyzer = Analyzer::new(Databases::new("no-such-directory"));
         let start = Position::start(3, 3).unwrap();
