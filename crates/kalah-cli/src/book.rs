@@ -11,9 +11,7 @@ use rand::{rngs::StdRng, SeedableRng};
 
 use clap::{Args, Subcommand};
 use kalah::book::{Book, Section};
-use kalah::setup::{SearchWork, Setup};
-use kalah::SetupBudget;
-use kalah_core::Engine;
+use kalah::{Analyzer, Position, Request};
 
 use crate::common::{databases, print_json, BoardSize, DbArgs, RuleArgs, SearchArgs};
 use crate::observe::Terminal;
@@ -178,11 +176,10 @@ fn build(args: BuildArgs) -> anyhow::Result<()> {
     let mut sections: Vec<Section> = book.sections().to_vec();
     let at = sections.iter().position(|x| (x.houses, x.seeds, x.rules) == (h, s, rules));
     let earlier = at.map(|i| sections.remove(i));
-    let engine = Engine::new(h, rules);
-    let spec = args.db.spec();
     let observer = Terminal::unless_json(args.json);
-    let setup = Setup { engine: &engine, spec: &spec, threads: args.search.threads()?, tt_mb: args.search.tt_mb_asked()?, budget: SetupBudget::UNLIMITED, work: SearchWork::Analysis, observer: &observer };
-    let oracle = kalah::oracle::for_positions(&databases(), &setup, h as u32 * 2 * s, None)?;
+    let start = Position::start(h, s)?;
+    let request = Request { db: args.db.spec(), threads: args.search.threads()?, tt_mb: args.search.tt_mb_asked()?, ..Request::new(start, rules) };
+    let oracle = Analyzer::new(databases()).oracle(&request, h as u32 * 2 * s, None, &observer)?;
     let started = Instant::now();
     let output = args.output.clone();
     let write = |sections: &[Section], current: &Section| -> anyhow::Result<()> {
@@ -237,10 +234,10 @@ fn verify(args: VerifyArgs) -> anyhow::Result<()> {
             let chosen = rand::seq::index::sample(&mut rng, boards.len(), args.sample.min(boards.len()));
             boards = chosen.into_iter().map(|i| boards[i]).collect();
         }
-        let engine = Engine::new(section.houses, section.rules);
-        let setup = Setup { engine: &engine, spec: &spec, threads: args.search.threads()?, tt_mb: args.search.tt_mb_asked()?, budget: SetupBudget::UNLIMITED, work: SearchWork::Analysis, observer: &observer };
+        let start = Position::start(section.houses, section.seeds)?;
+        let request = Request { db: spec.clone(), threads: args.search.threads()?, tt_mb: args.search.tt_mb_asked()?, ..Request::new(start, section.rules) };
         let seeds = section.houses as u32 * 2 * section.seeds;
-        let oracle = kalah::oracle::for_positions(&databases(), &setup, seeds, None)?;
+        let oracle = Analyzer::new(databases()).oracle(&request, seeds, None, &observer)?;
         all.extend(kalah::book_build::verify(oracle.as_ref(), section, &boards)?);
     }
     let wrong: Vec<_> = all.iter().filter(|v| !v.agrees).collect();

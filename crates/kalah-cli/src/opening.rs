@@ -5,9 +5,8 @@
 use std::time::Duration;
 
 use kalah::openings::{openings_report, shift_report};
-use kalah::setup::{SearchWork, Setup};
 use kalah::text::{bounded, signed, verdict};
-use kalah::{Bounded, SetupBudget};
+use kalah::{Analyzer, Bounded, Request};
 use kalah_core::{Engine, Position, Rules, Side};
 
 use crate::common::{databases, print_json, DbArgs, SearchArgs};
@@ -34,11 +33,9 @@ pub struct Modes {
 pub fn run(rules: &Rules, start: &Position, title: &str, db: &DbArgs, search: &SearchArgs, modes: Modes, json: bool) -> anyhow::Result<()> {
     let h = start.houses();
     let engine = Engine::new(h, *rules);
-    let spec = db.spec();
     let observer = Terminal::unless_json(json);
-    // The set-up serves every opening's search: it is not held to one's budget.
-    let setup = Setup { engine: &engine, spec: &spec, threads: search.threads()?, tt_mb: search.tt_mb_asked()?, budget: SetupBudget::UNLIMITED, work: SearchWork::Analysis, observer: &observer };
-    let oracle = kalah::oracle::for_positions(&databases(), &setup, start.seeds_in_houses(), modes.budget)?;
+    let request = Request { db: db.spec(), threads: search.threads()?, tt_mb: search.tt_mb_asked()?, ..Request::new(*start, *rules) };
+    let oracle = Analyzer::new(databases()).oracle(&request, start.seeds_in_houses(), modes.budget, &observer)?;
     if !modes.shift {
         let report = openings_report(&engine, oracle.as_ref(), start, *rules, modes.pie, modes.budget)?;
         if json {

@@ -23,10 +23,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use kalah::player::{move_values, Brain};
-use kalah::setup::{SearchWork, Setup};
-use kalah::player::Level;
-use kalah::SetupBudget;
+use kalah::{move_values, Analyzer, BookBrain, Brain, Level, MakeBrain, Request};
 use rand::{rngs::StdRng, RngExt, SeedableRng};
 use kalah_core::{Engine, Leftovers, Next, Outcome, Position, Rules, Side, Sowing};
 
@@ -204,16 +201,13 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
     let spec = args.db.spec();
     // The brain beyond the book is set up at the first position the book
     // does not hold; without a book (or the game's), at once.
-    let make: kalah::player::MakeBrain = {
-        let (engine, spec) = (engine.clone(), spec.clone());
-        Box::new(move || {
-            let setup = Setup { engine: &engine, spec: &spec, threads, tt_mb, budget: SetupBudget::UNLIMITED, work: SearchWork::Analysis, observer: &Terminal::unless_json(false) };
-            kalah::player::for_game(&databases(), &setup, &start)
-        })
+    let make: MakeBrain = {
+        let request = Request { db: spec.clone(), threads, tt_mb, ..Request::new(start, rules) };
+        Box::new(move || Analyzer::new(databases()).player(&request, &Terminal::unless_json(false)))
     };
     let book = if args.no_book { None } else { crate::book::carried()?.filter(|b| b.lookup(rules, &start).is_some()) };
-    let brain: Box<dyn kalah::player::Brain> = match book {
-        Some(book) => Box::new(kalah::player::BookBrain::new(engine.clone(), book, make)),
+    let brain: Box<dyn Brain> = match book {
+        Some(book) => Box::new(BookBrain::new(engine.clone(), book, make)),
         None => make()?,
     };
     let seed = args.seed.unwrap_or_else(|| {

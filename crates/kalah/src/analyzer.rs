@@ -1,6 +1,6 @@
 //! One analyzer answers any position: it takes the steps of the one plan
-//! ([`crate::plan`]: at once, a probe, bounds, retrograde analysis, a
-//! search) by the rules, the position and the databases at hand, and
+//! ([the crate's docs](crate#how-a-position-is-answered): at once, a
+//! probe, bounds, retrograde analysis, a search) by the rules, the position and the databases at hand, and
 //! returns a [`Report`]. By default a search over no file builds a
 //! database in memory first from 46 seeds on (30 seeds below the
 //! position, at most 24).
@@ -15,6 +15,8 @@ use kalah_db::{Builder, Database, Tablebase};
 use kalah_search::{analyze_from_table, Bounded, BoundedAnalysis, LineEnd, SearchOptions, Solver, TestOutcome};
 
 use crate::book::Book;
+use crate::oracle::Oracle;
+use crate::player::Brain;
 use crate::databases::{for_search, Databases, DbSpec, Purpose, SetupBudget, ANALYSIS_LOAD_GAP, VALUE_LOAD_GAP};
 use crate::journal::{Identity, JournalReport, JournalSpec, Journaling};
 use crate::error::{Error, Field, Result};
@@ -90,7 +92,7 @@ pub struct Request {
     /// The most boards retrograde analysis may solve for this request, for
     /// a door open to others: a clockwise position beyond it gets bounds
     /// proven within the time limit over a database of at most that many
-    /// boards ([`crate::plan::within_retrograde`]). `None` in
+    /// boards. `None` in
     /// [`Request::new`]: what memory allows.
     pub retrograde_boards: Option<u64>,
 }
@@ -289,6 +291,31 @@ impl Analyzer {
     /// The opening book, if it has one.
     pub fn book(&self) -> Option<&Book> {
         self.book.as_deref()
+    }
+
+    /// An oracle for many positions of `request`'s board and rules with
+    /// up to `seeds` seeds in their houses (the openings of a start, its
+    /// seed shifts, a book's boards), over `request`'s database, threads
+    /// and table: a database that covers them all, retrograde analysis, or
+    /// bounds proven within `limit` a position where the plan says so, else
+    /// a search ([the plan](crate#how-a-position-is-answered)). Its set-up serves every position, so it
+    /// is not held to `request`'s time limit; the position is used for its
+    /// board size only.
+    pub fn oracle(&self, request: &Request, seeds: u32, limit: Option<Duration>, observer: &dyn Observer) -> Result<Box<dyn Oracle>> {
+        request.check()?;
+        let engine = Engine::new(request.position.houses(), request.rules);
+        let setup = Setup { engine: &engine, spec: &request.db, threads: request.threads, tt_mb: request.tt_mb, budget: SetupBudget::UNLIMITED, work: SearchWork::Analysis, observer };
+        crate::oracle::for_positions(&self.databases, &setup, seeds, limit)
+    }
+
+    /// A player of the game that starts at `request`'s position, over its
+    /// database, threads and table: it answers every position of the game
+    /// with its moves' values ([`Brain`]), exact where the plan can.
+    pub fn player(&self, request: &Request, observer: &dyn Observer) -> Result<Box<dyn Brain>> {
+        request.check()?;
+        let engine = Engine::new(request.position.houses(), request.rules);
+        let setup = Setup { engine: &engine, spec: &request.db, threads: request.threads, tt_mb: request.tt_mb, budget: SetupBudget::UNLIMITED, work: SearchWork::Analysis, observer };
+        crate::player::for_game(&self.databases, &setup, &request.position)
     }
 
     /// The database to build in memory for `seeds`, from those kept if

@@ -5,7 +5,7 @@
 //! ([`Databases`]), answers a [`Request`] with a [`Report`]: it chooses
 //! the method once (a database probe, a search over a database file or
 //! one built in memory, retrograde analysis where clockwise play can be
-//! endless, bounds proven where that does not fit; see [`plan`]) and
+//! endless, bounds proven where that does not fit; see below) and
 //! checks that the position, the rules and the database belong together.
 //! Failures are one [`Error`] whose [`ErrorKind`] says what the caller can
 //! do; progress and notes go to an [`Observer`] the caller supplies (the
@@ -14,6 +14,30 @@
 //!
 //! Values are final store differences for the player to move (each move's
 //! for the player who plays it), under perfect play by both sides.
+//!
+//! # How a position is answered
+//!
+//! One plan, whichever door asks (the [`Analyzer`] behind `kalah solve`,
+//! `query`, `engine`, `serve` and Python; [`Analyzer::oracle`] for many
+//! positions; [`Analyzer::player`] for a game), takes the first of these
+//! steps that applies:
+//!
+//! 1. **At once**, with no database and no search: a finished game (the
+//!    rules give its value), then a position of the opening book.
+//! 2. **A probe** of a database file that covers the position: the one
+//!    named, else the folder's choice ([`Databases`]).
+//! 3. **Bounds** proven within a time limit by searches to growing depths
+//!    over a smaller database: clockwise sowing (play can be endless)
+//!    where retrograde analysis of every board up to the position's seeds
+//!    does not fit in memory (or beyond [`Request::retrograde_boards`]),
+//!    or when a smaller database is asked for.
+//! 4. **Retrograde analysis** of every board up to the position's seeds in
+//!    memory: clockwise sowing otherwise.
+//! 5. **A search** over the file, else over a database built in memory
+//!    first, else over none; where the one built in memory covers the
+//!    position, probes of it instead.
+//!
+//! The [`Report`] says which step answered ([`Source`]).
 //!
 //! # Solve Kalah(4,3)
 //!
@@ -234,13 +258,13 @@ pub mod databases;
 mod error;
 pub mod journal;
 pub mod openings;
-pub mod oracle;
-pub mod plan;
-pub mod player;
+mod oracle;
+mod plan;
+mod player;
 mod progress;
 pub mod published;
 pub mod report;
-pub mod setup;
+mod setup;
 pub mod snapshot;
 pub mod split;
 pub mod starts;
@@ -255,7 +279,13 @@ pub use error::{Error, ErrorKind, Field, Result};
 pub use progress::{Observer, SearchStatus, Silent};
 pub use table::Table;
 pub use report::{Report, Source};
-pub use setup::UsedDatabase;
+pub use setup::{UsedDatabase, BOUNDS_TIME};
+pub use oracle::Oracle;
+pub use player::{move_values, BookBrain, Brain, Level, MakeBrain};
+/// The transposition table's size a search of this program would choose,
+/// and the check that one fits in memory: for doors that run searches of
+/// their own (the distributed solve).
+pub use setup::{check_table_memory, default_tt_mb};
 
 pub use kalah_core::{Board, Capture, End, Engine, Indexer, Leftovers, Next, Outcome, Position, PositionError, Relay, RuleError, Rules, Side, Sowing};
 pub use kalah_db::format::Header;

@@ -10,7 +10,7 @@
 //!   `(2h)^2` shifted starts.
 //!
 //! Both solve many related positions, so they share one [`Oracle`]
-//! ([`crate::oracle::for_positions`]).
+//! ([`Analyzer::oracle`](crate::Analyzer::oracle)).
 
 use std::time::{Duration, Instant};
 

@@ -308,7 +308,7 @@ impl std::fmt::Debug for BookBrain {
 
 impl BookBrain {
     /// Book answers for the game of `engine`'s rules; `make` gives the
-    /// brain for the rest (see [`for_game`]).
+    /// brain for the rest (see [`Analyzer::player`](crate::Analyzer::player)).
     pub fn new(engine: Engine, book: std::sync::Arc<Book>, make: MakeBrain) -> BookBrain {
         let what = "the opening book, and beyond it a search or a database set up at the first position the book does not hold".to_string();
         BookBrain { engine, book, make: Mutex::new(Some(make)), inner: std::sync::OnceLock::new(), what }

@@ -30,7 +30,7 @@ use crate::text::{a_size, article, group};
 /// system time (BENCHMARKS.md).
 ///
 /// The size is then raised to what the keys' fields need where that is
-/// small ([`fields_floor`]).
+/// small.
 pub fn default_tt_mb(h: usize, seeds: u32, db_seeds: Option<u32>) -> usize {
     let mb = match db_seeds {
         None => match seeds {

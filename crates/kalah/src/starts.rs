@@ -1,8 +1,7 @@
 //! A table of starts: the value of Kalah(h,s) for ranges of board sizes
 //! and seeds, each checked against the published value where there is one
 //! ([`crate::published`]); what `kalah table` answers. Each board size's
-//! starts share one oracle ([`crate::oracle::for_starts`]): one database,
-//! one transposition table.
+//! starts share one oracle: one database, one transposition table.
 
 use std::ops::RangeInclusive;
 use std::time::{Duration, Instant};
@@ -27,8 +26,8 @@ pub struct StartsRequest {
     pub seeds: RangeInclusive<u32>,
     /// The rules.
     pub rules: Rules,
-    /// The size of the database built in memory for each board size (see
-    /// [`crate::oracle::for_starts`]); `None`: the default.
+    /// The size of the database built in memory for each board size;
+    /// `None`: the default.
     pub db_seeds: Option<u32>,
     /// Time for each start's search: one not done by then is shown as the
     /// bounds proven.

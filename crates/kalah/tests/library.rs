@@ -125,9 +125,12 @@ fn an_uncovered_probe_is_refused() {
     let engine = kalah_core::Engine::new(3, Rules::default());
     let e = kalah::Error::from(kalah_search::analyze_from_table(&engine, &db, &start).unwrap_err());
     assert_eq!(e.kind(), ErrorKind::BadInput, "{e}");
-    // And an oracle over it.
-    let oracle = kalah::oracle::TableOracle::new(engine, db).unwrap();
-    assert_eq!(kalah::oracle::Oracle::value(&oracle, &start).unwrap_err().kind(), ErrorKind::BadInput);
+    // And an oracle over it, for the positions it covers: one beyond them is refused.
+    let request = kalah::Request { db: kalah::DbSpec::file(&file), ..kalah::Request::new(Position::start(3, 1).unwrap(), Rules::default()) };
+    let oracle = kalah::Analyzer::new(kalah::Databases::new(dir.path())).oracle(&request, 6, None, &kalah::Silent).unwrap();
+    let small = Position::start(3, 1).unwrap();
+    assert_eq!(Some(oracle.value(&small).unwrap()), kalah::probe(&db, &small).unwrap().value(), "Kalah(3,1) from the file");
+    assert_eq!(oracle.value(&start).unwrap_err().kind(), ErrorKind::BadInput);
 }
 
 /// Issue 34: nine houses (the engine asserted) is bad input wherever a

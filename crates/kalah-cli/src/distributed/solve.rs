@@ -162,7 +162,7 @@ fn prepare(cluster: &Cluster, m: &clap::ArgMatches) -> anyhow::Result<(Prepared,
         title,
         rules,
         threads,
-        tt_mb: tt_mb.unwrap_or_else(|| kalah::setup::default_tt_mb(h, seeds, db_seeds)),
+        tt_mb: tt_mb.unwrap_or_else(|| kalah::default_tt_mb(h, seeds, db_seeds)),
         value_only,
         json,
     };
@@ -186,7 +186,7 @@ fn for_search(cluster: &Cluster, db: Database) -> anyhow::Result<Database> {
 /// allocates its own) cannot hold together.
 fn check_tables_memory(cluster: &Cluster, bytes: u64) -> anyhow::Result<()> {
     if cluster.local <= 1 {
-        return Ok(kalah::setup::check_table_memory(bytes)?);
+        return Ok(kalah::check_table_memory(bytes)?);
     }
     let total = bytes.saturating_mul(cluster.local as u64);
     match kalah_db::writer::available_memory() {
