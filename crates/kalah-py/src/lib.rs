@@ -8,7 +8,6 @@
 //! refused request `kalah.Refused`, any other failure `kalah.Error` (of
 //! which `Refused` is a kind).
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -651,7 +650,7 @@ impl Engine {
     #[pyo3(signature = (positions, rules = None, time_limit = None))]
     fn analyze_many(&self, py: Python<'_>, positions: Vec<Position>, rules: Option<&Rules>, time_limit: Option<f64>) -> PyResult<Vec<Analysis>> {
         let ask = Ask { rules: rules_or_default(rules), time_limit: seconds(time_limit)?, want: Want::MovesAndLine };
-        let reports = py.allow_threads(|| self.answer_each(&positions, &ask)).map_err(|e| Error::new_err(e.to_string()))?;
+        let reports = py.allow_threads(|| self.answer_each(&positions, &ask)).map_err(raised)?;
         reports.into_iter().map(|r| r.map(|report| Analysis::of(&report)).map_err(raised)).collect()
     }
 
@@ -667,37 +666,19 @@ impl Engine {
         py.allow_threads(|| self.answer(position.inner, ask, self.threads)).map_err(raised)
     }
 
-    /// Each position's answer, in order, by `threads` workers that take the
-    /// next position as they finish one (each a thread of its own, so that
-    /// no answer waits stacked on another's). Err if a worker cannot start.
-    fn answer_each(&self, positions: &[Position], ask: &Ask) -> std::io::Result<Vec<kalah::Result<kalah::Report>>> {
-        let next = AtomicUsize::new(0);
-        let answers: Vec<Mutex<Option<kalah::Result<kalah::Report>>>> = positions.iter().map(|_| Mutex::new(None)).collect();
-        std::thread::scope(|scope| {
-            let workers = (0..self.threads.min(positions.len()))
-                .map(|i| {
-                    std::thread::Builder::new().name(format!("kalah-batch-{i}")).stack_size(BATCH_STACK).spawn_scoped(scope, || loop {
-                        let at = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(p) = positions.get(at) else { break };
-                        let answer = self.answer(p.inner, ask, 1);
-                        *answers[at].lock().unwrap_or_else(|e| e.into_inner()) = Some(answer);
-                    })
-                })
-                .collect::<std::io::Result<Vec<_>>>()?;
-            for worker in workers {
-                if worker.join().is_err() {
-                    return Err(std::io::Error::other("a worker of analyze_many failed"));
-                }
-            }
-            Ok(())
-        })?;
-        Ok(answers
-            .into_iter()
-            .map(|a| a.into_inner().unwrap_or_else(|e| e.into_inner()).unwrap_or_else(|| Err(kalah::Error::internal("a position was not answered"))))
-            .collect())
+    /// Each position's answer, in order: the library's batch
+    /// ([`kalah::Analyzer::analyze_each`]), one search thread a position
+    /// and as many workers as the engine has threads.
+    fn answer_each(&self, positions: &[Position], ask: &Ask) -> kalah::Result<Vec<kalah::Result<kalah::Report>>> {
+        let requests: Vec<Request> = positions.iter().map(|p| self.request(p.inner, ask, 1)).collect();
+        self.analyzer.analyze_each(&requests, self.threads, &Silent)
     }
 
     fn answer(&self, position: kalah::Position, ask: &Ask, threads: usize) -> kalah::Result<kalah::Report> {
+        self.analyzer.analyze(&self.request(position, ask, threads), &Silent)
+    }
+
+    fn request(&self, position: kalah::Position, ask: &Ask, threads: usize) -> Request {
         let mut request = Request::new(position, ask.rules);
         request.threads = threads;
         request.time_limit = ask.time_limit;
@@ -706,14 +687,9 @@ impl Engine {
         if let Some(path) = &self.db_file {
             request.db.file = kalah::DbFile::Named(path.clone());
         }
-        self.analyzer.analyze(&request, &Silent)
+        request
     }
 }
-
-/// The stack of a worker of `analyze_many`, as deep as the search's own
-/// threads: a position may be analysed in place (a table's line of play,
-/// retrograde analysis). Only touched pages cost memory.
-const BATCH_STACK: usize = 64 << 20;
 
 fn seconds(limit: Option<f64>) -> PyResult<Option<Duration>> {
     match limit {

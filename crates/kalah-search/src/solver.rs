@@ -164,10 +164,17 @@ impl SearchOptions {
     }
 }
 
+/// The threads this machine runs at once, asked once: the question reads
+/// files (a container's CPU quota), which many small searches would repeat.
+pub fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            threads: cores(),
             tt_bytes: 1 << 30,
             max_seeds: None,
         }
@@ -304,8 +311,31 @@ impl TestOutcome {
     }
 }
 
-/// Stack of a search thread, in bytes.
-const SEARCH_STACK: usize = 64 << 20;
+/// Stack of a search thread, in bytes: a thread waiting for a split's
+/// moves runs stolen ones on top of its own line (only touched pages cost
+/// memory).
+pub const SEARCH_STACK: usize = 64 << 20;
+
+thread_local! {
+    /// This thread was made by [`spawn_search_thread`]: its stack holds a search.
+    static SEARCH_THREAD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Spawns in `scope` a thread with a search's stack ([`SEARCH_STACK`]) on
+/// which a solver of one thread runs its searches in place, instead of
+/// handing each to its own thread and waiting: for many small searches
+/// (a batch of positions, one worker each), where the hand-overs cost
+/// more system time than the searches take.
+pub fn spawn_search_thread<'scope, T: Send + 'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    name: String,
+    work: impl FnOnce() -> T + Send + 'scope,
+) -> std::io::Result<std::thread::ScopedJoinHandle<'scope, T>> {
+    std::thread::Builder::new().name(name).stack_size(SEARCH_STACK).spawn_scoped(scope, move || {
+        SEARCH_THREAD.with(|t| t.set(true));
+        work()
+    })
+}
 
 /// Exact alpha-beta solver for one board size and rule set; see the module docs.
 pub struct Solver<T: Tablebase> {
@@ -474,13 +504,16 @@ impl<T: Tablebase> Solver<T> {
                     }
                 });
             }
-            let found = self.pool.install(|| {
+            let run = || {
                 let mut searcher = Searcher::new(&shared);
                 let found = job(&mut searcher);
                 searcher.flush_nodes();
                 self.stats.lock().unwrap_or_else(|e| e.into_inner()).add(&searcher.stats);
                 found
-            });
+            };
+            // One thread never splits: on a thread made for searches it
+            // searches in place, with no hand-over to the pool and back.
+            let found = if self.threads == 1 && SEARCH_THREAD.with(|t| t.get()) { run() } else { self.pool.install(run) };
             finished.store(true, Relaxed);
             found
         })

@@ -127,7 +127,7 @@ impl Request {
             position,
             rules,
             db: DbSpec::default(),
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            threads: kalah_search::cores(),
             tt_mb: None,
             want: Want::MovesAndLine,
             time_limit: None,
@@ -291,6 +291,41 @@ impl Analyzer {
     /// The opening book, if it has one.
     pub fn book(&self) -> Option<&Book> {
         self.book.as_deref()
+    }
+
+    /// Each request's report, in order, by `workers` threads that each
+    /// take the next request as they finish one: for many small questions
+    /// (a batch of positions), where each search runs on its worker's own
+    /// thread (with one search thread a request) instead of being handed
+    /// to a pool and back. An analyzer made by [`Analyzer::keeping`] lends
+    /// each worker the solvers the earlier requests left. Err if a worker
+    /// cannot start.
+    pub fn analyze_each(&self, requests: &[Request], workers: usize, observer: &dyn Observer) -> Result<Vec<Result<Report>>> {
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let answers: Vec<Mutex<Option<Result<Report>>>> = requests.iter().map(|_| Mutex::new(None)).collect();
+        std::thread::scope(|scope| {
+            let handles = (0..workers.clamp(1, MAX_THREADS).min(requests.len()))
+                .map(|i| {
+                    kalah_search::spawn_search_thread(scope, format!("kalah-batch-{i}"), || loop {
+                        let at = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(request) = requests.get(at) else { break };
+                        let answer = self.analyze(request, observer);
+                        *answers[at].lock().unwrap_or_else(|e| e.into_inner()) = Some(answer);
+                    })
+                    .map_err(|e| Error::refused(format!("a worker thread of the batch cannot start: {e}")).about(Field::Threads).caused_by(e))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            for handle in handles {
+                if handle.join().is_err() {
+                    return Err(Error::internal("a worker of the batch failed"));
+                }
+            }
+            Ok(())
+        })?;
+        Ok(answers
+            .into_iter()
+            .map(|a| a.into_inner().unwrap_or_else(|e| e.into_inner()).unwrap_or_else(|| Err(Error::internal("a request of the batch was not answered"))))
+            .collect())
     }
 
     /// An oracle for many positions of `request`'s board and rules with

@@ -18,6 +18,7 @@
 //! passed over.
 
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use kalah_core::Rules;
@@ -27,10 +28,36 @@ use crate::error::{Error, Result};
 use crate::progress::Observer;
 
 /// A directory of database files.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Databases {
     dir: PathBuf,
+    /// The directory's complete files by name, read when its time of
+    /// change was last seen, shared by clones ([`Databases::files`]).
+    listing: Arc<Mutex<Option<Listed>>>,
 }
+
+/// Two folders are the same folder.
+impl PartialEq for Databases {
+    fn eq(&self, other: &Databases) -> bool {
+        self.dir == other.dir
+    }
+}
+
+impl Eq for Databases {}
+
+/// A reading of the folder's names: every complete file with its board,
+/// rules and seeds, and the folder's time of change then.
+#[derive(Debug)]
+struct Listed {
+    changed: std::time::SystemTime,
+    files: Vec<(usize, Rules, FoundFile)>,
+}
+
+/// How old a folder's time of change must be for a reading made after it
+/// to be trusted: a file system keeps times in ticks (of a few
+/// milliseconds on some), so a change within the same tick as an earlier
+/// one can leave the time as it was.
+const SETTLED: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// A database file found in a directory by its default name.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -186,7 +213,7 @@ pub struct Choice {
 impl Databases {
     /// The database files in `dir`.
     pub fn new(dir: impl Into<PathBuf>) -> Databases {
-        Databases { dir: dir.into() }
+        Databases { dir: dir.into(), listing: Arc::default() }
     }
 
     /// The directory programs use when none is given ([`DefaultDir`]).
@@ -363,22 +390,38 @@ impl Databases {
     }
 
     /// The complete files (by name) for `h` houses and `rules`, by seeds
-    /// ascending; none if the directory cannot be read.
+    /// ascending; none if the directory cannot be read. The folder is read
+    /// again only when its time of change moved (a file added, removed or
+    /// renamed), or is too recent to tell ([`SETTLED`]): many small
+    /// requests look at it once each.
     pub fn files(&self, h: usize, rules: Rules) -> Vec<FoundFile> {
-        let Ok(entries) = std::fs::read_dir(&self.dir) else {
-            return Vec::new();
-        };
-        let mut found: Vec<FoundFile> = entries
-            .flatten()
-            .filter_map(|entry| {
-                let (houses, max_seeds, r) = Databases::name_parts(&entry.file_name().to_string_lossy())?;
-                ((houses, r) == (h, rules)).then(|| FoundFile {
-                    max_seeds,
-                    bytes: entry.metadata().map_or(u64::MAX, |m| m.len()),
-                    path: entry.path(),
+        let changed = std::fs::metadata(&self.dir).and_then(|m| m.modified()).ok();
+        let settled = changed.filter(|&t| std::time::SystemTime::now().duration_since(t).is_ok_and(|age| age >= SETTLED));
+        let mut listing = self.listing.lock().unwrap_or_else(|e| e.into_inner());
+        if settled.is_none() || listing.as_ref().map(|l| Some(l.changed)) != Some(settled) {
+            *listing = None;
+            let Ok(entries) = std::fs::read_dir(&self.dir) else {
+                return Vec::new();
+            };
+            let files = entries
+                .flatten()
+                .filter_map(|entry| {
+                    let (houses, max_seeds, r) = Databases::name_parts(&entry.file_name().to_string_lossy())?;
+                    Some((houses, r, FoundFile { max_seeds, bytes: entry.metadata().map_or(u64::MAX, |m| m.len()), path: entry.path() }))
                 })
-            })
-            .collect();
+                .collect();
+            let read = Listed { changed: settled.unwrap_or(std::time::UNIX_EPOCH), files };
+            if settled.is_none() {
+                return Databases::of(&read, h, rules);
+            }
+            *listing = Some(read);
+        }
+        listing.as_ref().map_or_else(Vec::new, |l| Databases::of(l, h, rules))
+    }
+
+    /// The files of `listed` for `h` houses and `rules`, by seeds ascending.
+    fn of(listed: &Listed, h: usize, rules: Rules) -> Vec<FoundFile> {
+        let mut found: Vec<FoundFile> = listed.files.iter().filter(|(houses, r, _)| (*houses, *r) == (h, rules)).map(|(_, _, f)| f.clone()).collect();
         found.sort();
         found
     }
@@ -712,6 +755,34 @@ pub fn for_search_up_to(db: Database, limit: u64, threads: usize) -> Result<Data
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The folder is read again when a file comes or goes, and its
+    /// reading is kept only once its time of change has settled.
+    #[test]
+    fn the_folder_listing_follows_its_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let dbs = Databases::new(dir.path());
+        let rules = Rules::default();
+        let name = |n: u32| format!("kalah-h4-n{n}-{}.kdb", rules.tag());
+        let seeds = |dbs: &Databases| dbs.files(4, rules).iter().map(|f| f.max_seeds).collect::<Vec<_>>();
+        let age = |secs: u64| std::fs::File::open(dir.path()).unwrap().set_modified(std::time::SystemTime::now() - Duration::from_secs(secs)).unwrap();
+        std::fs::write(dir.path().join(name(8)), b"x").unwrap();
+        assert_eq!(seeds(&dbs), [8]);
+        assert!(dbs.listing.lock().unwrap().is_none(), "a reading of a folder changed just now is not kept");
+        age(10);
+        assert_eq!(seeds(&dbs), [8]);
+        assert!(dbs.listing.lock().unwrap().is_some(), "a settled folder's reading is kept");
+        // A file renamed in moves the folder's time: it is seen at once,
+        // by every clone.
+        std::fs::write(dir.path().join("partial"), b"x").unwrap();
+        std::fs::rename(dir.path().join("partial"), dir.path().join(name(12))).unwrap();
+        assert_eq!(seeds(&dbs.clone()), [8, 12]);
+        age(5);
+        assert_eq!(seeds(&dbs), [8, 12]);
+        std::fs::remove_file(dir.path().join(name(8))).unwrap();
+        age(3);
+        assert_eq!(seeds(&dbs), [12]);
+    }
 
     /// The default database is the largest by seeds, or with a size limit
     /// the largest within it (else the smallest); other boards, other

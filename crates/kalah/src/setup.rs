@@ -162,6 +162,9 @@ pub fn default_memory_seeds(h: usize, seeds: u32, work: SearchWork, max_boards: 
     (n > 0).then_some(n)
 }
 
+/// Memory a search may take without asking the system what is available.
+const SMALL_MEMORY: u64 = 64 << 20;
+
 /// Refuses a transposition table of `bytes` that does not fit in the memory available.
 pub fn check_table_memory(bytes: u64) -> Result<()> {
     check_search_memory(bytes, None)
@@ -171,6 +174,11 @@ pub fn check_table_memory(bytes: u64) -> Result<()> {
 /// memory available next to `db`, if the search will copy it into memory
 /// ([`for_search`]: when it takes less than half the memory).
 pub fn check_search_memory(bytes: u64, db: Option<&Database>) -> Result<()> {
+    // What any machine this runs on has: many small searches do not each
+    // read the system's memory figures.
+    if bytes.saturating_add(db.map_or(0, Database::file_bytes)) <= SMALL_MEMORY {
+        return Ok(());
+    }
     let Some(available) = kalah_db::writer::available_memory() else {
         return Ok(());
     };
