@@ -8,6 +8,7 @@
 //! always reads one object.
 
 mod analysis;
+mod background;
 mod book;
 mod chains;
 mod common;

@@ -16,6 +16,12 @@
 //! server's paths; SIGINT and SIGTERM stop it after the requests under
 //! way, or after [`STOP_WAIT`] whatever its clients do.
 //!
+//! A search answered with bounds only goes on in the background, bounded
+//! ([`crate::background`]): `GET /api/v1/background?...` tells how its
+//! bounds close, `POST /api/v1/background/stop?...` stops it and `POST
+//! /api/v1/background/more?...` gives it more time; its exact answer is
+//! then the server's for the question.
+//!
 //! At `/` it serves the board explorer (`web/`: a page, its script and
 //! style, embedded in the binary), a client of the same API that fetches
 //! nothing from elsewhere.
@@ -28,7 +34,7 @@ use std::time::Duration;
 use axum::extract::{Query, State};
 use axum::http::{header, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::{Json, Router};
 use clap::Args;
 use kalah::api::{self, ApiRequest, Limits};
@@ -36,6 +42,7 @@ use kalah::{Error, ErrorKind};
 use serde_json::{json, Value};
 use tokio::sync::Semaphore;
 
+use crate::background::{Background, Keep};
 use crate::common::threads;
 
 
@@ -69,6 +76,7 @@ The API (docs/api.md):
   GET /api/v1/analysis?position=RING&capture=&end=&leftovers=&sowing=&relay=&time_limit=
   GET /api/v1/start?houses=H&seeds=S&capture=...
   GET /api/v1/databases
+  GET /api/v1/background?position=RING&...     (POST .../stop, .../more)
   GET /health
 
   $ kalah serve &
@@ -96,6 +104,14 @@ pub struct ServeArgs {
     /// after 5 s, so idle connections cannot hold every place for long.
     #[arg(long, value_name = "N", default_value_t = MAX_CONNECTIONS)]
     pub max_connections: usize,
+    /// Searches answered with bounds only that go on in the background
+    /// until exact (one thread each, beside the request slots); 0 for none.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub background: usize,
+    /// Seconds a background search gets; a client may give it as much
+    /// again a few times (`POST /api/v1/background/more`).
+    #[arg(long, value_name = "SECONDS", default_value_t = 120.0)]
+    pub background_time: f64,
     #[command(flatten)]
     pub door: crate::common::DoorArgs,
 }
@@ -114,6 +130,8 @@ struct Shared {
     db_dir: String,
     /// How long a request waits for a slot (`--queue-wait`).
     queue_wait: Duration,
+    /// The searches that go on after an answer with bounds only.
+    background: Arc<Background>,
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
@@ -127,7 +145,10 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     if args.max_connections == 0 {
         return Err(crate::common::user("--max-connections 0: give at least 1"));
     }
-    let shared = Arc::new(Shared { analyzer, limits, slots: Semaphore::new(slots), waiting: Default::default(), cache, db_dir, queue_wait });
+    let background_time = crate::common::seconds(args.background_time)
+        .map_err(|_| crate::common::user(format!("--background-time {}: give a number of seconds above 0", args.background_time)))?;
+    let background = Arc::new(Background::new(args.background, background_time));
+    let shared = Arc::new(Shared { analyzer, limits, slots: Semaphore::new(slots), waiting: Default::default(), cache, db_dir, queue_wait, background });
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(args.addr)
@@ -142,6 +163,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             .route("/api/v1/analysis", get(analysis))
             .route("/api/v1/start", get(start))
             .route("/api/v1/databases", get(databases_list))
+            .route("/api/v1/background", get(background_told))
+            .route("/api/v1/background/stop", post(background_stop))
+            .route("/api/v1/background/more", post(background_more))
             .fallback(|| async { failure(StatusCode::NOT_FOUND, "no such page: see docs/api.md for the API") })
             .with_state(shared);
         serve_until_stopped(listener, app, args.max_connections).await;
@@ -281,9 +305,65 @@ impl Drop for CancelOnDrop {
     }
 }
 
-/// The cache's key of a request: every field that changes its answer.
+/// The cache's key of a request: what changes its answer, the position
+/// (given as such or as a start), the rules and the book (not the time
+/// limit: an exact answer holds whatever the time). A request that does
+/// not read is keyed by its fields (it is refused anyway).
 fn cache_key(request: &ApiRequest) -> String {
-    format!("{request:?}")
+    match (request.position(), request.rules()) {
+        (Ok(position), Ok(rules)) => format!("{position} {} book={:?}", rules.tag(), request.book),
+        _ => format!("{:?}", ApiRequest { time_limit: None, ..request.clone() }),
+    }
+}
+
+/// What a background search does with its exact answer: keeps it as the
+/// server's answer to the question.
+fn keeper(shared: &Arc<Shared>) -> Keep {
+    let shared = Arc::downgrade(shared);
+    Arc::new(move |key: &str, answer: Value| {
+        if let Some(shared) = shared.upgrade() {
+            shared.cache.lock().unwrap_or_else(|e| e.into_inner()).put(key.to_string(), answer);
+        }
+    })
+}
+
+/// The question of a background call: its request and key, or why it
+/// does not name a position and rules (a 400).
+fn question(uri: &Uri, query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>) -> Result<(ApiRequest, String), String> {
+    let request = read_query(uri, query)?;
+    request.position().and_then(|_| request.rules()).map_err(|e| e.to_string())?;
+    let key = cache_key(&request);
+    Ok((request, key))
+}
+
+/// `GET /api/v1/background?...`: how the background search of the
+/// question goes (`{"state": null}` if none runs or ran lately).
+async fn background_told(State(shared): State<Arc<Shared>>, uri: Uri, query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>) -> Response {
+    match question(&uri, query) {
+        Ok((_, key)) => Json(shared.background.told(&key)).into_response(),
+        Err(why) => failure(StatusCode::BAD_REQUEST, &why),
+    }
+}
+
+/// `POST /api/v1/background/stop?...`: stops the question's background search.
+async fn background_stop(State(shared): State<Arc<Shared>>, uri: Uri, query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>) -> Response {
+    match question(&uri, query) {
+        Ok((_, key)) => Json(shared.background.stop(&key)).into_response(),
+        Err(why) => failure(StatusCode::BAD_REQUEST, &why),
+    }
+}
+
+/// `POST /api/v1/background/more?...`: gives the question's background
+/// search more time (422 with its state if it may not have more).
+async fn background_more(State(shared): State<Arc<Shared>>, uri: Uri, query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>) -> Response {
+    let (request, key) = match question(&uri, query) {
+        Ok(question) => question,
+        Err(why) => return failure(StatusCode::BAD_REQUEST, &why),
+    };
+    match shared.background.more(&shared.analyzer, &shared.limits, &key, request, keeper(&shared)) {
+        Ok(told) => Json(told).into_response(),
+        Err(told) => (StatusCode::UNPROCESSABLE_ENTITY, Json(told)).into_response(),
+    }
 }
 
 /// The query string read as a request, or what is wrong with it (a 400).
@@ -348,6 +428,7 @@ async fn answer(shared: Arc<Shared>, request: ApiRequest) -> Response {
     let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let _gone = CancelOnDrop(cancel.clone());
     let work = shared.clone();
+    let background_request = request.clone();
     let result = tokio::task::spawn_blocking(move || api::answer_until(&work.analyzer, &request, &work.limits, Some(cancel))).await;
     drop(permit);
     match result {
@@ -360,6 +441,9 @@ async fn answer(shared: Arc<Shared>, request: ApiRequest) -> Response {
             let exact = report.value().is_some() && report.analysis.moves.iter().all(|m| m.value.is_exact());
             if exact {
                 shared.cache.lock().unwrap_or_else(|e| e.into_inner()).put(key, answer.clone());
+            } else {
+                // Bounds only: the search goes on in the background, if a place is free.
+                shared.background.start(&shared.analyzer, &shared.limits, key, background_request, keeper(&shared));
             }
             Json(answer).into_response()
         }

@@ -60,9 +60,21 @@ fn get(addr: SocketAddr, path: &str) -> (u16, String, Value) {
 /// GET `path` of the server at `addr`: the status, the headers (lower
 /// case) and the body.
 fn get_text(addr: SocketAddr, path: &str) -> (u16, String, String) {
+    ask(addr, "GET", path)
+}
+
+/// POST to `path` (no body): the status and the body as JSON.
+fn post(addr: SocketAddr, path: &str) -> (u16, Value) {
+    let (status, _, body) = ask(addr, "POST", path);
+    (status, serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: not JSON ({e}): {body}")))
+}
+
+/// `method` `path` of the server at `addr`: the status, the headers
+/// (lower case) and the body.
+fn ask(addr: SocketAddr, method: &str, path: &str) -> (u16, String, String) {
     let mut stream = TcpStream::connect(addr).unwrap();
     stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
-    write!(stream, "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").unwrap();
+    write!(stream, "{method} {path} HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n").unwrap();
     let mut response = String::new();
     stream.read_to_string(&mut response).unwrap();
     let (head, body) = response.split_once("\r\n\r\n").unwrap_or_else(|| panic!("no HTTP response: {response:?}"));
@@ -260,15 +272,88 @@ fn the_explorer_plays_in_headless_chromium() {
         return;
     }
     let server = Server::start(&["--threads", "2"], |_| {});
+    // A server whose searches end with bounds: the page shows them close in the background.
+    let slow = Server::start(&["--threads", "1", "--time-limit", "0.05", "--no-book", "--background-time", "60"], |_| {});
     let out = Command::new("node")
         .arg(dir.join("explorer.mjs"))
         .arg(format!("http://{}", server.addr))
+        .env("BACKGROUND_BASE", format!("http://{}", slow.addr))
         .env("CHROMIUM", &chromium)
         .output()
         .expect("run node");
     let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "{said}");
     assert!(said.contains("every check held"), "{said}");
+}
+
+/// Issue 54: an answer with bounds only goes on in the background; its
+/// bounds close (`GET /api/v1/background`), and once exact the server
+/// answers the question at once, with the value a solve of its own gives.
+#[test]
+fn a_search_answered_with_bounds_goes_on_in_the_background() {
+    let server = Server::start(&["--threads", "1", "--time-limit", "0.05", "--no-book", "--background-time", "60"], |_| {});
+    let (status, _, first) = server.get("/api/v1/start?houses=4&seeds=4");
+    assert_eq!(status, 200, "{first}");
+    assert_eq!(first["exact"], false, "a twentieth of a second proves Kalah(4,4) here: {first}");
+    let watch = "/api/v1/background?position=4,4,4,4,0,4,4,4,4,0+S";
+    let started = Instant::now();
+    let (mut lower, mut upper) = (i64::MIN, i64::MAX);
+    let told = loop {
+        let (status, _, told) = server.get(watch);
+        assert_eq!(status, 200, "{told}");
+        // Bounds that tighten, never the other way.
+        let (l, u) = (told["lower"].as_i64().unwrap_or(i64::MIN), told["upper"].as_i64().unwrap_or(i64::MAX));
+        assert!(l >= lower && u <= upper, "bounds {lower}..{upper}, then {told}");
+        (lower, upper) = (l, u);
+        if told["state"] != "running" {
+            break told;
+        }
+        assert!(started.elapsed() < Duration::from_secs(60), "the background search of Kalah(4,4) runs on: {told}");
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(told["state"], "exact", "{told}");
+    assert_eq!(told["lower"], told["upper"], "{told}");
+    // Asked again, by position and a time too short for any search: the exact answer.
+    let (status, _, again) = server.get("/api/v1/analysis?position=4,4,4,4,0,4,4,4,4,0+S&time_limit=0.001");
+    assert_eq!(status, 200, "{again}");
+    assert_eq!(again["exact"], true, "{again}");
+    assert_eq!(again["lower"], told["lower"], "{again}");
+    let solved = Command::new(BIN).args(["solve", "4", "4", "--value-only", "--no-book", "--no-memory", "--json"]).env("KALAH_DB_DIR", server._dir.path()).output().unwrap();
+    let solved: Value = serde_json::from_slice(&solved.stdout).unwrap();
+    assert_eq!(again["lower"], solved["lower"], "the server's background answer against `kalah solve`: {solved}");
+}
+
+/// A background search is stopped, and given more time, by a client, a
+/// few times at most; a question without one is told so.
+#[test]
+fn a_background_search_stops_and_gets_more_time() {
+    let server = Server::start(&["--threads", "1", "--time-limit", "0.05", "--no-book", "--background-time", "20"], |_| {});
+    let (status, _, first) = server.get("/api/v1/start?houses=5&seeds=5");
+    assert_eq!((status, &first["exact"]), (200, &Value::Bool(false)), "{first}");
+    let question = "?houses=5&seeds=5";
+    let state = |path: &str| server.get(&format!("/api/v1/background{path}")).2["state"].clone();
+    assert_eq!(state(question), "running");
+    let (status, told) = post(server.addr, &format!("/api/v1/background/stop{question}"));
+    assert_eq!(status, 200, "{told}");
+    let started = Instant::now();
+    while state(question) == "running" {
+        assert!(started.elapsed() < Duration::from_secs(20), "a stopped background search runs on");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(state(question), "stopped");
+    for more in 1..=4 {
+        let (status, told) = post(server.addr, &format!("/api/v1/background/more{question}"));
+        assert_eq!((status, &told["state"]), (200, &Value::from("running")), "more time, the {more}th: {told}");
+    }
+    let (status, told) = post(server.addr, &format!("/api/v1/background/more{question}"));
+    assert_eq!(status, 422, "a fifth time more: {told}");
+    assert_eq!(told["more_allowed"], false, "{told}");
+    let (status, _) = post(server.addr, &format!("/api/v1/background/stop{question}"));
+    assert_eq!(status, 200);
+    // No search of another question; a question that does not read is bad input.
+    assert_eq!(state("?houses=3&seeds=3"), Value::Null);
+    assert_eq!(post(server.addr, "/api/v1/background/more?houses=3&seeds=3").0, 422);
+    assert_eq!(server.get("/api/v1/background?houses=3&seeds=3&capture=never").0, 400);
 }
 
 /// Issue 54: 200 requests at once for a search of a tenth of a second, on

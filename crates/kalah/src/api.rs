@@ -208,12 +208,25 @@ pub fn answer(analyzer: &Analyzer, request: &ApiRequest, limits: &Limits) -> Res
 /// when `cancel` is raised: a door's way to stop the work of a client that
 /// went away.
 pub fn answer_until(analyzer: &Analyzer, request: &ApiRequest, limits: &Limits, cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>) -> Result<Report> {
+    answer_watched(analyzer, request, limits, cancel, &Silent)
+}
+
+/// [`answer_until`], with `observer` hearing how the search goes (its
+/// bounds closing): a door's way to show a search it runs on after
+/// answering (a server's background search).
+pub fn answer_watched(
+    analyzer: &Analyzer,
+    request: &ApiRequest,
+    limits: &Limits,
+    cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    observer: &dyn crate::Observer,
+) -> Result<Report> {
     let mut request = request.request(limits)?;
     request.cancel = cancel;
     // Retrograde analysis beyond the limit would take longer than any time
     // limit: the plan proves bounds in time over a smaller database instead.
     request.retrograde_boards = limits.bounded.then_some(MAX_RETROGRADE_BOARDS);
-    let mut report = analyzer.analyze(&request, &Silent)?;
+    let mut report = analyzer.analyze(&request, observer)?;
     if !limits.show_paths {
         if let Some(used) = report.database.as_mut() {
             used.path = used.path.as_deref().map(file_name);

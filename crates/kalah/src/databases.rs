@@ -392,7 +392,7 @@ impl Databases {
     /// The complete files (by name) for `h` houses and `rules`, by seeds
     /// ascending; none if the directory cannot be read. The folder is read
     /// again only when its time of change moved (a file added, removed or
-    /// renamed), or is too recent to tell ([`SETTLED`]): many small
+    /// renamed), or is too recent to tell (under a second old): many small
     /// requests look at it once each.
     pub fn files(&self, h: usize, rules: Rules) -> Vec<FoundFile> {
         let changed = std::fs::metadata(&self.dir).and_then(|m| m.modified()).ok();

@@ -625,9 +625,13 @@ function drawBoard(position, answer, interactive, last, animate) {
         }
         if (showValues) {
           const [bx, by] = spot.badge;
-          const badge = el('g', { class: 'badge ' + outcomeClass(m), 'data-house': name, 'data-value': valueText(m) });
-          badge.append(el('rect', { x: bx - 30, y: by - 14, width: 60, height: 24, rx: 12, fill: tone(m) }));
-          badge.append(el('text', { x: bx, y: by + 3 }, valueText(m)));
+          // A range ("-30..+32") in smaller type on a wider badge, so that it stays inside.
+          const text = valueText(m);
+          const long = text.length > 4;
+          const w = Math.max(60, Math.round(text.length * (long ? 7.8 : 9.5) + 12));
+          const badge = el('g', { class: 'badge ' + outcomeClass(m) + (long ? ' long' : ''), 'data-house': name, 'data-value': text });
+          badge.append(el('rect', { x: bx - w / 2, y: by - 14, width: w, height: 24, rx: 12, fill: tone(m) }));
+          badge.append(el('text', { x: bx, y: by + 3 }, text));
           if (m === answer.moves[0] && answer.exact) badge.classList.add('best');
           written.append(badge);
         }
@@ -1026,6 +1030,85 @@ async function applyEditor(event) {
   }
 }
 
+// ---- Bounds closing in the background ----
+
+/** Whether an answer is exact: the position's value and every move's. */
+const allExact = (answer) => answer.exact && answer.moves.every((m) => m.value !== null && m.value !== undefined);
+
+/** The question the background search answers: the current position and rules. */
+const backgroundQuery = () => query({ position: current().position });
+
+let backgroundTimer = null;
+/** Counts the looks at the background search: only the latest one's answer is shown and followed. */
+let backgroundLooks = 0;
+
+/**
+ * An answer with bounds only: the server searches on in the background
+ * (`/api/v1/background`); the page shows its bounds closing, once a
+ * second, with Stop and More time, and asks for the answer again when it
+ * is exact.
+ */
+function watchBackground() {
+  clearTimeout(backgroundTimer);
+  const entry = current();
+  const answer = answerOf(entry);
+  const box = $('background');
+  if (!entry || !answer || !answer.moves.length || allExact(answer) || state.preview) {
+    backgroundLooks += 1;
+    box.hidden = true;
+    return;
+  }
+  const asked = backgroundQuery();
+  const look = ++backgroundLooks;
+  fetch('/api/v1/background?' + asked)
+    .then((r) => (r.ok ? r.json() : null))
+    .then((told) => {
+      if (!told || look !== backgroundLooks || !current() || backgroundQuery() !== asked) return;
+      showBackground(told, answer);
+      if (told.state === 'exact') {
+        // The server now has the exact answer: asked again, it comes at once.
+        answers.delete(keyOf(entry.position, state.rules));
+        render();
+      } else if (told.state === 'running') {
+        backgroundTimer = setTimeout(watchBackground, 1000);
+      }
+    })
+    .catch(() => {
+      if (look === backgroundLooks) box.hidden = true;
+    });
+}
+
+function showBackground(told, answer) {
+  const box = $('background');
+  box.hidden = !told.state;
+  if (!told.state) return;
+  const side = NAMES[answer.to_move];
+  const hidden = valuesHidden();
+  const known = told.lower !== null && told.upper !== null && !hidden ? `, ${side}'s value between ${signed(told.lower)} and ${signed(told.upper)}` : '';
+  const nodes = told.nodes >= 1e6 ? (told.nodes / 1e6).toFixed(1) + ' M' : told.nodes.toLocaleString('en');
+  const text = {
+    running: told.building !== null ? `Building a database for the search in the background: ${Math.round(told.building * 100)}%…` : `Proving in the background: ${Math.round(told.seconds)} s, ${nodes} nodes${known}; ${Math.round(told.seconds_left)} s left.`,
+    exact: 'Proven exactly in the background.',
+    out_of_time: `The background search ran out of time after ${Math.round(told.seconds)} s${known}.`,
+    stopped: `The background search was stopped after ${Math.round(told.seconds)} s${known}.`,
+    failed: 'The background search failed.',
+  }[told.state];
+  $('background-text').textContent = text;
+  $('background-stop').hidden = told.state !== 'running';
+  $('background-more').hidden = !told.more_allowed;
+}
+
+async function backgroundAction(action) {
+  const entry = current();
+  const answer = answerOf(entry);
+  if (!entry || !answer) return;
+  const response = await fetch(`/api/v1/background/${action}?` + backgroundQuery(), { method: 'POST' }).catch(() => null);
+  if (!response) return;
+  const told = await response.json().catch(() => null);
+  if (told) showBackground(told, answer);
+  watchBackground();
+}
+
 // ---- Putting it together ----
 
 function render() {
@@ -1071,6 +1154,7 @@ function render() {
   if (state.loading) ticker = setInterval(() => current() && renderStatus(answerOf(current()), current().position), 200);
   maybeComputerMoves();
   fillRecord();
+  watchBackground();
 }
 
 function stepLine(by) {
@@ -1133,6 +1217,8 @@ function start() {
     e.stopPropagation();
     goTo(to);
   });
+  $('background-stop').addEventListener('click', () => backgroundAction('stop'));
+  $('background-more').addEventListener('click', () => backgroundAction('more'));
   $('restart').addEventListener('click', () => {
     if (!current()) return;
     startFrom(state.history[0].position);

@@ -120,7 +120,8 @@ async function main() {
     const expected = (m) => stage === 'the position editor' && /status of 400/.test(m.text());
     page.on('console', (m) => m.type() === 'error' && !expected(m) && failures.push(`console error (${stage}): ${m.text()}`));
     // Nothing but this server is asked for.
-    page.on('request', (r) => !r.url().startsWith(base) && failures.push('a request elsewhere: ' + r.url()));
+    const servers = [base, process.env.BACKGROUND_BASE].filter(Boolean);
+    page.on('request', (r) => !servers.some((s) => r.url().startsWith(s)) && failures.push('a request elsewhere: ' + r.url()));
 
     // The start of Kalah(4,3) with empty capture, from an address that names it.
     part('the start of Kalah(4,3), from the address');
@@ -335,6 +336,30 @@ async function main() {
     await small.waitForFunction(() => document.querySelector('#board .badge') && !document.querySelector('#status.loading'), null, { timeout: STEP });
     check((await small.inputValue('#houses')) === '4', 'the setup does not show the board size of the position opened');
     if (shots) await small.screenshot({ path: shots + '/explorer-phone.png', fullPage: true });
+
+    // A server that answers with bounds only at first (BACKGROUND_BASE: a
+    // twentieth of a second a search): the page shows the bounds closing
+    // in the background, then the exact answer.
+    const slow = process.env.BACKGROUND_BASE;
+    if (slow) {
+      part('bounds closing in the background');
+      await page.goto(slow + '/?houses=4&seeds=4');
+      await page.waitForFunction(() => /in the background/.test(document.querySelector('#background-text').textContent), null, { timeout: STEP });
+      check(await page.isVisible('#background-stop'), 'no way to stop the background search');
+      await page.waitForFunction(() => document.querySelector('#background').hidden && /wins|draw/.test(document.querySelector('#status').textContent), null, { timeout: 60_000 });
+      const exact = await (await fetch(slow + '/api/v1/start?houses=4&seeds=4&time_limit=0.001')).json();
+      check(exact.exact, `the server has no exact answer after its background search: ${JSON.stringify(exact)}`);
+      check((await page.textContent('#status')).includes(exact.verdict.replace(/\.$/, '')), `the page does not show the exact answer (${exact.verdict})`);
+      await showsAnalysisOf(page, exact.position, {});
+      if (shots) {
+        // The picture: a longer search (Kalah(4,5), seconds; the slot is free again), once its bounds have begun to close.
+        const picture = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+        await picture.goto(slow + '/?houses=4&seeds=5');
+        await picture.waitForFunction(() => /between/.test(document.querySelector('#background-text').textContent), null, { timeout: STEP });
+        await picture.screenshot({ path: shots + '/explorer-background.png' });
+        await picture.close();
+      }
+    }
 
     // The rules page, linked from the explorer's header.
     part('the rules page');
