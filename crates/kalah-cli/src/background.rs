@@ -179,6 +179,12 @@ impl Background {
     /// if no search of it runs or ran lately and a slot is free; says
     /// whether it did.
     pub fn start(self: &Arc<Self>, analyzer: &kalah::Analyzer, limits: &Limits, key: String, request: ApiRequest, keep: Keep) -> bool {
+        self.launch(analyzer, limits, key, request, keep, (Instant::now(), 0))
+    }
+
+    /// [`Background::start`], for a search begun at `begun.0` and given
+    /// more time `begun.1` times (a search taken up again goes on counting).
+    fn launch(self: &Arc<Self>, analyzer: &kalah::Analyzer, limits: &Limits, key: String, request: ApiRequest, keep: Keep, begun: (Instant, u32)) -> bool {
         let job = {
             let mut jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
             let running = jobs.iter().filter(|j| j.told().state == Some(State::Running)).count();
@@ -187,9 +193,9 @@ impl Background {
             }
             let job = Arc::new(Job {
                 key,
-                started: Instant::now(),
+                started: begun.0,
                 cancel: Arc::new(AtomicBool::new(false)),
-                more: AtomicU32::new(0),
+                more: AtomicU32::new(begun.1),
                 now: Mutex::new(Now { state: State::Running, nodes: 0, lower: None, upper: None, building: None, ends: Instant::now() + self.time, ended: None }),
             });
             jobs.push_back(job.clone());
@@ -288,14 +294,19 @@ impl Background {
             return Ok(job.told());
         }
         // Ended with bounds: a new search (its table may still hold the
-        // work of the last), counted as one more.
-        let times = job.more.load(Relaxed) + 1;
-        self.jobs.lock().unwrap_or_else(|e| e.into_inner()).retain(|j| j.key != key);
-        if !self.start(analyzer, limits, key.to_string(), request, keep) {
+        // work of the last), counted as one more, its time counted on.
+        let begun = (job.started, job.more.load(Relaxed) + 1);
+        {
+            let mut jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
+            // No free place: it stays as it ended.
+            if jobs.iter().filter(|j| j.told().state == Some(State::Running)).count() >= self.slots {
+                return Err(told);
+            }
+            jobs.retain(|j| j.key != key);
+        }
+        if !self.launch(analyzer, limits, key.to_string(), request, keep, begun) {
             return Err(told);
         }
-        let job = self.find(key).ok_or(told)?;
-        job.more.store(times, Relaxed);
-        Ok(job.told())
+        Ok(self.find(key).ok_or(told)?.told())
     }
 }

@@ -29,6 +29,7 @@ const state = {
   lastNote: '', // the note on the player's own last move, which the perfect player's answer is added to
   animated: null, // the entry whose last move the board has shown sown (it is shown so once)
   filling: null, // the analysis under way of a position of a restored record
+  closing: null, // {position, lower, upper}: bounds the server's background search has proven since the answer
 };
 const answers = new Map(); // "position|rules" -> the API's answer
 let ticker = null;
@@ -226,6 +227,8 @@ async function firstGame() {
 function startFrom(position) {
   state.lastNote = '';
   $('houses').value = parseRing(position).h;
+  // The word on making Kalah(6,4) quick is of no use in another game.
+  if (parseRing(position).h !== 6) $('tip').hidden = true;
   state.history = [{ position, move: null }];
   state.cursor = 0;
   moved();
@@ -519,8 +522,10 @@ function ringIndex(h, side, house) {
 
 /**
  * What the last move did, for the board to show: the house played, and
- * each cell whose count it changed with its distance along the sowing
- * from the house played (the order the seeds went in).
+ * each cell its seeds were sown into with its place in the sowing (the
+ * order the seeds went in). The sowing is followed from the house played
+ * (the opponent's store skipped); with relay sowing, whose laps the
+ * position does not tell, the cells whose count changed stand for it.
  */
 function lastMove(entry, index) {
   if (!entry || !entry.move || index === 0) return null;
@@ -530,13 +535,25 @@ function lastMove(entry, index) {
   const [a, b] = [cells(before), cells(after)];
   if (a.length !== b.length) return null;
   const n = a.length;
-  const from = ringIndex(after.h, entry.move.side, entry.move.house);
+  const h = before.h;
+  const from = ringIndex(h, entry.move.side, entry.move.house);
   const step = state.rules.sowing === 'cw' ? -1 : 1;
-  const changed = new Map();
-  a.forEach((count, k) => {
-    if (count !== b[k]) changed.set(k, (((k - from) * step) % n + n) % n);
-  });
-  return { played: from, changed };
+  const sown = new Map();
+  if (state.rules.relay === 'on') {
+    a.forEach((count, k) => {
+      if (count !== b[k]) sown.set(k, (((k - from) * step) % n + n) % n);
+    });
+  } else {
+    const skip = entry.move.side === 'S' ? ringIndex(h, 'N', 'store') : ringIndex(h, 'S', 'store');
+    let at = from;
+    for (let seed = 0; seed < a[from]; ) {
+      at = (((at + step) % n) + n) % n;
+      if (at === skip) continue;
+      seed += 1;
+      if (!sown.has(at)) sown.set(at, seed);
+    }
+  }
+  return { played: from, changed: sown };
 }
 
 function drawBoard(position, answer, interactive, last, animate) {
@@ -659,7 +676,12 @@ function renderStatus(answer, shown) {
     return setStatus(`${NAMES[p.side]} to move. Analysing… ${seconds} s (Escape stops it)`, 'loading');
   }
   if (!answer.moves.length) return setStatus('Game over: ' + answer.verdict + '.', 'over');
-  const bounds = answer.exact ? '' : `: ${boundsInWords(answer.to_move, answer.lower, answer.upper)}`;
+  // Bounds the background search has proven since, if it has.
+  const more = state.closing && state.closing.position === answer.position ? state.closing : null;
+  const lower = Math.max(answer.lower, more && more.lower !== null ? more.lower : -Infinity);
+  const upper = Math.min(answer.upper, more && more.upper !== null ? more.upper : Infinity);
+  const proven = !answer.exact && lower === upper ? `: ${verdictFor(answer.to_move, lower)} (each move's value not yet proven)` : null;
+  const bounds = answer.exact ? '' : proven || `: ${boundsInWords(answer.to_move, lower, upper)}`;
   if (state.mode !== 'explore') {
     const turn = humanToMove(shown) ? 'Your move' : 'The perfect player is thinking';
     const values = state.hint ? (answer.exact ? ': ' + answer.verdict : bounds) : '';
@@ -671,7 +693,7 @@ function renderStatus(answer, shown) {
 function renderMoves(entry, answer) {
   const list = $('moves');
   list.replaceChildren();
-  const hidden = state.mode !== 'explore' && !state.hint;
+  const hidden = valuesHidden();
   if (!answer || hidden) {
     if (answer && hidden && humanToMove(entry.position)) list.append(Object.assign(document.createElement('li'), { textContent: 'Values hidden: press Hint to see them.', className: 'explain' }));
     return;
@@ -880,13 +902,13 @@ function renderChart() {
   svg.setAttribute('aria-valuemax', String(points.length - 1));
   svg.setAttribute('aria-valuenow', String(state.cursor));
   if (valuesHidden()) {
-    svg.setAttribute('aria-valuetext', `after ${state.cursor} moves: values hidden`);
+    svg.setAttribute('aria-valuetext', `after ${state.cursor} move${state.cursor === 1 ? '' : 's'}: values hidden`);
     svg.append(el('text', { x: (left + width - right) / 2, y: y(0) - 8, class: 'tick middle' }, 'Values hidden until the game ends, or Hint'));
     return;
   }
   const said = here && here.v ? 'South ' + (here.v.lo === here.v.hi ? signed(here.v.lo) : signed(here.v.lo) + ' to ' + signed(here.v.hi)) : 'not analysed yet';
   const move = here && here.move ? ` (${here.move.side}${here.move.house})` : ' (the start)';
-  svg.setAttribute('aria-valuetext', `after ${state.cursor} moves${move}: ${said}`);
+  svg.setAttribute('aria-valuetext', `after ${state.cursor} move${state.cursor === 1 ? '' : 's'}${move}: ${said}`);
   const exact = known.filter((p) => p.v.lo === p.v.hi);
   if (exact.length > 1) svg.append(el('polyline', { points: exact.map((p) => `${x(p.i)},${y(p.v.lo)}`).join(' '), class: 'line' }));
   for (const p of known) {
@@ -944,9 +966,13 @@ function steppedInHistory(event) {
   const position = new URLSearchParams(location.search).get('position');
   if (typeof at === 'number' && state.history[at] && state.history[at].position === position) {
     goTo(at);
-  } else if (position) {
-    openPosition(position);
+    return;
   }
+  // Another game than the one on the board (before Start over, a new game,
+  // or another line): the game the address holds, record and all.
+  const asked = readAddress();
+  if (asked.game && position) restoreGame(asked.game, position);
+  else if (position) openPosition(position);
 }
 
 /**
@@ -1082,9 +1108,13 @@ function showBackground(told, answer) {
   const box = $('background');
   box.hidden = !told.state;
   if (!told.state) return;
+  // The status says the bounds proven so far.
+  state.closing = { position: answer.position, lower: told.lower, upper: told.upper };
+  renderStatus(answer, answer.position);
   const side = NAMES[answer.to_move];
   const hidden = valuesHidden();
-  const known = told.lower !== null && told.upper !== null && !hidden ? `, ${side}'s value between ${signed(told.lower)} and ${signed(told.upper)}` : '';
+  const bounds = told.lower === told.upper ? `, ${side}'s value proven: ${signed(told.lower)}` : `, ${side}'s value between ${signed(told.lower)} and ${signed(told.upper)}`;
+  const known = told.lower !== null && told.upper !== null && !hidden ? bounds : '';
   const nodes = told.nodes >= 1e6 ? (told.nodes / 1e6).toFixed(1) + ' M' : told.nodes.toLocaleString('en');
   const text = {
     running: told.building !== null ? `Building a database for the search in the background: ${Math.round(told.building * 100)}%…` : `Proving in the background: ${Math.round(told.seconds)} s, ${nodes} nodes${known}; ${Math.round(told.seconds_left)} s left.`,
@@ -1115,9 +1145,12 @@ function render() {
   const entry = current();
   $('again').hidden = state.error !== STOPPED;
   clearInterval(ticker);
+  // With no game on the board, nothing to undo, step or copy.
+  for (const id of ['undo', 'redo', 'restart', 'edit', 'copy-link', 'pv-back', 'pv-forward', 'pv-play']) $(id).disabled = !entry;
   if (!entry) {
     const seconds = () => (state.loading ? ((performance.now() - state.loading.started) / 1000).toFixed(1) : '0.0');
-    const starting = () => setStatus(state.error || `Starting… ${seconds()} s (Escape stops it)`, state.error ? 'error' : 'loading');
+    const said = state.error === STOPPED ? 'Stopped (Escape): no game yet. Analyse again, or choose a game under Houses and Seeds.' : state.error;
+    const starting = () => setStatus(said || `Starting… ${seconds()} s (Escape stops it)`, state.error ? 'error' : 'loading');
     starting();
     if (state.loading) ticker = setInterval(starting, 200);
     return;
@@ -1146,7 +1179,7 @@ function render() {
   $('restart').disabled = state.history.length < 2;
   $('redo').disabled = state.cursor + 1 >= state.history.length;
   $('hint').hidden = state.mode === 'explore';
-  $('hint').disabled = !answer || !humanToMove(entry.position) || state.hint;
+  $('hint').disabled = !answer || !answer.moves.length || !humanToMove(entry.position) || state.hint;
   for (const r of RULES) $(r).value = state.rules[r];
   $('mode').value = state.mode;
   writeAddress();

@@ -225,6 +225,17 @@ async function main() {
     check((await page.$$eval('#record .ply', (b) => b.length)) === 1, 'Start over keeps the moves played');
     await page.goBack();
     await showsAnalysisOf(page, third.position, empty);
+    // Back restores the game of the address, its record too.
+    await page.waitForFunction(() => document.querySelectorAll('#record .ply').length === 3, null, { timeout: STEP });
+
+    // A capture: the cell the seed was sown into is marked, not the house emptied.
+    part('the marks of a capture');
+    await page.goto(base + '/?position=' + encodeURIComponent('1,0,3,3,0,3,3,3,3,0 S') + '&capture=empty');
+    await page.waitForSelector('#board .house.legal', { timeout: STEP });
+    await page.click('#board .house[data-house="S1"]');
+    await page.waitForFunction(() => document.querySelector('#board .house.played'), null, { timeout: STEP });
+    const marked = await page.$$eval('#board .sown', (g) => g.map((x) => x.dataset.house || x.dataset.store));
+    check(marked.join() === 'S2', `a capture from S1 marks ${marked} as sown (S2 only)`);
 
     // The editor: an impossible position is explained, a good one analysed.
     part('the position editor');
