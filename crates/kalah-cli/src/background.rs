@@ -278,10 +278,15 @@ impl Background {
     }
 
     /// Gives the search of question `key` more time: a running one runs
-    /// on, a stopped or finished one (with bounds only) starts again, if a
-    /// slot is free. Err with what a client is told if it may not.
+    /// on, a stopped or finished one (with bounds only) starts again, and
+    /// one that never ran (every place was taken when it was answered)
+    /// starts, if a place is free. Err with what a client is told if it
+    /// may not.
     pub fn more(self: &Arc<Self>, analyzer: &kalah::Analyzer, limits: &Limits, key: &str, request: ApiRequest, keep: Keep) -> Result<Told, Told> {
         let Some(job) = self.find(key) else {
+            if self.start(analyzer, limits, key.to_string(), request, keep) {
+                return Ok(self.told(key));
+            }
             return Err(Told::none());
         };
         let told = job.told();

@@ -1106,8 +1106,16 @@ function watchBackground() {
 
 function showBackground(told, answer) {
   const box = $('background');
-  box.hidden = !told.state;
-  if (!told.state) return;
+  box.hidden = false;
+  if (!told.state) {
+    // Answered with bounds, and not searched on: every background place was taken.
+    $('background-text').textContent = 'Not searched further: the server\'s background searches are busy with other positions.';
+    $('background-stop').hidden = true;
+    $('background-more').hidden = false;
+    $('background-more').textContent = 'Search on';
+    return;
+  }
+  $('background-more').textContent = 'More time';
   // The status says the bounds proven so far.
   state.closing = { position: answer.position, lower: told.lower, upper: told.upper };
   renderStatus(answer, answer.position);

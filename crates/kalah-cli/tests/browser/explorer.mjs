@@ -135,6 +135,12 @@ async function main() {
     part('two moves played by clicking');
     const first = start.moves[0];
     await accessible(page, 'a start');
+    // The first Tab offers a way straight to the board, one more reaches a house.
+    await page.keyboard.press('Tab');
+    check((await page.evaluate(() => document.activeElement.className)) === 'skip', 'the first Tab does not offer to skip to the board');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    check(await page.evaluate(() => Boolean(document.activeElement.closest('#play'))), 'skipping to the board does not lead to it');
     await page.click(`#board [data-house="S${first.house}"]`);
     const second = await showsAnalysisOf(page, first.position, empty);
     // The last move is shown: the house played ringed, the cells it sowed lit.
