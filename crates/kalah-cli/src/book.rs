@@ -91,8 +91,9 @@ pub struct BuildArgs {
 /// Arguments of `kalah book verify`.
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
-    /// Only the games of H houses (and S seeds, if given) under the rule
-    /// flags given (all games when left out).
+    /// Only the games of H houses (and S seeds, if given; all games when
+    /// left out), under the capture rule given (both when left out). With
+    /// --db, only the games of that file's board and rules.
     #[arg(value_name = "H")]
     houses: Option<usize>,
     #[arg(value_name = "S")]
@@ -226,7 +227,16 @@ fn verify(args: VerifyArgs) -> anyhow::Result<()> {
     let started = Instant::now();
     let mut all = Vec::new();
     let mut rng = StdRng::seed_from_u64(seed);
-    let chosen = |x: &&Section| args.houses.is_none_or(|h| x.houses == h) && args.seeds.is_none_or(|s| x.seeds == s) && args.capture.is_none_or(|c| x.rules.capture == c);
+    // A named database serves the games of its own board and rules only.
+    let file = match &args.db.db {
+        Some(path) => Some(kalah::Database::open(path).map_err(kalah::Error::from)?.header().clone()),
+        None => None,
+    };
+    let fits = |x: &Section| file.as_ref().is_none_or(|f| (f.houses, f.rules) == (x.houses, x.rules));
+    let chosen = |x: &&Section| args.houses.is_none_or(|h| x.houses == h) && args.seeds.is_none_or(|s| x.seeds == s) && args.capture.is_none_or(|c| x.rules.capture == c) && fits(x);
+    if let (Some(f), None) = (&file, book.sections().iter().find(|x| chosen(x))) {
+        return Err(crate::common::user(format!("the book holds no game of {} houses under {} chosen here, the board and rules of --db", f.houses, f.rules)));
+    }
     for section in book.sections().iter().filter(chosen) {
         let mut boards: Vec<_> = section.entries.keys().copied().collect();
         boards.sort_unstable();

@@ -45,6 +45,28 @@ fn the_carried_book_holds_the_default_games_and_agrees_with_search_on_a_sample()
     }
 }
 
+/// With a database file named, verify proves the games of that file's
+/// rules only (it went through both capture rules and failed on the
+/// other's after the first); no such game is bad input.
+#[test]
+fn verify_with_a_named_database_takes_its_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("b.kbk");
+    let file_arg = file.to_str().unwrap();
+    for capture in ["standard", "empty"] {
+        json(&kalah(dir.path(), &["book", "build", "3", "3", "--plies", "2", "--capture", capture, "-o", file_arg, "--threads", "1", "--json"]));
+    }
+    json(&kalah(dir.path(), &["db", "build", "--houses", "3", "--max-seeds", "18", "--threads", "1", "--json"]));
+    let db = std::fs::read_dir(dir.path()).unwrap().flatten().map(|e| e.path()).find(|p| p.extension().is_some_and(|x| x == "kdb")).expect("a database file");
+    let info = json(&kalah(dir.path(), &["book", "info", "-f", file_arg, "--json"]));
+    let standard = info["sections"].as_array().unwrap().iter().find(|x| x["rules"]["capture"] == "standard").unwrap()["entries"].as_u64().unwrap();
+    let report = json(&kalah(dir.path(), &["book", "verify", "-f", file_arg, "--all", "--db", db.to_str().unwrap(), "--json"]));
+    assert_eq!((report["checked"].as_u64(), &report["disagreements"]), (Some(standard), &serde_json::Value::from(0)), "{report}");
+    let out = kalah(dir.path(), &["book", "verify", "-f", file_arg, "--all", "--capture", "empty", "--db", db.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("no game of 3 houses"), "{}", String::from_utf8_lossy(&out.stdout));
+}
+
 #[test]
 fn a_forged_book_entry_is_caught_by_verify() {
     let dir = tempfile::tempdir().unwrap();
