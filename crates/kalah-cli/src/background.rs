@@ -208,19 +208,26 @@ impl Background {
             }
             job
         };
-        let (analyzer, limits, background) = (analyzer.clone(), *limits, self.clone());
-        let spawned = std::thread::Builder::new().name("kalah-background".into()).spawn(move || background.run(&analyzer, limits, &job, request, &keep));
+        let (analyzer, limits, background, searched) = (analyzer.clone(), *limits, self.clone(), job.clone());
+        let spawned = std::thread::Builder::new().name("kalah-background".into()).spawn(move || background.run(&analyzer, limits, &searched, request, &keep));
+        if spawned.is_err() {
+            // No thread: the place it took is free again.
+            job.set(State::Failed);
+        }
         spawned.is_ok()
     }
 
     /// Searches until the answer is exact, the time (and any more given)
-    /// runs out, or a client stops it.
+    /// runs out, or a client stops it. The search sets up as a request of
+    /// the server's time limit would (`limits`: the same database, a table
+    /// of the same size), not as one of its own time: a larger database
+    /// would be built first, with memory to match, and no stop reaches a
+    /// build.
     fn run(&self, analyzer: &kalah::Analyzer, limits: Limits, job: &Job, request: ApiRequest, keep: &Keep) {
         let request = ApiRequest { time_limit: None, ..request };
-        let mut given = 0;
         loop {
-            let budget = job.now.lock().unwrap_or_else(|e| e.into_inner()).ends.saturating_duration_since(Instant::now());
-            let limits = Limits { time_limit: budget.max(Duration::from_millis(100)), ..limits };
+            let left = job.now.lock().unwrap_or_else(|e| e.into_inner()).ends.saturating_duration_since(Instant::now());
+            let limits = Limits { time_limit: left.max(Duration::from_millis(50)), setup_time: Some(limits.time_limit), ..limits };
             match api::answer_watched(analyzer, &request, &limits, Some(job.cancel.clone()), &Watch(job)) {
                 Ok(report) if report.value().is_some() && report.analysis.moves.iter().all(|m| m.value.is_exact()) => {
                     let value = report.value();
@@ -248,10 +255,8 @@ impl Background {
                         job.set(State::Stopped);
                         return;
                     }
-                    // More time given while it searched: on with it.
-                    let more = job.more.load(Relaxed);
-                    if more > given {
-                        given = more;
+                    // Time left (more may have been given meanwhile): on with the next search.
+                    if job.now.lock().unwrap_or_else(|e| e.into_inner()).ends > Instant::now() {
                         continue;
                     }
                     job.set(State::OutOfTime);

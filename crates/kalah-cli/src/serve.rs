@@ -138,7 +138,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let slots = threads(args.threads)?;
     let (analyzer, time_limit) = args.door.analyzer()?;
     let analyzer = crate::book::analyzer(analyzer, args.door.no_book)?;
-    let limits = Limits { threads: 1, time_limit, bounded: true, show_paths: false };
+    let limits = Limits { threads: 1, time_limit, bounded: true, show_paths: false, setup_time: None };
     let db_dir = analyzer.databases().dir().display().to_string();
     let cache = std::sync::Mutex::new(lru::LruCache::new(std::num::NonZeroUsize::new(CACHED_ANSWERS).expect("not zero")));
     let queue_wait = crate::common::seconds(args.queue_wait).map_err(|_| crate::common::user(format!("--queue-wait {}: give a number of seconds above 0", args.queue_wait)))?;

@@ -95,6 +95,11 @@ pub struct Request {
     /// boards. `None` in
     /// [`Request::new`]: what memory allows.
     pub retrograde_boards: Option<u64>,
+    /// The time the set-up is held to (which database is chosen, loaded
+    /// or built in memory, how large a table), if not the time limit: for
+    /// a long search that must set up as a short one would (a server's
+    /// search that goes on in the background). `None` in [`Request::new`].
+    pub setup_time: Option<Duration>,
 }
 
 /// Which null-window tests ("is the value at least V?") an exact search of
@@ -137,6 +142,7 @@ impl Request {
             tests: RootTests::Deepening,
             book: true,
             retrograde_boards: None,
+            setup_time: None,
         }
     }
 
@@ -499,7 +505,7 @@ impl Analyzer {
         let engine = Engine::new(h, rules);
         let seeds = position.seeds_in_houses();
         let gap = if request.want.moves() { ANALYSIS_LOAD_GAP } else { VALUE_LOAD_GAP };
-        let budget = SetupBudget::within(request.time_limit, request.threads);
+        let budget = SetupBudget::within(request.setup_time.or(request.time_limit), request.threads);
         let purpose = Purpose { houses: h, rules, seeds, gap };
         if let Some((db, kept)) = self.kept_cover(&request.db, purpose, budget)? {
             // Step 2 of the plan, from a file this analyzer keeps mapped.

@@ -116,6 +116,10 @@ pub struct Limits {
     /// Whether an answer shows where a database file lies on this machine
     /// (else its file name only): off for a door open to others.
     pub show_paths: bool,
+    /// The time a request's set-up is held to, if not its time limit
+    /// ([`crate::Request::setup_time`]): a search that goes on after its
+    /// answer sets up as a request does.
+    pub setup_time: Option<Duration>,
 }
 
 impl ApiRequest {
@@ -223,6 +227,7 @@ pub fn answer_watched(
 ) -> Result<Report> {
     let mut request = request.request(limits)?;
     request.cancel = cancel;
+    request.setup_time = limits.setup_time;
     // Retrograde analysis beyond the limit would take longer than any time
     // limit: the plan proves bounds in time over a smaller database instead.
     request.retrograde_boards = limits.bounded.then_some(MAX_RETROGRADE_BOARDS);
@@ -257,7 +262,7 @@ mod tests {
     use crate::databases::Databases;
 
     fn limits() -> Limits {
-        Limits { threads: 1, time_limit: Duration::from_secs(10), bounded: true, show_paths: false }
+        Limits { threads: 1, time_limit: Duration::from_secs(10), bounded: true, show_paths: false, setup_time: None }
     }
 
     #[test]
