@@ -915,8 +915,11 @@ function renderChart() {
     if (p.v.lo !== p.v.hi) svg.append(el('line', { x1: x(p.i), x2: x(p.i), y1: y(p.v.lo), y2: y(p.v.hi), class: 'band' }));
     const lost = lostBy(p.move);
     const dot = el('circle', { cx: x(p.i), cy: y((p.v.lo + p.v.hi) / 2), r: p.i === state.cursor ? 6 : 4, class: 'dot' + (lost > 0 ? ' turned' : '') + (p.i > state.cursor ? ' undone' : '') });
-    dot.append(el('title', {}, (p.move ? p.move.side + p.move.house + ': ' : 'start: ') + 'South ' + (p.v.lo === p.v.hi ? signed(p.v.lo) : signed(p.v.lo) + '..' + signed(p.v.hi)) + (lost > 0 ? `, gave away ${lost}` : '')));
-    dot.addEventListener('click', () => goTo(p.i));
+    // A finger's target around the dot, drawn clear.
+    const target = el('circle', { cx: x(p.i), cy: y((p.v.lo + p.v.hi) / 2), r: 14, class: 'target' });
+    target.addEventListener('click', () => goTo(p.i));
+    svg.append(target);
+    target.append(el('title', {}, (p.move ? p.move.side + p.move.house + ': ' : 'start: ') + 'South ' + (p.v.lo === p.v.hi ? signed(p.v.lo) : signed(p.v.lo) + '..' + signed(p.v.hi)) + (lost > 0 ? `, gave away ${lost}` : '')));
     svg.append(dot);
     if (lost > 0) svg.append(el('text', { x: x(p.i), y: y((p.v.lo + p.v.hi) / 2) - 9, class: 'tick turned' }, p.move.side + p.move.house));
   }
@@ -964,6 +967,8 @@ function writeAddress() {
 function steppedInHistory(event) {
   const at = event.state && event.state.cursor;
   const position = new URLSearchParams(location.search).get('position');
+  // The board already shows it (a jump within the page, such as the skip link's).
+  if (current() && position === current().position) return;
   if (typeof at === 'number' && state.history[at] && state.history[at].position === position) {
     goTo(at);
     return;
@@ -1236,6 +1241,9 @@ function start() {
   $('mode').addEventListener('change', () => {
     state.mode = $('mode').value;
     state.hint = false;
+    // The notes of the other mode are not carried into this one's.
+    state.lastNote = '';
+    $('feedback').textContent = '';
     render();
   });
   $('hint').addEventListener('click', () => {

@@ -169,6 +169,11 @@ async function main() {
     check(/after 1 moves? \(S\d\): South [+-]?\d/.test(await page.getAttribute('#chart', 'aria-valuetext')), 'the chart does not read out the value after the move');
     await page.keyboard.press('End');
     await showsAnalysisOf(page, third.position, empty);
+    // A click (or a tap) near a point goes to that move.
+    await page.click('#chart .target >> nth=1');
+    await showsAnalysisOf(page, first.position, empty);
+    await page.click('#chart .target >> nth=2');
+    await showsAnalysisOf(page, third.position, empty);
 
     part('undo and redo');
     await page.click('#undo');
