@@ -399,7 +399,7 @@ async fn start(State(shared): State<Arc<Shared>>, uri: Uri, query: Result<Query<
 async fn answer(shared: Arc<Shared>, request: ApiRequest) -> Response {
     let key = cache_key(&request);
     if let Some(answer) = shared.cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
-        return Json(answer.clone()).into_response();
+        return kept_answer(answer);
     }
     let busy = || {
         let mut busy = failure(StatusCode::SERVICE_UNAVAILABLE, "every search slot is busy: try again in a few seconds");
@@ -423,7 +423,7 @@ async fn answer(shared: Arc<Shared>, request: ApiRequest) -> Response {
     };
     // Another request may have answered the same question while this one waited.
     if let Some(answer) = shared.cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
-        return Json(answer.clone()).into_response();
+        return kept_answer(answer);
     }
     let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let _gone = CancelOnDrop(cancel.clone());
@@ -450,6 +450,15 @@ async fn answer(shared: Arc<Shared>, request: ApiRequest) -> Response {
         Ok(Err(e)) => error_response(&shared, &e),
         Err(_) => failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error: the analysis failed"),
     }
+}
+
+/// An exact answer kept from an earlier request, as it was then (its
+/// `seconds` are those of the search that found it), marked so by the
+/// header `X-Kalah-Kept: 1`.
+fn kept_answer(answer: &Value) -> Response {
+    let mut response = Json(answer.clone()).into_response();
+    response.headers_mut().insert("x-kalah-kept", header::HeaderValue::from_static("1"));
+    response
 }
 
 /// The database files served: name (not the path), board, seeds, rules, size.

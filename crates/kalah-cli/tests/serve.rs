@@ -314,8 +314,9 @@ fn a_search_answered_with_bounds_goes_on_in_the_background() {
     assert_eq!(told["state"], "exact", "{told}");
     assert_eq!(told["lower"], told["upper"], "{told}");
     // Asked again, by position and a time too short for any search: the exact answer.
-    let (status, _, again) = server.get("/api/v1/analysis?position=4,4,4,4,0,4,4,4,4,0+S&time_limit=0.001");
+    let (status, head, again) = server.get("/api/v1/analysis?position=4,4,4,4,0,4,4,4,4,0+S&time_limit=0.001");
     assert_eq!(status, 200, "{again}");
+    assert!(head.contains("x-kalah-kept: 1"), "a kept answer is not marked: {head}");
     assert_eq!(again["exact"], true, "{again}");
     assert_eq!(again["lower"], told["lower"], "{again}");
     let solved = Command::new(BIN).args(["solve", "4", "4", "--value-only", "--no-book", "--no-memory", "--json"]).env("KALAH_DB_DIR", server._dir.path()).output().unwrap();

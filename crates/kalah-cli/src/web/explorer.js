@@ -129,6 +129,8 @@ async function api(path, params, signal) {
       continue;
     }
     if (!response.ok) throw new Error(body.error || 'status ' + response.status);
+    // An answer the server kept from an earlier request (found then, in the time it says).
+    if (response.headers.get('X-Kalah-Kept') === '1') Object.defineProperty(body, 'kept', { value: true });
     return body;
   }
 }
@@ -932,7 +934,7 @@ function renderDetails(answer) {
   const rules = RULES.map((r) => r + '=' + answer.rules[r]).join(' ');
   let text = `Position ${answer.position} (${rules}): answered by ${from}`;
   if (db) text += ` over the ${db.max_seeds}-seed database ${db.path ? db.path : 'built in memory'}${db.kept ? ' (kept from an earlier request)' : ''}`;
-  text += `, ${answer.nodes.toLocaleString('en')} nodes in ${answer.seconds.toFixed(2)} s.`;
+  text += `, ${answer.nodes.toLocaleString('en')} nodes in ${answer.seconds.toFixed(2)} s${answer.kept ? ', an answer the server kept from an earlier request' : ''}.`;
   $('details').textContent = text;
 }
 
