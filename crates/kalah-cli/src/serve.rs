@@ -20,7 +20,9 @@
 //! ([`crate::background`]): `GET /api/v1/background?...` tells how its
 //! bounds close, `POST /api/v1/background/stop?...` stops it and `POST
 //! /api/v1/background/more?...` gives it more time; its exact answer is
-//! then the server's for the question.
+//! then the server's for the question. Exact answers are kept in the
+//! database folder too ([`kalah::AnswerStore`], `answers/`): another
+//! server on the folder, or this one after a restart, answers them at once.
 //!
 //! At `/` it serves the board explorer (`web/`: a page, its script and
 //! style, embedded in the binary), a client of the same API that fetches
@@ -132,6 +134,43 @@ struct Shared {
     queue_wait: Duration,
     /// The searches that go on after an answer with bounds only.
     background: Arc<Background>,
+    /// The exact answers kept in the database folder across runs and
+    /// processes (`DIR/answers/`), if it could be opened.
+    store: Option<kalah::AnswerStore>,
+}
+
+impl Shared {
+    /// The exact answer kept for question `key` (of `request`): in
+    /// memory, else in the folder's store (then in memory too).
+    fn kept(&self, key: &str, request: &ApiRequest) -> Option<Value> {
+        if let Some(answer) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(key) {
+            return Some(answer.clone());
+        }
+        let (store, position) = (self.store.as_ref()?, request.position().ok()?);
+        match store.get(key, &position) {
+            Ok(Some(answer)) => {
+                self.cache.lock().unwrap_or_else(|e| e.into_inner()).put(key.to_string(), answer.clone());
+                Some(answer)
+            }
+            Ok(None) => None,
+            Err(e) => {
+                // The server's log; the question is answered anew.
+                let _ = writeln!(std::io::stderr(), "kalah: {e}");
+                None
+            }
+        }
+    }
+
+    /// Keeps `answer`, exact, for question `key`: in memory and, committed,
+    /// in the folder's store (a failure is the log's, not the client's).
+    fn keep(&self, key: String, answer: Value) {
+        if let (Some(store), Some(position)) = (&self.store, answer["position"].as_str().and_then(|p| p.parse::<kalah::Position>().ok())) {
+            if let Err(e) = store.put(&key, &position, &answer) {
+                let _ = writeln!(std::io::stderr(), "kalah: an answer not kept across runs: {e}");
+            }
+        }
+        self.cache.lock().unwrap_or_else(|e| e.into_inner()).put(key, answer);
+    }
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
@@ -148,7 +187,14 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let background_time = crate::common::seconds(args.background_time)
         .map_err(|_| crate::common::user(format!("--background-time {}: give a number of seconds above 0", args.background_time)))?;
     let background = Arc::new(Background::new(args.background, background_time));
-    let shared = Arc::new(Shared { analyzer, limits, slots: Semaphore::new(slots), waiting: Default::default(), cache, db_dir, queue_wait, background });
+    let store = match kalah::AnswerStore::open(&kalah::answers_dir(analyzer.databases().dir())) {
+        Ok(store) => Some(store),
+        Err(e) => {
+            eprintln!("kalah: answering without the answers kept across runs: {e}");
+            None
+        }
+    };
+    let shared = Arc::new(Shared { analyzer, limits, slots: Semaphore::new(slots), waiting: Default::default(), cache, db_dir, queue_wait, background, store });
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(args.addr)
@@ -322,7 +368,7 @@ fn keeper(shared: &Arc<Shared>) -> Keep {
     let shared = Arc::downgrade(shared);
     Arc::new(move |key: &str, answer: Value| {
         if let Some(shared) = shared.upgrade() {
-            shared.cache.lock().unwrap_or_else(|e| e.into_inner()).put(key.to_string(), answer);
+            shared.keep(key.to_string(), answer);
         }
     })
 }
@@ -398,8 +444,8 @@ async fn start(State(shared): State<Arc<Shared>>, uri: Uri, query: Result<Query<
 /// waiting for one in a bounded queue.
 async fn answer(shared: Arc<Shared>, request: ApiRequest) -> Response {
     let key = cache_key(&request);
-    if let Some(answer) = shared.cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
-        return kept_answer(answer);
+    if let Some(answer) = shared.kept(&key, &request) {
+        return kept_answer(&answer);
     }
     let busy = || {
         let mut busy = failure(StatusCode::SERVICE_UNAVAILABLE, "every search slot is busy: try again in a few seconds");
@@ -422,8 +468,8 @@ async fn answer(shared: Arc<Shared>, request: ApiRequest) -> Response {
         }
     };
     // Another request may have answered the same question while this one waited.
-    if let Some(answer) = shared.cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
-        return kept_answer(answer);
+    if let Some(answer) = shared.kept(&key, &request) {
+        return kept_answer(&answer);
     }
     let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let _gone = CancelOnDrop(cancel.clone());
@@ -440,7 +486,9 @@ async fn answer(shared: Arc<Shared>, request: ApiRequest) -> Response {
             // An exact answer never changes: kept for the same question.
             let exact = report.value().is_some() && report.analysis.moves.iter().all(|m| m.value.is_exact());
             if exact {
-                shared.cache.lock().unwrap_or_else(|e| e.into_inner()).put(key, answer.clone());
+                // Committed off the runtime's threads (a sync takes milliseconds).
+                let (keeping, kept) = (shared.clone(), answer.clone());
+                drop(tokio::task::spawn_blocking(move || keeping.keep(key, kept)));
             } else {
                 // Bounds only: the search goes on in the background, if a place is free.
                 shared.background.start(&shared.analyzer, &shared.limits, key, background_request, keeper(&shared));

@@ -324,6 +324,51 @@ fn a_search_answered_with_bounds_goes_on_in_the_background() {
     assert_eq!(again["lower"], solved["lower"], "the server's background answer against `kalah solve`: {solved}");
 }
 
+/// Issue 54: what a server proves it keeps in its database folder
+/// (`answers/`, LMDB): another server on the same folder, at the same time
+/// or after a kill -9, answers the question at once from it, marked kept,
+/// with the same value.
+#[test]
+fn an_exact_answer_is_kept_across_servers_and_kills() {
+    let folder = tempfile::tempdir().unwrap();
+    let dir = folder.path().to_str().unwrap();
+    let first = Server::start(&["--threads", "1", "--no-book", "--db-dir", dir], |_| {});
+    let second = Server::start(&["--threads", "1", "--no-book", "--db-dir", dir], |_| {});
+    let question = "/api/v1/start?houses=4&seeds=3&capture=empty";
+    let (status, head, found) = first.get(question);
+    assert_eq!((status, head.contains("x-kalah-kept")), (200, false), "{found}");
+    assert_eq!(found["value"], 8, "{found}");
+    // The other server, running beside it, answers from what the first kept.
+    let started = Instant::now();
+    let kept = loop {
+        let (status, head, kept) = second.get(question);
+        assert_eq!(status, 200, "{kept}");
+        if head.contains("x-kalah-kept: 1") {
+            break kept;
+        }
+        // The first commits its answer beside its reply: a moment later at most.
+        assert!(started.elapsed() < Duration::from_secs(10), "the second server never saw the first's answer");
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(kept["value"], found["value"]);
+    // Both killed (SIGKILL), a new one answers from the folder at once.
+    drop((first, second));
+    let third = Server::start(&["--threads", "1", "--no-book", "--db-dir", dir], |_| {});
+    let t = Instant::now();
+    let (status, head, again) = third.get(question);
+    assert_eq!(status, 200, "{again}");
+    assert!(head.contains("x-kalah-kept: 1"), "a kill lost the kept answer: {head}");
+    // The answer given, but for the time it took (the second server may
+    // have searched too before the first's answer was committed, and kept
+    // its own, the same).
+    let timeless = |mut v: Value| {
+        v.as_object_mut().unwrap().remove("seconds");
+        v
+    };
+    assert_eq!(timeless(again), timeless(found), "the answer kept is the answer given");
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+}
+
 /// A background search is stopped, and given more time, by a client, a
 /// few times at most; a question without one is told so.
 #[test]

@@ -249,6 +249,7 @@
 #![warn(missing_docs)]
 
 pub mod analyzer;
+mod answers;
 pub mod api;
 pub mod book;
 pub mod book_build;
@@ -273,6 +274,7 @@ pub mod text;
 pub mod verify;
 
 pub use analyzer::{probe, Analyzer, Request, RootTests};
+pub use answers::{answers_dir, AnswerStore};
 pub use plan::Want;
 pub use databases::{Databases, DbFile, DbSpec, SetupBudget};
 pub use error::{Error, ErrorKind, Field, Result};
