@@ -1185,6 +1185,8 @@ function render() {
     }
   }
   renderStatus(answer, shown);
+  $('line-steps').hidden = !state.preview;
+  if (state.preview) $('line-forward').disabled = state.preview >= answer.pv.length;
   renderMoves(entry, answer);
   renderPV(answer);
   renderRecord();
@@ -1267,6 +1269,14 @@ function start() {
     e.preventDefault();
     e.stopPropagation();
     goTo(to);
+  });
+  // Stepping the line of best play from under the board too (on a phone
+  // the line's own buttons are far below it).
+  $('line-back').addEventListener('click', () => stepLine(-1));
+  $('line-forward').addEventListener('click', () => stepLine(1));
+  $('line-leave').addEventListener('click', () => {
+    state.preview = 0;
+    render();
   });
   $('background-stop').addEventListener('click', () => backgroundAction('stop'));
   $('background-more').addEventListener('click', () => backgroundAction('more'));

@@ -221,6 +221,11 @@ async function main() {
       const counts = await page.$$eval('#board [data-house] .count', (c) => c.length);
       check(counts === 8, 'stepping the line does not draw the board');
       check((await page.textContent('#status')).includes('step 1 of'), 'stepping the line is not said');
+      // Steps under the board too, and a way back to the game.
+      check(await page.isVisible('#line-steps'), 'no steps of the line under the board');
+      await page.click('#line-leave');
+      await page.waitForFunction(() => document.querySelector('#line-steps').hidden, null, { timeout: STEP });
+      await page.click('#pv-forward');
       await page.click('#pv-back');
       // The line's turns are numbered on from the game's.
       const played = await page.$$eval('#record .turn', (t) => t.map((x) => parseInt(x.textContent)));
