@@ -161,10 +161,14 @@ impl Shared {
         }
     }
 
-    /// Keeps `answer`, exact, for question `key`: in memory and, committed,
-    /// in the folder's store (a failure is the log's, not the client's).
+    /// Keeps `answer`, exact, for question `key`: in memory and, if it took
+    /// work (a search, retrograde analysis; not a probe of the book or a
+    /// database, which answers as fast again), committed in the folder's
+    /// store (a failure is the log's, not the client's).
     fn keep(&self, key: String, answer: Value) {
-        if let (Some(store), Some(position)) = (&self.store, answer["position"].as_str().and_then(|p| p.parse::<kalah::Position>().ok())) {
+        let worked = matches!(answer["source"].as_str(), Some("search" | "retrograde"));
+        let position = answer["position"].as_str().and_then(|p| p.parse::<kalah::Position>().ok());
+        if let (Some(store), Some(position), true) = (&self.store, position, worked) {
             if let Err(e) = store.put(&key, &position, &answer) {
                 let _ = writeln!(std::io::stderr(), "kalah: an answer not kept across runs: {e}");
             }
