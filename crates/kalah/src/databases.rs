@@ -398,25 +398,26 @@ impl Databases {
         let changed = std::fs::metadata(&self.dir).and_then(|m| m.modified()).ok();
         let settled = changed.filter(|&t| std::time::SystemTime::now().duration_since(t).is_ok_and(|age| age >= SETTLED));
         let mut listing = self.listing.lock().unwrap_or_else(|e| e.into_inner());
-        if settled.is_none() || listing.as_ref().map(|l| Some(l.changed)) != Some(settled) {
-            *listing = None;
-            let Ok(entries) = std::fs::read_dir(&self.dir) else {
-                return Vec::new();
-            };
-            let files = entries
-                .flatten()
-                .filter_map(|entry| {
-                    let (houses, max_seeds, r) = Databases::name_parts(&entry.file_name().to_string_lossy())?;
-                    Some((houses, r, FoundFile { max_seeds, bytes: entry.metadata().map_or(u64::MAX, |m| m.len()), path: entry.path() }))
-                })
-                .collect();
-            let read = Listed { changed: settled.unwrap_or(std::time::UNIX_EPOCH), files };
-            if settled.is_none() {
-                return Databases::of(&read, h, rules);
-            }
-            *listing = Some(read);
+        if let Some(kept) = listing.as_ref().filter(|l| Some(l.changed) == settled) {
+            return Databases::of(kept, h, rules);
         }
-        listing.as_ref().map_or_else(Vec::new, |l| Databases::of(l, h, rules))
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            *listing = None;
+            return Vec::new();
+        };
+        let files = entries
+            .flatten()
+            .filter_map(|entry| {
+                let (houses, max_seeds, r) = Databases::name_parts(&entry.file_name().to_string_lossy())?;
+                Some((houses, r, FoundFile { max_seeds, bytes: entry.metadata().map_or(u64::MAX, |m| m.len()), path: entry.path() }))
+            })
+            .collect();
+        // Kept only when the folder's time has settled (a reading of a
+        // folder changed just now may miss a change of the same tick).
+        let read = Listed { changed: settled.unwrap_or(std::time::UNIX_EPOCH), files };
+        let found = Databases::of(&read, h, rules);
+        *listing = settled.map(|_| read);
+        found
     }
 
     /// The files of `listed` for `h` houses and `rules`, by seeds ascending.
