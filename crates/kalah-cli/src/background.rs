@@ -229,7 +229,7 @@ impl Background {
             let left = job.now.lock().unwrap_or_else(|e| e.into_inner()).ends.saturating_duration_since(Instant::now());
             let limits = Limits { time_limit: left.max(Duration::from_millis(50)), setup_time: Some(limits.time_limit), ..limits };
             match api::answer_watched(analyzer, &request, &limits, Some(job.cancel.clone()), &Watch(job)) {
-                Ok(report) if report.value().is_some() && report.analysis.moves.iter().all(|m| m.value.is_exact()) => {
+                Ok(report) if report.is_exact() => {
                     let value = report.value();
                     {
                         let mut now = job.now.lock().unwrap_or_else(|e| e.into_inner());

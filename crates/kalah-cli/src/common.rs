@@ -256,7 +256,7 @@ pub fn threads(given: Option<usize>) -> anyhow::Result<usize> {
         Some(0) => Err(user("--threads must be at least 1")),
         Some(n) if n > max => Err(user(format!("--threads {n} is more than this program supports ({max})"))),
         Some(n) => Ok(n),
-        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        None => Ok(kalah_search::cores()),
     }
 }
 

@@ -488,8 +488,7 @@ async fn answer(shared: Arc<Shared>, request: ApiRequest) -> Response {
                 Err(e) => return error_response(&shared, &Error::internal(format!("the report does not serialise: {e}"))),
             };
             // An exact answer never changes: kept for the same question.
-            let exact = report.value().is_some() && report.analysis.moves.iter().all(|m| m.value.is_exact());
-            if exact {
+            if report.is_exact() {
                 // Committed off the runtime's threads (a sync takes milliseconds).
                 let (keeping, kept) = (shared.clone(), answer.clone());
                 drop(tokio::task::spawn_blocking(move || keeping.keep(key, kept)));

@@ -112,6 +112,12 @@ impl Report {
     pub fn value(&self) -> Option<i32> {
         self.analysis.value.exact()
     }
+
+    /// Whether the position's value and every move's are exact: an answer
+    /// that never changes (a door may keep it for the same question).
+    pub fn is_exact(&self) -> bool {
+        self.value().is_some() && self.analysis.moves.iter().all(|m| m.value.is_exact())
+    }
 }
 
 #[derive(serde::Serialize)]
