@@ -3,7 +3,10 @@
 //!
 //! # Format
 //!
-//! One unnamed database of string keys to string values. A key names a
+//! One unnamed database of string keys to string values. The key
+//! [`FORMAT_KEY`] holds [`FORMAT`], the format's name and version (1:
+//! this one); a store without it that holds anything, or with another,
+//! is refused. Any other key names a
 //! question: the position in ring form, the rules' tag and what else
 //! changes the answer, as the door that keeps it writes it (`kalah
 //! serve`: `"3,3,3,3,0,3,3,3,3,0 S standard-instant-owner-ccw-relayoff
@@ -39,6 +42,13 @@ use crate::Position;
 /// The address space an answer store reserves: 4 GiB, about four
 /// million answers of Kalah(6,4) with every move and the line.
 pub const MAP_BYTES: usize = 4 << 30;
+
+/// The key of the format's name and version: no question's key begins
+/// with a NUL.
+pub const FORMAT_KEY: &str = "\0format";
+
+/// The format's name and version.
+pub const FORMAT: &str = "kalah answers 1";
 
 /// The folder of the answers of database folder `dir`.
 pub fn answers_dir(dir: &Path) -> PathBuf {
@@ -78,7 +88,16 @@ impl AnswerStore {
         #[allow(unsafe_code)]
         let env = unsafe { heed::EnvOpenOptions::new().map_size(MAP_BYTES).max_dbs(1).open(dir) }.map_err(|e| store_error(dir, "cannot open", e))?;
         let mut txn = env.write_txn().map_err(|e| store_error(dir, "cannot write", e))?;
-        let db = env.create_database(&mut txn, None).map_err(|e| store_error(dir, "cannot open its table", e))?;
+        let db: heed::Database<Str, Str> = env.create_database(&mut txn, None).map_err(|e| store_error(dir, "cannot open its table", e))?;
+        // A store of this format, or a new one made so; never a foreign one.
+        match db.get(&txn, FORMAT_KEY).map_err(|e| store_error(dir, "cannot read", e))? {
+            Some(FORMAT) => {}
+            Some(other) => return Err(Error::corrupt(format!("{}: kept answers of another format ({other:?}, not {FORMAT:?}): refused", dir.display()))),
+            None if db.is_empty(&txn).map_err(|e| store_error(dir, "cannot read", e))? => {
+                db.put(&mut txn, FORMAT_KEY, FORMAT).map_err(|e| store_error(dir, "cannot write", e))?;
+            }
+            None => return Err(Error::corrupt(format!("{}: not a store of kept answers (no format key): refused", dir.display()))),
+        }
         txn.commit().map_err(|e| store_error(dir, "cannot commit", e))?;
         Ok(AnswerStore { env, db, dir: dir.to_path_buf() })
     }
@@ -109,7 +128,8 @@ impl AnswerStore {
     /// How many answers are kept.
     pub fn len(&self) -> Result<u64> {
         let txn = self.env.read_txn().map_err(|e| store_error(&self.dir, "cannot read", e))?;
-        self.db.len(&txn).map_err(|e| store_error(&self.dir, "cannot read", e))
+        // All but the format's key.
+        Ok(self.db.len(&txn).map_err(|e| store_error(&self.dir, "cannot read", e))?.saturating_sub(1))
     }
 
     /// Whether none is kept.
@@ -175,5 +195,23 @@ mod tests {
         assert_eq!(e.kind(), crate::ErrorKind::Corrupt, "{e}");
         assert!(e.to_string().contains("cannot have"), "{e}");
         assert_eq!(store.get("not json", &start).unwrap_err().kind(), crate::ErrorKind::Corrupt);
+    }
+
+    /// A store of another format, or an LMDB store of something else, is
+    /// refused on opening.
+    #[test]
+    fn a_foreign_store_is_refused() {
+        for (key, value) in [(FORMAT_KEY, "kalah answers 99"), ("someone else's", "data")] {
+            let dir = tempfile::tempdir().unwrap();
+            {
+                let store = AnswerStore::open(dir.path()).unwrap();
+                let mut txn = store.env.write_txn().unwrap();
+                store.db.clear(&mut txn).unwrap();
+                store.db.put(&mut txn, key, value).unwrap();
+                txn.commit().unwrap();
+            }
+            let e = AnswerStore::open(dir.path()).unwrap_err();
+            assert_eq!(e.kind(), crate::ErrorKind::Corrupt, "{e}");
+        }
     }
 }
