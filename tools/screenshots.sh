@@ -21,7 +21,7 @@ trap 'kill "$server" "$slow" 2>/dev/null || true; rm -rf "$dbs" "$slow_dbs" "$lo
 KALAH_DB_DIR=$dbs "$kalah" serve --addr 127.0.0.1:0 --threads 2 2>"$log" &
 server=$!
 # A server whose searches end with bounds, for the picture of bounds closing in the background.
-KALAH_DB_DIR=$slow_dbs "$kalah" serve --addr 127.0.0.1:0 --threads 1 --time-limit 0.05 --no-book --background-time 60 2>"$slow_log" &
+KALAH_DB_DIR=$slow_dbs "$kalah" serve --addr 127.0.0.1:0 --threads 1 --time-limit 0.005 --no-book --background-time 60 2>"$slow_log" &
 slow=$!
 address() {
   for _ in $(seq 50); do grep -q "serving on" "$1" && break; sleep 0.1; done

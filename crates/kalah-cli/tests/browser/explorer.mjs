@@ -365,23 +365,23 @@ async function main() {
     if (shots) await small.screenshot({ path: shots + '/explorer-phone.png', fullPage: true });
 
     // A server that answers with bounds only at first (BACKGROUND_BASE: a
-    // twentieth of a second a search): the page shows the bounds closing
+    // two-hundredth of a second a search): the page shows the bounds closing
     // in the background, then the exact answer.
     const slow = process.env.BACKGROUND_BASE;
     if (slow) {
       part('bounds closing in the background');
-      await page.goto(slow + '/?houses=4&seeds=4');
+      await page.goto(slow + '/?houses=4&seeds=5');
       await page.waitForFunction(() => /in the background/.test(document.querySelector('#background-text').textContent), null, { timeout: STEP });
       check(await page.isVisible('#background-stop'), 'no way to stop the background search');
       await page.waitForFunction(() => document.querySelector('#background').hidden && /wins|draw/.test(document.querySelector('#status').textContent), null, { timeout: 60_000 });
-      const exact = await (await fetch(slow + '/api/v1/start?houses=4&seeds=4&time_limit=0.001')).json();
+      const exact = await (await fetch(slow + '/api/v1/start?houses=4&seeds=5&time_limit=0.001')).json();
       check(exact.exact, `the server has no exact answer after its background search: ${JSON.stringify(exact)}`);
       check((await page.textContent('#status')).includes(exact.verdict.replace(/\.$/, '')), `the page does not show the exact answer (${exact.verdict})`);
       await showsAnalysisOf(page, exact.position, {});
       if (shots) {
-        // The picture: a longer search (Kalah(4,5), seconds; the slot is free again), once its bounds have begun to close.
+        // The picture: a longer search (Kalah(5,5); the slot is free again), once its bounds have begun to close.
         const picture = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-        await picture.goto(slow + '/?houses=4&seeds=5');
+        await picture.goto(slow + '/?houses=5&seeds=5');
         await picture.waitForFunction(() => /between/.test(document.querySelector('#background-text').textContent), null, { timeout: STEP });
         await picture.screenshot({ path: shots + '/explorer-background.png' });
         await picture.close();
