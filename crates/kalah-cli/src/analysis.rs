@@ -108,6 +108,7 @@ fn source_note(report: &Report) -> String {
         (Source::Database, None) => String::new(),
         (Source::Book, _) => "  [opening book; --no-book to search]".to_string(),
         (Source::GameOver, _) => "  [the game is over]".to_string(),
+        (Source::Kept, _) => "  [kept from an earlier run's search, in the database folder's answers/; --no-memory to search]".to_string(),
     }
 }
 

@@ -8,7 +8,6 @@
 //! always reads one object.
 
 mod analysis;
-mod background;
 mod book;
 mod chains;
 mod common;

@@ -7,8 +7,8 @@
 //! each; a request that finds every slot taken waits in a queue (at most
 //! [`MAX_WAITING`] requests, each up to `--queue-wait`), then gets 503 with
 //! `Retry-After`; a position a database file or the opening book covers is
-//! answered by probes without taking a slot, and an exact answer given
-//! before from memory ([`CACHED_ANSWERS`]); a client that goes away stops
+//! answered by probes without taking a slot, and so is one whose exact
+//! answer was kept ([`api::at_once`]); a client that goes away stops
 //! its search; at most `--max-connections` connections are served at once,
 //! and one whose client is slower than [`HEADER_WAIT`] to send a request's
 //! headers is closed; a query string longer than [`MAX_QUERY`] is refused;
@@ -17,12 +17,13 @@
 //! way, or after [`STOP_WAIT`] whatever its clients do.
 //!
 //! A search answered with bounds only goes on in the background, bounded
-//! ([`crate::background`]): `GET /api/v1/background?...` tells how its
+//! ([`kalah::background`]): `GET /api/v1/background?...` tells how its
 //! bounds close, `POST /api/v1/background/stop?...` stops it and `POST
-//! /api/v1/background/more?...` gives it more time; its exact answer is
-//! then the server's for the question. Exact answers are kept in the
-//! database folder too ([`kalah::AnswerStore`], `answers/`): another
-//! server on the folder, or this one after a restart, answers them at once.
+//! /api/v1/background/more?...` gives it more time. Every exact answer
+//! that took work is kept by the library in the database folder
+//! ([`kalah::Memory::Answers`], `answers/`): this server, another on the
+//! folder, or this one after a restart answers it at once, marked by the
+//! header `X-Kalah-Kept: 1` (`"source": "kept"`).
 //!
 //! At `/` it serves the board explorer (`web/`: a page, its script and
 //! style, embedded in the binary), a client of the same API that fetches
@@ -44,15 +45,12 @@ use kalah::{Error, ErrorKind};
 use serde_json::{json, Value};
 use tokio::sync::Semaphore;
 
-use crate::background::{Background, Keep};
+use kalah::background::Background;
 use crate::common::threads;
 
 
 /// Requests that may wait for a slot at once; one more gets 503 at once.
 const MAX_WAITING: usize = 512;
-
-/// Exact answers kept for the same question asked again.
-const CACHED_ANSWERS: usize = 20_000;
 
 /// How long SIGINT or SIGTERM lets the requests under way finish.
 const STOP_WAIT: Duration = Duration::from_secs(8);
@@ -125,80 +123,32 @@ struct Shared {
     slots: Semaphore,
     /// Requests waiting for a slot.
     waiting: std::sync::atomic::AtomicUsize,
-    /// Exact answers by question (the request's fields), the most recent
-    /// kept: an exact value never changes.
-    cache: std::sync::Mutex<lru::LruCache<String, Value>>,
     /// The database folder, whose paths an answer must not show.
     db_dir: String,
     /// How long a request waits for a slot (`--queue-wait`).
     queue_wait: Duration,
     /// The searches that go on after an answer with bounds only.
     background: Arc<Background>,
-    /// The exact answers kept in the database folder across runs and
-    /// processes (`DIR/answers/`), if it could be opened.
-    store: Option<kalah::AnswerStore>,
-}
-
-impl Shared {
-    /// The exact answer kept for question `key` (of `request`): in
-    /// memory, else in the folder's store (then in memory too).
-    fn kept(&self, key: &str, request: &ApiRequest) -> Option<Value> {
-        if let Some(answer) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(key) {
-            return Some(answer.clone());
-        }
-        let (store, position) = (self.store.as_ref()?, request.position().ok()?);
-        match store.get(key, &position) {
-            Ok(Some(answer)) => {
-                self.cache.lock().unwrap_or_else(|e| e.into_inner()).put(key.to_string(), answer.clone());
-                Some(answer)
-            }
-            Ok(None) => None,
-            Err(e) => {
-                // The server's log; the question is answered anew.
-                let _ = writeln!(std::io::stderr(), "kalah: {e}");
-                None
-            }
-        }
-    }
-
-    /// Keeps `answer`, exact, for question `key`: in memory and, if it took
-    /// work (a search, retrograde analysis; not a probe of the book or a
-    /// database, which answers as fast again), committed in the folder's
-    /// store (a failure is the log's, not the client's).
-    fn keep(&self, key: String, answer: Value) {
-        let worked = matches!(answer["source"].as_str(), Some("search" | "retrograde"));
-        let position = answer["position"].as_str().and_then(|p| p.parse::<kalah::Position>().ok());
-        if let (Some(store), Some(position), true) = (&self.store, position, worked) {
-            if let Err(e) = store.put(&key, &position, &answer) {
-                let _ = writeln!(std::io::stderr(), "kalah: an answer not kept across runs: {e}");
-            }
-        }
-        self.cache.lock().unwrap_or_else(|e| e.into_inner()).put(key, answer);
-    }
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let slots = threads(args.threads)?;
     let (analyzer, time_limit) = args.door.analyzer()?;
     let analyzer = crate::book::analyzer(analyzer, args.door.no_book)?;
-    let limits = Limits { threads: 1, time_limit, bounded: true, show_paths: false, setup_time: None };
+    let limits = Limits { threads: 1, time_limit, bounded: true, show_paths: false, setup_time: None, memory: kalah::Memory::Answers };
     let db_dir = analyzer.databases().dir().display().to_string();
-    let cache = std::sync::Mutex::new(lru::LruCache::new(std::num::NonZeroUsize::new(CACHED_ANSWERS).expect("not zero")));
     let queue_wait = crate::common::seconds(args.queue_wait).map_err(|_| crate::common::user(format!("--queue-wait {}: give a number of seconds above 0", args.queue_wait)))?;
     if args.max_connections == 0 {
         return Err(crate::common::user("--max-connections 0: give at least 1"));
     }
     let background_time = crate::common::seconds(args.background_time)
         .map_err(|_| crate::common::user(format!("--background-time {}: give a number of seconds above 0", args.background_time)))?;
-    let background = Arc::new(Background::new(args.background, background_time));
-    let store = match kalah::AnswerStore::open(&kalah::answers_dir(analyzer.databases().dir())) {
-        Ok(store) => Some(store),
-        Err(e) => {
-            eprintln!("kalah: answering without the answers kept across runs: {e}");
-            None
-        }
-    };
-    let shared = Arc::new(Shared { analyzer, limits, slots: Semaphore::new(slots), waiting: Default::default(), cache, db_dir, queue_wait, background, store });
+    // The server's log: what a client is not told.
+    let log: kalah::background::Log = Arc::new(|what: &str| {
+        let _ = writeln!(std::io::stderr(), "kalah: {what}");
+    });
+    let background = Arc::new(Background::new(args.background, background_time, log));
+    let shared = Arc::new(Shared { analyzer, limits, slots: Semaphore::new(slots), waiting: Default::default(), db_dir, queue_wait, background });
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(args.addr)
@@ -355,34 +305,11 @@ impl Drop for CancelOnDrop {
     }
 }
 
-/// The cache's key of a request: what changes its answer, the position
-/// (given as such or as a start), the rules and the book (not the time
-/// limit: an exact answer holds whatever the time). A request that does
-/// not read is keyed by its fields (it is refused anyway).
-fn cache_key(request: &ApiRequest) -> String {
-    match (request.position(), request.rules()) {
-        (Ok(position), Ok(rules)) => format!("{position} {} book={:?}", rules.tag(), request.book),
-        _ => format!("{:?}", ApiRequest { time_limit: None, ..request.clone() }),
-    }
-}
-
-/// What a background search does with its exact answer: keeps it as the
-/// server's answer to the question.
-fn keeper(shared: &Arc<Shared>) -> Keep {
-    let shared = Arc::downgrade(shared);
-    Arc::new(move |key: &str, answer: Value| {
-        if let Some(shared) = shared.upgrade() {
-            shared.keep(key.to_string(), answer);
-        }
-    })
-}
-
 /// The question of a background call: its request and key, or why it
 /// does not name a position and rules (a 400).
 fn question(uri: &Uri, query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>) -> Result<(ApiRequest, String), String> {
     let request = read_query(uri, query)?;
-    request.position().and_then(|_| request.rules()).map_err(|e| e.to_string())?;
-    let key = cache_key(&request);
+    let key = request.question().map_err(|e| e.to_string())?;
     Ok((request, key))
 }
 
@@ -410,7 +337,7 @@ async fn background_more(State(shared): State<Arc<Shared>>, uri: Uri, query: Res
         Ok(question) => question,
         Err(why) => return failure(StatusCode::BAD_REQUEST, &why),
     };
-    match shared.background.more(&shared.analyzer, &shared.limits, &key, request, keeper(&shared)) {
+    match shared.background.more(&shared.analyzer, &shared.limits, &key, request) {
         Ok(told) => Json(told).into_response(),
         Err(told) => (StatusCode::UNPROCESSABLE_ENTITY, Json(told)).into_response(),
     }
@@ -443,20 +370,20 @@ async fn start(State(shared): State<Arc<Shared>>, uri: Uri, query: Result<Query<
     }
 }
 
-/// Answers on a blocking thread: an answer given before at once, by probes
-/// (a database, the opening book) at once, a search once it has a slot,
-/// waiting for one in a bounded queue.
+/// Answers on a blocking thread: at once what needs no search (a kept
+/// answer, probes of a database or the opening book), a search once it
+/// has a slot, waiting for one in a bounded queue.
 async fn answer(shared: Arc<Shared>, request: ApiRequest) -> Response {
-    let key = cache_key(&request);
-    if let Some(answer) = shared.kept(&key, &request) {
-        return kept_answer(&answer);
-    }
     let busy = || {
         let mut busy = failure(StatusCode::SERVICE_UNAVAILABLE, "every search slot is busy: try again in a few seconds");
         busy.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from_static("2"));
         busy
     };
-    let permit = if api::by_probe(&shared.analyzer, &request) {
+    let at_once = {
+        let (work, request) = (shared.clone(), request.clone());
+        tokio::task::spawn_blocking(move || api::at_once(&work.analyzer, &request, &work.limits)).await.unwrap_or(false)
+    };
+    let permit = if at_once {
         None
     } else {
         use std::sync::atomic::Ordering::Relaxed;
@@ -471,10 +398,8 @@ async fn answer(shared: Arc<Shared>, request: ApiRequest) -> Response {
             _ => return busy(),
         }
     };
-    // Another request may have answered the same question while this one waited.
-    if let Some(answer) = shared.kept(&key, &request) {
-        return kept_answer(&answer);
-    }
+    // (Another request may have answered the same question while this
+    // one waited: the analyzer then answers from what it kept.)
     let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let _gone = CancelOnDrop(cancel.clone());
     let work = shared.clone();
@@ -487,29 +412,21 @@ async fn answer(shared: Arc<Shared>, request: ApiRequest) -> Response {
                 Ok(answer) => answer,
                 Err(e) => return error_response(&shared, &Error::internal(format!("the report does not serialise: {e}"))),
             };
-            // An exact answer never changes: kept for the same question.
-            if report.is_exact() {
-                // Committed off the runtime's threads (a sync takes milliseconds).
-                let (keeping, kept) = (shared.clone(), answer.clone());
-                drop(tokio::task::spawn_blocking(move || keeping.keep(key, kept)));
-            } else {
-                // Bounds only: the search goes on in the background, if a place is free.
-                shared.background.start(&shared.analyzer, &shared.limits, key, background_request, keeper(&shared));
+            // Bounds only: the search goes on in the background, if a place is free.
+            if !report.is_exact() {
+                if let Ok(key) = background_request.question() {
+                    shared.background.start(&shared.analyzer, &shared.limits, key, background_request);
+                }
             }
-            Json(answer).into_response()
+            let mut response = Json(answer).into_response();
+            if report.source == kalah::Source::Kept {
+                response.headers_mut().insert("x-kalah-kept", header::HeaderValue::from_static("1"));
+            }
+            response
         }
         Ok(Err(e)) => error_response(&shared, &e),
         Err(_) => failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error: the analysis failed"),
     }
-}
-
-/// An exact answer kept from an earlier request, as it was then (its
-/// `seconds` are those of the search that found it), marked so by the
-/// header `X-Kalah-Kept: 1`.
-fn kept_answer(answer: &Value) -> Response {
-    let mut response = Json(answer.clone()).into_response();
-    response.headers_mut().insert("x-kalah-kept", header::HeaderValue::from_static("1"));
-    response
 }
 
 /// The database files served: name (not the path), board, seeds, rules, size.

@@ -126,8 +126,12 @@ pub struct JournalArgs {
     /// smaller keeps more (a larger file, less work lost at a kill).
     #[arg(long, value_name = "NODES", default_value_t = kalah::journal::DEFAULT_MIN_NODES, requires = "journal")]
     journal_min_nodes: u64,
-    /// Neither use nor add to the search memory. By default a search reads
-    /// what earlier searches of the same board size and rules proved (the
+    /// Neither use nor add to the answers kept or the search memory. By
+    /// default an exact answer an earlier `solve`, `query` or `serve` kept
+    /// in the database folder (answers/) answers at once (source "kept"),
+    /// and each new exact answer with every move's value is kept there
+    /// (not with --db, --no-db or --db-seeds, which say how to answer).
+    /// A search reads what earlier searches of the same board size and rules proved (the
     /// bounds of every subtree of a million nodes or more, and each root's
     /// value), kept in the database folder under
     /// memory/kalah-hH-RULES/journal.kj, and adds what it proves: a search
@@ -248,7 +252,7 @@ impl Asked<'_> {
             },
             time_limit: self.time_limit,
             journal: self.journal.spec()?,
-            remember: !self.journal.no_memory,
+            memory: if self.journal.no_memory { kalah::Memory::Off } else { kalah::Memory::All },
             tests: self.answer.tests(),
             book: !self.answer.no_book,
             ..Request::new(position, rules)

@@ -419,8 +419,13 @@ fn solve_clockwise_is_retrograde() {
     if let Some(source) = v.get("source") {
         assert_eq!(source, "retrograde", "{v}");
     }
-    let q = sb.query(&["--position", "2,2,2,0,2,2,2,0 S", "--sowing", "cw"]);
+    let q = sb.query(&["--position", "2,2,2,0,2,2,2,0 S", "--sowing", "cw", "--no-memory"]);
     assert_eq!(q["source"], "retrograde", "{q}");
+    // Asked again with the memory on (the default), the answer solve kept.
+    let kept = sb.query(&["--position", "2,2,2,0,2,2,2,0 S", "--sowing", "cw"]);
+    assert_eq!((&kept["source"], &kept["nodes"]), (&serde_json::json!("kept"), &serde_json::json!(0)), "{kept}");
+    assert_same_moves(&kept, &v, "cw solve vs its kept answer");
+    assert_eq!(kept["pv"], v["pv"], "{kept}\n{v}");
     assert_eq!(value_of(&q), value_of(&v), "solve 3 2 --sowing cw and query of its start differ\n{v}\n{q}");
     assert_same_moves(&q, &v, "cw solve vs query");
 
@@ -740,13 +745,14 @@ fn a_short_time_limit_passes_over_a_default_file_too_large_to_load() {
     }
     let big = fs::read_dir(sb.db_dir()).unwrap().flatten().map(|e| e.path()).find(|p| p.to_string_lossy().contains("-h3-n18-")).unwrap();
     // Kalah(3,6), 36 seeds: every move's value is searched over the 18-seed file.
-    let solved = sb.solve(&["3", "6", "--capture", "empty"]);
+    // (--no-memory: a kept answer would answer the same question at once.)
+    let solved = sb.solve(&["3", "6", "--capture", "empty", "--no-memory"]);
     assert_eq!(solved["database"]["max_seeds"], 18, "{solved}");
     assert!(solved["database"]["load_seconds"].as_f64().is_some(), "a loaded file's time: {solved}");
     // 0.5 ms: 62,500 bytes may load; the 18-seed file has 134,596 boards.
-    let hurried = sb.json(&["solve", "3", "6", "--capture", "empty", "--time-limit", "0.0005", "--tt-mb", "16", "--threads", "1", "--json"]);
+    let hurried = sb.json(&["solve", "3", "6", "--capture", "empty", "--time-limit", "0.0005", "--tt-mb", "16", "--threads", "1", "--no-memory", "--json"]);
     assert_eq!(hurried["database"]["max_seeds"], 4, "{hurried}");
-    let r = sb.ok(&["solve", "3", "6", "--capture", "empty", "--time-limit", "0.0005", "--tt-mb", "16", "--threads", "1"]);
+    let r = sb.ok(&["solve", "3", "6", "--capture", "empty", "--time-limit", "0.0005", "--tt-mb", "16", "--threads", "1", "--no-memory"]);
     assert!(r.stderr.contains("-h3-n18-") && r.stderr.contains("is not loaded"), "{}", r.describe());
     let big = big.to_string_lossy();
     let named = sb.json(&["solve", "3", "6", "--capture", "empty", "--time-limit", "0.0005", "--tt-mb", "16", "--threads", "1", "--db", &big, "--json"]);
@@ -898,11 +904,18 @@ fn databases_built_in_memory_agree_with_the_search() {
     let first = sb.query(&["--position", p]);
     assert!(first["database"]["path"].is_null(), "built first\n{first}");
     assert!(first["database"]["saved_as"].as_str().is_some_and(|f| f.ends_with("kalah-h2-n24-standard-instant-owner-ccw-relayoff.kdb")), "kept\n{first}");
-    let again = sb.query(&["--position", p]);
+    // (Another position of 46 seeds: the first one's answer is kept, and
+    // would answer it at once.)
+    let p2 = "11,12,0,12,11,0 S";
+    let again = sb.query(&["--position", p2]);
     let kept = again["database"]["path"].as_str().unwrap_or_default();
     assert!(kept.ends_with("kalah-h2-n24-standard-instant-owner-ccw-relayoff.kdb") && kept.starts_with(&*sb.db_dir().to_string_lossy()), "{again}");
-    assert_eq!(value_of(&again), value_of(&s), "{again}\n{s}");
-    assert_same_moves(&again, &s, "kept database vs search");
+    let s2 = sb.query(&["--position", p2, "--no-db"]);
+    assert_eq!(value_of(&again), value_of(&s2), "{again}\n{s2}");
+    assert_same_moves(&again, &s2, "kept database vs search");
+    let answered = sb.query(&["--position", p]);
+    assert_eq!(answered["source"], "kept", "{answered}");
+    assert_same_moves(&answered, &s, "a kept answer vs search");
 
     // The openings with a database that covers them all, and with none.
     let o = sb.json(&["solve", "3", "2", "--openings", "--db-seeds", "12", "--json"]);

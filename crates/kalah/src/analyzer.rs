@@ -14,6 +14,7 @@ use kalah_core::{Engine, Position, Rules};
 use kalah_db::{Builder, Database, Tablebase};
 use kalah_search::{analyze_from_table, Bounded, BoundedAnalysis, LineEnd, SearchOptions, Solver, TestOutcome};
 
+use crate::answers::Answers;
 use crate::book::Book;
 use crate::oracle::Oracle;
 use crate::player::Brain;
@@ -73,16 +74,12 @@ pub struct Request {
     /// Only searches use it: an answer read from a database, or found by
     /// retrograde analysis, leaves it as it is.
     pub journal: Option<JournalSpec>,
-    /// Use and add to the search memory of the analyzer's database folder
-    /// ([`crate::journal`], "Search memory"): a search run again answers
-    /// from what the earlier one proved. Passed over, with a note, when
-    /// the memory is in use by another process, damaged or cannot be
-    /// written; not used with a `journal`. A database built in memory by
-    /// default (no file for the rules, no `DbSpec::build_seeds`) is kept
-    /// too, as a file of the folder, which the next requests then load
-    /// (with a note; one that cannot be written is a note, not an error).
-    /// Off in [`Request::new`]: `kalah solve` and `kalah query` turn it on.
-    pub remember: bool,
+    /// What this request reads of what earlier ones kept in the
+    /// analyzer's database folder, and keeps there for later ones
+    /// ([`Memory`]). [`Memory::Off`] in [`Request::new`]: `kalah solve`
+    /// and `kalah query` ask for [`Memory::All`], a server for
+    /// [`Memory::Answers`].
+    pub memory: Memory,
     /// Which null-window tests the search of the position runs.
     pub tests: RootTests,
     /// Answer from the analyzer's opening book where it has the position
@@ -100,6 +97,33 @@ pub struct Request {
     /// a long search that must set up as a short one would (a server's
     /// search that goes on in the background). `None` in [`Request::new`].
     pub setup_time: Option<Duration>,
+}
+
+/// What a request reads of what earlier requests kept in the analyzer's
+/// database folder, and keeps there for later ones.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Memory {
+    /// Nothing: the answer is found anew, and nothing is kept.
+    #[default]
+    Off,
+    /// Exact answers ([`crate::answers`], `answers/` in the folder): one
+    /// kept answers at once ([`Source::Kept`]), and an exact answer with
+    /// every move's value and the line that took work (a search,
+    /// retrograde analysis, bounds that met) is kept. A store that cannot
+    /// be opened, a damaged answer, or one that cannot be written is
+    /// passed over, with a note. Not for a request that says how to
+    /// answer: a database other than the default ([`DbSpec::default`]),
+    /// a `journal`, a test.
+    Answers,
+    /// The exact answers, and the search memory ([`crate::journal`],
+    /// "Search memory"): a search run again answers from what the earlier
+    /// one proved (passed over, with a note, when it is in use by another
+    /// process, damaged or cannot be written; not with a `journal`). A
+    /// database built in memory by default (no file for the rules, no
+    /// `DbSpec::build_seeds`) is kept too, as a file of the folder, which
+    /// the next requests then load (with a note; one that cannot be
+    /// written is a note, not an error).
+    All,
 }
 
 /// Which null-window tests ("is the value at least V?") an exact search of
@@ -138,7 +162,7 @@ impl Request {
             time_limit: None,
             cancel: None,
             journal: None,
-            remember: false,
+            memory: Memory::Off,
             tests: RootTests::Deepening,
             book: true,
             retrograde_boards: None,
@@ -181,6 +205,9 @@ pub struct Analyzer {
     databases: Databases,
     kept: Option<Arc<Mutex<Kept>>>,
     book: Option<Arc<Book>>,
+    /// The exact answers kept, read and added to by requests that
+    /// remember ([`Memory`]).
+    answers: Arc<Answers>,
 }
 
 /// The databases a long-lived analyzer keeps between requests
@@ -275,7 +302,8 @@ impl Analyzer {
     /// An analyzer whose default databases are those of `databases`. Each
     /// request opens, builds or loads the database it needs anew.
     pub fn new(databases: Databases) -> Analyzer {
-        Analyzer { databases, kept: None, book: None }
+        let answers = Arc::new(Answers::new(databases.dir()));
+        Analyzer { databases, kept: None, book: None, answers }
     }
 
     /// An analyzer for many requests (a server, an engine): the databases
@@ -285,7 +313,8 @@ impl Analyzer {
     /// shared by its clones. A kept database built in memory serves any
     /// request of its board and rules that asks no larger one.
     pub fn keeping(databases: Databases) -> Analyzer {
-        Analyzer { databases, kept: Some(Arc::default()), book: None }
+        let answers = Arc::new(Answers::new(databases.dir()));
+        Analyzer { databases, kept: Some(Arc::default()), book: None, answers }
     }
 
     /// This analyzer, answering from `book` first where it has a
@@ -440,9 +469,15 @@ impl Analyzer {
     /// Answers `request`; `observer` hears notes and progress.
     pub fn analyze(&self, request: &Request, observer: &dyn Observer) -> Result<Report> {
         request.check()?;
-        let mut report = match self.at_once(request) {
+        let mut report = match self.at_once(request).or_else(|| self.kept_answer(request, observer)) {
             Some(report) => report,
-            None => self.answer(request, observer)?,
+            None => {
+                let report = self.answer(request, observer)?;
+                if keeps_answers(request) && request.want == Want::MovesAndLine && report.is_exact() && matches!(report.source, Source::Search | Source::Retrograde | Source::Bounds) {
+                    self.answers.keep(&report, observer);
+                }
+                report
+            }
         };
         // A test that the answer decides (a probe, a value known before,
         // bounds that settle it) is answered from it.
@@ -464,6 +499,43 @@ impl Analyzer {
     fn at_once(&self, request: &Request) -> Option<Report> {
         let book = self.book.as_deref().filter(|_| request.book);
         crate::plan::at_once(book, &request.position, request.rules, request.want)
+    }
+
+    /// Step 1 of the plan, last: the exact answer an earlier request kept,
+    /// if `request` reads them ([`Memory::Answers`]), with as much as it
+    /// asks (a kept answer has every move's value and the line).
+    fn kept_answer(&self, request: &Request, observer: &dyn Observer) -> Option<Report> {
+        if !keeps_answers(request) {
+            return None;
+        }
+        let mut report = self.answers.get(&request.position, request.rules, observer)?;
+        let a = &mut report.analysis;
+        let best = a.pv.first().map(|m| m.house);
+        match request.want {
+            Want::Value => {
+                a.moves.clear();
+                a.pv.clear();
+            }
+            Want::BestMove => {
+                a.moves.clear();
+                a.pv.clear();
+            }
+            Want::Moves => a.pv.clear(),
+            Want::MovesAndLine => {}
+        }
+        if a.pv.is_empty() {
+            a.end = LineEnd::GameOver;
+        }
+        if request.want == Want::BestMove {
+            report.best_found = best;
+        }
+        Some(report)
+    }
+
+    /// Whether the exact answers kept in the folder (or in memory) answer
+    /// `request` at once, with no search.
+    pub fn has_kept_answer(&self, request: &Request) -> bool {
+        keeps_answers(request) && self.answers.get(&request.position, request.rules, &crate::progress::Silent).is_some()
     }
 
     /// The report of `request` answered by `analysis` from `source`, in the
@@ -488,7 +560,7 @@ impl Analyzer {
     /// default, as a file of the folder when the request asks to remember
     /// (and no one else holds it), saying where in `used`.
     fn remember_built(&self, request: &Request, built: &mut Arc<Builder>, used: Option<&mut UsedDatabase>, observer: &dyn Observer) {
-        if !request.remember || request.db.build_seeds.is_some() {
+        if request.memory != Memory::All || request.db.build_seeds.is_some() {
             return;
         }
         if let (Some(builder), Some(used)) = (Arc::get_mut(built), used) {
@@ -663,6 +735,14 @@ fn deadline(request: &Request, start: Instant) -> Option<Instant> {
     }
 }
 
+/// Whether `request` reads and adds to the exact answers kept
+/// ([`Memory::Answers`]): not when it says how to answer (a database
+/// file, none, or one built in memory of a size it chose; a journal of
+/// its own; a test), which a kept answer would pass over.
+fn keeps_answers(request: &Request) -> bool {
+    request.memory != Memory::Off && request.db == DbSpec::default() && request.journal.is_none() && !matches!(request.tests, RootTests::AtLeast(_))
+}
+
 /// The journal `request` asks for, opened for a search of its position
 /// over a database of `db_seeds` (or none); else the search memory of
 /// `databases` if it asks for that and it can be had (else a note).
@@ -671,7 +751,7 @@ fn open_journal(request: &Request, db_seeds: Option<u32>, databases: &Databases,
         let identity = Identity::search(request.rules, request.position, db_seeds);
         return Journaling::open(spec, identity).map(Some);
     }
-    if !request.remember {
+    if request.memory != Memory::All {
         return Ok(None);
     }
     let houses = request.position.houses();

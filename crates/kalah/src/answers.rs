@@ -1,18 +1,20 @@
 //! Exact answers kept across runs: `DIR/answers/` in the database folder,
-//! an LMDB environment (`data.mdb`, `lock.mdb`, through heed).
+//! an LMDB environment (`data.mdb`, `lock.mdb`, through heed). Step 1 of
+//! the plan ([the crate docs](crate#how-a-position-is-answered)) reads them for a request that remembers
+//! ([`crate::Memory`]), and the analyzer keeps there every exact answer
+//! that took work (a search, retrograde analysis, bounds that met).
 //!
 //! # Format
 //!
 //! One unnamed database of string keys to string values. The key
 //! [`FORMAT_KEY`] holds [`FORMAT`], the format's name and version (1:
 //! this one); a store without it that holds anything, or with another,
-//! is refused. Any other key names a
-//! question: the position in ring form, the rules' tag and what else
-//! changes the answer, as the door that keeps it writes it (`kalah
-//! serve`: `"3,3,3,3,0,3,3,3,3,0 S standard-instant-owner-ccw-relayoff
-//! book=None"`). A value is the answer: the [`crate::Report`] as JSON, as
-//! the door serialised it. Only exact answers are kept, so a key's value
-//! never changes; a second writer of the same key writes the same answer.
+//! is refused. Any other key names a question: the position in ring form
+//! and the rules' tag, a space between (`"3,3,3,3,0,3,3,3,3,0 S
+//! standard-instant-owner-ccw-relayoff"`). A value is the answer: the
+//! [`Report`] as JSON (docs/json.md), with every move's value and the
+//! line of best play. Only exact answers are kept, so a key's value never
+//! changes; a second writer of the same key writes the same answer.
 //!
 //! # Why LMDB
 //!
@@ -26,17 +28,21 @@
 //!
 //! # Never trusted blindly
 //!
-//! An answer read back is checked against its question: its position must
-//! be the key's, its value within what the position's seeds allow, and it
-//! must be exact; one that is not is refused ([`AnswerStore::get`] says
-//! why), never served.
+//! An answer read back is checked against its question: it must be of the
+//! key's position, exact, every legal move once with a value the seeds
+//! allow, the best move's value the position's, its line legal moves
+//! (`Report::from_kept`); one that is not is refused
+//! ([`AnswerStore::get`] says why), never served.
 
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Instant;
 
 use heed::types::Str;
-use serde_json::Value;
+use kalah_core::Rules;
 
 use crate::error::{Error, Result};
+use crate::report::Report;
 use crate::Position;
 
 /// The address space an answer store reserves: 4 GiB, about four
@@ -53,6 +59,11 @@ pub const FORMAT: &str = "kalah answers 1";
 /// The folder of the answers of database folder `dir`.
 pub fn answers_dir(dir: &Path) -> PathBuf {
     dir.join("answers")
+}
+
+/// The key of the question of `position` under `rules`.
+pub fn key(position: &Position, rules: Rules) -> String {
+    format!("{} {}", position.ring(), rules.tag())
 }
 
 /// The exact answers kept in a folder (see the module docs).
@@ -77,14 +88,33 @@ fn store_error(dir: &Path, what: &str, e: heed::Error) -> Error {
     Error::of_kind(kind, format!("{}: the answers kept there: {what}: {e}", dir.display()))
 }
 
+/// The stores this process has open, by folder: LMDB lets a process open
+/// an environment once.
+static OPEN: Mutex<Vec<(PathBuf, Weak<AnswerStore>)>> = Mutex::new(Vec::new());
+
 impl AnswerStore {
-    /// Opens (creating if need be) the store in `dir`. One process opens
-    /// a folder's store once (heed keeps one environment a path).
-    pub fn open(dir: &Path) -> Result<AnswerStore> {
+    /// The store in `dir` (created if need be), shared with whatever else
+    /// in this process has it open: LMDB lets a process open a folder's
+    /// environment once.
+    pub fn shared(dir: &Path) -> Result<Arc<AnswerStore>> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(format!("{}: cannot make the folder of kept answers", dir.display()), Some(e)))?;
+        let dir = dir.canonicalize().map_err(|e| Error::io(format!("{}: cannot find the folder of kept answers", dir.display()), Some(e)))?;
+        let mut open = OPEN.lock().unwrap_or_else(|e| e.into_inner());
+        open.retain(|(_, store)| store.strong_count() > 0);
+        if let Some(store) = open.iter().find(|(at, _)| *at == dir).and_then(|(_, store)| store.upgrade()) {
+            return Ok(store);
+        }
+        let store = Arc::new(AnswerStore::open(&dir)?);
+        open.push((dir, Arc::downgrade(&store)));
+        Ok(store)
+    }
+
+    /// Opens the store in `dir`, an existing folder, checking its format.
+    fn open(dir: &Path) -> Result<AnswerStore> {
         // SAFETY: the environment's files are only ever opened through
-        // LMDB, by this type, with the same options; LMDB itself guards
-        // concurrent use by processes (its lock file).
+        // LMDB, by this type, with the same options, once a process
+        // (`shared`); LMDB itself guards concurrent use by processes (its
+        // lock file).
         #[allow(unsafe_code)]
         let env = unsafe { heed::EnvOpenOptions::new().map_size(MAP_BYTES).max_dbs(1).open(dir) }.map_err(|e| store_error(dir, "cannot open", e))?;
         let mut txn = env.write_txn().map_err(|e| store_error(dir, "cannot write", e))?;
@@ -102,26 +132,30 @@ impl AnswerStore {
         Ok(AnswerStore { env, db, dir: dir.to_path_buf() })
     }
 
-    /// The answer kept for question `key`, checked against `position`
-    /// (the question's): `Ok(None)` if none is kept, an error if the kept
-    /// one does not fit the question (a damaged or forged store).
-    pub fn get(&self, key: &str, position: &Position) -> Result<Option<Value>> {
+    /// The answer kept for `position` under `rules` (checked, module docs:
+    /// [`crate::Source::Kept`]): `Ok(None)` if none is kept, an error if
+    /// the kept one does not fit the question (a damaged or forged store).
+    pub fn get(&self, position: &Position, rules: Rules) -> Result<Option<Report>> {
+        let start = Instant::now();
         let txn = self.env.read_txn().map_err(|e| store_error(&self.dir, "cannot read", e))?;
-        let Some(text) = self.db.get(&txn, key).map_err(|e| store_error(&self.dir, "cannot read", e))? else {
+        let Some(text) = self.db.get(&txn, &key(position, rules)).map_err(|e| store_error(&self.dir, "cannot read", e))? else {
             return Ok(None);
         };
-        let answer: Value = serde_json::from_str(text).map_err(|e| Error::corrupt(format!("{}: a kept answer is not JSON ({e}): refused", self.dir.display())))?;
-        check(&answer, position).map_err(|why| Error::corrupt(format!("{}: the answer kept for {position} {why}: refused", self.dir.display())))?;
-        Ok(Some(answer))
+        let refused = |why: String| Error::corrupt(format!("{}: the answer kept for {position} {why}: refused", self.dir.display()));
+        let json: serde_json::Value = serde_json::from_str(text).map_err(|e| refused(format!("is not JSON ({e})")))?;
+        Report::from_kept(&json, position, rules, start).map(Some).map_err(refused)
     }
 
-    /// Keeps `answer`, an exact answer to question `key` about
-    /// `position`, committed before it returns.
-    pub fn put(&self, key: &str, position: &Position, answer: &Value) -> Result<()> {
-        check(answer, position).map_err(|why| Error::internal(format!("an answer to keep for {position} {why}")))?;
-        let text = answer.to_string();
+    /// Keeps `report`, an exact answer with every move's value and the
+    /// line, committed before it returns; one that would not be read back
+    /// is an internal error.
+    pub fn put(&self, report: &Report) -> Result<()> {
+        let json = serde_json::to_value(report).map_err(|e| Error::internal(format!("an answer to keep does not serialise: {e}")))?;
+        Report::from_kept(&json, &report.position, report.rules, Instant::now())
+            .map_err(|why| Error::internal(format!("an answer to keep for {} {why}", report.position)))?;
+        let text = json.to_string();
         let mut txn = self.env.write_txn().map_err(|e| store_error(&self.dir, "cannot write", e))?;
-        self.db.put(&mut txn, key, &text).map_err(|e| store_error(&self.dir, "cannot write", e))?;
+        self.db.put(&mut txn, &key(&report.position, report.rules), &text).map_err(|e| store_error(&self.dir, "cannot write", e))?;
         txn.commit().map_err(|e| store_error(&self.dir, "cannot commit", e))
     }
 
@@ -138,63 +172,153 @@ impl AnswerStore {
     }
 }
 
-/// Whether `answer` answers `position` exactly with a value its seeds
-/// allow; if not, why.
-fn check(answer: &Value, position: &Position) -> std::result::Result<(), String> {
-    if answer["position"].as_str() != Some(position.to_string().as_str()) {
-        return Err(format!("is of another position ({})", answer["position"]));
+/// The answers an analyzer keeps: the most recent in memory, and those of
+/// its folder's store (opened at the first request that remembers).
+#[derive(Debug)]
+pub(crate) struct Answers {
+    recent: Mutex<lru::LruCache<String, Report>>,
+    store: std::sync::OnceLock<std::result::Result<Arc<AnswerStore>, String>>,
+    dir: PathBuf,
+}
+
+/// How many answers an analyzer holds in memory, the most recent.
+pub const RECENT_ANSWERS: usize = 4096;
+
+impl Answers {
+    pub(crate) fn new(databases: &Path) -> Answers {
+        let recent = Mutex::new(lru::LruCache::new(std::num::NonZeroUsize::new(RECENT_ANSWERS).expect("not zero")));
+        Answers { recent, store: std::sync::OnceLock::new(), dir: answers_dir(databases) }
     }
-    if answer["exact"] != Value::Bool(true) {
-        return Err("is not exact".into());
+
+    /// The folder's store, opened the first time; a store that cannot be
+    /// opened is said once to `observer`, and passed over.
+    fn store(&self, observer: &dyn crate::Observer) -> Option<&AnswerStore> {
+        let mut fresh = false;
+        let store = self.store.get_or_init(|| {
+            fresh = true;
+            AnswerStore::shared(&self.dir).map_err(|e| e.to_string())
+        });
+        match store {
+            Ok(store) => Some(store),
+            Err(why) => {
+                if fresh {
+                    observer.note(&format!("answering without the answers kept across runs: {why}"));
+                }
+                None
+            }
+        }
     }
-    let seeds = i64::from(position.seeds_in_houses()) + i64::from(position.store_difference().unsigned_abs());
-    let in_range = |v: &Value| v.as_i64().is_some_and(|v| v.abs() <= seeds);
-    if !in_range(&answer["value"]) {
-        return Err(format!("has a value the position cannot have ({})", answer["value"]));
+
+    /// The exact answer kept for `position` under `rules`, if there is one
+    /// (a damaged one is a note, and passed over).
+    pub(crate) fn get(&self, position: &Position, rules: Rules, observer: &dyn crate::Observer) -> Option<Report> {
+        let key = key(position, rules);
+        let start = Instant::now();
+        if let Some(kept) = self.recent.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return Some(Report { seconds: start.elapsed().as_secs_f64(), ..kept.clone() });
+        }
+        match self.store(observer)?.get(position, rules) {
+            Ok(Some(report)) => {
+                self.recent.lock().unwrap_or_else(|e| e.into_inner()).put(key, report.clone());
+                Some(report)
+            }
+            Ok(None) => None,
+            Err(e) => {
+                observer.note(&e.to_string());
+                None
+            }
+        }
     }
-    let moves = answer["moves"].as_array().ok_or("has no moves")?;
-    if moves.iter().any(|m| !in_range(&m["value"])) {
-        return Err("has a move's value the position cannot have".into());
+
+    /// Keeps `report`, exact with every move's value and the line, in
+    /// memory and in the store (a failure is a note).
+    pub(crate) fn keep(&self, report: &Report, observer: &dyn crate::Observer) {
+        if let Some(store) = self.store(observer) {
+            if let Err(e) = store.put(report) {
+                observer.note(&format!("an answer not kept across runs: {e}"));
+            }
+        }
+        let kept = Report { source: crate::Source::Kept, nodes: 0, database: None, journal: None, ..report.clone() };
+        self.recent.lock().unwrap_or_else(|e| e.into_inner()).put(key(&report.position, report.rules), kept);
     }
-    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Analyzer, Databases, Request, Silent, Source};
 
-    fn answer(position: &str, value: i64) -> Value {
-        serde_json::json!({"position": position, "exact": true, "value": value, "moves": [{"house": 1, "value": value}]})
+    /// The exact answer of Kalah(3,3) under the default rules, by a search.
+    fn solved() -> Report {
+        let dir = tempfile::tempdir().unwrap();
+        let report = Analyzer::new(Databases::new(dir.path())).analyze(&Request { book: false, ..Request::new(Position::start(3, 3).unwrap(), Rules::default()) }, &Silent).unwrap();
+        assert_eq!(report.source, Source::Search);
+        report
+    }
+
+    /// Puts `json` under the key of Kalah(3,3), unchecked (a forger).
+    fn forge(store: &AnswerStore, json: &str) {
+        let mut txn = store.env.write_txn().unwrap();
+        store.db.put(&mut txn, &key(&Position::start(3, 3).unwrap(), Rules::default()), json).unwrap();
+        txn.commit().unwrap();
     }
 
     /// Kept answers come back across openings (another process's too:
-    /// LMDB), and one that does not fit its question is refused.
+    /// LMDB), the same values, moves and line, read as kept.
     #[test]
-    fn answers_are_kept_and_checked() {
+    fn answers_are_kept_and_read_back() {
         let dir = tempfile::tempdir().unwrap();
-        let start = Position::start(3, 3).unwrap();
-        let key = format!("{start} test");
+        let report = solved();
+        let start = report.position;
         {
-            let store = AnswerStore::open(dir.path()).unwrap();
-            assert_eq!(store.get(&key, &start).unwrap(), None);
-            store.put(&key, &start, &answer(&start.to_string(), 2)).unwrap();
+            let store = AnswerStore::shared(dir.path()).unwrap();
+            assert!(store.get(&start, Rules::default()).unwrap().is_none());
+            store.put(&report).unwrap();
             assert_eq!(store.len().unwrap(), 1);
+            // The same folder in the same process: the same store.
+            assert!(Arc::ptr_eq(&store, &AnswerStore::shared(dir.path()).unwrap()));
         }
-        let store = AnswerStore::open(dir.path()).unwrap();
-        assert_eq!(store.get(&key, &start).unwrap().unwrap()["value"], 2);
-        // A value beyond the seeds, another position, a bounds-only answer: refused.
-        let other = Position::start(3, 2).unwrap();
-        assert!(store.put(&key, &start, &answer(&start.to_string(), 40)).is_err());
-        assert!(store.put(&key, &start, &answer(&other.to_string(), 0)).is_err());
-        let forged = format!("{start} forged");
-        let mut txn = store.env.write_txn().unwrap();
-        store.db.put(&mut txn, &forged, &answer(&start.to_string(), 99).to_string()).unwrap();
-        store.db.put(&mut txn, "not json", "{").unwrap();
-        txn.commit().unwrap();
-        let e = store.get(&forged, &start).unwrap_err();
-        assert_eq!(e.kind(), crate::ErrorKind::Corrupt, "{e}");
-        assert!(e.to_string().contains("cannot have"), "{e}");
-        assert_eq!(store.get("not json", &start).unwrap_err().kind(), crate::ErrorKind::Corrupt);
+        let store = AnswerStore::shared(dir.path()).unwrap();
+        let kept = store.get(&start, Rules::default()).unwrap().unwrap();
+        assert_eq!((kept.source, kept.nodes), (Source::Kept, 0));
+        let mut analysis = report.analysis.clone();
+        analysis.moves.sort_by_key(|m| m.house);
+        assert_eq!(kept.analysis, analysis);
+        // Other rules are another question.
+        let empty = Rules { capture: kalah_core::Capture::Empty, ..Rules::default() };
+        assert!(store.get(&start, empty).unwrap().is_none());
+    }
+
+    /// An answer that does not fit its question is refused on reading,
+    /// and one that would not be read back is not written.
+    #[test]
+    fn a_forged_answer_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = AnswerStore::shared(dir.path()).unwrap();
+        let good = serde_json::to_value(solved()).unwrap();
+        let start = Position::start(3, 3).unwrap();
+        let forged = |edit: &dyn Fn(&mut serde_json::Value)| {
+            let mut json = good.clone();
+            edit(&mut json);
+            forge(&store, &json.to_string());
+            let e = store.get(&start, Rules::default()).unwrap_err();
+            assert_eq!(e.kind(), crate::ErrorKind::Corrupt, "{e}");
+            e.to_string()
+        };
+        assert!(forged(&|j| j["value"] = 99.into()).contains("cannot have"));
+        assert!(forged(&|j| j["value"] = (-2).into()).contains("best move"));
+        assert!(forged(&|j| j["position"] = "3,3,3,0,3,3,3,0 N".into()).contains("another position"));
+        assert!(forged(&|j| j["exact"] = false.into()).contains("not exact"));
+        assert!(forged(&|j| j["moves"].as_array_mut().unwrap().truncate(2)).contains("legal ones"));
+        assert!(forged(&|j| j["moves"][0]["house"] = 7.into()).contains("legal ones"));
+        assert!(forged(&|j| j["pv"][0]["side"] = "N".into()).contains("not to move"));
+        assert!(forged(&|j| j["pv"][1]["house"] = 9.into()).contains("not a move"));
+        forge(&store, "{");
+        assert!(store.get(&start, Rules::default()).unwrap_err().to_string().contains("not JSON"));
+        // Bounds only are never written.
+        let mut bounds = solved();
+        bounds.analysis.value.upper += 2;
+        assert!(store.put(&bounds).is_err());
     }
 
     /// A store of another format, or an LMDB store of something else, is
@@ -204,13 +328,13 @@ mod tests {
         for (key, value) in [(FORMAT_KEY, "kalah answers 99"), ("someone else's", "data")] {
             let dir = tempfile::tempdir().unwrap();
             {
-                let store = AnswerStore::open(dir.path()).unwrap();
+                let store = AnswerStore::shared(dir.path()).unwrap();
                 let mut txn = store.env.write_txn().unwrap();
                 store.db.clear(&mut txn).unwrap();
                 store.db.put(&mut txn, key, value).unwrap();
                 txn.commit().unwrap();
             }
-            let e = AnswerStore::open(dir.path()).unwrap_err();
+            let e = AnswerStore::shared(dir.path()).unwrap_err();
             assert_eq!(e.kind(), crate::ErrorKind::Corrupt, "{e}");
         }
     }

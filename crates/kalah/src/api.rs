@@ -42,7 +42,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use crate::analyzer::{Analyzer, Request};
+use crate::analyzer::{Analyzer, Memory, Request};
 use crate::error::{Error, Result};
 use crate::progress::Silent;
 use crate::report::Report;
@@ -120,6 +120,9 @@ pub struct Limits {
     /// ([`crate::Request::setup_time`]): a search that goes on after its
     /// answer sets up as a request does.
     pub setup_time: Option<Duration>,
+    /// What a request reads of what earlier ones kept, and keeps
+    /// ([`Memory`]): a server keeps exact answers ([`Memory::Answers`]).
+    pub memory: Memory,
 }
 
 impl ApiRequest {
@@ -184,7 +187,14 @@ impl ApiRequest {
             None => true,
             Some(flag) => flag.value("book")?,
         };
-        Ok(Request { threads: limits.threads, time_limit: Some(time_limit), book, ..Request::new(self.position()?, self.rules()?) })
+        Ok(Request { threads: limits.threads, time_limit: Some(time_limit), book, memory: limits.memory, ..Request::new(self.position()?, self.rules()?) })
+    }
+
+    /// The question asked: its position and rules, as the answers kept
+    /// name it ([`crate::answers::key`]); what else a request says (its
+    /// time limit, the book) does not change an exact answer.
+    pub fn question(&self) -> Result<String> {
+        Ok(crate::answers::key(&self.position()?, self.rules()?))
     }
 }
 
@@ -194,13 +204,17 @@ impl ApiRequest {
 /// many boards instead: about a second of work on two cores.
 pub const MAX_RETROGRADE_BOARDS: u64 = 5_000_000;
 
-/// Whether a default database file covers the position of `request`, so
-/// that it is answered by probes, without a search.
-pub fn by_probe(analyzer: &Analyzer, request: &ApiRequest) -> bool {
+/// Whether `request` is answered at once, without a search: a finished
+/// game, the book, an answer kept ([`Memory::Answers`] under `limits`), a
+/// default database file that covers the position. A door runs such a
+/// request without waiting for a search's place.
+pub fn at_once(analyzer: &Analyzer, request: &ApiRequest, limits: &Limits) -> bool {
     let (Ok(position), Ok(rules)) = (request.position(), request.rules()) else {
         return false;
     };
-    crate::plan::by_probe(analyzer.book(), analyzer.databases(), &position, rules)
+    let book = request.book.as_ref().is_none_or(|flag| flag.value("book").unwrap_or(true));
+    crate::plan::by_probe(analyzer.book().filter(|_| book), analyzer.databases(), &position, rules)
+        || request.request(limits).is_ok_and(|r| analyzer.has_kept_answer(&r))
 }
 
 /// Answers `request` ([module docs](self)).
@@ -262,7 +276,7 @@ mod tests {
     use crate::databases::Databases;
 
     fn limits() -> Limits {
-        Limits { threads: 1, time_limit: Duration::from_secs(10), bounded: true, show_paths: false, setup_time: None }
+        Limits { threads: 1, time_limit: Duration::from_secs(10), bounded: true, show_paths: false, setup_time: None, memory: Memory::Off }
     }
 
     #[test]

@@ -261,7 +261,7 @@ impl Databases {
 
     /// Writes `builder`, a database built in memory by default, into this
     /// folder, where the next searches of its rules find it (what
-    /// `Request::remember` and `kalah play` keep beside the search
+    /// `Memory::All` and `kalah play` keep beside the search
     /// memory); a note says so, or why it was not written (never an
     /// error: the search goes on without the file). A database of that
     /// name already here is left as it is. Returns the file if it was

@@ -47,7 +47,7 @@
 //! ([`Identity::memory`]): kept in the database folder, one for each board
 //! size and set of rules (`DIR/memory/kalah-hH-RULES/journal.kj`,
 //! [`crate::Databases::memory_dir`]), read by every search of those rules
-//! that asks for it ([`crate::analyzer::Request::remember`]) and added to.
+//! that asks for it ([`crate::Memory::All`]) and added to.
 //! Its bounds hold whatever the position and the database, so a search
 //! run again answers from it at once, and a search of another position
 //! uses what it shares with the earlier ones. A memory that is damaged, or

@@ -23,7 +23,9 @@
 //! steps that applies:
 //!
 //! 1. **At once**, with no database and no search: a finished game (the
-//!    rules give its value), then a position of the opening book.
+//!    rules give its value), then a position of the opening book, then an
+//!    exact answer an earlier request kept in the folder ([`Memory`]; a
+//!    request that remembers keeps each exact answer that took work).
 //! 2. **A probe** of a database file that covers the position: the one
 //!    named, else the folder's choice ([`Databases`]).
 //! 3. **Bounds** proven within a time limit by searches to growing depths
@@ -249,8 +251,9 @@
 #![warn(missing_docs)]
 
 pub mod analyzer;
-mod answers;
+pub mod answers;
 pub mod api;
+pub mod background;
 pub mod book;
 pub mod book_build;
 mod bytes;
@@ -273,7 +276,7 @@ mod table;
 pub mod text;
 pub mod verify;
 
-pub use analyzer::{probe, Analyzer, Request, RootTests};
+pub use analyzer::{probe, Analyzer, Memory, Request, RootTests};
 pub use answers::{answers_dir, AnswerStore};
 pub use plan::Want;
 pub use databases::{Databases, DbFile, DbSpec, SetupBudget};

@@ -8,7 +8,9 @@
 //!
 //! 1. **At once** ([`at_once`]), with no database and no search: a
 //!    finished game (the rules give its value), then a position of the
-//!    opening book.
+//!    opening book; then, for a request that remembers
+//!    ([`crate::Memory`]), an exact answer kept in the folder
+//!    ([`crate::answers`]).
 //! 2. **Probes** of a database that covers the position: the file chosen
 //!    ([`crate::databases`]: the one named, else the folder's choice).
 //! 3. **Bounds** proven within a time limit by searches to growing depths

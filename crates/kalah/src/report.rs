@@ -30,6 +30,10 @@ pub enum Source {
     Book,
     /// The game is over: the rules give the value.
     GameOver,
+    /// Read from the exact answers kept in the database folder, found by
+    /// an earlier request's search or retrograde analysis
+    /// ([`crate::Memory::Answers`]).
+    Kept,
 }
 
 impl Source {
@@ -42,6 +46,7 @@ impl Source {
             Source::Search => "search",
             Source::Retrograde => "retrograde",
             Source::Bounds => "bounds",
+            Source::Kept => "kept",
         }
     }
 }
@@ -117,6 +122,88 @@ impl Report {
     /// that never changes (a door may keep it for the same question).
     pub fn is_exact(&self) -> bool {
         self.value().is_some() && self.analysis.moves.iter().all(|m| m.value.is_exact())
+    }
+}
+
+impl Report {
+    /// The exact answer a door serialised (this type's JSON), read back
+    /// as the answer to `position` under `rules`: [`Source::Kept`], no
+    /// nodes, `seconds` the time of reading, since `start`. Nothing in it
+    /// is trusted: it must be exact and of `position`, every legal move
+    /// once with an exact value its seeds allow, the best of them the
+    /// position's value, and its line a line of legal moves whose first
+    /// is a best move; if not, why.
+    pub(crate) fn from_kept(json: &serde_json::Value, position: &Position, rules: Rules, start: std::time::Instant) -> Result<Report, String> {
+        use kalah_search::{Bounded, PvMove};
+        if json["position"].as_str() != Some(position.ring().as_str()) {
+            return Err(format!("is of another position ({})", json["position"]));
+        }
+        if json["exact"] != serde_json::Value::Bool(true) {
+            return Err("is not exact".into());
+        }
+        // At most every seed's worth, stores included.
+        let seeds = i64::from(position.seeds_in_houses()) + i64::from(position.store_difference().unsigned_abs());
+        let exact = |v: &serde_json::Value, what: &str| -> Result<Bounded, String> {
+            match v.as_i64() {
+                Some(v) if v.abs() <= seeds => Ok(Bounded { lower: v as i32, upper: v as i32 }),
+                _ => Err(format!("has {what} the position cannot have ({v})")),
+            }
+        };
+        let value = exact(&json["value"], "a value")?;
+        let listed = json["moves"].as_array().ok_or("has no moves")?;
+        let mut moves = Vec::with_capacity(listed.len());
+        for m in listed {
+            let house = m["house"].as_u64().ok_or_else(|| format!("has a move without a house ({m})"))? as usize;
+            moves.push(BoundedMove { house, value: exact(&m["value"], "a move's value")? });
+        }
+        // In the order of the houses, as an analysis lists them.
+        moves.sort_by_key(|m| m.house);
+        let houses: Vec<usize> = moves.iter().map(|m| m.house).collect();
+        let engine = Engine::new(position.houses(), rules);
+        let legal = if position.is_over(&engine) { Vec::new() } else { position.legal_moves() };
+        if houses != legal {
+            return Err(format!("has the moves {houses:?}, where the legal ones are {legal:?}"));
+        }
+        if let Some(best) = moves.iter().map(|m| m.value.lower).max() {
+            if best != value.lower {
+                return Err(format!("has the value {}, where its best move's is {best}", value.lower));
+            }
+        }
+        let mut pv = Vec::new();
+        let mut at = *position;
+        for step in json["pv"].as_array().ok_or("has no line")? {
+            let side = step["side"].as_str().and_then(|s| s.parse().ok()).ok_or_else(|| format!("has a line step without a side ({step})"))?;
+            let house = step["house"].as_u64().ok_or_else(|| format!("has a line step without a house ({step})"))? as usize;
+            if side != at.to_move() {
+                return Err(format!("has a line step of the player not to move ({step})"));
+            }
+            at = at.play(&engine, house).map_err(|e| format!("has a line step that is not a move ({step}: {e})"))?.0;
+            pv.push(PvMove { side, house });
+        }
+        if let Some(first) = pv.first() {
+            if moves.iter().find(|m| m.house == first.house).map(|m| m.value) != Some(value) {
+                return Err(format!("has a line whose first move ({}) is not a best one", first.house));
+            }
+        }
+        let end = match (json["pv_endless"].as_bool(), json["pv_cut"].as_bool()) {
+            (Some(true), _) => LineEnd::Endless,
+            (_, Some(true)) => LineEnd::Cut,
+            _ => LineEnd::GameOver,
+        };
+        let analysis = BoundedAnalysis { value, moves, pv, end };
+        Ok(Report {
+            position: *position,
+            rules,
+            analysis,
+            source: Source::Kept,
+            nodes: 0,
+            seconds: start.elapsed().as_secs_f64(),
+            database: None,
+            best_found: None,
+            journal: None,
+            test: None,
+            likely_best: None,
+        })
     }
 }
 

@@ -113,7 +113,7 @@ pub fn verify(analyzer: &Analyzer, request: &VerifyRequest, observer: &dyn Obser
                 want: crate::Want::Value,
                 time_limit: Some(request.time_limit),
                 journal: None,
-                remember: false,
+                memory: crate::Memory::Off,
                 tests: RootTests::AtLeast(at_least),
                 ..Request::new(position, rules)
             };

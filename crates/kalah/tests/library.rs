@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use kalah::{Analyzer, Capture, Databases, DbSpec, ErrorKind, Position, Request, Rules, Silent, Source, Want};
+use kalah::{Analyzer, Capture, Databases, DbSpec, ErrorKind, Memory, Position, Request, Rules, Silent, Source, Want};
 use kalah_reference::RefPosition;
 
 fn empty_capture() -> Rules {
@@ -305,15 +305,27 @@ impl kalah::Observer for Notes {
 /// from what the first one proved, in fewer nodes; positions of that
 /// search's tree, searched with the memory, agree with the reference
 /// solver; a damaged memory is passed over with a note, the answer
-/// unchanged and the file left as it was.
+/// unchanged and the file left as it was. (The exact answers kept beside
+/// it, which answer a question asked again at once, are left out: each
+/// search again is in a folder holding only the memory.)
 #[test]
 fn the_search_memory_gives_the_same_answers_and_passes_over_damage() {
     let (analyzer, dir) = analyzer();
     let rules = Rules::default();
     let start = RefPosition::start(4, 3);
-    let remembering = |p: &RefPosition| Request { threads: 2, remember: true, ..Request::new(p.to_string().parse().unwrap(), rules) };
+    let remembering = |p: &RefPosition| Request { threads: 2, memory: Memory::All, ..Request::new(p.to_string().parse().unwrap(), rules) };
     let moves = |r: &kalah::Report| -> Vec<(usize, i32)> { r.analysis.moves.iter().map(|m| (m.house, m.value.lower)).collect() };
     let (value, reference_moves) = reference(4, 3, rules);
+    // A folder with the search memory `journal` (if any) and nothing else.
+    let memory_alone = |journal: Option<&[u8]>| {
+        let folder = tempfile::tempdir().unwrap();
+        if let Some(bytes) = journal {
+            let path = Databases::new(folder.path()).memory_dir(4, rules).join("journal.kj");
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, bytes).unwrap();
+        }
+        (Analyzer::new(Databases::new(folder.path())), folder)
+    };
 
     let first = analyzer.analyze(&remembering(&start), &Silent).unwrap();
     let memory = first.journal.clone().expect("the search memory is used");
@@ -324,7 +336,10 @@ fn the_search_memory_gives_the_same_answers_and_passes_over_damage() {
     assert_eq!(listed.iter().map(|m| (&m.path, m.houses, m.rules)).collect::<Vec<_>>(), [(&memory.path, 4, rules)]);
     assert!(listed[0].bytes > 0);
 
-    let again = analyzer.analyze(&remembering(&start), &Silent).unwrap();
+    let journal = std::fs::read(&memory.path).unwrap();
+    let (again_analyzer, _again_dir) = memory_alone(Some(&journal));
+    let again = again_analyzer.analyze(&remembering(&start), &Silent).unwrap();
+    assert_eq!(again.source, Source::Search);
     assert_eq!((again.value(), moves(&again)), (Some(value), reference_moves.clone()));
     assert_eq!(again.journal.as_ref().unwrap().entries_loaded, memory.entries);
     assert!(again.nodes < first.nodes, "{} nodes again, {} the first time", again.nodes, first.nodes);
@@ -337,59 +352,134 @@ fn the_search_memory_gives_the_same_answers_and_passes_over_damage() {
     }
 
     let damaged = b"not a journal at all".to_vec();
-    std::fs::write(&memory.path, &damaged).unwrap();
+    let (damaged_analyzer, damaged_dir) = memory_alone(Some(&damaged));
     let notes = Notes::default();
-    let report = analyzer.analyze(&remembering(&start), &notes).unwrap();
+    let report = damaged_analyzer.analyze(&remembering(&start), &notes).unwrap();
     assert_eq!((report.value(), moves(&report)), (Some(value), reference_moves));
     assert!(report.journal.is_none());
     let notes = notes.0.into_inner().unwrap();
     assert!(notes.iter().any(|n| n.contains("searching without the search memory") && n.contains("not a usable journal") && n.contains("delete it")), "{notes:?}");
-    assert_eq!(std::fs::read(&memory.path).unwrap(), damaged, "the damaged memory is left as it was");
+    let damaged_path = Databases::new(damaged_dir.path()).memory_dir(4, rules).join("journal.kj");
+    assert_eq!(std::fs::read(&damaged_path).unwrap(), damaged, "the damaged memory is left as it was");
 
     // Another process's memory (here, one held open): passed over too.
-    std::fs::remove_file(&memory.path).unwrap();
-    let memory_dir = memory.path.parent().unwrap();
-    let _held = kalah::journal::JournalDir::open(memory_dir, kalah::journal::Identity::memory(rules, 4), 1).unwrap();
+    let (held_analyzer, held_dir) = memory_alone(None);
+    let memory_dir = Databases::new(held_dir.path()).memory_dir(4, rules);
+    std::fs::create_dir_all(&memory_dir).unwrap();
+    let _held = kalah::journal::JournalDir::open(&memory_dir, kalah::journal::Identity::memory(rules, 4), 1).unwrap();
     let notes = Notes::default();
-    let report = analyzer.analyze(&remembering(&start), &notes).unwrap();
+    let report = held_analyzer.analyze(&remembering(&start), &notes).unwrap();
     assert_eq!(report.value(), Some(value));
     assert!(report.journal.is_none());
     let notes = notes.0.into_inner().unwrap();
     assert!(notes.iter().any(|n| n.contains("searching without the search memory") && n.contains("another kalah process")), "{notes:?}");
 }
 
+/// Issue 54: an exact answer that took work is kept in the folder
+/// (`answers/`) by a request that remembers, and answers the same
+/// question at once, as kept, to this analyzer or another on the folder,
+/// with as much as the question asks; a request that does not remember
+/// neither reads nor keeps; a damaged kept answer is passed over with a
+/// note and the question searched anew.
+#[test]
+fn an_exact_answer_is_kept_and_answers_at_once() {
+    let (analyzer, dir) = analyzer();
+    let rules = empty_capture();
+    let start: Position = RefPosition::start(4, 3).to_string().parse().unwrap();
+    let asked = |memory: Memory, want: Want| Request { threads: 1, memory, want, book: false, ..Request::new(start, rules) };
+    let (value, reference_moves) = reference(4, 3, rules);
+    let moves = |r: &kalah::Report| -> Vec<(usize, i32)> { r.analysis.moves.iter().map(|m| (m.house, m.value.lower)).collect() };
+
+    let forgetting = analyzer.analyze(&asked(Memory::Off, Want::MovesAndLine), &Silent).unwrap();
+    assert_eq!(forgetting.source, Source::Search);
+    assert!(!dir.path().join("answers").exists(), "a request that does not remember made the store");
+    let first = analyzer.analyze(&asked(Memory::Answers, Want::MovesAndLine), &Silent).unwrap();
+    assert_eq!((first.source, first.value(), moves(&first)), (Source::Search, Some(value), reference_moves.clone()));
+    assert!(analyzer.has_kept_answer(&asked(Memory::Answers, Want::Value)));
+    assert!(!analyzer.has_kept_answer(&asked(Memory::Off, Want::Value)));
+
+    // Another analyzer on the folder (another process alike: LMDB).
+    let other = Analyzer::new(Databases::new(dir.path()));
+    let kept = other.analyze(&asked(Memory::All, Want::MovesAndLine), &Silent).unwrap();
+    assert_eq!((kept.source, kept.nodes, kept.value(), moves(&kept)), (Source::Kept, 0, Some(value), reference_moves.clone()));
+    assert_eq!(kept.analysis.pv, first.analysis.pv);
+    let alone = other.analyze(&asked(Memory::Answers, Want::Value), &Silent).unwrap();
+    assert_eq!((alone.source, alone.value(), alone.analysis.moves.len(), alone.analysis.pv.len()), (Source::Kept, Some(value), 0, 0));
+    let best = other.analyze(&asked(Memory::Answers, Want::BestMove), &Silent).unwrap();
+    assert_eq!(best.best_move(), first.best_move());
+    assert_eq!(other.analyze(&asked(Memory::Off, Want::MovesAndLine), &Silent).unwrap().source, Source::Search);
+
+    // Damaged: the answer kept for the start replaced by one of a wrong value.
+    let mut forged = serde_json::to_value(&first).unwrap();
+    forged["value"] = (value + 2).into();
+    let folder = tempfile::tempdir().unwrap();
+    forge_answer(&folder.path().join("answers"), &forged);
+    let notes = Notes::default();
+    let fresh = Analyzer::new(Databases::new(folder.path()));
+    let anew = fresh.analyze(&asked(Memory::Answers, Want::MovesAndLine), &notes).unwrap();
+    assert_eq!((anew.source, anew.value()), (Source::Search, Some(value)));
+    let notes = notes.0.into_inner().unwrap();
+    assert!(notes.iter().any(|n| n.contains("answers") && n.contains("refused")), "{notes:?}");
+    // The search's answer took the forged one's place.
+    let healed = Analyzer::new(Databases::new(folder.path())).analyze(&asked(Memory::Answers, Want::MovesAndLine), &Silent).unwrap();
+    assert_eq!((healed.source, healed.value()), (Source::Kept, Some(value)));
+}
+
+/// Makes a store in `dir` holding `answer` for its position under empty
+/// capture, as a forger would (through LMDB, not the store's checks).
+fn forge_answer(dir: &std::path::Path, answer: &serde_json::Value) {
+    let position: Position = answer["position"].as_str().unwrap().parse().unwrap();
+    drop(kalah::AnswerStore::shared(dir).unwrap());
+    // SAFETY: the store above is closed; nothing else opens this folder.
+    #[allow(unsafe_code)]
+    let env = unsafe { heed::EnvOpenOptions::new().map_size(1 << 20).max_dbs(1).open(dir) }.unwrap();
+    let mut txn = env.write_txn().unwrap();
+    let db: heed::Database<heed::types::Str, heed::types::Str> = env.open_database(&txn, None).unwrap().unwrap();
+    db.put(&mut txn, &kalah::answers::key(&position, empty_capture()), &answer.to_string()).unwrap();
+    txn.commit().unwrap();
+}
+
 /// A database built in memory by default is kept as a file of the
 /// database folder when the request remembers (issue 39): the next
 /// request loads it, with the same answers, and a request that does not
-/// remember, or asks for a size, keeps nothing.
+/// remember, or asks for a size, keeps nothing. (The next request is of
+/// another position: the start's exact answer is kept, and would answer
+/// it at once.)
 #[test]
 fn a_database_built_by_default_is_kept_for_the_next_request() {
     let (analyzer, dir) = analyzer();
     let rules = Rules::default();
     // Kalah(2,12): 48 seeds, over the 24-seed database built by default.
     let start: Position = RefPosition::start(2, 12).to_string().parse().unwrap();
-    let request = |remember: bool, build_seeds: Option<u32>| Request { threads: 2, remember, db: DbSpec { build_seeds, ..DbSpec::default() }, ..Request::new(start, rules) };
+    let request = |position: Position, remember: bool, build_seeds: Option<u32>| {
+        let memory = if remember { Memory::All } else { Memory::Off };
+        Request { threads: 2, memory, db: DbSpec { build_seeds, ..DbSpec::default() }, ..Request::new(position, rules) }
+    };
     let moves = |r: &kalah::Report| -> Vec<(usize, i32, i32)> { r.analysis.moves.iter().map(|m| (m.house, m.value.lower, m.value.upper)).collect() };
     let file = Databases::new(dir.path()).path_for(2, 24, rules);
-    let unaided = analyzer.analyze(&Request { db: DbSpec::none(), ..request(false, None) }, &Silent).unwrap();
+    let unaided = |position: Position| analyzer.analyze(&Request { db: DbSpec::none(), ..request(position, false, None) }, &Silent).unwrap();
+    let unaided_start = unaided(start);
 
-    for forgetting in [request(false, None), request(true, Some(24))] {
+    // (The value alone, which is not kept as an answer.)
+    for forgetting in [request(start, false, None), Request { want: Want::Value, ..request(start, true, Some(24)) }] {
         let report = analyzer.analyze(&forgetting, &Silent).unwrap();
-        assert_eq!((report.value(), moves(&report)), (unaided.value(), moves(&unaided)));
+        assert_eq!(report.value(), unaided_start.value());
         assert!(report.database.as_ref().is_some_and(|d| d.path.is_none() && d.max_seeds == 24 && d.saved_as.is_none()), "{:?}", report.database);
         assert!(!file.exists(), "kept although {forgetting:?}");
     }
 
     let notes = Notes::default();
-    let first = analyzer.analyze(&request(true, None), &notes).unwrap();
-    assert_eq!((first.value(), moves(&first)), (unaided.value(), moves(&unaided)));
+    let first = analyzer.analyze(&request(start, true, None), &notes).unwrap();
+    assert_eq!((first.value(), moves(&first)), (unaided_start.value(), moves(&unaided_start)));
     assert!(first.database.as_ref().is_some_and(|d| d.path.is_none() && d.saved_as == Some(file.display().to_string())), "built in memory first, then kept: {:?}", first.database);
     let notes = notes.0.into_inner().unwrap();
     assert!(notes.iter().any(|n| n.contains("kept the 24-seed database as") && n.contains(&file.display().to_string())), "{notes:?}");
     assert!(kalah::Database::open(&file).is_ok_and(|db| db.header().max_seeds == 24));
 
-    let again = analyzer.analyze(&request(true, None), &Silent).unwrap();
-    assert_eq!((again.value(), moves(&again)), (unaided.value(), moves(&unaided)));
+    let next = start.play(&kalah::Engine::new(2, rules), 1).unwrap().0;
+    let again = analyzer.analyze(&request(next, true, None), &Silent).unwrap();
+    let unaided_next = unaided(next);
+    assert_eq!((again.value(), moves(&again)), (unaided_next.value(), moves(&unaided_next)));
     assert_eq!(again.database.as_ref().and_then(|d| d.path.clone()), Some(file.display().to_string()), "the kept file is used");
     assert!(again.database.as_ref().is_some_and(|d| d.saved_as.is_none()), "{:?}", again.database);
 }

@@ -129,8 +129,6 @@ async function api(path, params, signal) {
       continue;
     }
     if (!response.ok) throw new Error(body.error || 'status ' + response.status);
-    // An answer the server kept from an earlier request (found then, in the time it says).
-    if (response.headers.get('X-Kalah-Kept') === '1') Object.defineProperty(body, 'kept', { value: true });
     return body;
   }
 }
@@ -930,11 +928,11 @@ function renderChart() {
 function renderDetails(answer) {
   if (!answer) return ($('details').textContent = '');
   const db = answer.database;
-  const from = { book: 'the opening book', game_over: 'the rules (the game is over)', database: 'a database probe', search: 'a search', retrograde: 'retrograde analysis', bounds: 'bounds proven in time' }[answer.source] || answer.source;
+  const from = { book: 'the opening book', game_over: 'the rules (the game is over)', database: 'a database probe', search: 'a search', retrograde: 'retrograde analysis', bounds: 'bounds proven in time', kept: 'an exact answer the server kept from an earlier search' }[answer.source] || answer.source;
   const rules = RULES.map((r) => r + '=' + answer.rules[r]).join(' ');
   let text = `Position ${answer.position} (${rules}): answered by ${from}`;
   if (db) text += ` over the ${db.max_seeds}-seed database ${db.path ? db.path : 'built in memory'}${db.kept ? ' (kept from an earlier request)' : ''}`;
-  text += `, ${answer.nodes.toLocaleString('en')} nodes in ${answer.seconds.toFixed(2)} s${answer.kept ? ', an answer the server kept from an earlier request' : ''}.`;
+  text += answer.source === 'kept' ? `, read in ${answer.seconds.toFixed(3)} s.` : `, ${answer.nodes.toLocaleString('en')} nodes in ${answer.seconds.toFixed(2)} s.`;
   $('details').textContent = text;
 }
 

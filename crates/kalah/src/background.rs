@@ -1,24 +1,27 @@
-//! The server's searches that go on after their request was answered with
-//! bounds only (`kalah serve --background`): the bounds close while the
-//! page watches (`GET /api/v1/background`), and an exact answer goes to
-//! the server's answers, so the next request for the position gets it at
-//! once.
+//! Searches that go on after their request was answered with bounds only
+//! (`kalah serve --background`): the bounds close while a client watches
+//! ([`Background::told`]; the server's `GET /api/v1/background`), and the
+//! exact answer is kept with the analyzer's answers
+//! ([`crate::Memory::Answers`]), so the next request for the position
+//! gets it at once.
 //!
-//! Bounded: at most `--background` searches run at once (one thread each,
-//! beside the request slots), each for `--background-time` seconds, which
-//! a client may raise by as much again, [`MAX_MORE`] times; a client may
-//! stop one. What they leave is kept for the most recent [`KEPT_JOBS`]
-//! questions. The questions are the request's fields, as in the server's
-//! answers; nothing in them names a file.
+//! Bounded: at most `slots` searches run at once (one thread each, beside
+//! a door's own), each for `time`, which a client may raise by as much
+//! again, [`MAX_MORE`] times; a client may stop one. What they leave is
+//! kept for the most recent [`KEPT_JOBS`] questions. A question is a
+//! position and its rules ([`ApiRequest::question`]); nothing in it names
+//! a file.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use kalah::api::{self, ApiRequest, Limits};
-use kalah::{Observer, SearchStatus};
 use serde::Serialize;
+
+use crate::api::{self, ApiRequest, Limits};
+use crate::progress::{Observer, SearchStatus};
+use crate::Memory;
 
 /// Finished searches whose state is still told, the oldest forgotten first.
 pub const KEPT_JOBS: usize = 64;
@@ -155,15 +158,24 @@ pub struct Background {
     /// Time a search gets, and each "more" adds.
     time: Duration,
     jobs: Mutex<VecDeque<Arc<Job>>>,
+    /// Where a failure is said (a server's log).
+    log: Log,
 }
 
-/// What a background search does with its exact answer: the server keeps
-/// it for the question (`key`, the report as JSON).
-pub type Keep = Arc<dyn Fn(&str, serde_json::Value) + Send + Sync>;
+/// Where a door logs what a client is not told.
+pub type Log = Arc<dyn Fn(&str) + Send + Sync>;
+
+impl std::fmt::Debug for Background {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Background").field("slots", &self.slots).field("time", &self.time).finish()
+    }
+}
 
 impl Background {
-    pub fn new(slots: usize, time: Duration) -> Background {
-        Background { slots, time, jobs: Mutex::new(VecDeque::new()) }
+    /// At most `slots` searches at once (0: none), each for `time` at
+    /// first; a search that fails is said to `log`, and told as failed.
+    pub fn new(slots: usize, time: Duration, log: Log) -> Background {
+        Background { slots, time, jobs: Mutex::new(VecDeque::new()), log }
     }
 
     fn find(&self, key: &str) -> Option<Arc<Job>> {
@@ -178,13 +190,13 @@ impl Background {
     /// Goes on with `request` (question `key`), answered with bounds only,
     /// if no search of it runs or ran lately and a slot is free; says
     /// whether it did.
-    pub fn start(self: &Arc<Self>, analyzer: &kalah::Analyzer, limits: &Limits, key: String, request: ApiRequest, keep: Keep) -> bool {
-        self.launch(analyzer, limits, key, request, keep, (Instant::now(), 0))
+    pub fn start(self: &Arc<Self>, analyzer: &crate::Analyzer, limits: &Limits, key: String, request: ApiRequest) -> bool {
+        self.launch(analyzer, limits, key, request, (Instant::now(), 0))
     }
 
     /// [`Background::start`], for a search begun at `begun.0` and given
     /// more time `begun.1` times (a search taken up again goes on counting).
-    fn launch(self: &Arc<Self>, analyzer: &kalah::Analyzer, limits: &Limits, key: String, request: ApiRequest, keep: Keep, begun: (Instant, u32)) -> bool {
+    fn launch(self: &Arc<Self>, analyzer: &crate::Analyzer, limits: &Limits, key: String, request: ApiRequest, begun: (Instant, u32)) -> bool {
         let job = {
             let mut jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
             let running = jobs.iter().filter(|j| j.told().state == Some(State::Running)).count();
@@ -209,7 +221,7 @@ impl Background {
             job
         };
         let (analyzer, limits, background, searched) = (analyzer.clone(), *limits, self.clone(), job.clone());
-        let spawned = std::thread::Builder::new().name("kalah-background".into()).spawn(move || background.run(&analyzer, limits, &searched, request, &keep));
+        let spawned = std::thread::Builder::new().name("kalah-background".into()).spawn(move || background.run(&analyzer, limits, &searched, request));
         if spawned.is_err() {
             // No thread: the place it took is free again.
             job.set(State::Failed);
@@ -222,12 +234,12 @@ impl Background {
     /// the server's time limit would (`limits`: the same database, a table
     /// of the same size), not as one of its own time: a larger database
     /// would be built first, with memory to match, and no stop reaches a
-    /// build.
-    fn run(&self, analyzer: &kalah::Analyzer, limits: Limits, job: &Job, request: ApiRequest, keep: &Keep) {
+    /// build. Its exact answer is kept with the analyzer's answers.
+    fn run(&self, analyzer: &crate::Analyzer, limits: Limits, job: &Job, request: ApiRequest) {
         let request = ApiRequest { time_limit: None, ..request };
         loop {
             let left = job.now.lock().unwrap_or_else(|e| e.into_inner()).ends.saturating_duration_since(Instant::now());
-            let limits = Limits { time_limit: left.max(Duration::from_millis(50)), setup_time: Some(limits.time_limit), ..limits };
+            let limits = Limits { time_limit: left.max(Duration::from_millis(50)), setup_time: Some(limits.time_limit), memory: Memory::Answers, ..limits };
             match api::answer_watched(analyzer, &request, &limits, Some(job.cancel.clone()), &Watch(job)) {
                 Ok(report) if report.is_exact() => {
                     let value = report.value();
@@ -236,13 +248,7 @@ impl Background {
                         (now.lower, now.upper) = (value, value);
                         now.nodes = now.nodes.max(report.nodes);
                     }
-                    match serde_json::to_value(&report) {
-                        Ok(answer) => {
-                            keep(&job.key, answer);
-                            job.set(State::Exact);
-                        }
-                        Err(_) => job.set(State::Failed),
-                    }
+                    job.set(State::Exact);
                     return;
                 }
                 Ok(report) => {
@@ -263,7 +269,7 @@ impl Background {
                     return;
                 }
                 Err(e) => {
-                    let _ = std::io::Write::write_all(&mut std::io::stderr(), format!("kalah: a background search failed: {e}\n").as_bytes());
+                    (self.log)(&format!("a background search failed: {e}"));
                     job.set(State::Failed);
                     return;
                 }
@@ -287,9 +293,9 @@ impl Background {
     /// one that never ran (every place was taken when it was answered)
     /// starts, if a place is free. Err with what a client is told if it
     /// may not.
-    pub fn more(self: &Arc<Self>, analyzer: &kalah::Analyzer, limits: &Limits, key: &str, request: ApiRequest, keep: Keep) -> Result<Told, Told> {
+    pub fn more(self: &Arc<Self>, analyzer: &crate::Analyzer, limits: &Limits, key: &str, request: ApiRequest) -> Result<Told, Told> {
         let Some(job) = self.find(key) else {
-            if self.start(analyzer, limits, key.to_string(), request, keep) {
+            if self.start(analyzer, limits, key.to_string(), request) {
                 return Ok(self.told(key));
             }
             return Err(Told::none());
@@ -314,7 +320,7 @@ impl Background {
             }
             jobs.retain(|j| j.key != key);
         }
-        if !self.launch(analyzer, limits, key.to_string(), request, keep, begun) {
+        if !self.launch(analyzer, limits, key.to_string(), request, begun) {
             return Err(told);
         }
         Ok(self.find(key).ok_or(told)?.told())
