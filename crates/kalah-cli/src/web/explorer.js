@@ -224,9 +224,17 @@ async function firstGame() {
   await newGame($('houses').value, $('seeds').value);
 }
 
+/** The setup's board size for a game from `position`: its houses, and its seeds if it is a start. */
+function showSize(position) {
+  const p = parseRing(position);
+  $('houses').value = p.h;
+  const houses = [...p.south, ...p.north];
+  if (p.side === 'S' && p.southStore === 0 && p.northStore === 0 && houses.every((n) => n === houses[0]) && houses[0] > 0) $('seeds').value = houses[0];
+}
+
 function startFrom(position) {
   state.lastNote = '';
-  $('houses').value = parseRing(position).h;
+  showSize(position);
   // The word on making Kalah(6,4) quick is of no use in another game.
   if (parseRing(position).h !== 6) $('tip').hidden = true;
   state.history = [{ position, move: null }];
@@ -263,35 +271,48 @@ async function openPosition(text) {
  * Replays the game of a permalink: its first position, then each move,
  * the position after it read from a quick analysis (a twentieth of a
  * second: only the positions are wanted; the values come as the record
- * is analysed afterwards). If the moves do not lead to `position`, the
- * position alone is opened, and the page says why.
+ * is analysed afterwards), and each variation likewise from the position
+ * it leaves. If the moves do not lead to `position`, the position alone
+ * is opened, and the page says why.
  */
 async function restoreGame(game, position) {
   state.loading = { key: 'restore', started: performance.now() };
   render();
   let problem = null;
-  const history = [];
   try {
     const quick = async (position) => {
       const answer = await api('/api/v1/analysis', { position, time_limit: 0.05 });
       if (answer.exact) answers.set(keyOf(answer.position, state.rules), answer);
       return answer;
     };
-    let answer = await quick(game.start);
-    history.push({ position: answer.position, move: null });
-    for (const name of game.moves) {
-      const side = name[0];
-      const house = Number(name.slice(1));
-      const m = answer.to_move === side && answer.moves.find((x) => x.house === house);
-      if (!m) throw new Error(`${name} is not a move of ${answer.position}`);
-      history.push({ position: m.position, move: { side, house, value: null, best: null, unknown: true } });
-      if (history.length <= game.moves.length) answer = await quick(m.position);
-    }
+    // The entries of the moves `nodes` from the position `answer` analysed,
+    // each with its variations.
+    const replay = async (answer, nodes) => {
+      const entries = [];
+      for (const [j, node] of nodes.entries()) {
+        const side = node.name[0];
+        const house = Number(node.name.slice(1));
+        const m = answer.to_move === side && answer.moves.find((x) => x.house === house);
+        if (!m) throw new Error(`${node.name} is not a move of ${answer.position}`);
+        const entry = { position: m.position, move: { side, house, value: null, best: null, unknown: true } };
+        const next = j + 1 < nodes.length || node.variations.length ? await quick(m.position) : null;
+        if (node.variations.length) entry.variations = [];
+        for (const v of node.variations) entry.variations.push(await replay(next, v));
+        entries.push(entry);
+        answer = next;
+      }
+      return entries;
+    };
+    const first = await quick(game.start);
+    const start = { position: first.position, move: null };
+    if (game.line.lead.length) start.variations = [];
+    for (const v of game.line.lead) start.variations.push(await replay(first, v));
+    const history = [start, ...(await replay(first, game.line.moves))];
     const at = Math.max(0, Math.min(game.at, history.length - 1));
     if (history[at].position !== position) throw new Error(`the moves lead to ${history[at].position}, not to the position of the address`);
     state.history = history;
     state.cursor = at;
-    $('houses').value = parseRing(history[0].position).h;
+    showSize(history[0].position);
     moved();
   } catch (e) {
     problem = 'The game record in the address was not restored: ' + e.message + '.';
@@ -304,6 +325,60 @@ async function restoreGame(game, position) {
   } else {
     render();
   }
+}
+
+/**
+ * The moves of a game as the address writes them: the line played, moves
+ * such as S3 apart by dots, each followed by its variations in
+ * parentheses (other moves from the position it led to), those of the
+ * first position before them all: `(S1.N2)S3(S2).N1`.
+ */
+function movesText(history) {
+  const variations = (entry) => (entry.variations || []).map((tail) => '(' + tailText(tail) + ')').join('');
+  const tailText = (tail) => tail.map((e) => e.move.side + e.move.house + variations(e)).join('.');
+  return variations(history[0]) + tailText(history.slice(1));
+}
+
+/**
+ * Reads `movesText`'s form: `{ lead, moves }`, `lead` the variations of
+ * the first position, `moves` the line played, each move `{ name,
+ * variations }`, a variation a list of such moves. Throws, naming where,
+ * on anything else.
+ */
+function parseMoves(text) {
+  let i = 0;
+  const fail = (what) => {
+    throw new Error(`${what} at character ${i + 1} of ${text}`);
+  };
+  const groups = () => {
+    const out = [];
+    while (text[i] === '(') {
+      i += 1;
+      out.push(line());
+      if (text[i] !== ')') fail('a variation not closed');
+      i += 1;
+    }
+    return out;
+  };
+  const line = () => {
+    const moves = [];
+    while (i < text.length && text[i] !== ')') {
+      if (moves.length) {
+        if (text[i] !== '.') fail('no dot between two moves');
+        i += 1;
+      }
+      const name = text.slice(i, i + 2);
+      if (!/^[SN][1-8]$/.test(name)) fail('not a move such as S3');
+      i += 2;
+      moves.push({ name, variations: groups() });
+    }
+    if (!moves.length) fail('an empty line');
+    return moves;
+  };
+  const lead = groups();
+  const moves = i < text.length ? line() : [];
+  if (i < text.length) fail('a parenthesis not opened');
+  return { lead, moves };
 }
 
 /**
@@ -950,9 +1025,9 @@ function writeAddress() {
   // The game played: its first position and its moves (and which of them
   // the board shows), so that a reload or a shared link restores the
   // record and the chart too.
-  if (state.history.length > 1) {
+  if (state.history.length > 1 || (state.history[0].variations || []).length) {
     params.start = state.history[0].position;
-    params.moves = state.history.slice(1).map((e) => e.move.side + e.move.house).join('.');
+    params.moves = movesText(state.history);
     if (state.cursor + 1 < state.history.length) params.at = state.cursor;
   }
   if (state.mode !== 'explore') params.play = state.mode;
@@ -995,10 +1070,16 @@ function readAddress() {
     else problems.push(`${r}=${q.get(r)} in the address is not a rule (${allowed.join(' or ')}): ${DEFAULT_RULES[r]} is used`);
   }
   if (q.get('play') === 'S' || q.get('play') === 'N') state.mode = q.get('play');
-  const moves = (q.get('moves') || '').split('.').filter(Boolean);
-  const at = q.has('at') ? Number(q.get('at')) : moves.length;
-  if (q.has('moves') && !moves.every((m) => /^[SN][1-8]$/.test(m))) problems.push(`moves=${q.get('moves')} in the address is not a list of moves such as S3.N1: the game record was not restored`);
-  const game = q.get('start') && moves.length && moves.every((m) => /^[SN][1-8]$/.test(m)) && Number.isInteger(at) ? { start: q.get('start'), moves, at } : null;
+  let line = null;
+  if (q.get('moves')) {
+    try {
+      line = parseMoves(q.get('moves'));
+    } catch (e) {
+      problems.push(`moves=${q.get('moves')} in the address is not a game record such as S3.N1(S2).S4 (${e.message}): it was not restored`);
+    }
+  }
+  const at = q.has('at') ? Number(q.get('at')) : line ? line.moves.length : 0;
+  const game = q.get('start') && line && Number.isInteger(at) ? { start: q.get('start'), line, at } : null;
   return { position: q.get('position'), houses: q.get('houses'), seeds: q.get('seeds'), game, problems };
 }
 

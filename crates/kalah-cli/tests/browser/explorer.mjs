@@ -212,6 +212,17 @@ async function main() {
       await showsAnalysisOf(page, third.position, empty);
       const now = await page.$$eval('#record .variation .ply', (b) => b.map((x) => x.textContent));
       check(now.join() === second.to_move + other.house, `the line left is kept as ${now}`);
+      // The variations are in the permalink: a reload keeps them, and one
+      // of them a click brings back as before.
+      const link = new URL(page.url()).searchParams.get('moves');
+      check(link.includes('(' + second.to_move + other.house + ')'), `the address holds no variation: ${link}`);
+      await page.reload();
+      await showsAnalysisOf(page, third.position, empty);
+      await page.waitForFunction((n) => document.querySelectorAll('#record .variation .ply').length === n, now.length, { timeout: STEP });
+      const reloaded = await page.$$eval('#record .variation .ply', (b) => b.map((x) => x.textContent));
+      check(reloaded.join() === now.join(), `a reload kept the variations as ${reloaded}, not ${now}`);
+      await page.click('#record .variation .ply');
+      await showsAnalysisOf(page, other.position, empty);
     }
 
     // The line of best play, stepped: the board shows the position after each step.
@@ -236,13 +247,15 @@ async function main() {
 
     // Start over: back to the game's first position, the moves forgotten.
     part('start over');
+    const before = await page.$$eval('#record .ply', (b) => b.length);
+    const shown = new URLSearchParams(new URL(page.url()).search).get('position');
     await page.click('#restart');
     await showsAnalysisOf(page, '3,3,3,3,0,3,3,3,3,0 S', empty);
     check((await page.$$eval('#record .ply', (b) => b.length)) === 1, 'Start over keeps the moves played');
     await page.goBack();
-    await showsAnalysisOf(page, third.position, empty);
-    // Back restores the game of the address, its record too.
-    await page.waitForFunction(() => document.querySelectorAll('#record .ply').length === 3, null, { timeout: STEP });
+    await showsAnalysisOf(page, shown, empty);
+    // Back restores the game of the address, its record and variations too.
+    await page.waitForFunction((n) => document.querySelectorAll('#record .ply').length === n, before, { timeout: STEP });
 
     // A capture: the cell the seed was sown into is marked, not the house emptied.
     part('the marks of a capture');
@@ -283,6 +296,10 @@ async function main() {
     await page.goto(base + '/?' + new URLSearchParams({ position: third.position, capture: 'empty', start: '3,3,3,3,0,3,3,3,3,0 S', moves: 'N1.S2' }));
     await showsAnalysisOf(page, third.position, empty);
     check((await page.textContent('#feedback')).includes('not restored'), 'a wrong game record in the address is not said');
+    // A record that does not read (a variation not closed) is said too.
+    await page.goto(base + '/?' + new URLSearchParams({ position: third.position, capture: 'empty', start: '3,3,3,3,0,3,3,3,3,0 S', moves: 'S2(S3.N1' }));
+    await showsAnalysisOf(page, third.position, empty);
+    await page.waitForFunction(() => /not closed/.test(document.body.textContent), null, { timeout: STEP });
 
     // Against the perfect player: values hidden until a hint, and it answers a move.
     part('a game against the perfect player');
