@@ -112,7 +112,33 @@ pub struct Engine {
     moves: [[Run; LOOKED_UP]; MAX_HOUSES],
 }
 
+/// How many sets of rules there are.
+const RULE_SETS: usize = Capture::ALL.len() * End::ALL.len() * Leftovers::ALL.len() * Sowing::ALL.len() * Relay::ALL.len();
+
+/// The place of `rules` among all sets of rules, `0..RULE_SETS`.
+fn rules_index(rules: Rules) -> usize {
+    let at = |i: Option<usize>| i.expect("every option is in its ALL");
+    let mut index = at(Capture::ALL.iter().position(|&c| c == rules.capture));
+    index = index * End::ALL.len() + at(End::ALL.iter().position(|&e| e == rules.end));
+    index = index * Leftovers::ALL.len() + at(Leftovers::ALL.iter().position(|&l| l == rules.leftovers));
+    index = index * Sowing::ALL.len() + at(Sowing::ALL.iter().position(|&s| s == rules.sowing));
+    index * Relay::ALL.len() + at(Relay::ALL.iter().position(|&r| r == rules.relay))
+}
+
 impl Engine {
+    /// The engine for `h` houses a side under `rules`, made once in the
+    /// process and shared after: an engine's tables take microseconds to
+    /// make, a noticeable share of a small request's time when every step
+    /// of answering it makes its own.
+    ///
+    /// # Panics
+    /// As [`Engine::new`].
+    pub fn shared(h: usize, rules: Rules) -> &'static Engine {
+        static ENGINES: [std::sync::OnceLock<Box<Engine>>; MAX_HOUSES * RULE_SETS] = [const { std::sync::OnceLock::new() }; MAX_HOUSES * RULE_SETS];
+        assert!((1..=MAX_HOUSES).contains(&h), "1 to {MAX_HOUSES} houses");
+        ENGINES[(h - 1) * RULE_SETS + rules_index(rules)].get_or_init(|| Box::new(Engine::new(h, rules)))
+    }
+
     /// An engine for `h` houses a side (`1..=8`).
     ///
     /// # Panics
@@ -414,6 +440,31 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A shared engine is the one of its size and rules, made once: every
+    /// set of rules has its own place.
+    #[test]
+    fn shared_engines_are_one_per_size_and_rules() {
+        let mut places = std::collections::HashSet::new();
+        for &capture in Capture::ALL {
+            for &end in End::ALL {
+                for &leftovers in Leftovers::ALL {
+                    for &sowing in Sowing::ALL {
+                        for &relay in Relay::ALL {
+                            let rules = Rules { capture, end, leftovers, sowing, relay };
+                            assert!(places.insert(rules_index(rules)) && rules_index(rules) < RULE_SETS);
+                            for h in [1, 4, MAX_HOUSES] {
+                                let engine = Engine::shared(h, rules);
+                                assert_eq!((engine.houses(), engine.rules()), (h, rules));
+                                assert!(std::ptr::eq(engine, Engine::shared(h, rules)));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(places.len(), RULE_SETS);
+    }
     use crate::rules::{Capture, End, Leftovers, Relay, Rules, Sowing};
 
     /// Undoing quiet moves finds exactly the quiet moves that playing every

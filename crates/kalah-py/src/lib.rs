@@ -273,8 +273,8 @@ impl Position {
         (1..=self.inner.houses()).map(|house| u32::from(self.inner.house(side, house))).collect()
     }
 
-    fn rulebook(&self, rules: Option<&Rules>) -> Rulebook {
-        Rulebook::new(self.inner.houses(), rules_or_default(rules))
+    fn rulebook(&self, rules: Option<&Rules>) -> &'static Rulebook {
+        Rulebook::shared(self.inner.houses(), rules_or_default(rules))
     }
 }
 

@@ -373,7 +373,7 @@ impl Analyzer {
     /// board size only.
     pub fn oracle(&self, request: &Request, seeds: u32, limit: Option<Duration>, observer: &dyn Observer) -> Result<Box<dyn Oracle>> {
         request.check()?;
-        let engine = Engine::new(request.position.houses(), request.rules);
+        let engine = Engine::shared(request.position.houses(), request.rules);
         let setup = Setup { engine: &engine, spec: &request.db, threads: request.threads, tt_mb: request.tt_mb, budget: SetupBudget::UNLIMITED, work: SearchWork::Analysis, observer };
         crate::oracle::for_positions(&self.databases, &setup, seeds, limit)
     }
@@ -383,7 +383,7 @@ impl Analyzer {
     /// with its moves' values ([`Brain`]), exact where the plan can.
     pub fn player(&self, request: &Request, observer: &dyn Observer) -> Result<Box<dyn Brain>> {
         request.check()?;
-        let engine = Engine::new(request.position.houses(), request.rules);
+        let engine = Engine::shared(request.position.houses(), request.rules);
         let setup = Setup { engine: &engine, spec: &request.db, threads: request.threads, tt_mb: request.tt_mb, budget: SetupBudget::UNLIMITED, work: SearchWork::Analysis, observer };
         crate::player::for_game(&self.databases, &setup, &request.position)
     }
@@ -574,7 +574,7 @@ impl Analyzer {
         let position = &request.position;
         let h = position.houses();
         let rules = request.rules;
-        let engine = Engine::new(h, rules);
+        let engine = Engine::shared(h, rules);
         let seeds = position.seeds_in_houses();
         let gap = if request.want.moves() { ANALYSIS_LOAD_GAP } else { VALUE_LOAD_GAP };
         let budget = SetupBudget::within(request.setup_time.or(request.time_limit), request.threads);
@@ -936,7 +936,7 @@ pub fn probe(db: &Database, position: &Position) -> Result<Report> {
     }
     // Check the block of the position itself before reporting anything.
     db.probe_board(position.mover_board())?;
-    let analysis = analyze_from_table(&Engine::new(h, rules), db, position)?;
+    let analysis = analyze_from_table(Engine::shared(h, rules), db, position)?;
     Ok(Report {
         position: *position,
         rules,

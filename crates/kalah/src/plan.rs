@@ -83,7 +83,7 @@ impl Want {
 /// would answer. `None` for the other steps.
 pub fn at_once(book: Option<&Book>, position: &Position, rules: Rules, want: Want) -> Option<Report> {
     let start = Instant::now();
-    let engine = Engine::new(position.houses(), rules);
+    let engine = Engine::shared(position.houses(), rules);
     let base = position.store_difference();
     let (analysis, source) = if let Some(v) = engine.terminal_value(position.mover_board()) {
         let value = Bounded { lower: base + v, upper: base + v };
@@ -106,7 +106,7 @@ pub fn at_once(book: Option<&Book>, position: &Position, rules: Rules, want: Wan
 /// search, no database built (a server answers these without waiting for
 /// a search's slot).
 pub fn by_probe(book: Option<&Book>, databases: &Databases, position: &Position, rules: Rules) -> bool {
-    if Engine::new(position.houses(), rules).is_over(position.mover_board()) || book.is_some_and(|b| b.lookup(rules, position).is_some()) {
+    if Engine::shared(position.houses(), rules).is_over(position.mover_board()) || book.is_some_and(|b| b.lookup(rules, position).is_some()) {
         return true;
     }
     let seeds = position.seeds_in_houses();

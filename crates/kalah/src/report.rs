@@ -159,7 +159,7 @@ impl Report {
         // In the order of the houses, as an analysis lists them.
         moves.sort_by_key(|m| m.house);
         let houses: Vec<usize> = moves.iter().map(|m| m.house).collect();
-        let engine = Engine::new(position.houses(), rules);
+        let engine = Engine::shared(position.houses(), rules);
         let legal = if position.is_over(&engine) { Vec::new() } else { position.legal_moves() };
         if houses != legal {
             return Err(format!("has the moves {houses:?}, where the legal ones are {legal:?}"));
@@ -265,7 +265,7 @@ impl Serialize for Report {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let p = &self.position;
         let a = &self.analysis;
-        let engine = Engine::new(p.houses(), self.rules);
+        let engine = Engine::shared(p.houses(), self.rules);
         // A move of the report is legal at its position (the analysis
         // found it there); a failure would be a bug, not bad input.
         let after = |at: &Position, house: usize| at.play(&engine, house).map(|(next, _)| next).map_err(serde::ser::Error::custom);
