@@ -220,7 +220,7 @@ impl Position {
     /// play; none once the game is over.
     #[pyo3(signature = (rules = None))]
     fn legal_moves(&self, rules: Option<&Rules>) -> Vec<usize> {
-        if self.inner.is_over(&self.rulebook(rules)) {
+        if self.inner.is_over(self.rulebook(rules)) {
             return Vec::new();
         }
         self.inner.legal_moves()
@@ -231,14 +231,14 @@ impl Position {
     /// or a finished game.
     #[pyo3(signature = (house, rules = None))]
     fn play(&self, house: i64, rules: Option<&Rules>) -> PyResult<Position> {
-        let (next, _) = self.inner.play(&self.rulebook(rules), count("house", house)?).map_err(bad_input)?;
+        let (next, _) = self.inner.play(self.rulebook(rules), count("house", house)?).map_err(bad_input)?;
         Ok(Position { inner: next })
     }
 
     /// Whether the game is over.
     #[pyo3(signature = (rules = None))]
     fn is_over(&self, rules: Option<&Rules>) -> bool {
-        self.inner.is_over(&self.rulebook(rules))
+        self.inner.is_over(self.rulebook(rules))
     }
 
     /// The final scores (South's, North's) of a finished game: the stores
@@ -575,6 +575,9 @@ struct Engine {
     db_file: Option<std::path::PathBuf>,
     db_seeds: Option<u32>,
     threads: usize,
+    /// Whether answers are read from, and exact ones kept in, the
+    /// folder's `answers/`.
+    memory: kalah::Memory,
 }
 
 /// What one call asks of the analyzer.
@@ -596,10 +599,14 @@ impl Engine {
     /// by the position); `threads`: search threads (default every core);
     /// `book`: answer from the opening book this package carries where it
     /// holds a position (`source` "book"), before any search (default
-    /// True).
+    /// True); `keep_answers`: answer at once from the exact answers kept
+    /// in `db_dir`'s `answers/` (by `kalah solve`, `query`, `serve` or
+    /// another engine; `source` "kept"), and keep there each exact answer
+    /// that took a search (default False: nothing is written). Not with
+    /// `db_file` or `db_seeds`, which say how to answer.
     #[new]
-    #[pyo3(signature = (db_dir = None, db_seeds = None, threads = None, book = true, db_file = None))]
-    fn new(db_dir: Option<std::path::PathBuf>, db_seeds: Option<i64>, threads: Option<i64>, book: bool, db_file: Option<std::path::PathBuf>) -> PyResult<Engine> {
+    #[pyo3(signature = (db_dir = None, db_seeds = None, threads = None, book = true, db_file = None, keep_answers = false))]
+    fn new(db_dir: Option<std::path::PathBuf>, db_seeds: Option<i64>, threads: Option<i64>, book: bool, db_file: Option<std::path::PathBuf>, keep_answers: bool) -> PyResult<Engine> {
         let db_seeds: Option<u32> = db_seeds.map(|n| count("db_seeds", n)).transpose()?;
         let threads: Option<usize> = threads.map(|n| count("threads", n)).transpose()?;
         let threads = match threads {
@@ -613,7 +620,11 @@ impl Engine {
             let book = kalah::book::Book::from_bytes(CARRIED_BOOK).map_err(raised)?;
             analyzer = analyzer.with_book(std::sync::Arc::new(book));
         }
-        Ok(Engine { analyzer, db_file, db_seeds, threads })
+        if keep_answers && (db_file.is_some() || db_seeds.is_some()) {
+            return Err(PyValueError::new_err("keep_answers: not with db_file or db_seeds, which say how to answer (a kept answer would pass them over)"));
+        }
+        let memory = if keep_answers { kalah::Memory::Answers } else { kalah::Memory::Off };
+        Ok(Engine { analyzer, db_file, db_seeds, threads, memory })
     }
 
     /// The perfect-play value of `position` and of each of its moves, a
@@ -683,6 +694,7 @@ impl Engine {
         request.threads = threads;
         request.time_limit = ask.time_limit;
         request.want = ask.want;
+        request.memory = self.memory;
         request.db.build_seeds = self.db_seeds;
         if let Some(path) = &self.db_file {
             request.db.file = kalah::DbFile::Named(path.clone());

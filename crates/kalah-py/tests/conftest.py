@@ -12,6 +12,14 @@ import kalah
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 
 
+@pytest.fixture(autouse=True)
+def no_repository_databases(tmp_path_factory, monkeypatch):
+    """Every test's default database folder is a new one of its own
+    ($KALAH_DB_DIR): no test reads or writes the repository's data/db,
+    whatever the engine it makes."""
+    monkeypatch.setenv("KALAH_DB_DIR", str(tmp_path_factory.mktemp("default-db")))
+
+
 @pytest.fixture(scope="session")
 def engine(tmp_path_factory):
     # A folder of its own: the tests neither read nor write the

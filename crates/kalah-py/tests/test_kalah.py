@@ -159,6 +159,26 @@ def test_the_opening_book_answers_first_and_as_a_search_would():
     assert [(m.house, m.value) for m in booked.moves] == [(m.house, m.value) for m in searched.moves]
 
 
+def test_kept_answers_answer_at_once_when_asked_for(tmp_path):
+    """keep_answers: an exact answer found by a search is kept in the
+    folder, and another engine on it (or `kalah query`) answers from it;
+    without keep_answers nothing is read or written."""
+    position = kalah.Position.start(4, 3).play(2).play(1)
+    rules = kalah.Rules(capture="empty")
+    forgetting = kalah.Engine(threads=1, db_dir=tmp_path, book=False).analyze(position, rules)
+    assert forgetting.source == "search" and not (tmp_path / "answers").exists()
+    first = kalah.Engine(threads=1, db_dir=tmp_path, book=False, keep_answers=True).analyze(position, rules)
+    assert first.source == "search"
+    kept = kalah.Engine(threads=1, db_dir=tmp_path, book=False, keep_answers=True).analyze(position, rules)
+    assert kept.source == "kept" and kept.nodes == 0
+    assert (kept.value, [(m.house, m.value) for m in kept.moves]) == (first.value, [(m.house, m.value) for m in first.moves])
+    assert kept.pv == first.pv
+    # Other rules are another question.
+    assert kalah.Engine(threads=1, db_dir=tmp_path, book=False, keep_answers=True).analyze(position).source == "search"
+    with pytest.raises(ValueError, match="keep_answers"):
+        kalah.Engine(db_dir=tmp_path, db_seeds=10, keep_answers=True)
+
+
 def test_negative_numbers_are_value_errors_naming_the_argument():
     start = kalah.Position.start(4, 3)
     for call, name in [

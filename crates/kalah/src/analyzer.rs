@@ -374,7 +374,7 @@ impl Analyzer {
     pub fn oracle(&self, request: &Request, seeds: u32, limit: Option<Duration>, observer: &dyn Observer) -> Result<Box<dyn Oracle>> {
         request.check()?;
         let engine = Engine::shared(request.position.houses(), request.rules);
-        let setup = Setup { engine: &engine, spec: &request.db, threads: request.threads, tt_mb: request.tt_mb, budget: SetupBudget::UNLIMITED, work: SearchWork::Analysis, observer };
+        let setup = Setup { engine, spec: &request.db, threads: request.threads, tt_mb: request.tt_mb, budget: SetupBudget::UNLIMITED, work: SearchWork::Analysis, observer };
         crate::oracle::for_positions(&self.databases, &setup, seeds, limit)
     }
 
@@ -384,7 +384,7 @@ impl Analyzer {
     pub fn player(&self, request: &Request, observer: &dyn Observer) -> Result<Box<dyn Brain>> {
         request.check()?;
         let engine = Engine::shared(request.position.houses(), request.rules);
-        let setup = Setup { engine: &engine, spec: &request.db, threads: request.threads, tt_mb: request.tt_mb, budget: SetupBudget::UNLIMITED, work: SearchWork::Analysis, observer };
+        let setup = Setup { engine, spec: &request.db, threads: request.threads, tt_mb: request.tt_mb, budget: SetupBudget::UNLIMITED, work: SearchWork::Analysis, observer };
         crate::player::for_game(&self.databases, &setup, &request.position)
     }
 
@@ -582,14 +582,14 @@ impl Analyzer {
         if let Some((db, kept)) = self.kept_cover(&request.db, purpose, budget)? {
             // Step 2 of the plan, from a file this analyzer keeps mapped.
             let start = Instant::now();
-            let analysis = probe_file(&engine, &db, position)?;
+            let analysis = probe_file(engine, &db, position)?;
             let database = UsedDatabase { kept, ..UsedDatabase::file(&db) };
             return Ok(self.report(request, analysis.into(), Source::Database, start, Some(database)));
         }
         let spec = plan::within_retrograde(&request.db, h, seeds, rules, request.retrograde_boards);
         let db = self.databases.open_for(&spec, purpose, budget, observer)?;
         let work = if request.want.moves() { SearchWork::Analysis } else { SearchWork::Value };
-        let setup = Setup { engine: &engine, spec: &spec, threads: request.threads, tt_mb: request.tt_mb, budget, work, observer };
+        let setup = Setup { engine, spec: &spec, threads: request.threads, tt_mb: request.tt_mb, budget, work, observer };
         let start = Instant::now();
         let mut built_kept = false;
         let step = plan::step(&setup, seeds, db, |file| {
@@ -601,14 +601,14 @@ impl Analyzer {
         let built = |b: &Builder| UsedDatabase { path: None, max_seeds: b.indexer().max_seeds(), build_seconds: Some(start.elapsed().as_secs_f64()), load_seconds: None, kept: built_kept, saved_as: None };
         let (memory, file) = match step {
             Step::Probe(Table::File(db)) => {
-                let analysis = probe_file(&engine, &db, position)?;
+                let analysis = probe_file(engine, &db, position)?;
                 return Ok(self.report(request, analysis.into(), Source::Database, start, Some(UsedDatabase::file(&db))));
             }
             Step::Probe(table) => {
                 // The database built in memory for the position covers it
                 // (its seconds are its building's, taken before the probes).
                 let mut database = if let Table::Memory(b) = &table { Some(built(b)) } else { None };
-                let analysis = analyze_from_table(&engine, &table, position)?;
+                let analysis = analyze_from_table(engine, &table, position)?;
                 if let Table::Memory(mut b) = table {
                     self.remember_built(request, &mut b, database.as_mut(), observer);
                 }
@@ -626,7 +626,7 @@ impl Analyzer {
                     ));
                 }
                 let builder = setup.retrograde(seeds)?;
-                let analysis = analyze_from_table(&engine, &builder, position)?;
+                let analysis = analyze_from_table(engine, &builder, position)?;
                 return Ok(self.report(request, analysis.into(), Source::Retrograde, start, None));
             }
             Step::Search { memory, file } => (memory, file),

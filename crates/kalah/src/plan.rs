@@ -90,7 +90,7 @@ pub fn at_once(book: Option<&Book>, position: &Position, rules: Rules, want: Wan
         (BoundedAnalysis { value, moves: Vec::new(), pv: Vec::new(), end: LineEnd::GameOver }, Source::GameOver)
     } else {
         let entry = book?.lookup(rules, position)?;
-        (entry.analysis(&engine, position), Source::Book)
+        (entry.analysis(engine, position), Source::Book)
     };
     let best_found = want.best_alone().then(|| analysis.pv.first().map(|m| m.house)).flatten();
     let analysis = BoundedAnalysis {

@@ -160,7 +160,7 @@ impl Report {
         moves.sort_by_key(|m| m.house);
         let houses: Vec<usize> = moves.iter().map(|m| m.house).collect();
         let engine = Engine::shared(position.houses(), rules);
-        let legal = if position.is_over(&engine) { Vec::new() } else { position.legal_moves() };
+        let legal = if position.is_over(engine) { Vec::new() } else { position.legal_moves() };
         if houses != legal {
             return Err(format!("has the moves {houses:?}, where the legal ones are {legal:?}"));
         }
@@ -177,7 +177,7 @@ impl Report {
             if side != at.to_move() {
                 return Err(format!("has a line step of the player not to move ({step})"));
             }
-            at = at.play(&engine, house).map_err(|e| format!("has a line step that is not a move ({step}: {e})"))?.0;
+            at = at.play(engine, house).map_err(|e| format!("has a line step that is not a move ({step}: {e})"))?.0;
             pv.push(PvMove { side, house });
         }
         if let Some(first) = pv.first() {
@@ -268,7 +268,7 @@ impl Serialize for Report {
         let engine = Engine::shared(p.houses(), self.rules);
         // A move of the report is legal at its position (the analysis
         // found it there); a failure would be a bug, not bad input.
-        let after = |at: &Position, house: usize| at.play(&engine, house).map(|(next, _)| next).map_err(serde::ser::Error::custom);
+        let after = |at: &Position, house: usize| at.play(engine, house).map(|(next, _)| next).map_err(serde::ser::Error::custom);
         let mut moves = Vec::new();
         for m in self.moves_best_first() {
             moves.push(MoveView { house: m.house, value: m.value.exact(), lower: m.value.lower, upper: m.value.upper, position: after(p, m.house)?.ring() });
