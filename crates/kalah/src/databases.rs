@@ -741,8 +741,22 @@ pub fn for_search(db: Database, threads: usize) -> Result<Database> {
 
 /// [`for_search`] for a database of at most `limit` bytes; a larger one is used mapped.
 pub fn for_search_up_to(db: Database, limit: u64, threads: usize) -> Result<Database> {
+    load_if_it_fits(db, limit, 1, threads)
+}
+
+/// [`for_search`] for `copies` processes of this machine, each backing a
+/// search of its own with the database (the ranks of a distributed
+/// search): copied if all the copies fit as one would, else used mapped,
+/// so that the processes share one copy in the page cache.
+pub fn for_search_by(db: Database, copies: usize, threads: usize) -> Result<Database> {
+    load_if_it_fits(db, u64::MAX, copies.max(1) as u64, threads)
+}
+
+/// The one rule of [`for_search`]: `copies` copies of the file take less
+/// than half the memory available, and each is at most `limit` bytes.
+fn load_if_it_fits(db: Database, limit: u64, copies: u64, threads: usize) -> Result<Database> {
     let free = kalah_db::writer::available_memory().unwrap_or(0);
-    if db.file_bytes() < free / 2 && db.file_bytes() <= limit {
+    if db.file_bytes().saturating_mul(copies) < free / 2 && db.file_bytes() <= limit {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()

@@ -153,7 +153,8 @@ fn prepare(cluster: &Cluster, m: &clap::ArgMatches) -> anyhow::Result<(Prepared,
     let (h, seeds) = (position.houses(), position.seeds_in_houses());
     let purpose = kalah::databases::Purpose { houses: h, rules, seeds, gap: kalah::databases::ANALYSIS_LOAD_GAP };
     let database = match databases().open_for(&db.spec(), purpose, kalah::SetupBudget::UNLIMITED, &kalah::Silent)? {
-        Some(d) => Some(for_search(cluster, d)?),
+        // Loaded if every rank of this machine can hold a copy, else shared mapped.
+        Some(d) => Some(kalah::databases::for_search_by(d, cluster.local, threads)?),
         None => None,
     };
     let db_seeds = database.as_ref().map(|d| d.header().max_seeds);
@@ -167,19 +168,6 @@ fn prepare(cluster: &Cluster, m: &clap::ArgMatches) -> anyhow::Result<(Prepared,
         json,
     };
     Ok((prepared, database))
-}
-
-/// The database for this rank's search: read into memory if every rank
-/// on this machine can hold a copy in half the free memory (as
-/// `common::for_search` does for one process), otherwise left mapped, so
-/// that the ranks of a machine share one copy in the page cache.
-fn for_search(cluster: &Cluster, db: Database) -> anyhow::Result<Database> {
-    let free = kalah_db::writer::available_memory().unwrap_or(0);
-    if db.file_bytes().saturating_mul(cluster.local as u64) < free / 2 {
-        Ok(db.load_into_memory().map_err(kalah::Error::from)?)
-    } else {
-        Ok(db)
-    }
 }
 
 /// Refuses transposition tables that the ranks on this machine (each
