@@ -17,7 +17,7 @@
 //!   solved on 2 ranks with it is +10.
 #![cfg(feature = "mpi")]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 use serde_json::Value;
