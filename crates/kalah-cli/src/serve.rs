@@ -148,6 +148,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         let _ = writeln!(std::io::stderr(), "kalah: {what}");
     });
     let background = Arc::new(Background::new(args.background, background_time, log));
+    // Said once, as it starts: answers are then kept in memory only.
+    analyzer.open_kept_answers(&crate::observe::Terminal::unless_json(false));
     let shared = Arc::new(Shared { analyzer, limits, slots: Semaphore::new(slots), waiting: Default::default(), db_dir, queue_wait, background });
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     runtime.block_on(async {
@@ -270,8 +272,19 @@ fn page(kind: &'static str, body: &'static str) -> Response {
     (headers, body).into_response()
 }
 
+/// An answer of the server's own refusal, in the shape of a library
+/// error's (`{"error", "kind"}`): `bad_input` for what the request got
+/// wrong (4xx), `busy` when every search slot is taken (503), `internal`
+/// otherwise.
 fn failure(status: StatusCode, message: &str) -> Response {
-    (status, Json(json!({ "error": message }))).into_response()
+    let kind = if status.is_client_error() {
+        "bad_input"
+    } else if status == StatusCode::SERVICE_UNAVAILABLE {
+        "busy"
+    } else {
+        "internal"
+    };
+    (status, Json(json!({ "error": message, "kind": kind }))).into_response()
 }
 
 /// The status of a library error: 400 for bad input, 422 for a refused
@@ -348,7 +361,8 @@ fn read_query(uri: &Uri, query: Result<Query<ApiRequest>, axum::extract::rejecti
     if uri.query().map_or(0, str::len) > MAX_QUERY {
         return Err(format!("a query string longer than {MAX_QUERY} bytes"));
     }
-    query.map(|Query(q)| q).map_err(|e| format!("not a valid request: {}", e.body_text()))
+    // (axum's words for a query that does not read begin with its own preamble.)
+    query.map(|Query(q)| q).map_err(|e| format!("not a valid request: {}", e.body_text().trim_start_matches("Failed to deserialize query string: ")))
 }
 
 async fn analysis(State(shared): State<Arc<Shared>>, uri: Uri, query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>) -> Response {

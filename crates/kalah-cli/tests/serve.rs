@@ -129,10 +129,16 @@ fn bad_requests_get_400_and_names_of_files_are_refused() {
         ("/api/v1/start?houses=x&seeds=3", "houses"),
         ("/api/v1/start?houses=9&seeds=3", "9 houses"),
         ("/api/v1/start?houses=3&seeds=3&time_limit=-2", "time_limit"),
+        ("/api/v1/start?houses=-1&seeds=3", "houses"),
+        ("/api/v1/analysis?position=3,3,3,0,3,3,3,0%20S&position=3,3,3,0,3,3,3,0%20S", "duplicate field"),
+        ("/api/v1/background", "give a position"),
     ] {
         let (status, _, body) = server.get(path);
         assert_eq!(status, 400, "{path}: {body}");
         assert!(body["error"].as_str().unwrap().contains(says), "{path}: {body}");
+        // Every refusal in one shape, the library's words only.
+        assert_eq!(body["kind"], "bad_input", "{path}: {body}");
+        assert!(!body["error"].as_str().unwrap().contains("Failed to deserialize"), "{path}: {body}");
     }
     let long = format!("/api/v1/start?houses=3&seeds=3&capture={}", "x".repeat(3000));
     let (status, _, body) = server.get(&long);

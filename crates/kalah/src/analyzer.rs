@@ -532,6 +532,13 @@ impl Analyzer {
         Some(report)
     }
 
+    /// Opens the folder's store of kept answers now, as the first request
+    /// that remembers would: whether it could be, and if not, why is said
+    /// to `observer` (a door that keeps answers says so as it starts).
+    pub fn open_kept_answers(&self, observer: &dyn Observer) -> bool {
+        self.answers.open(observer)
+    }
+
     /// Whether the exact answers kept in the folder (or in memory) answer
     /// `request` at once, with no search.
     pub fn has_kept_answer(&self, request: &Request) -> bool {

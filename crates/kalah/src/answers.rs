@@ -97,8 +97,8 @@ impl AnswerStore {
     /// in this process has it open: LMDB lets a process open a folder's
     /// environment once.
     pub fn shared(dir: &Path) -> Result<Arc<AnswerStore>> {
-        std::fs::create_dir_all(dir).map_err(|e| Error::io(format!("{}: cannot make the folder of kept answers", dir.display()), Some(e)))?;
-        let dir = dir.canonicalize().map_err(|e| Error::io(format!("{}: cannot find the folder of kept answers", dir.display()), Some(e)))?;
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(format!("{}: cannot make the folder of kept answers: {e}", dir.display()), Some(e)))?;
+        let dir = dir.canonicalize().map_err(|e| Error::io(format!("{}: cannot find the folder of kept answers: {e}", dir.display()), Some(e)))?;
         let mut open = OPEN.lock().unwrap_or_else(|e| e.into_inner());
         open.retain(|(_, store)| store.strong_count() > 0);
         if let Some(store) = open.iter().find(|(at, _)| *at == dir).and_then(|(_, store)| store.upgrade()) {
@@ -207,6 +207,12 @@ impl Answers {
                 None
             }
         }
+    }
+
+    /// Opens the store if it was not; whether it is open (if not, why is
+    /// said to `observer`, the first time).
+    pub(crate) fn open(&self, observer: &dyn crate::Observer) -> bool {
+        self.store(observer).is_some()
     }
 
     /// The exact answer kept for `position` under `rules`, if there is one

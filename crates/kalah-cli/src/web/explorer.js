@@ -167,7 +167,8 @@ function analyseCurrent() {
 /** Counts the games asked for: a newer one always wins over an older answer still on its way. */
 let gamesAsked = 0;
 
-async function newGame(houses, seeds) {
+/** Starts Kalah(houses, seeds); `another`: a game the player asked for, which Back leaves. */
+async function newGame(houses, seeds, another = false) {
   const asked = ++gamesAsked;
   state.loading = { key: 'start', started: performance.now() };
   state.error = null;
@@ -178,6 +179,8 @@ async function newGame(houses, seeds) {
     if (asked !== gamesAsked) return;
     answers.set(keyOf(answer.position, state.rules), answer);
     startFrom(answer.position);
+    // Another game: Back returns to the one before.
+    state.pushAddress = another;
   } catch (e) {
     if (asked === gamesAsked) state.error = e.message;
   } finally {
@@ -309,7 +312,10 @@ async function restoreGame(game, position) {
     for (const v of game.line.lead) start.variations.push(await replay(first, v));
     const history = [start, ...(await replay(first, game.line.moves))];
     const at = Math.max(0, Math.min(game.at, history.length - 1));
-    if (history[at].position !== position) throw new Error(`the moves lead to ${history[at].position}, not to the position of the address`);
+    // The position of the address, if it gives one, as the server writes it (it may be given in the side form).
+    if (position && history[at].position !== position && history[at].position !== (await quick(position)).position) {
+      throw new Error(`the moves lead to ${history[at].position}, not to the position of the address`);
+    }
     state.history = history;
     state.cursor = at;
     showSize(history[0].position);
@@ -320,7 +326,8 @@ async function restoreGame(game, position) {
     state.loading = null;
   }
   if (problem) {
-    await openPosition(position);
+    if (position) await openPosition(position);
+    else await newGame($('houses').value, $('seeds').value);
     $('feedback').textContent = problem;
   } else {
     render();
@@ -348,15 +355,21 @@ function movesText(history) {
 function parseMoves(text) {
   let i = 0;
   const fail = (what) => {
-    throw new Error(`${what} at character ${i + 1} of ${text}`);
+    throw new Error(`${what} at character ${i + 1}`);
   };
   const groups = () => {
     const out = [];
+    const seen = new Set();
     while (text[i] === '(') {
+      const from = i;
       i += 1;
-      out.push(line());
+      const variation = line();
       if (text[i] !== ')') fail('a variation not closed');
       i += 1;
+      // The same variation twice is one.
+      const written = text.slice(from, i);
+      if (!seen.has(written)) out.push(variation);
+      seen.add(written);
     }
     return out;
   };
@@ -368,7 +381,7 @@ function parseMoves(text) {
         i += 1;
       }
       const name = text.slice(i, i + 2);
-      if (!/^[SN][1-8]$/.test(name)) fail('not a move such as S3');
+      if (!/^[SN][1-8]$/.test(name)) fail(`"${name}" is not a move (a side, S or N, and a house, 1 to 8)`);
       i += 2;
       moves.push({ name, variations: groups() });
     }
@@ -388,13 +401,13 @@ function parseMoves(text) {
  */
 function fillRecord() {
   if (state.loading || state.filling) return;
-  const i = state.history.findIndex((entry, k) => k + 1 < state.history.length && state.history[k + 1].move.unknown && !answerOf(entry));
-  if (i < 0) return;
+  const pair = movePairs().find(([before, after]) => after.move.unknown && !answerOf(before));
+  if (!pair) return;
   const rules = { ...state.rules };
-  state.filling = api('/api/v1/analysis', { position: state.history[i].position })
+  state.filling = api('/api/v1/analysis', { position: pair[0].position })
     .then((answer) => answers.set(keyOf(answer.position, rules), answer))
     .catch(() => {
-      state.history[i + 1].move.unknown = false; // no values for this move: not asked again
+      pair[1].move.unknown = false; // no values for this move: not asked again
     })
     .finally(() => {
       state.filling = null;
@@ -402,11 +415,30 @@ function fillRecord() {
     });
 }
 
-/** The values of moves whose position before was analysed after they were played (a restored record). */
+/**
+ * Every move of the game, then of its variations, with the entry it was
+ * played from: `[before, after]` pairs, the game's line first.
+ */
+function movePairs() {
+  const line = state.history.slice(1).map((entry, i) => [state.history[i], entry]);
+  const branches = [];
+  const walk = (entry) => {
+    for (const tail of entry.variations || []) {
+      tail.forEach((after, j) => {
+        branches.push([j ? tail[j - 1] : entry, after]);
+        walk(after);
+      });
+    }
+  };
+  state.history.forEach(walk);
+  return line.concat(branches);
+}
+
+/** The values of moves whose position before was analysed after they were played (a restored record, its variations too). */
 function valuesOfRestoredMoves() {
-  state.history.forEach((entry, i) => {
-    if (!entry.move || !entry.move.unknown) return;
-    const before = answerOf(state.history[i - 1]);
+  movePairs().forEach(([from, entry]) => {
+    if (!entry.move.unknown) return;
+    const before = answerOf(from);
     if (!before) return;
     const m = before.moves.find((x) => x.house === entry.move.house);
     const best = before.moves[0];
@@ -856,12 +888,18 @@ function renderRecord() {
   const record = $('record');
   record.replaceChildren();
   const span = (className, textContent) => Object.assign(document.createElement('span'), { className, textContent });
-  /** A move's button after turn `turn` of `side`: the turn and side after it. */
-  const ply = (into, entry, turn, side, cls, go) => {
+  /**
+   * A move's button after turn `turn` of `side`: the turn and side after
+   * it. `first`: the first move of a variation, which says its turn even
+   * when it goes on with the same side's (`3…`).
+   */
+  const ply = (into, entry, turn, side, cls, go, first = false) => {
     if (entry.move.side !== side) {
       turn += 1;
       side = entry.move.side;
       into.append(span('turn', turn + '.'));
+    } else if (first) {
+      into.append(span('turn', turn + '…'));
     }
     const lost = valuesHidden() ? null : lostBy(entry.move);
     const b = Object.assign(document.createElement('button'), { type: 'button', textContent: entry.move.side + entry.move.house });
@@ -887,7 +925,7 @@ function renderRecord() {
           const base = first();
           state.pushAddress = true;
           goTo(base + j);
-        });
+        }, j === 0);
         variations(line, e, () => first() + j, t, s);
       });
       line.append(')');
@@ -1042,17 +1080,20 @@ function writeAddress() {
 function steppedInHistory(event) {
   const at = event.state && event.state.cursor;
   const position = new URLSearchParams(location.search).get('position');
+  const sameRules = rulesOfAddress();
   // The board already shows it (a jump within the page, such as the skip link's).
-  if (current() && position === current().position) return;
-  if (typeof at === 'number' && state.history[at] && state.history[at].position === position) {
+  if (current() && position === current().position && sameRules) return;
+  if (sameRules && typeof at === 'number' && state.history[at] && state.history[at].position === position) {
     goTo(at);
     return;
   }
   // Another game than the one on the board (before Start over, a new game,
-  // or another line): the game the address holds, record and all.
+  // other rules, or another line): the game the address holds, its rules,
+  // record and all.
   const asked = readAddress();
-  if (asked.game && position) restoreGame(asked.game, position);
+  if (asked.game) restoreGame(asked.game, position);
   else if (position) openPosition(position);
+  else if (asked.houses || asked.seeds) newGame(asked.houses || 6, asked.seeds || 4);
 }
 
 /**
@@ -1063,24 +1104,48 @@ function steppedInHistory(event) {
 function readAddress() {
   const q = new URLSearchParams(location.search);
   const problems = [];
+  // (A value too long to show whole is cut.)
+  const shown = (name) => {
+    const text = q.get(name);
+    return `${name}=${text.length > 40 ? text.slice(0, 40) + '…' : text}`;
+  };
+  // A rule the address does not name is the default one (as the address of
+  // a game under the default rules is written), whatever the page showed.
   for (const r of RULES) {
+    state.rules[r] = DEFAULT_RULES[r];
     if (!q.has(r)) continue;
     const allowed = [...$(r).options].map((o) => o.value);
     if (allowed.includes(q.get(r))) state.rules[r] = q.get(r);
-    else problems.push(`${r}=${q.get(r)} in the address is not a rule (${allowed.join(' or ')}): ${DEFAULT_RULES[r]} is used`);
+    else problems.push(`${shown(r)} in the address is not a rule (${allowed.join(' or ')}): ${DEFAULT_RULES[r]} is used`);
   }
+  state.mode = 'explore';
   if (q.get('play') === 'S' || q.get('play') === 'N') state.mode = q.get('play');
+  else if (q.has('play')) problems.push(`${shown('play')} in the address is not a side to play (S or N): both sides are explored`);
   let line = null;
   if (q.get('moves')) {
     try {
       line = parseMoves(q.get('moves'));
     } catch (e) {
-      problems.push(`moves=${q.get('moves')} in the address is not a game record such as S3.N1(S2).S4 (${e.message}): it was not restored`);
+      problems.push(`${shown('moves')} in the address is not a game record such as S3.N1(S2).S4 (${e.message}), so it was not restored`);
+    }
+    if (line && !q.get('start')) {
+      problems.push(`${shown('moves')} in the address has no start= (the position the moves are played from), so it was not restored`);
+      line = null;
     }
   }
   const at = q.has('at') ? Number(q.get('at')) : line ? line.moves.length : 0;
-  const game = q.get('start') && line && Number.isInteger(at) ? { start: q.get('start'), line, at } : null;
+  if (line && !(Number.isInteger(at) && at >= 0)) {
+    problems.push(`${shown('at')} in the address is not a move of the game (0, 1, 2, ...), so the record was not restored`);
+    line = null;
+  }
+  const game = line ? { start: q.get('start'), line, at } : null;
   return { position: q.get('position'), houses: q.get('houses'), seeds: q.get('seeds'), game, problems };
+}
+
+/** Whether the page's rules are those the address names. */
+function rulesOfAddress() {
+  const q = new URLSearchParams(location.search);
+  return RULES.every((r) => (q.get(r) || DEFAULT_RULES[r]) === state.rules[r]);
 }
 
 // ---- The editor ----
@@ -1237,7 +1302,8 @@ async function backgroundAction(action) {
 
 function render() {
   const entry = current();
-  $('again').hidden = state.error !== STOPPED;
+  // Analyse again: after a stop, and after a failure (a server out of reach may be back).
+  $('again').hidden = !state.error;
   clearInterval(ticker);
   // With no game on the board, nothing to undo, step or copy.
   for (const id of ['undo', 'redo', 'restart', 'edit', 'copy-link', 'pv-back', 'pv-forward', 'pv-play']) $(id).disabled = !entry;
@@ -1311,13 +1377,15 @@ function playLine() {
 function start() {
   $('new-game').addEventListener('submit', (e) => {
     e.preventDefault();
-    newGame($('houses').value, $('seeds').value);
+    newGame($('houses').value, $('seeds').value, true);
   });
   for (const r of RULES) {
     $(r).addEventListener('change', () => {
       state.rules[r] = $(r).value;
-      // Under other rules the game so far is another game: it starts here.
+      // Under other rules the game so far is another game: it starts here
+      // (Back returns to the game before, under its rules).
       if (current()) startFrom(current().position);
+      state.pushAddress = true;
       render();
     });
   }
@@ -1390,7 +1458,7 @@ function start() {
 
   const asked = readAddress();
   let opening;
-  if (asked.game && asked.position) {
+  if (asked.game) {
     opening = restoreGame(asked.game, asked.position);
   } else if (asked.position) {
     opening = openPosition(asked.position);

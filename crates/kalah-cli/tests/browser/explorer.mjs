@@ -221,6 +221,8 @@ async function main() {
       await page.waitForFunction((n) => document.querySelectorAll('#record .variation .ply').length === n, now.length, { timeout: STEP });
       const reloaded = await page.$$eval('#record .variation .ply', (b) => b.map((x) => x.textContent));
       check(reloaded.join() === now.join(), `a reload kept the variations as ${reloaded}, not ${now}`);
+      // Their moves are valued again too, as the game's are (what each kept or gave away).
+      await page.waitForFunction(() => [...document.querySelectorAll('#record .variation .ply')].every((b) => b.title), null, { timeout: STEP });
       await page.click('#record .variation .ply');
       await showsAnalysisOf(page, other.position, empty);
     }
@@ -256,6 +258,35 @@ async function main() {
     await showsAnalysisOf(page, shown, empty);
     // Back restores the game of the address, its record and variations too.
     await page.waitForFunction((n) => document.querySelectorAll('#record .ply').length === n, before, { timeout: STEP });
+
+    // Other rules make another game, and so does New game: Back returns
+    // to the game before, under its own rules and values.
+    part('other rules and another game, then Back');
+    await page.goto(base + '/?houses=4&seeds=3');
+    await showsAnalysisOf(page, '3,3,3,3,0,3,3,3,3,0 S', {});
+    await page.click('#board [data-house="S1"]');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('position') !== '3,3,3,3,0,3,3,3,3,0 S', null, { timeout: STEP });
+    const played = new URL(page.url()).searchParams.get('position');
+    await showsAnalysisOf(page, played, {});
+    await page.selectOption('#capture', 'empty');
+    await showsAnalysisOf(page, played, empty);
+    await page.goBack();
+    await showsAnalysisOf(page, played, {});
+    check((await page.inputValue('#capture')) === 'standard', 'Back to a game under standard capture shows another rule');
+    check(!new URL(page.url()).searchParams.has('capture'), `Back rewrote the address with another rule: ${page.url()}`);
+    await page.fill('#houses', '3');
+    await page.fill('#seeds', '3');
+    await page.click('#new-game button[type="submit"]');
+    await showsAnalysisOf(page, '3,3,3,0,3,3,3,0 S', {});
+    await page.goBack();
+    await showsAnalysisOf(page, played, {});
+    check((await page.$$eval('#record .ply', (b) => b.length)) === 2, 'Back after New game lost the game before');
+    // A record given with its position in the side form, and one with no start.
+    await page.goto(base + '/?' + new URLSearchParams({ position: 'S:3-0-0-5:2 N:4-4-3-3:0 N', start: '3,3,3,3,0,3,3,3,3,0 S', moves: 'S2.S3' }));
+    await showsAnalysisOf(page, '3,0,0,5,2,4,4,3,3,0 N', {});
+    check((await page.$$eval('#record .ply', (b) => b.length)) === 3, 'a record whose position is in the side form was not restored');
+    await page.goto(base + '/?' + new URLSearchParams({ houses: '4', seeds: '3', moves: 'S2.S3' }));
+    await page.waitForFunction(() => /no start=/.test(document.querySelector('#feedback').textContent), null, { timeout: STEP });
 
     // A capture: the cell the seed was sown into is marked, not the house emptied.
     part('the marks of a capture');
