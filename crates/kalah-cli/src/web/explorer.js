@@ -891,29 +891,33 @@ function renderRecord() {
   /**
    * A move's button after turn `turn` of `side`: the turn and side after
    * it. `first`: the first move of a variation, which says its turn even
-   * when it goes on with the same side's (`3…`).
+   * when it goes on with the same side's (`3…`), after the variation's
+   * opening parenthesis. The parenthesis, the turn and the button are one
+   * group, which a line never breaks.
    */
   const ply = (into, entry, turn, side, cls, go, first = false) => {
+    const group = span('together', first ? '(' : '');
     if (entry.move.side !== side) {
       turn += 1;
       side = entry.move.side;
-      into.append(span('turn', turn + '.'));
+      group.append(span('turn', turn + '.'));
     } else if (first) {
-      into.append(span('turn', turn + '…'));
+      group.append(span('turn', turn + '…'));
     }
     const lost = valuesHidden() ? null : lostBy(entry.move);
     const b = Object.assign(document.createElement('button'), { type: 'button', textContent: entry.move.side + entry.move.house });
     b.className = 'ply' + cls + (lost > 0 ? ' blunder' : '');
     b.title = lost > 0 ? `gave away ${lost}` : lost === 0 ? 'kept the value' : '';
     b.addEventListener('click', go);
-    into.append(b);
+    group.append(b);
+    into.append(group);
     return [turn, side];
   };
   // The variations after `entry`; `open()` makes `entry` part of the game's
   // line (its variation opened, if it is in one) and gives its index there.
   const variations = (into, entry, open, turn, side) => {
     for (const [k, tail] of (entry.variations || []).entries()) {
-      const line = span('variation', '(');
+      const line = span('variation', '');
       const first = () => {
         const at = open();
         switchLine(at, k);
@@ -928,7 +932,8 @@ function renderRecord() {
         }, j === 0);
         variations(line, e, () => first() + j, t, s);
       });
-      line.append(')');
+      // The closing parenthesis with the last move shown (a line never begins with it).
+      [...line.querySelectorAll('.together')].at(-1).append(')');
       into.append(line);
     }
   };
