@@ -252,9 +252,10 @@ pub enum LineEnd {
     /// Best play repeats a position and goes on for ever (clockwise
     /// sowing); the rest scores nothing.
     Endless,
-    /// Cut short: the time ran out, or the line repeated a position while
-    /// something was still to be won, so it does not show how the value
-    /// is cashed in. Every move shown is best play.
+    /// Cut short: the time ran out (before any of it, when the value was
+    /// not proven in time: the line is then empty), or the line repeated a
+    /// position while something was still to be won, so it does not show
+    /// how the value is cashed in. Every move shown is best play.
     Cut,
 }
 
@@ -732,7 +733,7 @@ impl<T: Tablebase> Solver<T> {
         }
         let base = position.store_difference();
         let mut value = self.bounds_within(position, deadline)?;
-        let line = if pv && value.is_exact() {
+        let mut line = if pv && value.is_exact() {
             self.principal_variation(position, value.lower - base)
         } else {
             Vec::new()
@@ -745,10 +746,16 @@ impl<T: Tablebase> Solver<T> {
         } else {
             Vec::new()
         };
+        // The moves' values may have made the position's exact: its line then.
+        if pv && line.is_empty() && value.is_exact() {
+            line = self.principal_variation(position, value.lower - base);
+        }
         if let Some(why) = self.table.failure() {
             return Err(SearchError::Tablebase(why));
         }
-        Ok(BoundedAnalysis { value, moves, pv: line, end: LineEnd::GameOver })
+        // A line asked for and not known (the value not proven in time) is cut short.
+        let end = if pv && line.is_empty() { LineEnd::Cut } else { LineEnd::GameOver };
+        Ok(BoundedAnalysis { value, moves, pv: line, end })
     }
 
     /// Solves `position`: its value, and if asked every move's value and a
@@ -1304,16 +1311,20 @@ impl<T: Tablebase> BoundSolver<T> {
         let base = position.store_difference();
         let mut value = self.prove(position, limit.deadline, limit.max_depth)?;
         // The line first: it follows the proof just made, so it is quick.
-        let (line, end) = if pv && value.is_exact() {
+        let (mut line, mut end) = if pv && value.is_exact() {
             self.line(position, value.lower - base, limit)?
         } else {
-            (Vec::new(), LineEnd::GameOver)
+            (Vec::new(), if pv { LineEnd::Cut } else { LineEnd::GameOver })
         };
         let moves = if all_moves {
             moves_within(&self.0.engine, position, &mut value, limit, |house, limit| self.move_bounds(board, house, limit))?
         } else {
             Vec::new()
         };
+        // The moves' values may have made the position's exact: its line then.
+        if pv && line.is_empty() && end == LineEnd::Cut && value.is_exact() {
+            (line, end) = self.line(position, value.lower - base, limit)?;
+        }
         Ok(BoundedAnalysis { value, moves, pv: line, end })
     }
 

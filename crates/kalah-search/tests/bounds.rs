@@ -206,3 +206,33 @@ fn a_stopped_search_stops_at_once() {
         assert!(solver.nodes() < 100_000, "{rules}: {} nodes searched after the stop", solver.nodes());
     }
 }
+
+/// A line asked for under a deadline: whenever the value comes back exact
+/// the line is there, its first move a best one (the moves' searches may
+/// make the value exact after the position's own search did not; a bot
+/// keeping such an answer had no move to play), and an empty line of a
+/// game not over is said to be cut short. Deadlines from nothing to a few
+/// milliseconds meet every case on these small starts.
+#[test]
+fn an_exact_value_under_a_deadline_comes_with_its_line() {
+    use kalah_search::Solver;
+    let mut exact_with_line = 0;
+    for (h, s) in [(3, 4), (4, 3), (3, 5)] {
+        let position = Position::start(h, s).unwrap();
+        for micros in (0..8_000).step_by(250) {
+            // A new table each time: no search starts from the last one's.
+            let solver = Solver::new(h, Rules::default(), NoTablebase { houses: h, rules: Rules::default() }, options()).unwrap();
+            let deadline = std::time::Instant::now() + std::time::Duration::from_micros(micros);
+            let a = solver.analyze_within(&position, deadline, true, true).unwrap();
+            if a.value.is_exact() {
+                assert!(!a.pv.is_empty(), "Kalah({h},{s}) in {micros} µs: an exact value {} without its line", a.value.lower);
+                let first = a.moves.iter().find(|m| m.house == a.pv[0].house).map(|m| m.value);
+                assert!(first.is_none_or(|v| v == a.value), "Kalah({h},{s}): the line's first move is not a best one: {a:?}");
+                exact_with_line += 1;
+            } else {
+                assert!(a.pv.is_empty() && a.end == LineEnd::Cut, "Kalah({h},{s}) in {micros} µs: bounds only, the line {:?} ends {:?}", a.pv, a.end);
+            }
+        }
+    }
+    assert!(exact_with_line > 0, "no deadline let a value be proven");
+}

@@ -1,9 +1,11 @@
 //! One analyzer answers any position: it takes the steps of the one plan
 //! ([the crate's docs](crate#how-a-position-is-answered): at once, a
-//! probe, bounds, retrograde analysis, a search) by the rules, the position and the databases at hand, and
-//! returns a [`Report`]. By default a search over no file builds a
-//! database in memory first from 46 seeds on (30 seeds below the
-//! position, at most 24).
+//! probe, bounds, retrograde analysis, a search) by the rules, the
+//! position and the databases at hand, and returns a [`Report`]. By
+//! default a search over no database file first builds one in memory when
+//! the position has 46 seeds or more: of 30 seeds fewer than the position
+//! has (two more for every move's value), and at most 24 (Kalah(6,4), 48
+//! seeds: 18 for its value alone, 20 for every move's).
 
 use std::sync::atomic::AtomicBool;
 use std::path::PathBuf;
@@ -106,14 +108,17 @@ pub enum Memory {
     /// Nothing: the answer is found anew, and nothing is kept.
     #[default]
     Off,
-    /// Exact answers ([`crate::answers`], `answers/` in the folder): one
-    /// kept answers at once ([`Source::Kept`]), and an exact answer with
-    /// every move's value and the line that took work (a search,
-    /// retrograde analysis, bounds that met) is kept. A store that cannot
-    /// be opened, a damaged answer, or one that cannot be written is
-    /// passed over, with a note. Not for a request that says how to
-    /// answer: a database other than the default ([`DbSpec::default`]),
-    /// a `journal`, a test.
+    /// Exact answers ([`crate::answers`], `answers/` in the folder): a
+    /// kept one answers at once ([`Source::Kept`]), with as much as the
+    /// request asks ([`Want`]); an exact answer that took work (a search,
+    /// retrograde analysis, bounds that met) is kept when it has every
+    /// move's value and the line ([`Want::MovesAndLine`]: the answer to
+    /// every other question too). A store that cannot be opened, a
+    /// damaged answer, or one that cannot be written is passed over, with
+    /// a note. Not for a request that says how to answer: a database other
+    /// than the default ([`DbSpec::default`]), a `journal`, the one test
+    /// [`RootTests::AtLeast`] ([`RootTests::FirstGuess`] reads and keeps
+    /// them).
     Answers,
     /// The exact answers, and the search memory ([`crate::journal`],
     /// "Search memory"): a search run again answers from what the earlier
@@ -473,7 +478,11 @@ impl Analyzer {
             Some(report) => report,
             None => {
                 let report = self.answer(request, observer)?;
-                if keeps_answers(request) && request.want == Want::MovesAndLine && report.is_exact() && matches!(report.source, Source::Search | Source::Retrograde | Source::Bounds) {
+                // Kept: an exact answer with every move's value and the line
+                // (which every later question can be answered from), that
+                // took work to find.
+                let whole = request.want == Want::MovesAndLine && report.is_exact() && !report.analysis.pv.is_empty();
+                if keeps_answers(request) && whole && matches!(report.source, Source::Search | Source::Retrograde | Source::Bounds) {
                     self.answers.keep(&report, observer);
                 }
                 report
@@ -509,8 +518,9 @@ impl Analyzer {
             return None;
         }
         let mut report = self.answers.get(&request.position, request.rules, observer)?;
+        // (A best move before the moves are cleared: the line's first.)
+        let best = report.best_move();
         let a = &mut report.analysis;
-        let best = a.pv.first().map(|m| m.house);
         match request.want {
             Want::Value => {
                 a.moves.clear();

@@ -7,14 +7,18 @@
 //! # Format
 //!
 //! One unnamed database of string keys to string values. The key
-//! [`FORMAT_KEY`] holds [`FORMAT`], the format's name and version (1:
+//! [`FORMAT_KEY`] holds [`FORMAT`], the format's name and version (2:
 //! this one); a store without it that holds anything, or with another,
-//! is refused. Any other key names a question: the position in ring form
-//! and the rules' tag, a space between (`"3,3,3,3,0,3,3,3,3,0 S
-//! standard-instant-owner-ccw-relayoff"`). A value is the answer: the
-//! [`Report`] as JSON (docs/json.md), with every move's value and the
-//! line of best play. Only exact answers are kept, so a key's value never
-//! changes; a second writer of the same key writes the same answer.
+//! is refused, but for version 1 (the same answers without checksums),
+//! whose answers are dropped and the store made version 2, with a note.
+//! Any other key names a question: the position in ring form and the
+//! rules' tag, a space between (`"3,3,3,3,0,3,3,3,3,0 S
+//! standard-instant-owner-ccw-relayoff"`). A value is the answer's
+//! checksum, 16 hexadecimal digits of the XXH3-64 of the rest, a space,
+//! then the answer: the [`Report`] as JSON (docs/json.md), with every
+//! move's value and the line of best play. Only exact answers are kept,
+//! so a key's value never changes; a second writer of the same key writes
+//! the same answer.
 //!
 //! # Why LMDB
 //!
@@ -28,11 +32,16 @@
 //!
 //! # Never trusted blindly
 //!
-//! An answer read back is checked against its question: it must be of the
-//! key's position, exact, every legal move once with a value the seeds
-//! allow, the best move's value the position's, its line legal moves
-//! (`Report::from_kept`); one that is not is refused
-//! ([`AnswerStore::get`] says why), never served.
+//! An answer read back must match its checksum, and is checked against
+//! its question: it must be of the key's position, exact, every legal move
+//! once with a value the seeds allow, the best move's value the
+//! position's, a line of legal moves whose first is a best move
+//! (`Report::from_kept`); one that is not is refused ([`AnswerStore::get`]
+//! says why), never served. A store whose file is shorter than the pages
+//! it says it holds (cut short by a copy or a full disk) is refused before
+//! any of them is read. What no check here can catch is damage to LMDB's
+//! own pages (it keeps no checksums of them): a page of garbage in the
+//! middle of the file may stop the process (SIGBUS) when it is read.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, Weak};
@@ -54,7 +63,15 @@ pub const MAP_BYTES: usize = 4 << 30;
 pub const FORMAT_KEY: &str = "\0format";
 
 /// The format's name and version.
-pub const FORMAT: &str = "kalah answers 1";
+pub const FORMAT: &str = "kalah answers 2";
+
+/// The format before answers carried checksums: its answers are dropped.
+const FORMAT_1: &str = "kalah answers 1";
+
+/// The checksum of an answer's text.
+fn checksum(text: &str) -> String {
+    format!("{:016x}", xxhash_rust::xxh3::xxh3_64(text.as_bytes()))
+}
 
 /// The folder of the answers of database folder `dir`.
 pub fn answers_dir(dir: &Path) -> PathBuf {
@@ -88,6 +105,29 @@ fn store_error(dir: &Path, what: &str, e: heed::Error) -> Error {
     Error::of_kind(kind, format!("{}: the answers kept there: {what}: {e}", dir.display()))
 }
 
+/// Refuses a store whose file is shorter than the pages its meta page
+/// says it holds, before any of them is read (a read beyond the file's
+/// end would stop the process).
+fn check_length(env: &heed::Env, dir: &Path) -> Result<()> {
+    let txn = env.read_txn().map_err(|e| store_error(dir, "cannot read", e))?;
+    // The main table's statistics and the last page come from the meta page alone.
+    let page_size = match env.open_database::<Str, Str>(&txn, None).map_err(|e| store_error(dir, "cannot open its table", e))? {
+        Some(db) => u64::from(db.stat(&txn).map_err(|e| store_error(dir, "cannot read", e))?.page_size),
+        None => return Ok(()),
+    };
+    let pages = env.info().last_page_number as u64 + 1;
+    let file = dir.join("data.mdb");
+    let bytes = std::fs::metadata(&file).map_err(|e| Error::io(format!("{}: {e}", file.display()), Some(e)))?.len();
+    if pages.saturating_mul(page_size) > bytes {
+        return Err(Error::corrupt(format!(
+            "{}: {bytes} bytes, where its pages take {} (cut short): refused; delete the folder to keep answers anew",
+            file.display(),
+            pages * page_size
+        )));
+    }
+    Ok(())
+}
+
 /// The stores this process has open, by folder: LMDB lets a process open
 /// an environment once.
 static OPEN: Mutex<Vec<(PathBuf, Weak<AnswerStore>)>> = Mutex::new(Vec::new());
@@ -97,6 +137,12 @@ impl AnswerStore {
     /// in this process has it open: LMDB lets a process open a folder's
     /// environment once.
     pub fn shared(dir: &Path) -> Result<Arc<AnswerStore>> {
+        AnswerStore::shared_noting(dir, &crate::progress::Silent)
+    }
+
+    /// [`AnswerStore::shared`], saying to `observer` what opening it did
+    /// (the answers of an older format dropped).
+    pub fn shared_noting(dir: &Path, observer: &dyn crate::Observer) -> Result<Arc<AnswerStore>> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(format!("{}: cannot make the folder of kept answers: {e}", dir.display()), Some(e)))?;
         let dir = dir.canonicalize().map_err(|e| Error::io(format!("{}: cannot find the folder of kept answers: {e}", dir.display()), Some(e)))?;
         let mut open = OPEN.lock().unwrap_or_else(|e| e.into_inner());
@@ -104,24 +150,31 @@ impl AnswerStore {
         if let Some(store) = open.iter().find(|(at, _)| *at == dir).and_then(|(_, store)| store.upgrade()) {
             return Ok(store);
         }
-        let store = Arc::new(AnswerStore::open(&dir)?);
+        let store = Arc::new(AnswerStore::open(&dir, observer)?);
         open.push((dir, Arc::downgrade(&store)));
         Ok(store)
     }
 
-    /// Opens the store in `dir`, an existing folder, checking its format.
-    fn open(dir: &Path) -> Result<AnswerStore> {
+    /// Opens the store in `dir`, an existing folder, checking its format;
+    /// a store of version 1 has its answers dropped (said to `observer`).
+    fn open(dir: &Path, observer: &dyn crate::Observer) -> Result<AnswerStore> {
         // SAFETY: the environment's files are only ever opened through
         // LMDB, by this type, with the same options, once a process
         // (`shared`); LMDB itself guards concurrent use by processes (its
         // lock file).
         #[allow(unsafe_code)]
         let env = unsafe { heed::EnvOpenOptions::new().map_size(MAP_BYTES).max_dbs(1).open(dir) }.map_err(|e| store_error(dir, "cannot open", e))?;
+        check_length(&env, dir)?;
         let mut txn = env.write_txn().map_err(|e| store_error(dir, "cannot write", e))?;
         let db: heed::Database<Str, Str> = env.create_database(&mut txn, None).map_err(|e| store_error(dir, "cannot open its table", e))?;
         // A store of this format, or a new one made so; never a foreign one.
         match db.get(&txn, FORMAT_KEY).map_err(|e| store_error(dir, "cannot read", e))? {
             Some(FORMAT) => {}
+            Some(FORMAT_1) => {
+                db.clear(&mut txn).map_err(|e| store_error(dir, "cannot write", e))?;
+                db.put(&mut txn, FORMAT_KEY, FORMAT).map_err(|e| store_error(dir, "cannot write", e))?;
+                observer.note(&format!("{}: the answers kept there were of format 1, without checksums: dropped, to be found and kept again", dir.display()));
+            }
             Some(other) => return Err(Error::corrupt(format!("{}: kept answers of another format ({other:?}, not {FORMAT:?}): refused", dir.display()))),
             None if db.is_empty(&txn).map_err(|e| store_error(dir, "cannot read", e))? => {
                 db.put(&mut txn, FORMAT_KEY, FORMAT).map_err(|e| store_error(dir, "cannot write", e))?;
@@ -142,6 +195,10 @@ impl AnswerStore {
             return Ok(None);
         };
         let refused = |why: String| Error::corrupt(format!("{}: the answer kept for {position} {why}: refused", self.dir.display()));
+        let (sum, text) = text.split_once(' ').filter(|(sum, _)| sum.len() == 16 && sum.bytes().all(|b| b.is_ascii_hexdigit())).ok_or_else(|| refused("has no checksum".into()))?;
+        if sum != checksum(text) {
+            return Err(refused("does not match its checksum (damaged)".into()));
+        }
         let json: serde_json::Value = serde_json::from_str(text).map_err(|e| refused(format!("is not JSON ({e})")))?;
         Report::from_kept(&json, position, rules, start).map(Some).map_err(refused)
     }
@@ -154,6 +211,7 @@ impl AnswerStore {
         Report::from_kept(&json, &report.position, report.rules, Instant::now())
             .map_err(|why| Error::internal(format!("an answer to keep for {} {why}", report.position)))?;
         let text = json.to_string();
+        let text = format!("{} {text}", checksum(&text));
         let mut txn = self.env.write_txn().map_err(|e| store_error(&self.dir, "cannot write", e))?;
         self.db.put(&mut txn, &key(&report.position, report.rules), &text).map_err(|e| store_error(&self.dir, "cannot write", e))?;
         txn.commit().map_err(|e| store_error(&self.dir, "cannot commit", e))
@@ -177,9 +235,18 @@ impl AnswerStore {
 #[derive(Debug)]
 pub(crate) struct Answers {
     recent: Mutex<lru::LruCache<String, Report>>,
-    store: std::sync::OnceLock<std::result::Result<Arc<AnswerStore>, String>>,
+    /// The store once opened; or why it could not be, and when that was
+    /// (tried again after [`RETRY_OPENING`]); `None` before the first try.
+    store: Mutex<Option<Opening>>,
     dir: PathBuf,
 }
+
+/// The store opened, or why it could not be and when that was.
+type Opening = std::result::Result<Arc<AnswerStore>, (String, Instant)>;
+
+/// How long an analyzer answers without a store that could not be opened
+/// before it tries again (the folder may have been made writable since).
+pub const RETRY_OPENING: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// How many answers an analyzer holds in memory, the most recent.
 pub const RECENT_ANSWERS: usize = 4096;
@@ -187,32 +254,43 @@ pub const RECENT_ANSWERS: usize = 4096;
 impl Answers {
     pub(crate) fn new(databases: &Path) -> Answers {
         let recent = Mutex::new(lru::LruCache::new(std::num::NonZeroUsize::new(RECENT_ANSWERS).expect("not zero")));
-        Answers { recent, store: std::sync::OnceLock::new(), dir: answers_dir(databases) }
+        Answers { recent, store: Mutex::new(None), dir: answers_dir(databases) }
     }
 
-    /// The folder's store, opened the first time; a store that cannot be
-    /// opened is said once to `observer`, and passed over.
-    fn store(&self, observer: &dyn crate::Observer) -> Option<&AnswerStore> {
-        let mut fresh = false;
-        let store = self.store.get_or_init(|| {
-            fresh = true;
-            AnswerStore::shared(&self.dir).map_err(|e| e.to_string())
-        });
-        match store {
-            Ok(store) => Some(store),
+    /// The folder's store, opened the first time (and again
+    /// [`RETRY_OPENING`] after a failure); a store that cannot be opened is
+    /// said to `observer` when the opening is tried, and passed over.
+    fn store(&self, observer: &dyn crate::Observer) -> Option<Arc<AnswerStore>> {
+        let (store, tried_now) = self.opened(observer);
+        if let (Err(why), true) = (&store, tried_now) {
+            observer.note(&format!("answering without the answers kept across runs: {why}"));
+        }
+        store.ok()
+    }
+
+    /// The store, or why it cannot be had; and whether it was tried now.
+    fn opened(&self, observer: &dyn crate::Observer) -> (std::result::Result<Arc<AnswerStore>, String>, bool) {
+        let mut store = self.store.lock().unwrap_or_else(|e| e.into_inner());
+        match &*store {
+            Some(Ok(open)) => return (Ok(open.clone()), false),
+            Some(Err((why, when))) if when.elapsed() < RETRY_OPENING => return (Err(why.clone()), false),
+            _ => {}
+        }
+        let tried = AnswerStore::shared_noting(&self.dir, observer).map_err(|e| (e.to_string(), Instant::now()));
+        *store = Some(tried.clone());
+        (tried.map_err(|(why, _)| why), true)
+    }
+
+    /// Opens the store if it was not: whether it is open; if not, why is
+    /// said to `observer`, whoever tried it first.
+    pub(crate) fn open(&self, observer: &dyn crate::Observer) -> bool {
+        match self.opened(observer).0 {
+            Ok(_) => true,
             Err(why) => {
-                if fresh {
-                    observer.note(&format!("answering without the answers kept across runs: {why}"));
-                }
-                None
+                observer.note(&format!("answering without the answers kept across runs: {why}"));
+                false
             }
         }
-    }
-
-    /// Opens the store if it was not; whether it is open (if not, why is
-    /// said to `observer`, the first time).
-    pub(crate) fn open(&self, observer: &dyn crate::Observer) -> bool {
-        self.store(observer).is_some()
     }
 
     /// The exact answer kept for `position` under `rules`, if there is one
@@ -262,11 +340,17 @@ mod tests {
         report
     }
 
-    /// Puts `json` under the key of Kalah(3,3), unchecked (a forger).
-    fn forge(store: &AnswerStore, json: &str) {
+    /// Puts `text` as it is under the key of Kalah(3,3), unchecked.
+    fn put_raw(store: &AnswerStore, text: &str) {
         let mut txn = store.env.write_txn().unwrap();
-        store.db.put(&mut txn, &key(&Position::start(3, 3).unwrap(), Rules::default()), json).unwrap();
+        store.db.put(&mut txn, &key(&Position::start(3, 3).unwrap(), Rules::default()), text).unwrap();
         txn.commit().unwrap();
+    }
+
+    /// Puts `json` under the key of Kalah(3,3) with its checksum made
+    /// good, as a forger would.
+    fn forge(store: &AnswerStore, json: &str) {
+        put_raw(store, &format!("{} {json}", checksum(json)));
     }
 
     /// Kept answers come back across openings (another process's too:
@@ -319,12 +403,72 @@ mod tests {
         assert!(forged(&|j| j["moves"][0]["house"] = 7.into()).contains("legal ones"));
         assert!(forged(&|j| j["pv"][0]["side"] = "N".into()).contains("not to move"));
         assert!(forged(&|j| j["pv"][1]["house"] = 9.into()).contains("not a move"));
+        assert!(forged(&|j| j["pv"] = serde_json::json!([])).contains("no line"));
         forge(&store, "{");
         assert!(store.get(&start, Rules::default()).unwrap_err().to_string().contains("not JSON"));
-        // Bounds only are never written.
+        // A byte changed, its checksum not made good: damaged.
+        let mut damaged = good.clone();
+        damaged["moves"][1]["value"] = (damaged["moves"][1]["value"].as_i64().unwrap() - 2).into();
+        put_raw(&store, &format!("{} {damaged}", checksum(&good.to_string())));
+        assert!(store.get(&start, Rules::default()).unwrap_err().to_string().contains("checksum"));
+        put_raw(&store, &good.to_string());
+        assert!(store.get(&start, Rules::default()).unwrap_err().to_string().contains("no checksum"));
+        // Bounds only, or no line, are never written.
         let mut bounds = solved();
         bounds.analysis.value.upper += 2;
         assert!(store.put(&bounds).is_err());
+        let mut lineless = solved();
+        lineless.analysis.pv.clear();
+        assert!(store.put(&lineless).is_err());
+    }
+
+    /// A store cut short (a copy or a full disk) is refused before its
+    /// pages are read, which would stop the process.
+    #[test]
+    fn a_store_cut_short_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let store = AnswerStore::shared(dir.path()).unwrap();
+            // Enough answers for pages well past the meta pages.
+            let report = solved();
+            for house in 0..200 {
+                let mut txn = store.env.write_txn().unwrap();
+                store.db.put(&mut txn, &format!("padding {house}"), &"x".repeat(1000)).unwrap();
+                txn.commit().unwrap();
+            }
+            store.put(&report).unwrap();
+        }
+        let file = dir.path().join("data.mdb");
+        let bytes = std::fs::metadata(&file).unwrap().len();
+        std::fs::OpenOptions::new().write(true).open(&file).unwrap().set_len(bytes / 2).unwrap();
+        let e = AnswerStore::shared(dir.path()).unwrap_err();
+        assert_eq!(e.kind(), crate::ErrorKind::Corrupt, "{e}");
+        assert!(e.to_string().contains("cut short"), "{e}");
+    }
+
+    /// A store of format 1 (answers without checksums) is made format 2,
+    /// its answers dropped, and says so.
+    #[test]
+    fn a_store_of_format_1_is_renewed() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let store = AnswerStore::shared(dir.path()).unwrap();
+            let mut txn = store.env.write_txn().unwrap();
+            store.db.put(&mut txn, FORMAT_KEY, FORMAT_1).unwrap();
+            store.db.put(&mut txn, "3,3,3,0,3,3,3,0 S standard-instant-owner-ccw-relayoff", "{}").unwrap();
+            txn.commit().unwrap();
+        }
+        #[derive(Default)]
+        struct Notes(Mutex<Vec<String>>);
+        impl crate::Observer for Notes {
+            fn note(&self, text: &str) {
+                self.0.lock().unwrap().push(text.to_string());
+            }
+        }
+        let notes = Notes::default();
+        let store = AnswerStore::shared_noting(dir.path(), &notes).unwrap();
+        assert_eq!(store.len().unwrap(), 0);
+        assert!(notes.0.lock().unwrap().iter().any(|n| n.contains("format 1")), "{:?}", notes.0.lock().unwrap());
     }
 
     /// A store of another format, or an LMDB store of something else, is

@@ -54,10 +54,13 @@ struct Listed {
 }
 
 /// How old a folder's time of change must be for a reading made after it
-/// to be trusted: a file system keeps times in ticks (of a few
-/// milliseconds on some), so a change within the same tick as an earlier
-/// one can leave the time as it was.
-const SETTLED: std::time::Duration = std::time::Duration::from_secs(1);
+/// to be trusted: a file system keeps times in ticks (a clock tick of
+/// 1-10 ms on Linux's ext4, xfs, btrfs and tmpfs), so a change within the
+/// same tick as an earlier one can leave the time as it was. On a file
+/// system of coarser times (FAT's 2 s) a file added within one may be
+/// seen late, until the folder changes again: a search instead of a
+/// probe, the same values.
+const SETTLED: std::time::Duration = std::time::Duration::from_millis(50);
 
 /// A database file found in a directory by its default name.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -392,7 +395,7 @@ impl Databases {
     /// The complete files (by name) for `h` houses and `rules`, by seeds
     /// ascending; none if the directory cannot be read. The folder is read
     /// again only when its time of change moved (a file added, removed or
-    /// renamed), or is too recent to tell (under a second old): many small
+    /// renamed), or is too recent to tell (under 50 ms old): many small
     /// requests look at it once each.
     pub fn files(&self, h: usize, rules: Rules) -> Vec<FoundFile> {
         let changed = std::fs::metadata(&self.dir).and_then(|m| m.modified()).ok();
@@ -782,6 +785,8 @@ mod tests {
         let seeds = |dbs: &Databases| dbs.files(4, rules).iter().map(|f| f.max_seeds).collect::<Vec<_>>();
         let age = |secs: u64| std::fs::File::open(dir.path()).unwrap().set_modified(std::time::SystemTime::now() - Duration::from_secs(secs)).unwrap();
         std::fs::write(dir.path().join(name(8)), b"x").unwrap();
+        // Changed "just now" whatever the time the test takes: a second ahead.
+        std::fs::File::open(dir.path()).unwrap().set_modified(std::time::SystemTime::now() + Duration::from_secs(1)).unwrap();
         assert_eq!(seeds(&dbs), [8]);
         assert!(dbs.listing.lock().unwrap().is_none(), "a reading of a folder changed just now is not kept");
         age(10);

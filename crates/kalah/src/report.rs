@@ -31,7 +31,7 @@ pub enum Source {
     /// The game is over: the rules give the value.
     GameOver,
     /// Read from the exact answers kept in the database folder, found by
-    /// an earlier request's search or retrograde analysis
+    /// an earlier request's search, retrograde analysis or bounds that met
     /// ([`crate::Memory::Answers`]).
     Kept,
 }
@@ -180,10 +180,12 @@ impl Report {
             at = at.play(engine, house).map_err(|e| format!("has a line step that is not a move ({step}: {e})"))?.0;
             pv.push(PvMove { side, house });
         }
-        if let Some(first) = pv.first() {
-            if moves.iter().find(|m| m.house == first.house).map(|m| m.value) != Some(value) {
+        match pv.first() {
+            Some(first) if moves.iter().find(|m| m.house == first.house).map(|m| m.value) != Some(value) => {
                 return Err(format!("has a line whose first move ({}) is not a best one", first.house));
             }
+            None if !moves.is_empty() => return Err("has no line of best play".into()),
+            _ => {}
         }
         let end = match (json["pv_endless"].as_bool(), json["pv_cut"].as_bool()) {
             (Some(true), _) => LineEnd::Endless,

@@ -31,14 +31,29 @@ use crate::text::{a_size, article, group};
 ///
 /// The size is then raised to what the keys' fields need where that is
 /// small.
+///
+/// With no database the tiers are those of six houses by seeds; fewer
+/// houses hold far fewer boards of as many seeds, and take the tier of six
+/// houses holding as many boards (Kalah(4,3), 24 seeds: 10.5 million
+/// boards, fewer than six houses hold with 16 seeds, so 16 MiB where six
+/// houses take 64). Its searches take 41 thousand nodes: a 64 MiB table
+/// was a thousand times more than they fill, and its clearing most of the
+/// system time of a batch of such positions (BENCHMARKS.md).
 pub fn default_tt_mb(h: usize, seeds: u32, db_seeds: Option<u32>) -> usize {
+    // The tiers, by the seeds of six houses.
+    const TIERS: [(u32, usize); 3] = [(16, 16), (24, 64), (36, 256)];
     let mb = match db_seeds {
-        None => match seeds {
-            0..=16 => 16,
-            17..=24 => 64,
-            25..=36 => 256,
-            _ => 1024,
-        },
+        None => {
+            let by_seeds = TIERS.iter().find(|&&(n, _)| seeds <= n).map_or(1024, |&(_, mb)| mb);
+            let by_boards = if h < 6 {
+                // C(seeds + 2h, 2h), in u128 (no overflow below 6 houses).
+                let boards = (1..=2 * h as u128).fold(1u128, |c, k| c * (u128::from(seeds) + k) / k);
+                TIERS.iter().find(|&&(n, _)| boards <= u128::from(boards_up_to(6, n))).map_or(1024, |&(_, mb)| mb)
+            } else {
+                by_seeds
+            };
+            by_seeds.min(by_boards)
+        }
         Some(n) => match seeds.saturating_sub(n) {
             0..=28 => 64,
             29..=38 => 256,
@@ -516,6 +531,21 @@ pub fn searched_db_seeds(memory: Option<&Builder>, file: Option<&Database>) -> O
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Six houses and more by seeds; fewer houses by the boards they hold,
+    /// never above what their seeds say.
+    #[test]
+    fn the_default_table_follows_the_boards_of_the_position() {
+        let no_db = |h, seeds| default_tt_mb(h, seeds, None);
+        assert_eq!((no_db(6, 16), no_db(6, 17), no_db(6, 24), no_db(6, 36), no_db(6, 37)), (16, fields_floor(6, 64), fields_floor(6, 64), fields_floor(6, 256), 1024));
+        assert_eq!(no_db(8, 16), 16, "eight houses: by seeds");
+        assert_eq!(no_db(4, 24), 16, "Kalah(4,3): 10.5 million boards");
+        assert_eq!(no_db(4, 32), fields_floor(4, 64), "Kalah(4,4): 225 million boards");
+        assert_eq!(no_db(5, 40), fields_floor(5, 256), "Kalah(5,4)");
+        assert_eq!(no_db(1, 2000), 16, "one house: few boards");
+        assert_eq!(no_db(5, 2550), 1024, "no overflow");
+        assert_eq!(default_tt_mb(4, 24, Some(10)), fields_floor(4, 64), "with a database: unchanged");
+    }
 
     #[test]
     fn the_default_database_built_in_memory_is_sized_by_the_position() {

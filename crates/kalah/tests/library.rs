@@ -421,8 +421,27 @@ fn an_exact_answer_is_kept_and_answers_at_once() {
     let notes = notes.0.into_inner().unwrap();
     assert!(notes.iter().any(|n| n.contains("answers") && n.contains("refused")), "{notes:?}");
     // The search's answer took the forged one's place.
+    assert!(notes.iter().any(|n| n.contains("best move")), "refused for its value: {notes:?}");
     let healed = Analyzer::new(Databases::new(folder.path())).analyze(&asked(Memory::Answers, Want::MovesAndLine), &Silent).unwrap();
     assert_eq!((healed.source, healed.value()), (Source::Kept, Some(value)));
+}
+
+/// A folder that cannot hold kept answers (here a file) is said, whoever
+/// opened it first, and the answers are still exact (found anew).
+#[test]
+fn a_folder_that_cannot_keep_answers_is_said() {
+    let folder = tempfile::tempdir().unwrap();
+    let file = folder.path().join("not-a-folder");
+    std::fs::write(&file, b"x").unwrap();
+    let analyzer = Analyzer::new(Databases::new(&file));
+    let request = Request { threads: 1, memory: Memory::Answers, book: false, ..Request::new(Position::start(3, 3).unwrap(), Rules::default()) };
+    assert!(!analyzer.has_kept_answer(&request));
+    let notes = Notes::default();
+    assert!(!analyzer.open_kept_answers(&notes));
+    let report = analyzer.analyze(&request, &Silent).unwrap();
+    assert_eq!((report.source, report.value()), (Source::Search, Some(2)));
+    let notes = notes.0.into_inner().unwrap();
+    assert!(notes.iter().any(|n| n.contains("without the answers kept") && n.contains("not-a-folder")), "{notes:?}");
 }
 
 /// Makes a store in `dir` holding `answer` for its position under empty
@@ -435,7 +454,11 @@ fn forge_answer(dir: &std::path::Path, answer: &serde_json::Value) {
     let env = unsafe { heed::EnvOpenOptions::new().map_size(1 << 20).max_dbs(1).open(dir) }.unwrap();
     let mut txn = env.write_txn().unwrap();
     let db: heed::Database<heed::types::Str, heed::types::Str> = env.open_database(&txn, None).unwrap().unwrap();
-    db.put(&mut txn, &kalah::answers::key(&position, empty_capture()), &answer.to_string()).unwrap();
+    // (`shared` above wrote the format's key.)
+    // Its checksum made good, as a forger would.
+    let text = answer.to_string();
+    let value = format!("{:016x} {text}", xxhash_rust::xxh3::xxh3_64(text.as_bytes()));
+    db.put(&mut txn, &kalah::answers::key(&position, empty_capture()), &value).unwrap();
     txn.commit().unwrap();
 }
 
