@@ -392,6 +392,10 @@ fn check_entry(e: &Entry, houses: usize) -> std::result::Result<(), String> {
 }
 
 
+/// The longest a journal waits between writes, however long the last
+/// took (a 4 GiB table snapshot written beside a busy session took up to
+/// 6 minutes; ten times that would leave an hour of work unwritten).
+pub const MAX_WRITE_SPACING: std::time::Duration = std::time::Duration::from_secs(20 * 60);
 
 /// Where and how often a search keeps its journal ([`crate::analyzer::Request::journal`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -503,8 +507,10 @@ impl Journaling {
     /// journal counts include all whose work a resumed search finds kept
     /// (and those searched while the snapshot was taken, which it may
     /// have missed in part). Writes are then spaced by at least ten times as
-    /// long as the last took (at most a tenth of the time on them), and a
-    /// snapshot that cannot be written is a note.
+    /// long as the last took (at most a tenth of the time on them), but at
+    /// most [`MAX_WRITE_SPACING`] (a write slowed by a busy disk must not
+    /// put the next hours away), and a snapshot that cannot be written is
+    /// a note.
     pub fn run<R>(&self, nodes: &(dyn Fn() -> u64 + Sync), table: Option<&TableEntries<'_>>, observer: &dyn crate::progress::Observer, job: impl FnOnce() -> R) -> Result<(R, JournalReport)> {
         use std::sync::{Condvar, Mutex};
         let started = std::time::Instant::now();
@@ -542,7 +548,7 @@ impl Journaling {
                     if changes != written || snapshot.is_some() {
                         let begun = std::time::Instant::now();
                         let result = write();
-                        wait = self.every.max(begun.elapsed() * 10);
+                        wait = self.every.max((begun.elapsed() * 10).min(MAX_WRITE_SPACING));
                         match result {
                             Ok(()) => {
                                 written = changes;
