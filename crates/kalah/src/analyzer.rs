@@ -518,26 +518,17 @@ impl Analyzer {
             return None;
         }
         let mut report = self.answers.get(&request.position, request.rules, observer)?;
-        // (A best move before the moves are cleared: the line's first.)
-        let best = report.best_move();
-        let a = &mut report.analysis;
-        match request.want {
-            Want::Value => {
-                a.moves.clear();
-                a.pv.clear();
-            }
-            Want::BestMove => {
-                a.moves.clear();
-                a.pv.clear();
-            }
-            Want::Moves => a.pv.clear(),
-            Want::MovesAndLine => {}
-        }
-        if a.pv.is_empty() {
-            a.end = LineEnd::GameOver;
-        }
+        // A best move is taken before the moves are cleared (the line's first).
         if request.want == Want::BestMove {
-            report.best_found = best;
+            report.best_found = report.best_move();
+        }
+        let a = &mut report.analysis;
+        if !request.want.moves() {
+            a.moves.clear();
+        }
+        if !request.want.line() {
+            a.pv.clear();
+            a.end = LineEnd::GameOver;
         }
         Some(report)
     }
