@@ -144,12 +144,13 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let background_time = crate::common::seconds(args.background_time)
         .map_err(|_| crate::common::user(format!("--background-time {}: give a number of seconds above 0", args.background_time)))?;
     // The server's log: what a client is not told.
-    let log: kalah::background::Log = Arc::new(|what: &str| {
+    let log: kalah::Log = Arc::new(|what: &str| {
         let _ = writeln!(std::io::stderr(), "kalah: {what}");
     });
-    let background = Arc::new(Background::new(args.background, background_time, log));
-    // Said once, as it starts: answers are then kept in memory only.
-    analyzer.open_kept_answers(&crate::observe::Terminal::unless_json(false));
+    let background = Arc::new(Background::new(args.background, background_time, log.clone()));
+    let analyzer = analyzer.logging_to(log);
+    // Said as it starts (to the log): a folder where no answer can be kept.
+    analyzer.open_kept_answers(&kalah::Silent);
     let shared = Arc::new(Shared { analyzer, limits, slots: Semaphore::new(slots), waiting: Default::default(), db_dir, queue_wait, background });
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     runtime.block_on(async {

@@ -4,7 +4,7 @@
 //! query string too long), and a graceful stop on SIGTERM. Loopback only,
 //! a bounded number of requests.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -23,25 +23,40 @@ struct Server {
     child: Child,
     addr: SocketAddr,
     _dir: tempfile::TempDir,
+    /// Its stderr, its log, as a file.
+    log: tempfile::NamedTempFile,
 }
 
 impl Server {
     fn start(args: &[&str], setup: impl FnOnce(&std::path::Path)) -> Server {
         let dir = tempfile::tempdir().unwrap();
         setup(dir.path());
-        let mut child = Command::new(BIN)
+        let log = tempfile::NamedTempFile::new().unwrap();
+        let child = Command::new(BIN)
             .args(["serve", "--addr", "127.0.0.1:0"])
             .args(args)
             .env("KALAH_DB_DIR", dir.path())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(Stdio::piped())
+            .stderr(log.reopen().unwrap())
             .spawn()
             .expect("run kalah serve");
-        let mut line = String::new();
-        BufReader::new(child.stderr.take().unwrap()).read_line(&mut line).unwrap();
-        let addr = line.split("http://").nth(1).and_then(|r| r.split('/').next()).unwrap_or_else(|| panic!("no address in {line:?}"));
-        Server { child, addr: addr.parse().unwrap(), _dir: dir }
+        // The address, from the line that says it (a note may come first).
+        let started = Instant::now();
+        let addr = loop {
+            let said = std::fs::read_to_string(log.path()).unwrap();
+            if let Some(addr) = said.lines().find_map(|l| l.split("serving on http://").nth(1)).and_then(|r| r.split('/').next()) {
+                break addr.to_string();
+            }
+            assert!(started.elapsed() < Duration::from_secs(30), "no address in {said:?}");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        Server { child, addr: addr.parse().unwrap(), _dir: dir, log }
+    }
+
+    /// What it has logged so far.
+    fn log(&self) -> String {
+        std::fs::read_to_string(self.log.path()).unwrap()
     }
 
     fn get(&self, path: &str) -> (u16, String, Value) {
@@ -329,6 +344,31 @@ fn a_search_answered_with_bounds_goes_on_in_the_background() {
     let solved = Command::new(BIN).args(["solve", "4", "5", "--value-only", "--no-book", "--no-memory", "--json"]).env("KALAH_DB_DIR", server._dir.path()).output().unwrap();
     let solved: Value = serde_json::from_slice(&solved.stdout).unwrap();
     assert_eq!(again["lower"], solved["lower"], "the server's background answer against `kalah solve`: {solved}");
+}
+
+/// A kept answer damaged on disk (a byte changed) is refused, said in the
+/// server's log, and the question answered anew, exact.
+#[test]
+fn a_damaged_kept_answer_is_logged_and_answered_anew() {
+    let folder = tempfile::tempdir().unwrap();
+    let dir = folder.path().to_str().unwrap();
+    let question = "/api/v1/start?houses=4&seeds=3&capture=empty";
+    let first = Server::start(&["--threads", "1", "--no-book", "--db-dir", dir], |_| {});
+    let (status, _, found) = first.get(question);
+    assert_eq!((status, &found["source"]), (200, &Value::from("search")), "{found}");
+    drop(first);
+    // "South wins by 8" made "South wins by 9" inside the store's file.
+    let file = folder.path().join("answers/data.mdb");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let at = bytes.windows(15).position(|w| w == b"South wins by 8").expect("the answer in the file");
+    bytes[at + 14] = b'9';
+    std::fs::write(&file, bytes).unwrap();
+    let second = Server::start(&["--threads", "1", "--no-book", "--db-dir", dir], |_| {});
+    let (status, head, again) = second.get(question);
+    assert_eq!((status, head.contains("x-kalah-kept")), (200, false), "{again}");
+    assert_eq!((&again["source"], &again["value"]), (&Value::from("search"), &found["value"]), "{again}");
+    let log = second.log();
+    assert!(log.contains("checksum") && log.contains("refused"), "the server's log: {log}");
 }
 
 /// Issue 54: what a server proves it keeps in its database folder

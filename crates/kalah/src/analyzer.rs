@@ -328,6 +328,15 @@ impl Analyzer {
         Analyzer { book: Some(book), ..self }
     }
 
+    /// This analyzer, logging to `log` what no request is told of its
+    /// kept answers (a damaged one, a store that cannot be opened or
+    /// written), besides saying it to the request's observer: a server's
+    /// log.
+    pub fn logging_to(self, log: crate::Log) -> Analyzer {
+        self.answers.log_to(log);
+        self
+    }
+
     /// The opening book, if it has one.
     pub fn book(&self) -> Option<&Book> {
         self.book.as_deref()

@@ -232,13 +232,20 @@ impl AnswerStore {
 
 /// The answers an analyzer keeps: the most recent in memory, and those of
 /// its folder's store (opened at the first request that remembers).
-#[derive(Debug)]
 pub(crate) struct Answers {
     recent: Mutex<lru::LruCache<String, Report>>,
     /// The store once opened; or why it could not be, and when that was
     /// (tried again after [`RETRY_OPENING`]); `None` before the first try.
     store: Mutex<Option<Opening>>,
     dir: PathBuf,
+    /// Where a fault of the store is logged besides the request's notes.
+    log: Mutex<Option<crate::Log>>,
+}
+
+impl std::fmt::Debug for Answers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Answers").field("dir", &self.dir).finish()
+    }
 }
 
 /// The store opened, or why it could not be and when that was.
@@ -254,7 +261,20 @@ pub const RECENT_ANSWERS: usize = 4096;
 impl Answers {
     pub(crate) fn new(databases: &Path) -> Answers {
         let recent = Mutex::new(lru::LruCache::new(std::num::NonZeroUsize::new(RECENT_ANSWERS).expect("not zero")));
-        Answers { recent, store: Mutex::new(None), dir: answers_dir(databases) }
+        Answers { recent, store: Mutex::new(None), dir: answers_dir(databases), log: Mutex::new(None) }
+    }
+
+    /// Logs the store's faults to `log` too.
+    pub(crate) fn log_to(&self, log: crate::Log) {
+        *self.log.lock().unwrap_or_else(|e| e.into_inner()) = Some(log);
+    }
+
+    /// Says `text`, a fault of the store, to `observer` and to the log.
+    fn fault(&self, observer: &dyn crate::Observer, text: &str) {
+        observer.note(text);
+        if let Some(log) = self.log.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+            log(text);
+        }
     }
 
     /// The folder's store, opened the first time (and again
@@ -263,7 +283,7 @@ impl Answers {
     fn store(&self, observer: &dyn crate::Observer) -> Option<Arc<AnswerStore>> {
         let (store, tried_now) = self.opened(observer);
         if let (Err(why), true) = (&store, tried_now) {
-            observer.note(&format!("answering without the answers kept across runs: {why}"));
+            self.fault(observer, &format!("answering without the answers kept across runs: {why}"));
         }
         store.ok()
     }
@@ -287,7 +307,7 @@ impl Answers {
         match self.opened(observer).0 {
             Ok(_) => true,
             Err(why) => {
-                observer.note(&format!("answering without the answers kept across runs: {why}"));
+                self.fault(observer, &format!("answering without the answers kept across runs: {why}"));
                 false
             }
         }
@@ -308,7 +328,7 @@ impl Answers {
             }
             Ok(None) => None,
             Err(e) => {
-                observer.note(&e.to_string());
+                self.fault(observer, &e.to_string());
                 None
             }
         }
@@ -319,7 +339,7 @@ impl Answers {
     pub(crate) fn keep(&self, report: &Report, observer: &dyn crate::Observer) {
         if let Some(store) = self.store(observer) {
             if let Err(e) = store.put(report) {
-                observer.note(&format!("an answer not kept across runs: {e}"));
+                self.fault(observer, &format!("an answer not kept across runs: {e}"));
             }
         }
         let kept = Report { source: crate::Source::Kept, nodes: 0, database: None, journal: None, ..report.clone() };

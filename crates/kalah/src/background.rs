@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::api::{self, ApiRequest, Limits};
-use crate::progress::{Observer, SearchStatus};
+use crate::progress::{Log, Observer, SearchStatus};
 use crate::Memory;
 
 /// Finished searches whose state is still told, the oldest forgotten first.
@@ -162,8 +162,6 @@ pub struct Background {
     log: Log,
 }
 
-/// Where a door logs what a client is not told.
-pub type Log = Arc<dyn Fn(&str) + Send + Sync>;
 
 impl std::fmt::Debug for Background {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

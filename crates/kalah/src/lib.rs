@@ -281,7 +281,7 @@ pub use answers::{answers_dir, AnswerStore};
 pub use plan::Want;
 pub use databases::{Databases, DbFile, DbSpec, SetupBudget};
 pub use error::{Error, ErrorKind, Field, Result};
-pub use progress::{Observer, SearchStatus, Silent};
+pub use progress::{Log, Observer, SearchStatus, Silent};
 pub use table::Table;
 pub use report::{Report, Source};
 pub use setup::{UsedDatabase, BOUNDS_TIME};

@@ -3,6 +3,11 @@
 //! prints; a door (the command line, a server) implements [`Observer`]
 //! and draws what it likes.
 
+/// Where a door logs what no client is told: a fault of its own files (a
+/// damaged kept answer), a background search that failed. A server's
+/// stderr, say.
+pub type Log = std::sync::Arc<dyn Fn(&str) + Send + Sync>;
+
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
