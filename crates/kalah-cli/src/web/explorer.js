@@ -326,6 +326,8 @@ async function restoreGame(game, position) {
     state.loading = null;
   }
   if (problem) {
+    // The setup shows the game the record was of, where its start is a ring (New game then starts it).
+    if (/^[0-9,]+ [SN]$/.test(game.start.trim())) showSize(game.start.trim());
     if (position) await openPosition(position);
     else await newGame($('houses').value, $('seeds').value);
     $('feedback').textContent = problem;

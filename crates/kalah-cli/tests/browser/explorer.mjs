@@ -327,6 +327,7 @@ async function main() {
     await page.goto(base + '/?' + new URLSearchParams({ position: third.position, capture: 'empty', start: '3,3,3,3,0,3,3,3,3,0 S', moves: 'N1.S2' }));
     await showsAnalysisOf(page, third.position, empty);
     check((await page.textContent('#feedback')).includes('not restored'), 'a wrong game record in the address is not said');
+    check((await page.inputValue('#seeds')) === '3', 'the setup does not show the seeds of the game the record was of');
     // A record that does not read (a variation not closed) is said too.
     await page.goto(base + '/?' + new URLSearchParams({ position: third.position, capture: 'empty', start: '3,3,3,3,0,3,3,3,3,0 S', moves: 'S2(S3.N1' }));
     await showsAnalysisOf(page, third.position, empty);
