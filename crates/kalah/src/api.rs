@@ -209,12 +209,10 @@ pub const MAX_RETROGRADE_BOARDS: u64 = 5_000_000;
 /// default database file that covers the position. A door runs such a
 /// request without waiting for a search's place.
 pub fn at_once(analyzer: &Analyzer, request: &ApiRequest, limits: &Limits) -> bool {
-    let (Ok(position), Ok(rules)) = (request.position(), request.rules()) else {
+    let Ok(asked) = request.request(limits) else {
         return false;
     };
-    let book = request.book.as_ref().is_none_or(|flag| flag.value("book").unwrap_or(true));
-    crate::plan::by_probe(analyzer.book().filter(|_| book), analyzer.databases(), &position, rules)
-        || request.request(limits).is_ok_and(|r| analyzer.has_kept_answer(&r))
+    crate::plan::by_probe(analyzer.book().filter(|_| asked.book), analyzer.databases(), &asked.position, asked.rules) || analyzer.has_kept_answer(&asked)
 }
 
 /// Answers `request` ([module docs](self)).

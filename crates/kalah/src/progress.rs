@@ -3,13 +3,13 @@
 //! prints; a door (the command line, a server) implements [`Observer`]
 //! and draws what it likes.
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
 /// Where a door logs what no client is told: a fault of its own files (a
 /// damaged kept answer), a background search that failed. A server's
 /// stderr, say.
 pub type Log = std::sync::Arc<dyn Fn(&str) + Send + Sync>;
-
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::time::{Duration, Instant};
 
 /// Hears what the library is doing; the library does the work, on its
 /// own threads, and tells the observer where it is. Every method has a
