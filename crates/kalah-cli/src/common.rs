@@ -238,8 +238,10 @@ pub fn rules_json(rules: Rules) -> serde_json::Value {
 static JSON_PRINTED: AtomicBool = AtomicBool::new(false);
 
 /// Prints one JSON object on stdout.
-pub fn print_json(value: &serde_json::Value) {
-    println!("{value}");
+pub fn print_json(value: &impl serde::Serialize) {
+    // The library's reports and `serde_json::Value`s: string keys only, so
+    // serialising cannot fail.
+    println!("{}", serde_json::to_string(value).expect("a report serialises"));
     JSON_PRINTED.store(true, Ordering::Relaxed);
 }
 
@@ -249,9 +251,9 @@ pub fn json_printed() -> bool {
 }
 
 /// The `--threads` value: at least 1, at most
-/// [`kalah::analyzer::MAX_THREADS`]; every core by default.
+/// [`kalah::MAX_THREADS`]; every core by default.
 pub fn threads(given: Option<usize>) -> anyhow::Result<usize> {
-    let max = kalah::analyzer::MAX_THREADS;
+    let max = kalah::MAX_THREADS;
     match given {
         Some(0) => Err(user("--threads must be at least 1")),
         Some(n) if n > max => Err(user(format!("--threads {n} is more than this program supports ({max})"))),
@@ -292,9 +294,9 @@ pub fn check_output(path: &std::path::Path) -> anyhow::Result<()> {
 }
 
 /// A `--time-limit` in seconds, checked: more than 0 and below
-/// [`kalah::analyzer::MAX_TIME_LIMIT`].
+/// [`kalah::MAX_TIME_LIMIT`].
 pub fn seconds(t: f64) -> anyhow::Result<std::time::Duration> {
-    let max = kalah::analyzer::MAX_TIME_LIMIT;
+    let max = kalah::MAX_TIME_LIMIT;
     if t > 0.0 && t < max {
         Ok(std::time::Duration::from_secs_f64(t))
     } else {
@@ -328,7 +330,7 @@ impl SearchArgs {
     pub(crate) fn tt_mb_asked(&self) -> anyhow::Result<Option<usize>> {
         match self.tt_mb {
             Some(0) => Err(user("--tt-mb must be at least 1")),
-            Some(mb) if mb > kalah::analyzer::MAX_TT_MB => Err(user(format!("--tt-mb {mb} is absurd"))),
+            Some(mb) if mb > kalah::MAX_TT_MB => Err(user(format!("--tt-mb {mb} is absurd"))),
             other => Ok(other),
         }
     }

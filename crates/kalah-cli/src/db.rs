@@ -463,25 +463,14 @@ fn unpack(a: UnpackArgs) -> anyhow::Result<()> {
 }
 
 fn list(a: ListArgs) -> anyhow::Result<()> {
-    let (dir, why) = match &a.dir {
-        Some(d) => (d.clone(), None),
-        None => {
-            let d = kalah::Databases::find_default_dir();
-            (d.path, Some(d.why))
-        }
-    };
-    let whence = why.map_or(String::new(), |w| format!(" ({w})"));
-    // The default directory is made by the first build: not there yet is no error.
-    let exists = why.is_none() || dir.exists();
-    let listing = if exists { kalah::Databases::new(&dir).list()? } else { kalah::databases::Listing { dir: dir.clone(), ..Default::default() } };
+    let listing = kalah::Databases::listing(a.dir.as_deref())?;
     if a.json {
-        let mut out = serde_json::to_value(&listing)?;
-        out["why"] = serde_json::json!(why);
-        out["exists"] = serde_json::json!(exists);
-        print_json(&out);
+        print_json(&listing);
         return Ok(());
     }
-    if !exists {
+    let dir = &listing.dir;
+    let whence = listing.why.map_or(String::new(), |w| format!(" ({w})"));
+    if !listing.exists {
         println!("{}{whence}: no databases yet; `kalah db build` makes the directory", dir.display());
         return Ok(());
     }

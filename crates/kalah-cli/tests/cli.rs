@@ -810,6 +810,7 @@ fn db_list_shows_the_databases_builds_and_refused_files() {
     fs::write(sb.db_dir().join("fake.kdb.zst"), "this file is not an archive of a database").unwrap();
 
     let l = sb.json(&["db", "list", "--json"]);
+    assert_eq!((&l["why"], &l["exists"]), (&Value::from("$KALAH_DB_DIR"), &Value::from(true)), "{l}");
     let dbs = l["databases"].as_array().unwrap_or_else(|| panic!("no databases array: {l}"));
     let row = |d: &Value| (d["houses"].as_u64().unwrap(), d["max_seeds"].as_u64().unwrap(), d["default"].as_bool().unwrap());
     assert_eq!(dbs.iter().map(row).collect::<Vec<_>>(), [(2, 4, true), (2, 4, false), (3, 6, true)], "{l}");

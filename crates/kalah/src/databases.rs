@@ -91,6 +91,13 @@ pub struct Listing {
     pub refused: Vec<RefusedFile>,
     /// Search memories ([`Databases::memory_dir`]).
     pub memories: Vec<ListedMemory>,
+    /// Why this directory, when it is the default one ([`DefaultDir::why`]);
+    /// `None` when the caller named it.
+    pub why: Option<&'static str>,
+    /// Whether the directory is there. A default one not made yet (the
+    /// first build makes it) lists as empty; a named one not there is an
+    /// error of [`Databases::listing`].
+    pub exists: bool,
 }
 
 impl Listing {
@@ -306,12 +313,27 @@ impl Databases {
         rules_of_tag(tag).map(|r| (houses, seeds, r))
     }
 
+    /// The listing of `dir`, or of the default directory when it is
+    /// `None` ([`Databases::find_default_dir`], said in [`Listing::why`]):
+    /// what `kalah db list` shows. A default directory not made yet lists
+    /// as empty; a named one that is not there is an error.
+    pub fn listing(dir: Option<&Path>) -> Result<Listing> {
+        let Some(dir) = dir else {
+            let default = Databases::find_default_dir();
+            if !default.path.exists() {
+                return Ok(Listing { dir: default.path, why: Some(default.why), ..Listing::default() });
+            }
+            return Ok(Listing { why: Some(default.why), ..Databases::new(default.path).list()? });
+        };
+        Databases::new(dir).list()
+    }
+
     /// Every file of the directory that is a database, a build under way
     /// or an archive, with what the reader thinks of each: what `kalah db
     /// list` shows. Files of other kinds are passed over.
     pub fn list(&self) -> Result<Listing> {
         let entries = std::fs::read_dir(&self.dir).map_err(|e| Error::from(kalah_db::DbError::io(&self.dir, e)))?;
-        let mut listing = Listing { dir: self.dir.clone(), ..Listing::default() };
+        let mut listing = Listing { dir: self.dir.clone(), exists: true, ..Listing::default() };
         for entry in entries.flatten() {
             let path = entry.path();
             let name = entry.file_name().to_string_lossy().into_owned();

@@ -41,6 +41,29 @@
 //!
 //! The [`Report`] says which step answered ([`Source`]).
 //!
+//! # The face
+//!
+//! What most clients need is at the top: positions and rules
+//! ([`Position`], [`Rules`], [`Engine`]), databases ([`Builder`],
+//! [`Database`], [`Databases`]), the [`Analyzer`] with its [`Request`]
+//! and [`Report`], and [`Error`]. The public modules are for work beyond
+//! one position, each behind one door of this program:
+//!
+//! | module | for |
+//! |---|---|
+//! | [`api`] | one JSON request in, one answer out (`kalah engine`, `kalah serve`) |
+//! | [`background`] | searches that go on after bounds were answered (`kalah serve`) |
+//! | [`book`], [`book_build`] | the opening book: lookups, building, proving again |
+//! | [`databases`] | the database folder: listing, choosing, loading |
+//! | [`journal`], [`verify`] | a long search's journal, and checking one |
+//! | [`openings`], [`starts`], [`published`] | opening turns, tables of starts, the published values |
+//! | [`report`], [`answers`] | the answer's parts, and the answers kept across runs |
+//! | [`split`] | one search shared by many workers (MPI) |
+//! | [`text`] | values and sizes as people read them |
+//!
+//! The analyzer's plan, its cost estimates, search set-up and table
+//! snapshots are private: every door goes through the items above.
+//!
 //! # Solve Kalah(4,3)
 //!
 //! ```
@@ -250,7 +273,7 @@
 //! ```
 #![warn(missing_docs)]
 
-pub mod analyzer;
+mod analyzer;
 pub mod answers;
 pub mod api;
 pub mod background;
@@ -269,14 +292,14 @@ mod progress;
 pub mod published;
 pub mod report;
 mod setup;
-pub mod snapshot;
+mod snapshot;
 pub mod split;
 pub mod starts;
 mod table;
 pub mod text;
 pub mod verify;
 
-pub use analyzer::{probe, Analyzer, Memory, Request, RootTests};
+pub use analyzer::{probe, Analyzer, Memory, Request, RootTests, MAX_THREADS, MAX_TIME_LIMIT, MAX_TT_MB};
 pub use answers::{answers_dir, AnswerStore};
 pub use plan::Want;
 pub use databases::{Databases, DbFile, DbSpec, SetupBudget};
