@@ -6,18 +6,8 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 
 use clap::Args;
-use kalah_core::chains::{
-    clearing_moves, houses_needed, least_seeds_needing, longest_chain, on_houses, ClearingPatterns,
-};
-use serde_json::json;
 
-use crate::common::{print_json, user};
-
-/// Most seeds `--max` may ask for (the listing has one line per seed count).
-const MAX_SEEDS: u32 = 10_000;
-/// Most houses `--houses` may ask for: the combinatorics do not need a
-/// playable board, but s(h + 1) grows like h^2 / pi.
-const MAX_HOUSES: usize = 1_000;
+use crate::common::print_json;
 
 /// Arguments of `kalah chains`.
 #[derive(Args, Debug)]
@@ -55,80 +45,14 @@ pub struct ChainsArgs {
     json: bool,
 }
 
-/// One row of the listing.
-struct Row {
-    seeds: u32,
-    needed: usize,
-    /// The board the pattern is laid out on: `h` houses, or as many as it needs.
-    board: usize,
-    /// Seeds in houses 1..=board from the owner's left.
-    houses: Vec<u32>,
-    /// Houses played, numbered on `board` houses.
-    moves: Vec<usize>,
-}
-
 pub fn run(args: ChainsArgs) -> anyhow::Result<()> {
     let h = args.houses_given.unwrap_or(args.houses);
-    if !(1..=MAX_HOUSES).contains(&h) {
-        return Err(user(format!("--houses {h}: give 1 to {MAX_HOUSES} houses")));
-    }
-    if !(1..=MAX_SEEDS).contains(&args.max) {
-        return Err(user(format!("--max {}: give 1 to {MAX_SEEDS} seeds", args.max)));
-    }
-    let mut rows = Vec::new();
-    for (pattern, seeds) in ClearingPatterns::new().zip(0u32..).skip(1).take(args.max as usize) {
-        let needed = houses_needed(&pattern);
-        let board = needed.max(h);
-        let houses = on_houses(&pattern, board).expect("the board is wide enough");
-        // Checked, not assumed: the forced chain empties the side.
-        let chain = clearing_moves(&pattern)
-            .ok_or_else(|| anyhow::anyhow!("internal error: the {seeds}-seed pattern does not clear"))?;
-        anyhow::ensure!(
-            chain.len() == seeds as usize,
-            "internal error: the {seeds}-seed chain has {} moves",
-            chain.len()
-        );
-        let moves = chain.iter().map(|&d| board + 1 - d).collect();
-        rows.push(Row {
-            seeds,
-            needed,
-            board,
-            houses,
-            moves,
-        });
-    }
-    let longest = longest_chain(h);
-    let longest_pattern = on_houses(&kalah_core::chains::clearing_pattern(longest), h).expect("the longest chain fits");
-    let longest_moves: Vec<usize> = clearing_moves(&kalah_core::chains::clearing_pattern(longest))
-        .expect("clears")
-        .iter()
-        .map(|&d| h + 1 - d)
-        .collect();
-    let widest = rows.iter().map(|r| r.needed).max().unwrap_or(0).max(h + 1);
-    let least: Vec<u32> = (1..=widest).map(least_seeds_needing).collect();
-
+    let chains = kalah::chains::listing(h, args.max)?;
     if args.json {
-        print_json(&json!({
-            "houses": h,
-            "max": args.max,
-            "patterns": rows.iter().map(|r| json!({
-                "seeds": r.seeds,
-                "houses_needed": r.needed,
-                "fits": r.needed <= h,
-                "board_houses": r.board,
-                "pattern": r.houses,
-                "moves": r.moves,
-            })).collect::<Vec<_>>(),
-            "longest_chain": {
-                "moves": longest,
-                "seeds": longest,
-                "pattern": longest_pattern,
-                "clearing_moves": longest_moves,
-            },
-            "least_seeds": least.iter().enumerate().map(|(k, &s)| json!({"houses": k + 1, "seeds": s})).collect::<Vec<_>>(),
-        }));
+        print_json(&chains);
         return Ok(());
     }
+    let (rows, longest) = (&chains.patterns, &chains.longest_chain);
 
     // Written at once at the end, so that a closed pipe (`| head`) is an
     // error `main` treats as success rather than a panic in `println!`.
@@ -165,7 +89,7 @@ pub fn run(args: ChainsArgs) -> anyhow::Result<()> {
         "pattern"
     );
     let mut wider = false;
-    for r in &rows {
+    for r in rows {
         let (outside, inside) = r.houses.split_at(r.board - h);
         let mut row = String::new();
         if extra > 0 {
@@ -195,24 +119,26 @@ pub fn run(args: ChainsArgs) -> anyhow::Result<()> {
     }
     say!();
     say!(
-        "Longest chain on {h} house{}: {longest} moves ({} seeds need {} houses).",
+        "Longest chain on {h} house{}: {} moves ({} seeds need {} houses).",
         if h == 1 { "" } else { "s" },
-        longest + 1,
+        longest.moves,
+        longest.moves + 1,
         h + 1
     );
     say!(
         "  pattern:       {}",
-        longest_pattern
+        longest
+            .pattern
             .iter()
             .map(|s| s.to_string())
             .collect::<Vec<_>>()
             .join(" ")
     );
-    say!("  houses played: {}", join(&longest_moves));
-    say!("Least seeds needing k houses, s(k) for k = 1..{widest}:");
+    say!("  houses played: {}", join(&longest.clearing_moves));
+    say!("Least seeds needing k houses, s(k) for k = 1..{}:", chains.least_seeds.len());
     say!(
         "  {}",
-        least.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
+        chains.least_seeds.iter().map(|s| s.seeds.to_string()).collect::<Vec<_>>().join(", ")
     );
     std::io::stdout().write_all(text.as_bytes())?;
     Ok(())

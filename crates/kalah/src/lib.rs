@@ -57,6 +57,7 @@
 //! | [`databases`] | the database folder: listing, choosing, loading |
 //! | [`journal`], [`verify`] | a long search's journal, and checking one |
 //! | [`openings`], [`starts`], [`published`] | opening turns, tables of starts, the published values |
+//! | [`chains`] | the clearing chains of one side (`kalah chains`) |
 //! | [`report`], [`answers`] | the answer's parts, and the answers kept across runs |
 //! | [`split`] | one search shared by many workers (MPI) |
 //! | [`text`] | values and sizes as people read them |
@@ -280,6 +281,7 @@ pub mod background;
 pub mod book;
 pub mod book_build;
 mod bytes;
+pub mod chains;
 mod cost;
 pub mod databases;
 mod error;
