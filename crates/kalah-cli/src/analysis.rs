@@ -55,7 +55,7 @@ pub fn print_human(title: &str, report: &Report) {
         println!("Principal variation: none proven within the time limit");
     }
     match report.source {
-        Source::Search | Source::Bounds => {
+        Source::Search | Source::Bounds | Source::Distributed => {
             let build = report.database.as_ref().and_then(|d| d.build_seconds).unwrap_or(0.0);
             let load = report.database.as_ref().and_then(|d| d.load_seconds).unwrap_or(0.0);
             let secs = report.seconds - build - load;
@@ -108,6 +108,8 @@ fn source_note(report: &Report) -> String {
         (Source::Database, None) => String::new(),
         (Source::Book, _) => "  [opening book; --no-book to search]".to_string(),
         (Source::GameOver, _) => "  [the game is over]".to_string(),
+        (Source::Distributed, Some(d)) => format!("  [one search shared by the ranks of an MPI job, {} up to {} seeds]", what(d), d.max_seeds),
+        (Source::Distributed, None) => "  [one search shared by the ranks of an MPI job, no database]".to_string(),
         (Source::Kept, _) => "  [kept from an earlier run's search, in the database folder's answers/; --no-memory to search]".to_string(),
     }
 }

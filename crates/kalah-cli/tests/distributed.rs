@@ -155,6 +155,9 @@ fn same_answer(args: &[&str], ranks: usize) -> Value {
     assert_eq!(shared["value"], one["value"], "{args:?}");
     assert_eq!(shared["moves"], one["moves"], "{args:?}");
     assert_eq!(shared["distributed"]["ranks"], ranks as u64);
+    assert_eq!(shared["source"], "distributed", "{shared}");
+    let by_rank = shared["distributed"]["nodes_by_rank"].as_array().expect("nodes by rank");
+    assert_eq!(by_rank.iter().map(|n| n.as_u64().unwrap()).sum::<u64>(), shared["nodes"].as_u64().unwrap(), "{shared}");
     shared
 }
 

@@ -34,6 +34,8 @@ pub enum Source {
     /// an earlier request's search, retrograde analysis or bounds that met
     /// ([`crate::Memory::Answers`]).
     Kept,
+    /// One search shared by the ranks of an MPI job ([`crate::split`]).
+    Distributed,
 }
 
 impl Source {
@@ -47,6 +49,7 @@ impl Source {
             Source::Retrograde => "retrograde",
             Source::Bounds => "bounds",
             Source::Kept => "kept",
+            Source::Distributed => "distributed",
         }
     }
 }

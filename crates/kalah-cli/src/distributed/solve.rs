@@ -19,15 +19,14 @@ use std::time::{Duration, Instant};
 use clap::FromArgMatches;
 use kalah_core::{Position, Rules};
 use kalah_db::{human_bytes, Database, NoTablebase, Tablebase};
-use kalah_search::{Analysis, MoveValue, SearchOptions, Solver};
+use kalah_search::{SearchOptions, Solver};
 use mpi::topology::SimpleCommunicator;
-use mpi::point_to_point::Source as _; // the glob's `Source` is shadowed by kalah::Source
+use mpi::point_to_point::Source as _;
 use mpi::traits::*;
-use serde_json::json;
 
 use super::{arg, flag, Cluster, POLL};
 use kalah::text::{a_size, article, group};
-use kalah::{Report, Source, UsedDatabase};
+use kalah::UsedDatabase;
 
 use crate::common::{databases, print_json, user, BoardSize, DbArgs, RuleArgs};
 use crate::common::SearchArgs;
@@ -283,64 +282,28 @@ fn lead<T: Tablebase>(cluster: &Cluster, p: &Prepared, solver: &Solver<T>, datab
         return Err(user(why));
     }
     let seconds = start.elapsed().as_secs_f64();
-    let base = p.position.store_difference();
-    let moves = if p.value_only {
-        Vec::new()
-    } else {
-        tree.moves().into_iter().map(|(house, v)| MoveValue { house, value: base + v }).collect()
-    };
-    let analysis = Analysis {
-        value: base + tree.value(),
-        moves,
-        pv: Vec::new(),
-        end: kalah_search::LineEnd::GameOver,
-    };
-    let nodes: u64 = stats.iter().map(|s| s.nodes).sum();
-    let report = Report {
-        position: p.position,
-        rules: p.rules,
-        analysis: analysis.into(),
-        source: Source::Search,
-        nodes,
-        seconds,
-        database,
-        best_found: None,
-        journal: None,
-        test: None,
-        likely_best: None,
-    };
-    let (jobs, never, splits) = tree.job_counts();
-    let solved: u64 = stats.iter().map(|s| s.solved).sum();
-    let stopped: u64 = stats.iter().map(|s| s.stopped).sum();
+    let answer = kalah::split::report(&tree, &stats, p.position, p.rules, p.value_only, p.threads, database, seconds)?;
     if p.json {
-        let mut out = serde_json::to_value(&report)?;
-        out["source"] = json!("distributed search");
-        out["distributed"] = json!({
-            "ranks": cluster.size,
-            "threads_per_rank": p.threads,
-            "split_depth": tree.depth(),
-            "jobs": jobs,
-            "jobs_solved": solved,
-            "jobs_stopped": stopped,
-            "jobs_never_needed": never,
-            "jobs_split": splits,
-            "nodes_by_rank": stats.iter().map(|s| s.nodes).collect::<Vec<_>>(),
-            "jobs_by_rank": stats.iter().map(|s| s.solved + s.stopped).collect::<Vec<_>>(),
-        });
-        print_json(&out);
+        print_json(&answer);
     } else {
-        crate::analysis::print_human(&p.title, &report);
+        let d = &answer.distributed;
+        crate::analysis::print_human(&p.title, &answer.report);
         println!(
-            "Distributed: {} rank{} of {} thread{}; {jobs} jobs from {} {}-ply split and {splits} later splits: {solved} solved, {stopped} stopped early, {never} never needed",
-            cluster.size,
-            if cluster.size == 1 { "" } else { "s" },
-            p.threads,
-            if p.threads == 1 { "" } else { "s" },
-            article(tree.depth().into()),
-            tree.depth(),
+            "Distributed: {} rank{} of {} thread{}; {} jobs from {} {}-ply split and {} later splits: {} solved, {} stopped early, {} never needed",
+            d.ranks,
+            if d.ranks == 1 { "" } else { "s" },
+            d.threads_per_rank,
+            if d.threads_per_rank == 1 { "" } else { "s" },
+            d.jobs,
+            article(d.split_depth.into()),
+            d.split_depth,
+            d.jobs_split,
+            d.jobs_solved,
+            d.jobs_stopped,
+            d.jobs_never_needed,
         );
-        for (r, s) in stats.iter().enumerate() {
-            println!("  rank {r}: {} nodes, {} jobs", group(s.nodes), s.solved + s.stopped);
+        for (r, (nodes, jobs)) in d.nodes_by_rank.iter().zip(&d.jobs_by_rank).enumerate() {
+            println!("  rank {r}: {} nodes, {jobs} jobs", group(*nodes));
         }
         println!("  (no principal variation under MPI: `kalah solve` on one machine gives it)");
     }
