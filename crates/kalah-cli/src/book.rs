@@ -4,39 +4,21 @@
 //! from first unless told `--no-book`.
 
 use std::path::PathBuf;
-use std::sync::{Arc, OnceLock};
-use std::time::Instant;
-
-use rand::{rngs::StdRng, SeedableRng};
 
 use clap::{Args, Subcommand};
-use kalah::book::{Book, Section};
-use kalah::{Analyzer, Position, Request};
+use kalah::book::Book;
+use kalah::book_build::{CheckRequest, Game, Searches};
+use kalah::Analyzer;
 
 use crate::common::{databases, print_json, BoardSize, DbArgs, RuleArgs, SearchArgs};
 use crate::observe::Terminal;
-
-/// The book this program carries, read once.
-static CARRIED: &[u8] = include_bytes!("../../../data/book/book.kbk");
-
-/// The book this program carries (`None` if it is empty).
-pub fn carried() -> anyhow::Result<Option<Arc<Book>>> {
-    static BOOK: OnceLock<Result<Arc<Book>, String>> = OnceLock::new();
-    // An empty file: a build without a book.
-    let book = BOOK.get_or_init(|| if CARRIED.is_empty() { Ok(Arc::new(Book::default())) } else { Book::from_bytes(CARRIED).map(Arc::new).map_err(|e| e.to_string()) });
-    match book {
-        Ok(b) if b.is_empty() => Ok(None),
-        Ok(b) => Ok(Some(b.clone())),
-        Err(e) => Err(anyhow::anyhow!("the opening book this program carries: {e}")),
-    }
-}
 
 /// The analyzer's book unless `no_book`: a door's one way to it.
 pub fn analyzer(analyzer: kalah::Analyzer, no_book: bool) -> anyhow::Result<kalah::Analyzer> {
     if no_book {
         return Ok(analyzer);
     }
-    Ok(match carried()? {
+    Ok(match kalah::book::carried()? {
         Some(book) => analyzer.with_book(book),
         None => analyzer,
     })
@@ -144,23 +126,23 @@ pub fn run(command: BookCommand) -> anyhow::Result<()> {
 fn read_or_carried(file: &Option<PathBuf>) -> anyhow::Result<Book> {
     Ok(match file {
         Some(path) => Book::read(path)?,
-        None => carried()?.map_or_else(Book::default, |b| (*b).clone()),
+        None => kalah::book::carried()?.map_or_else(Book::default, |b| (*b).clone()),
     })
 }
 
-fn section_json(s: &Section) -> serde_json::Value {
-    serde_json::json!({"houses": s.houses, "seeds": s.seeds, "rules": kalah::report::RulesView::from(s.rules), "plies": s.plies, "entries": s.entries.len()})
+fn searches(db: &DbArgs, search: &SearchArgs) -> anyhow::Result<Searches> {
+    Ok(Searches { db: db.spec(), threads: search.threads()?, tt_mb: search.tt_mb_asked()? })
 }
 
 fn info(args: InfoArgs) -> anyhow::Result<()> {
-    let book = read_or_carried(&args.file)?;
+    let info = read_or_carried(&args.file)?.info();
     if args.json {
-        print_json(&serde_json::json!({"sections": book.sections().iter().map(section_json).collect::<Vec<_>>(), "entries": book.len()}));
+        print_json(&info);
     } else {
-        for s in book.sections() {
-            println!("Kalah({},{})  {}  every position within {} plies: {} boards", s.houses, s.seeds, s.rules, s.plies, s.entries.len());
+        for s in &info.sections {
+            println!("Kalah({},{})  {}  every position within {} plies: {} boards", s.houses, s.seeds, s.rules, s.plies, s.entries);
         }
-        println!("{} boards in all", book.len());
+        println!("{} boards in all", info.entries);
     }
     Ok(())
 }
@@ -169,52 +151,34 @@ fn build(args: BuildArgs) -> anyhow::Result<()> {
     let (h, s) = args.size.required("book build")?;
     let rules = args.rules.rules();
     let every = crate::common::seconds(args.every)?;
-    let mut book = match std::fs::metadata(&args.output) {
-        Ok(_) => Book::read(&args.output)?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Book::default(),
-        Err(e) => return Err(kalah::Error::from(kalah_db::DbError::io(&args.output, e)).into()),
-    };
-    let mut sections: Vec<Section> = book.sections().to_vec();
-    let at = sections.iter().position(|x| (x.houses, x.seeds, x.rules) == (h, s, rules));
-    let earlier = at.map(|i| sections.remove(i));
-    let observer = Terminal::unless_json(args.json);
-    let start = Position::start(h, s)?;
-    let request = Request { db: args.db.spec(), threads: args.search.threads()?, tt_mb: args.search.tt_mb_asked()?, ..Request::new(start, rules) };
-    let oracle = Analyzer::new(databases()).oracle(&request, h as u32 * 2 * s, None, &observer)?;
-    let started = Instant::now();
-    let output = args.output.clone();
-    let write = |sections: &[Section], current: &Section| -> anyhow::Result<()> {
-        let mut all = sections.to_vec();
-        all.push(current.clone());
-        let bytes = Book::new(all).to_bytes()?;
-        if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| kalah::Error::from(kalah_db::DbError::io(dir, e)))?;
-        }
-        let mut file = kalah_db::safe::SafeFile::create(&output)?;
-        std::io::Write::write_all(&mut file, &bytes).map_err(|e| kalah::Error::from(kalah_db::DbError::io(&output, e)))?;
-        file.commit()?;
-        Ok(())
-    };
+    let game = Game { houses: h, seeds: s, rules, plies: args.plies };
     let json = args.json;
-    let game = kalah::book_build::Game { houses: h, seeds: s, rules, plies: args.plies };
-    let section = kalah::book_build::build(oracle.as_ref(), game, earlier, every, &mut |section, done, total| {
-        write(&sections, section).map_err(|e| kalah::Error::io(e.to_string(), None))?;
-        if !json {
-            let secs = started.elapsed().as_secs_f64();
-            eprintln!("progress: {done} of {total} boards, {:.0} s, {} nodes; complete to ply {}", secs, oracle.nodes(), section.plies);
-        }
-        Ok(())
-    })?;
-    let seconds = started.elapsed().as_secs_f64();
-    book = Book::new({
-        let mut all = sections;
-        all.push(section.clone());
-        all
-    });
+    let built = kalah::book_build::build_file(
+        &Analyzer::new(databases()),
+        &args.output,
+        game,
+        &searches(&args.db, &args.search)?,
+        every,
+        &Terminal::unless_json(json),
+        &mut |p| {
+            if !json {
+                eprintln!("progress: {} of {} boards, {:.0} s, {} nodes; complete to ply {}", p.done, p.total, p.elapsed.as_secs_f64(), p.nodes, p.plies);
+            }
+        },
+    )?;
     if json {
-        print_json(&serde_json::json!({"file": args.output.display().to_string(), "section": section_json(&section), "entries": book.len(), "nodes": oracle.nodes(), "seconds": seconds}));
+        print_json(&built);
     } else {
-        println!("{}: Kalah({h},{s}) {rules} to ply {}: {} boards ({} in the book), {} nodes in {:.1} s", args.output.display(), section.plies, section.entries.len(), book.len(), oracle.nodes(), seconds);
+        let section = &built.section;
+        println!(
+            "{}: Kalah({h},{s}) {rules} to ply {}: {} boards ({} in the book), {} nodes in {:.1} s",
+            built.file.display(),
+            section.plies,
+            section.entries,
+            built.entries,
+            built.nodes,
+            built.seconds
+        );
     }
     Ok(())
 }
@@ -222,47 +186,26 @@ fn build(args: BuildArgs) -> anyhow::Result<()> {
 fn verify(args: VerifyArgs) -> anyhow::Result<()> {
     let book = read_or_carried(&args.file)?;
     let seed = args.seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64));
-    let spec = args.db.spec();
-    let observer = Terminal::unless_json(true);
-    let started = Instant::now();
-    let mut all = Vec::new();
-    let mut rng = StdRng::seed_from_u64(seed);
-    // A named database serves the games of its own board and rules only.
-    let file = match &args.db.db {
-        Some(path) => Some(kalah::Database::open(path).map_err(kalah::Error::from)?.header().clone()),
-        None => None,
+    let request = CheckRequest {
+        houses: args.houses,
+        seeds: args.seeds,
+        capture: args.capture,
+        sample: (!args.all).then_some(args.sample),
+        seed,
+        searches: searches(&args.db, &args.search)?,
     };
-    let fits = |x: &Section| file.as_ref().is_none_or(|f| (f.houses, f.rules) == (x.houses, x.rules));
-    let chosen = |x: &&Section| args.houses.is_none_or(|h| x.houses == h) && args.seeds.is_none_or(|s| x.seeds == s) && args.capture.is_none_or(|c| x.rules.capture == c) && fits(x);
-    if let (Some(f), None) = (&file, book.sections().iter().find(|x| chosen(x))) {
-        return Err(crate::common::user(format!("the book holds no game of {} houses under {} chosen here, the board and rules of --db", f.houses, f.rules)));
-    }
-    for section in book.sections().iter().filter(chosen) {
-        let mut boards: Vec<_> = section.entries.keys().copied().collect();
-        boards.sort_unstable();
-        if !args.all {
-            let chosen = rand::seq::index::sample(&mut rng, boards.len(), args.sample.min(boards.len()));
-            boards = chosen.into_iter().map(|i| boards[i]).collect();
-        }
-        let start = Position::start(section.houses, section.seeds)?;
-        let request = Request { db: spec.clone(), threads: args.search.threads()?, tt_mb: args.search.tt_mb_asked()?, ..Request::new(start, section.rules) };
-        let seeds = section.houses as u32 * 2 * section.seeds;
-        let oracle = Analyzer::new(databases()).oracle(&request, seeds, None, &observer)?;
-        all.extend(kalah::book_build::verify(oracle.as_ref(), section, &boards)?);
-    }
-    let wrong: Vec<_> = all.iter().filter(|v| !v.agrees).collect();
-    let seconds = started.elapsed().as_secs_f64();
+    let checked = kalah::book_build::check(&Analyzer::new(databases()), &book, &request, &Terminal::unless_json(true))?;
     if args.json {
-        print_json(&serde_json::json!({"seed": seed, "checked": all.len(), "disagreements": wrong.len(), "wrong": wrong, "seconds": seconds}));
+        print_json(&checked);
     } else {
-        println!("Checked {} book entries (seed {seed}: --seed {seed} checks the same) in {seconds:.1} s", all.len());
-        for v in &wrong {
+        println!("Checked {} book entries (seed {seed}: --seed {seed} checks the same) in {:.1} s", checked.checked, checked.seconds);
+        for v in &checked.wrong {
             println!("  WRONG {} ({}): {}", v.position, v.rules, v.why.as_deref().unwrap_or(""));
         }
-        println!("{} disagree", wrong.len());
+        println!("{} disagree", checked.disagreements);
     }
-    if !wrong.is_empty() {
-        return Err(kalah::Error::corrupt(format!("{} of the book's entries are wrong", wrong.len())).into());
+    if checked.disagreements > 0 {
+        return Err(kalah::Error::corrupt(format!("{} of the book's entries are wrong", checked.disagreements)).into());
     }
     Ok(())
 }

@@ -563,9 +563,6 @@ impl Boards {
     }
 }
 
-/// The opening book this package carries (the repository's data/book).
-static CARRIED_BOOK: &[u8] = include_bytes!("../../../data/book/book.kbk");
-
 /// Answers positions with their perfect-play values: endgame databases
 /// (files of `db_dir`, or one built in memory) are opened once and kept
 /// for the positions after.
@@ -616,9 +613,8 @@ impl Engine {
         };
         let databases = Databases::new(db_dir.unwrap_or_else(Databases::default_dir));
         let mut analyzer = Analyzer::keeping(databases);
-        if book && !CARRIED_BOOK.is_empty() {
-            let book = kalah::book::Book::from_bytes(CARRIED_BOOK).map_err(raised)?;
-            analyzer = analyzer.with_book(std::sync::Arc::new(book));
+        if let Some(book) = kalah::book::carried().map_err(raised)?.filter(|_| book) {
+            analyzer = analyzer.with_book(book);
         }
         if keep_answers && (db_file.is_some() || db_seeds.is_some()) {
             return Err(PyValueError::new_err("keep_answers: not with db_file or db_seeds, which say how to answer (a kept answer would pass them over)"));

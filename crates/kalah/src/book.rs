@@ -2,13 +2,13 @@
 //! of every position within the first plies of the games people play, so
 //! that those are answered at once instead of searched.
 //!
-//! A book is built by searches ([`crate::book_build::build`], `kalah book build`, the tool
+//! A book is built by searches ([`crate::book_build::build_file`], `kalah book build`, the tool
 //! `tools/book.sh`), and read back whole into memory ([`Book::from_bytes`],
 //! [`Book::read`]); an [`crate::Analyzer`] given one
 //! ([`crate::Analyzer::with_book`]) answers from it before anything else
 //! (`Source::Book`), unless a request says not to ([`crate::Request::book`]).
-//! The command line and the Python package carry the book of `data/book/`
-//! in their binaries.
+//! The library carries the book of `data/book/` ([`carried`]), which the
+//! command line and the Python package answer from by default.
 //!
 //! Entries are by *board* (the houses, the player to move's first), not by
 //! position: a board's move values are what the player to move gains from
@@ -38,12 +38,13 @@
 //! possible: a move value beyond the board's seeds, a value for an empty
 //! house or none for a full one, a line whose first move is not one of the
 //! best. Values within those limits that are wrong cannot be seen from the
-//! file: [`crate::book_build::verify`] (`kalah book verify`) proves entries again by search,
+//! file: [`crate::book_build::check`] (`kalah book verify`) proves entries again by search,
 //! and the test suite proves a random sample on every run.
 
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::Path;
+use std::sync::{Arc, OnceLock};
 
 use kalah_core::{Board, Engine, Next, Position, Rules, Side};
 use kalah_search::{Bounded, BoundedAnalysis, BoundedMove, LineEnd, PvMove};
@@ -51,6 +52,52 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use crate::bytes::{board_text, Reader};
 use crate::error::{Error, Result};
+
+/// The book this library carries: `data/book/book.kbk` of its
+/// repository, built in (empty in a build without a book).
+static CARRIED: &[u8] = include_bytes!("../../../data/book/book.kbk");
+
+/// The opening book this library carries, read once a process; `None`
+/// when the build carries none. An error (kind corrupt) if it is damaged.
+pub fn carried() -> Result<Option<Arc<Book>>> {
+    static BOOK: OnceLock<std::result::Result<Arc<Book>, String>> = OnceLock::new();
+    let book = BOOK.get_or_init(|| if CARRIED.is_empty() { Ok(Arc::default()) } else { Book::from_bytes(CARRIED).map(Arc::new).map_err(|e| e.to_string()) });
+    match book {
+        Ok(b) if b.is_empty() => Ok(None),
+        Ok(b) => Ok(Some(b.clone())),
+        Err(e) => Err(Error::corrupt(format!("the opening book this library carries: {e}"))),
+    }
+}
+
+/// What a book holds ([`Book::info`]): serialises to the object `kalah
+/// book info --json` prints.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct BookInfo {
+    /// Each game's part.
+    pub sections: Vec<SectionInfo>,
+    /// Entries in all.
+    pub entries: usize,
+}
+
+/// What one section holds ([`Section::info`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct SectionInfo {
+    /// Houses a side.
+    pub houses: usize,
+    /// Seeds a house at the start.
+    pub seeds: u32,
+    /// The rules.
+    #[serde(serialize_with = "rules_view")]
+    pub rules: Rules,
+    /// Every position this many sowings or fewer from the start is in.
+    pub plies: u32,
+    /// Its entries.
+    pub entries: usize,
+}
+
+fn rules_view<S: serde::Serializer>(rules: &Rules, s: S) -> std::result::Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&crate::text::RulesView::from(*rules), s)
+}
 
 const MAGIC: &[u8; 8] = b"KALAHBOK";
 const VERSION: u32 = 1;
@@ -93,6 +140,13 @@ pub struct Section {
     pub entries: HashMap<Board, BookEntry>,
 }
 
+impl Section {
+    /// What it holds.
+    pub fn info(&self) -> SectionInfo {
+        SectionInfo { houses: self.houses, seeds: self.seeds, rules: self.rules, plies: self.plies, entries: self.entries.len() }
+    }
+}
+
 /// An opening book, in memory; see the module docs.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Book {
@@ -109,6 +163,11 @@ impl Book {
     /// The sections.
     pub fn sections(&self) -> &[Section] {
         &self.sections
+    }
+
+    /// What it holds: each section's game, plies and entries.
+    pub fn info(&self) -> BookInfo {
+        BookInfo { sections: self.sections.iter().map(Section::info).collect(), entries: self.len() }
     }
 
     /// Entries in all.

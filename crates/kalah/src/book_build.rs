@@ -1,14 +1,20 @@
-//! Building an opening book ([`build`]) and proving its entries again
-//! ([`verify`]), by searches of an [`Oracle`]; the book itself, its format
-//! and its lookups are [`crate::book`]'s.
+//! Building an opening book ([`build_file`], [`build`]) and proving its
+//! entries again ([`check`], [`verify`]), by searches of an [`Oracle`];
+//! the book itself, its format and its lookups are [`crate::book`]'s.
 
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
-use kalah_core::{Board, Engine, Next, Position, Rules};
+use kalah_core::{Board, Capture, Engine, Next, Position, Rules};
+use rand::{rngs::StdRng, SeedableRng};
 
-use crate::book::{board_position, boards_within, check_entry, BookEntry, Section};
+use crate::analyzer::{Analyzer, Request};
+use crate::book::{board_position, boards_within, check_entry, Book, BookEntry, Section, SectionInfo};
+use crate::databases::{DbFile, DbSpec};
 use crate::error::{Error, Result};
 use crate::oracle::Oracle;
+use crate::progress::Observer;
 
 /// What a section of a book is of: Kalah(houses, seeds) under `rules`, to
 /// `plies` sowings from the start.
@@ -163,3 +169,175 @@ pub fn verify(oracle: &dyn Oracle, section: &Section, boards: &[Board]) -> Resul
     Ok(out)
 }
 
+
+/// How the searches of [`build_file`] and [`check`] run: over which
+/// database, with how many threads and how large a table (the fields of
+/// a [`Request`] of the same names).
+#[derive(Clone, Debug, Default)]
+pub struct Searches {
+    /// Which database ([`Request::db`]).
+    pub db: DbSpec,
+    /// Search threads ([`Request::threads`]; 0: every core).
+    pub threads: usize,
+    /// The transposition table's size in MiB ([`Request::tt_mb`]).
+    pub tt_mb: Option<usize>,
+}
+
+impl Searches {
+    fn oracle(&self, analyzer: &Analyzer, houses: usize, seeds: u32, rules: Rules, observer: &dyn Observer) -> Result<Box<dyn Oracle>> {
+        let start = Position::start(houses, seeds)?;
+        let threads = if self.threads == 0 { kalah_search::cores() } else { self.threads };
+        let request = Request { db: self.db.clone(), threads, tt_mb: self.tt_mb, ..Request::new(start, rules) };
+        analyzer.oracle(&request, houses as u32 * 2 * seeds, None, observer)
+    }
+}
+
+/// Where a book build is ([`build_file`]'s progress).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BuildProgress {
+    /// Boards with an entry.
+    pub done: usize,
+    /// Boards within the plies asked.
+    pub total: usize,
+    /// Every board this many sowings or fewer from the start has its entry.
+    pub plies: u32,
+    /// Nodes searched so far by this build.
+    pub nodes: u64,
+    /// Time since the build began.
+    pub elapsed: Duration,
+}
+
+/// What [`build_file`] did: serialises to the object `kalah book build
+/// --json` prints.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct BookBuilt {
+    /// The book file.
+    #[serde(serialize_with = "crate::databases::display_path")]
+    pub file: PathBuf,
+    /// The section built, as it now is.
+    pub section: SectionInfo,
+    /// Entries in the whole book.
+    pub entries: usize,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Seconds taken.
+    pub seconds: f64,
+}
+
+/// Adds `game` to the book at `file` (made, with its folder, if it is not
+/// there), or goes on with its section after a stop: [`build`] by
+/// searches over `searches`, the whole book written (safely: a kill leaves
+/// the last complete write) at least every `every` and at the end.
+/// `progress` hears where the build is after each write.
+pub fn build_file(
+    analyzer: &Analyzer,
+    file: &Path,
+    game: Game,
+    searches: &Searches,
+    every: Duration,
+    observer: &dyn Observer,
+    progress: &mut dyn FnMut(&BuildProgress),
+) -> Result<BookBuilt> {
+    let book = match std::fs::metadata(file) {
+        Ok(_) => Book::read(file)?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Book::default(),
+        Err(e) => return Err(kalah_db::DbError::io(file, e).into()),
+    };
+    let mut sections: Vec<Section> = book.sections().to_vec();
+    let at = sections.iter().position(|x| (x.houses, x.seeds, x.rules) == (game.houses, game.seeds, game.rules));
+    let earlier = at.map(|i| sections.remove(i));
+    let oracle = searches.oracle(analyzer, game.houses, game.seeds, game.rules, observer)?;
+    let started = Instant::now();
+    let with = |section: &Section| {
+        let mut all = sections.clone();
+        all.push(section.clone());
+        Book::new(all)
+    };
+    let section = build(oracle.as_ref(), game, earlier, every, &mut |section, done, total| {
+        write_book(&with(section), file)?;
+        progress(&BuildProgress { done, total, plies: section.plies, nodes: oracle.nodes(), elapsed: started.elapsed() });
+        Ok(())
+    })?;
+    Ok(BookBuilt { file: file.to_path_buf(), section: section.info(), entries: with(&section).len(), nodes: oracle.nodes(), seconds: started.elapsed().as_secs_f64() })
+}
+
+/// Writes `book` to `file` through the one safe way to write a file (a
+/// temporary name, locked, renamed when complete), making its folder.
+fn write_book(book: &Book, file: &Path) -> Result<()> {
+    let bytes = book.to_bytes()?;
+    if let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| kalah_db::DbError::io(dir, e))?;
+    }
+    let mut out = kalah_db::safe::SafeFile::create(file)?;
+    std::io::Write::write_all(&mut out, &bytes).map_err(|e| kalah_db::DbError::io(file, e))?;
+    out.commit()?;
+    Ok(())
+}
+
+/// Which entries of a book [`check`] proves again.
+#[derive(Clone, Debug, Default)]
+pub struct CheckRequest {
+    /// Only the games of this many houses.
+    pub houses: Option<usize>,
+    /// Only the games of this many seeds a house.
+    pub seeds: Option<u32>,
+    /// Only the games under this capture rule.
+    pub capture: Option<Capture>,
+    /// How many entries of each game, chosen at random; `None`: every one.
+    pub sample: Option<usize>,
+    /// The seed of the random choice: the same seed chooses the same entries.
+    pub seed: u64,
+    /// The searches. A database file named there serves the games of its
+    /// own board and rules only.
+    pub searches: Searches,
+}
+
+/// What [`check`] found: serialises to the object `kalah book verify
+/// --json` prints.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct BookCheck {
+    /// The seed of the random choice.
+    pub seed: u64,
+    /// Entries proven again.
+    pub checked: usize,
+    /// How many disagree with the searches.
+    pub disagreements: usize,
+    /// Those that disagree, and why.
+    pub wrong: Vec<Verified>,
+    /// Seconds taken.
+    pub seconds: f64,
+}
+
+/// Proves again the entries of `book` that `request` chooses, by
+/// searches of `analyzer` (which must not answer from this book: give one
+/// without it) that [`verify`] runs, game by game. Disagreements are in
+/// the answer, not an error; an error (bad input) when a named database
+/// file fits none of the games chosen.
+pub fn check(analyzer: &Analyzer, book: &Book, request: &CheckRequest, observer: &dyn Observer) -> Result<BookCheck> {
+    let started = Instant::now();
+    let file = match &request.searches.db.file {
+        DbFile::Named(path) => Some(kalah_db::Database::open(path)?.header().clone()),
+        DbFile::Default | DbFile::None => None,
+    };
+    let fits = |x: &Section| file.as_ref().is_none_or(|f| (f.houses, f.rules) == (x.houses, x.rules));
+    let chosen = |x: &&Section| {
+        request.houses.is_none_or(|h| x.houses == h) && request.seeds.is_none_or(|s| x.seeds == s) && request.capture.is_none_or(|c| x.rules.capture == c) && fits(x)
+    };
+    if let (Some(f), None) = (&file, book.sections().iter().find(|x| chosen(x))) {
+        return Err(Error::bad_input(format!("the book holds no game of {} houses under {} chosen here, the board and rules of the database file", f.houses, f.rules)));
+    }
+    let mut rng = StdRng::seed_from_u64(request.seed);
+    let mut all = Vec::new();
+    for section in book.sections().iter().filter(chosen) {
+        let mut boards: Vec<_> = section.entries.keys().copied().collect();
+        boards.sort_unstable();
+        if let Some(n) = request.sample {
+            let picked = rand::seq::index::sample(&mut rng, boards.len(), n.min(boards.len()));
+            boards = picked.into_iter().map(|i| boards[i]).collect();
+        }
+        let oracle = request.searches.oracle(analyzer, section.houses, section.seeds, section.rules, observer)?;
+        all.extend(verify(oracle.as_ref(), section, &boards)?);
+    }
+    let wrong: Vec<Verified> = all.iter().filter(|v| !v.agrees).cloned().collect();
+    Ok(BookCheck { seed: request.seed, checked: all.len(), disagreements: wrong.len(), wrong, seconds: started.elapsed().as_secs_f64() })
+}

@@ -190,7 +190,7 @@ fn rules_of_tag(tag: &str) -> Option<Rules> {
     Rules::all().find(|r| r.tag() == tag)
 }
 
-fn display_path<S: serde::Serializer>(path: &Path, s: S) -> std::result::Result<S::Ok, S::Error> {
+pub(crate) fn display_path<S: serde::Serializer>(path: &Path, s: S) -> std::result::Result<S::Ok, S::Error> {
     s.collect_str(&path.display())
 }
 

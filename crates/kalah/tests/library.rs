@@ -25,6 +25,14 @@ fn reference(h: usize, s: u32, rules: Rules) -> (i32, Vec<(usize, i32)>) {
     kalah_reference::solve(&rules, &RefPosition::start(h, s))
 }
 
+/// Every move's value of `position`, by the reference solver.
+fn reference_of(position: &Position, rules: Rules) -> (i32, Vec<(usize, i32)>) {
+    let ring = position.ring();
+    let (cells, side) = ring.split_once(' ').unwrap();
+    let cells = cells.split(',').map(|c| c.parse().unwrap()).collect();
+    kalah_reference::solve(&rules, &RefPosition { cells, south_to_move: side == "S" })
+}
+
 #[test]
 fn every_move_of_small_starts_agrees_with_the_reference_solver() {
     let (analyzer, _dir) = analyzer();
@@ -619,4 +627,45 @@ fn a_watching_observer_hears_the_work_the_library_runs() {
     assert_eq!(ends.len(), 1, "one last word: {searches:?}");
     let last = searches.last().unwrap();
     assert!(last.2 && last.0 == "searching" && last.1 == report.nodes, "{last:?}, {} nodes", report.nodes);
+}
+
+/// The book through the library alone: built into a file (twice, the
+/// second going on from the first), described, and proven again; each
+/// entry agrees with the reference solver.
+#[test]
+fn a_book_built_by_the_library_is_described_and_proven_again() {
+    use kalah::book_build::{CheckRequest, Game, Searches};
+    let (analyzer, dir) = analyzer();
+    let file = dir.path().join("books/mine.kbk");
+    let rules = empty_capture();
+    let searches = Searches { db: DbSpec::none(), threads: 1, tt_mb: Some(16) };
+    let mut heard = Vec::new();
+    let game = |plies| Game { houses: 3, seeds: 2, rules, plies };
+    kalah::book_build::build_file(&analyzer, &file, game(1), &searches, Duration::ZERO, &Silent, &mut |p| heard.push(*p)).unwrap();
+    let built = kalah::book_build::build_file(&analyzer, &file, game(3), &searches, Duration::ZERO, &Silent, &mut |p| heard.push(*p)).unwrap();
+    let last = heard.last().unwrap();
+    assert_eq!((last.done, last.total, last.plies), (built.section.entries, built.section.entries, 3), "{heard:?}");
+    // The second build went on from the first: its first write already had the first's entries.
+    let first_build = heard.iter().find(|p| p.plies == 1).unwrap().done;
+    assert!(heard.iter().filter(|p| p.total == last.total).all(|p| p.done > first_build), "{heard:?}");
+
+    let book = kalah::book::Book::read(&file).unwrap();
+    let info = book.info();
+    assert_eq!((info.sections.len(), info.entries), (1, built.entries));
+    assert_eq!((info.sections[0].houses, info.sections[0].seeds, info.sections[0].plies), (3, 2, 3));
+    for section in book.sections() {
+        for (&board, entry) in &section.entries {
+            let position = kalah::book::board_position(3, board);
+            let (_, moves) = reference_of(&position, rules);
+            let theirs: Vec<(usize, i32)> = (1..=3).filter_map(|h| entry.moves[h - 1].map(|v| (h, v))).collect();
+            assert_eq!(theirs, moves, "{}", position.ring());
+        }
+    }
+    let check = |sample| CheckRequest { sample, seed: 7, searches: searches.clone(), ..CheckRequest::default() };
+    let all = kalah::book_build::check(&analyzer, &book, &check(None), &Silent).unwrap();
+    assert_eq!((all.checked, all.disagreements), (built.entries, 0));
+    let some = kalah::book_build::check(&analyzer, &book, &check(Some(3)), &Silent).unwrap();
+    assert_eq!((some.checked, some.seed), (3, 7));
+    let none = CheckRequest { houses: Some(4), ..check(None) };
+    assert_eq!(kalah::book_build::check(&analyzer, &book, &none, &Silent).unwrap().checked, 0);
 }
