@@ -293,92 +293,28 @@ fn verify(a: VerifyArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Checks the databases of a manifest present in `dir` (or only `file`,
-/// against the row of its name): the size and SHA-256 the manifest gives,
-/// the rules and seeds it names, every internal checksum. Files not in the
-/// directory are absent, not failures; none present at all is refused.
+/// Checks the databases of a manifest present in `dir` (or only `file`):
+/// [`kalah::strong::check_manifest`]; none present at all is refused.
 fn verify_manifest(manifest: &Path, dir: PathBuf, file: Option<&Path>, json: bool) -> anyhow::Result<()> {
-    let mut text = String::new();
-    std::io::Read::read_to_string(&mut kalah_db::reader::open_regular(manifest).map_err(db_error)?, &mut text)
-        .map_err(|e| db_error(kalah_db::DbError::io(manifest, e)))?;
-    if text.lines().skip(1).all(|l| l.trim().is_empty()) {
-        // A manifest cut short must not pass for one whose files all hold.
-        return Err(user(format!("{}: lists no databases (the header of `kalah strong --manifest` and a line per file)", manifest.display())));
-    }
-    let mut checked = Vec::new();
-    let mut problems = Vec::new();
-    let mut absent = Vec::new();
-    let wanted = file.and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());
-    for (line_no, line) in text.lines().enumerate().skip(1).filter(|(_, l)| !l.trim().is_empty()) {
-        let f: Vec<&str> = line.split(',').collect();
-        if f.len() < 11 {
-            return Err(user(format!("{}: line {}: expected the columns of `kalah strong --manifest`", manifest.display(), line_no + 1)));
-        }
-        let path = match file {
-            Some(file) if wanted.as_deref() == Some(f[8]) => file.to_path_buf(),
-            Some(_) => continue,
-            None => dir.join(f[8]),
-        };
-        if file.is_none() && !path.exists() {
-            absent.push(path.display().to_string());
-            continue;
-        }
-        let problem = (|| -> anyhow::Result<Option<String>> {
-            if !path.is_file() {
-                return Ok(Some("not a file".into()));
-            }
-            let (bytes, sha) = crate::strong::sha256(&path)?;
-            if bytes.to_string() != f[9] {
-                return Ok(Some(format!("{bytes} bytes, manifest says {}", f[9])));
-            }
-            if sha != f[10] {
-                return Ok(Some(format!("SHA-256 {sha}, manifest says {}", f[10])));
-            }
-            let db = Database::open(&path).map_err(db_error)?;
-            let h = db.header();
-            let names = [
-                h.houses.to_string(),
-                h.rules.capture.to_string(),
-                h.rules.end.to_string(),
-                h.rules.leftovers.to_string(),
-                h.rules.sowing.to_string(),
-                h.rules.relay.to_string(),
-                h.max_seeds.to_string(),
-            ];
-            let listed = [f[0], f[2], f[3], f[4], f[5], f[6], f[7]];
-            if names.iter().zip(listed).any(|(a, b)| a != b) {
-                return Ok(Some(format!("the header names other rules or sizes than the manifest ({})", h.rules)));
-            }
-            db.verify(&|_| {}).map_err(db_error)?;
-            Ok(None)
-        })();
-        match problem {
-            Ok(None) => checked.push(path.display().to_string()),
-            Ok(Some(why)) => problems.push(format!("{}: {why}", path.display())),
-            Err(e) => problems.push(e.to_string()),
-        }
-    }
-    if let (Some(file), true) = (file, checked.is_empty() && problems.is_empty()) {
-        return Err(user(format!("{}: {} lists no file of that name", file.display(), manifest.display())));
-    }
-    let ok = problems.is_empty() && !checked.is_empty();
+    let check = kalah::strong::check_manifest(manifest, &dir, file)?;
     if json {
-        print_json(&json!({"manifest": manifest.display().to_string(), "ok": ok, "checked": checked, "problems": problems, "absent": absent}));
+        print_json(&check);
     } else {
-        for c in &checked {
+        for c in &check.checked {
             println!("ok       {c}");
         }
-        for p in &problems {
+        for p in &check.problems {
             println!("FAILED   {p}");
         }
-        if !absent.is_empty() {
-            println!("absent   {} of the manifest's files are not in {} (not built there; `kalah strong` or tools/strong.sh builds them)", absent.len(), dir.display());
+        if !check.absent.is_empty() {
+            println!("absent   {} of the manifest's files are not in {} (not built there; `kalah strong` or tools/strong.sh builds them)", check.absent.len(), dir.display());
         }
     }
-    if !problems.is_empty() {
-        Err(user(format!("{} of {} databases present in {} do not match {}", problems.len(), problems.len() + checked.len(), dir.display(), manifest.display())))
-    } else if checked.is_empty() {
-        Err(user(format!("none of the {} files {} lists is in {}: nothing to check", absent.len(), manifest.display(), dir.display())))
+    let (problems, checked) = (check.problems.len(), check.checked.len());
+    if problems > 0 {
+        Err(user(format!("{problems} of {} databases present in {} do not match {}", problems + checked, dir.display(), manifest.display())))
+    } else if checked == 0 {
+        Err(user(format!("none of the {} files {} lists is in {}: nothing to check", check.absent.len(), manifest.display(), dir.display())))
     } else {
         Ok(())
     }
@@ -389,7 +325,7 @@ fn probe(a: ProbeArgs) -> anyhow::Result<()> {
     let position = parse_position(&a.position)?;
     let report = kalah::probe(&db, &position)?;
     if a.json {
-        print_json(&serde_json::to_value(&report)?);
+        print_json(&report);
     } else {
         crate::analysis::print_human("Probe", &report);
     }

@@ -58,6 +58,7 @@
 //! | [`journal`], [`verify`] | a long search's journal, and checking one |
 //! | [`openings`], [`starts`], [`published`] | opening turns, tables of starts, the published values |
 //! | [`chains`] | the clearing chains of one side (`kalah chains`) |
+//! | [`strong`] | strong solutions and their manifest (`kalah strong`) |
 //! | [`report`], [`answers`] | the answer's parts, and the answers kept across runs |
 //! | [`split`] | one search shared by many workers (MPI) |
 //! | [`text`] | values and sizes as people read them |
@@ -297,6 +298,7 @@ mod setup;
 mod snapshot;
 pub mod split;
 pub mod starts;
+pub mod strong;
 mod table;
 pub mod text;
 pub mod verify;
