@@ -62,37 +62,37 @@ impl Claim {
 
 /// Every row of the file.
 pub fn all() -> Vec<Published> {
-    let mut rows = Vec::new();
-    for line in CSV.lines().filter(|l| !l.starts_with('#') && !l.starts_with("houses") && !l.trim().is_empty()) {
-        let f: Vec<&str> = line.split(',').map(str::trim).collect();
-        let (Some(houses), Some(seeds)) = (f[0].parse().ok(), f[1].parse().ok()) else { continue };
-        let (Ok(capture), Ok(end), Ok(leftovers)) = (f[2].parse::<Capture>(), f[3].parse::<End>(), f[4].parse::<Leftovers>()) else { continue };
-        let claim = match f[5] {
-            v @ ("W" | "L" | "D") => Claim::Outcome(v.chars().next().expect("one letter")),
-            v if v.starts_with(">=") => match v[2..].parse() {
-                Ok(n) => Claim::AtLeast(n),
-                Err(_) => continue,
-            },
-            v => match v.parse() {
-                Ok(n) => Claim::Exact(n),
-                Err(_) => continue,
-            },
-        };
-        rows.push(Published {
-            houses,
-            seeds,
-            rules: Rules {
-                capture,
-                end,
-                leftovers,
-                sowing: Sowing::Ccw,
-                relay: Relay::Off,
-            },
-            claim,
-            source: f.get(6).unwrap_or(&"").to_string(),
-        });
+    /// A row as the file has it.
+    #[derive(serde::Deserialize)]
+    struct Row {
+        houses: usize,
+        seeds: u32,
+        capture: String,
+        end: String,
+        leftovers: String,
+        value: String,
+        #[serde(default)]
+        source: String,
     }
-    rows
+    let claim = |v: &str| match v {
+        "W" | "L" | "D" => v.chars().next().map(Claim::Outcome),
+        v => match v.strip_prefix(">=") {
+            Some(n) => n.parse().ok().map(Claim::AtLeast),
+            None => v.parse().ok().map(Claim::Exact),
+        },
+    };
+    let mut reader = csv::ReaderBuilder::new().comment(Some(b'#')).trim(csv::Trim::All).from_reader(CSV.as_bytes());
+    // The file is built in and every row of it is read (the test below
+    // counts them): a row that does not read is passed over.
+    reader
+        .deserialize::<Row>()
+        .filter_map(std::result::Result::ok)
+        .filter_map(|r| {
+            let (capture, end, leftovers) = (r.capture.parse::<Capture>().ok()?, r.end.parse::<End>().ok()?, r.leftovers.parse::<Leftovers>().ok()?);
+            let rules = Rules { capture, end, leftovers, sowing: Sowing::Ccw, relay: Relay::Off };
+            Some(Published { houses: r.houses, seeds: r.seeds, rules, claim: claim(&r.value)?, source: r.source })
+        })
+        .collect()
 }
 
 /// The published value of Kalah(h,s) under `rules`, if there is one.
