@@ -413,7 +413,7 @@ pub fn check_manifest(manifest: &Path, dir: &Path, file: Option<&Path>) -> Resul
     let rows: Vec<ListedFile> = read_rows(manifest, FILE_COLUMNS)?;
     if rows.is_empty() {
         // A manifest cut short must not pass for one whose files all hold.
-        return Err(Error::bad_input(format!("{}: lists no databases (the header of `kalah strong --manifest` and a line per file)", manifest.display())));
+        return Err(Error::bad_input(format!("{}: lists no databases (a manifest is its header and a line per file)", manifest.display())));
     }
     let wanted = file.and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());
     let mut check = ManifestCheck { manifest: manifest.to_path_buf(), ok: false, checked: Vec::new(), problems: Vec::new(), absent: Vec::new() };
