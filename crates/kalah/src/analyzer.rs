@@ -314,7 +314,7 @@ impl Analyzer {
     /// An analyzer for many requests (a server, an engine): the databases
     /// it builds in memory, the files it loads for searches and those it
     /// maps for probes (opened anew when changed since) are kept
-    /// for the next requests (at most [`KEPT_DATABASES`] of each kind),
+    /// for the next requests (at most four of each kind),
     /// shared by its clones. A kept database built in memory serves any
     /// request of its board and rules that asks no larger one.
     pub fn keeping(databases: Databases) -> Analyzer {

@@ -57,7 +57,7 @@
 //!
 //! Beside a search's journal (not a search memory), `DIR/table.kt` keeps
 //! the transposition table as of the journal's last write
-//! ([`crate::snapshot`]): what makes a resume on the same machine cheap.
+//! (the table snapshot, `table.kt`): what makes a resume on the same machine cheap.
 //! It is no part of the record: a journal moves to another machine
 //! without it.
 //!
@@ -480,7 +480,7 @@ impl Journaling {
     }
 
     /// Gives `restore` every entry of the table snapshot an earlier run of
-    /// this search left ([`crate::snapshot`]), if there is one and it is
+    /// this search left (the table snapshot, `table.kt`), if there is one and it is
     /// whole; the number of entries. A snapshot that cannot be used is
     /// passed over with a note to `observer`.
     pub fn restore_table(&self, restore: &mut dyn FnMut(Board, kalah_search::tt::Bounds), observer: &dyn crate::progress::Observer) -> Option<u64> {
@@ -502,7 +502,7 @@ impl Journaling {
     ///
     /// With `table` (the solver's [`kalah_search::Solver::for_each_table_entry`]),
     /// a search's journal (not a search memory) also keeps a snapshot of
-    /// the transposition table ([`crate::snapshot`]), written just before
+    /// the transposition table (the table snapshot, `table.kt`), written just before
     /// the journal, whose count of nodes is read after it: the nodes a
     /// journal counts include all whose work a resumed search finds kept
     /// (and those searched while the snapshot was taken, which it may
