@@ -98,7 +98,7 @@ fn a_forged_book_entry_is_caught_by_verify() {
     assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["disagreements"], 1, "{report}");
-    let position = kalah::book::board_position(3, board).ring();
+    let position = kalah::book::board_position(3, board).unwrap().ring();
     assert_eq!(report["wrong"][0]["position"], position.as_str(), "{report}");
 }
 

@@ -180,18 +180,32 @@ impl Position {
         })
     }
 
-    /// A position from a board seen by the mover, the mover's side, and stores.
-    pub fn from_mover_board(h: usize, board: Board, to_move: Side, stores: [u32; 2]) -> Position {
+    /// A position of `h` houses from a board seen by the mover, the
+    /// mover's side, and the stores `[South, North]`. Refused, like
+    /// [`Position::new`], for a board with seeds beyond house `h`, more
+    /// seeds than `h` houses hold, or stores too large.
+    pub fn from_mover_board(h: usize, board: Board, to_move: Side, stores: [u32; 2]) -> Result<Position, PositionError> {
+        check_houses(h)?;
+        let mover: Vec<u32> = board.mover_houses(h).map(u32::from).collect();
+        let opponent: Vec<u32> = board.opponent_houses(h).map(u32::from).collect();
+        if mover.iter().chain(&opponent).sum::<u32>() != board.total() {
+            return Err(PositionError::Malformed(format!("the board holds seeds beyond house {h}")));
+        }
+        let (south, north) = match to_move {
+            Side::South => (mover, opponent),
+            Side::North => (opponent, mover),
+        };
+        Position::new(&south, &north, stores, to_move)
+    }
+
+    /// The position after a move of a valid one: its board came from the
+    /// engine, so it needs no check.
+    fn after_move(h: usize, board: Board, to_move: Side, stores: [u32; 2]) -> Position {
         let board = match to_move {
             Side::South => board,
             Side::North => board.flip(),
         };
-        Position {
-            houses: h,
-            board,
-            stores,
-            to_move,
-        }
+        Position { houses: h, board, stores, to_move }
     }
 
     /// Houses a side.
@@ -205,8 +219,12 @@ impl Position {
     }
 
     /// Seeds in `side`'s house `house` (1-based from the owner's left).
+    ///
+    /// # Panics
+    /// If `house` is not one of `1..=houses()`: a caller's bug, as an index
+    /// out of a slice is.
     pub fn house(&self, side: Side, house: usize) -> u8 {
-        assert!((1..=self.houses).contains(&house));
+        assert!((1..=self.houses).contains(&house), "house {house} of a board of {} houses", self.houses);
         self.board.get(side.index() * OPPONENT + house - 1)
     }
 
@@ -274,12 +292,12 @@ impl Position {
         stores[mover.index()] += outcome.mover_gain;
         stores[mover.other().index()] += outcome.opponent_gain;
         let next = match outcome.next {
-            Next::Mover => Position::from_mover_board(h, outcome.board, mover, stores),
-            Next::Opponent => Position::from_mover_board(h, outcome.board, mover.other(), stores),
+            Next::Mover => Position::after_move(h, outcome.board, mover, stores),
+            Next::Opponent => Position::after_move(h, outcome.board, mover.other(), stores),
             Next::Over => {
                 // The player who would move next is the one whose houses are empty.
                 let to_move = if outcome.board.mover_empty() { mover } else { mover.other() };
-                let absolute = Position::from_mover_board(h, outcome.board, mover, stores);
+                let absolute = Position::after_move(h, outcome.board, mover, stores);
                 Position { to_move, ..absolute }
             }
         };
@@ -496,6 +514,20 @@ mod tests {
     use super::*;
     use crate::rules::Rules;
     use proptest::prelude::*;
+
+    #[test]
+    fn a_board_that_is_not_one_of_its_houses_is_refused() {
+        let beyond = Board::from_sides(&[1, 1, 1, 5], &[1, 1, 1, 0]);
+        assert!(matches!(Position::from_mover_board(3, beyond, Side::South, [0, 0]), Err(PositionError::Malformed(_))));
+        let full = Board::from_sides(&[255; 6], &[255; 6]);
+        assert!(matches!(Position::from_mover_board(6, full, Side::North, [0, 0]), Err(PositionError::TooManySeeds { .. })));
+        assert!(Position::from_mover_board(9, Board::EMPTY, Side::South, [0, 0]).is_err());
+        // A board of its houses: the same position as by its counts, North's seen from North.
+        let board = Board::from_sides(&[1, 2, 3], &[4, 0, 5]);
+        let north = Position::from_mover_board(3, board, Side::North, [2, 7]).unwrap();
+        assert_eq!(north, Position::new(&[4, 0, 5], &[1, 2, 3], [2, 7], Side::North).unwrap());
+        assert_eq!(north.mover_board(), board);
+    }
 
     /// Issue 52: a 4-house start played by a 6-house engine lost two seeds
     /// and gained a turn; it is refused, in release builds too.

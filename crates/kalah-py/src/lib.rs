@@ -559,7 +559,10 @@ impl Boards {
             next.0 += next.1.len() as u64;
         }
         let houses = self.db.header().houses;
-        Ok(next.1.pop_front().map(|(board, value)| (Position { inner: kalah::book::board_position(houses, board) }, value)))
+        match next.1.pop_front() {
+            Some((board, value)) => Ok(Some((Position { inner: kalah::book::board_position(houses, board).map_err(raised)? }, value))),
+            None => Ok(None),
+        }
     }
 }
 

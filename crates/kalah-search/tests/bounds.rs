@@ -31,7 +31,7 @@ fn check<T: Tablebase>(h: usize, rules: Rules, exact: &Builder, small: T, boards
     for _ in 0..boards {
         let seeds = least + rng.below((max - least + 1) as u64) as u32;
         let board = random_board(rng, h, seeds);
-        let position = Position::from_mover_board(h, board, Side::South, [0, 0]);
+        let position = Position::from_mover_board(h, board, Side::South, [0, 0]).unwrap();
         let value = exact.value(board);
         for &depth in depths {
             let b = solver.bounds_to_depth(&position, depth).unwrap();
@@ -139,7 +139,7 @@ fn check_analysis<T: Tablebase>(h: usize, rules: Rules, exact: &Builder, small: 
     for _ in 0..boards {
         let seeds = least + rng.below(13 - least as u64) as u32;
         let board = random_board(rng, h, seeds);
-        let position = Position::from_mover_board(h, board, Side::South, [0, 0]);
+        let position = Position::from_mover_board(h, board, Side::South, [0, 0]).unwrap();
         let a = solver.analyze_to_depth(&position, 40, true, true).unwrap();
         let ctx = format!("{rules} board {board:?}: {a:?}");
         let value = exact.value(board);

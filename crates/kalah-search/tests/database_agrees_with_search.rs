@@ -51,7 +51,7 @@ fn a_small_table_takes_unary_keys_where_they_cover_the_boards() {
     for _ in 0..10 {
         let seeds = 10 + rng.below(19) as u32;
         let board = random_board(&mut rng, 7, seeds);
-        positions.push(Position::from_mover_board(7, board, Side::South, [0, 0]));
+        positions.push(Position::from_mover_board(7, board, Side::South, [0, 0]).unwrap());
     }
     for p in &positions {
         let a = unary.analyze(p, false, false).unwrap().value;
@@ -74,7 +74,7 @@ fn random_boards_agree_for_every_counter_clockwise_rule_set() {
             for _ in 0..40 {
                 let seeds = 1 + rng.below(max as u64) as u32;
                 let board = random_board(&mut rng, h, seeds);
-                let position = Position::from_mover_board(h, board, Side::South, [0, 0]);
+                let position = Position::from_mover_board(h, board, Side::South, [0, 0]).unwrap();
                 let searched = solver.analyze(&position, false, false).unwrap().value;
                 assert_eq!(builder.value(board), searched, "{rules} h={h} board {board:?}");
             }
@@ -101,7 +101,7 @@ fn searches_backed_by_a_database_agree_with_a_larger_database() {
         for i in 0..18 {
             let seeds = if i < 12 { small + 1 + rng.below((large - small) as u64) as u32 } else { large - rng.below(4) as u32 };
             let board = random_board(&mut rng, h, seeds);
-            let position = Position::from_mover_board(h, board, Side::South, [0, 0]);
+            let position = Position::from_mover_board(h, board, Side::South, [0, 0]).unwrap();
             let searched = solver.analyze(&position, false, false).unwrap().value;
             assert_eq!(truth.value(board), searched, "{rules} board {board:?} with a {small}-seed database");
         }
@@ -122,7 +122,7 @@ fn bounds_within_a_budget_contain_the_value() {
     for _ in 0..20 {
         let seeds = 8 + rng.below(9) as u32;
         let board = random_board(&mut rng, 5, seeds);
-        let position = Position::from_mover_board(5, board, Side::South, [0, 0]);
+        let position = Position::from_mover_board(5, board, Side::South, [0, 0]).unwrap();
         let value = truth.value(board);
         // Stopped at once first, before the table knows the board.
         let cut = solver.bounds_within(&position, std::time::Instant::now()).unwrap();

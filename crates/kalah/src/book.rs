@@ -361,9 +361,10 @@ fn turn_board(o: &kalah_core::Outcome) -> Board {
 }
 
 /// The position of `board` for South to move with empty stores: its value
-/// is the board's.
-pub fn board_position(h: usize, board: Board) -> Position {
-    Position::from_mover_board(h, board, Side::South, [0, 0])
+/// is the board's. Refused for a board that is not one of `h` houses
+/// ([`Position::from_mover_board`]).
+pub fn board_position(h: usize, board: Board) -> Result<Position> {
+    Ok(Position::from_mover_board(h, board, Side::South, [0, 0])?)
 }
 
 impl BookEntry {
@@ -400,7 +401,7 @@ mod tests {
         let engine = Engine::new(3, rules);
         let mut entries = HashMap::new();
         for board in boards_within(3, 2, rules, plies).unwrap() {
-            let position = board_position(3, board);
+            let position = board_position(3, board).unwrap();
             let value = |p: &Position| kalah_reference_value(&engine, p);
             let mut moves = vec![None; 3];
             for house in (0..3).filter(|&i| board.get(i) > 0) {
@@ -467,7 +468,7 @@ mod tests {
         let entry = book.lookup(rules, &start).expect("the start is in");
         assert_eq!(entry.value(), Some(kalah_reference_value(&engine, &start)));
         // North to move on the same houses, with stores: the same board.
-        let north = Position::from_mover_board(3, start.mover_board(), Side::North, [3, 1]);
+        let north = Position::from_mover_board(3, start.mover_board(), Side::North, [3, 1]).unwrap();
         let a = book.lookup(rules, &north).unwrap().analysis(&engine, &north);
         assert_eq!(a.value.lower, kalah_reference_value(&engine, &north));
         assert_eq!(a.pv.first().map(|m| m.side), Some(Side::North));

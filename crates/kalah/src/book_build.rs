@@ -91,7 +91,7 @@ pub fn build(oracle: &dyn Oracle, game: Game, section: Option<Section>, every: s
             if section.entries.contains_key(&board) {
                 continue;
             }
-            let a = oracle.analysis(&board_position(houses, board))?;
+            let a = oracle.analysis(&board_position(houses, board)?)?;
             let mut moves = vec![None; houses];
             for m in &a.moves {
                 moves[m.house - 1] = Some(m.value);
@@ -137,7 +137,7 @@ pub fn verify(oracle: &dyn Oracle, section: &Section, boards: &[Board]) -> Resul
         let Some(entry) = section.entries.get(&board) else {
             continue;
         };
-        let position = board_position(section.houses, board);
+        let position = board_position(section.houses, board)?;
         let a = oracle.analysis(&position)?;
         let mut why = None;
         for m in &a.moves {
@@ -153,8 +153,8 @@ pub fn verify(oracle: &dyn Oracle, section: &Section, boards: &[Board]) -> Resul
                 let o = engine.play(board, house as usize - 1);
                 let rest = match o.next {
                     Next::Over => 0,
-                    Next::Mover => oracle.value(&board_position(section.houses, o.board))?,
-                    Next::Opponent => -oracle.value(&board_position(section.houses, o.board))?,
+                    Next::Mover => oracle.value(&board_position(section.houses, o.board)?)?,
+                    Next::Opponent => -oracle.value(&board_position(section.houses, o.board)?)?,
                 };
                 if o.gain() + rest != value {
                     why = Some(format!("its line's move {} (house {house}) loses {}", i + 1, value - o.gain() - rest));

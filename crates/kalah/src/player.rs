@@ -131,8 +131,9 @@ pub trait Brain: Send + Sync {
     /// The exact value of `board` for its mover (future store difference),
     /// or `None` if `cancel` was raised first.
     fn board_value(&self, board: Board, cancel: Option<&AtomicBool>) -> Result<Option<i32>>;
-    /// A best move (1-based house) of the player to move in `position`,
-    /// which is not over; `None` if `cancel` was raised first.
+    /// A best move (1-based house) of the player to move in `position`;
+    /// `None` if `cancel` was raised first. A position of another board
+    /// size than the engine's, or a game already over, is bad input.
     fn best_move(&self, position: &Position, cancel: Option<&AtomicBool>) -> Result<Option<usize>>;
     /// Whether values of `board` take a search (so are worth pondering).
     fn searches(&self, board: Board) -> bool;
@@ -168,12 +169,15 @@ pub fn move_value(
 }
 
 /// Every legal move of `position` with its exact value (final store
-/// difference for the player to move), in house order.
+/// difference for the player to move), in house order; none for a game
+/// that is over. A position of another board size than the brain's
+/// engine is bad input.
 pub fn move_values(
     brain: &dyn Brain,
     position: &Position,
     cancel: Option<&AtomicBool>,
 ) -> Result<Option<Vec<(usize, i32)>>> {
+    answerable(brain.engine(), position, false)?;
     let board = position.mover_board();
     let base = position.store_difference();
     let mut out = Vec::new();
@@ -184,6 +188,23 @@ pub fn move_values(
         }
     }
     Ok(Some(out))
+}
+
+/// Refuses what a brain of `engine` cannot answer: a position of another
+/// board size (its values would be another game's) or, for a best move,
+/// a game already over.
+fn answerable(engine: &Engine, position: &Position, wants_move: bool) -> Result<()> {
+    if position.houses() != engine.houses() {
+        return Err(Error::bad_input(format!(
+            "a position of {} houses asked of a player of Kalah with {} houses",
+            position.houses(),
+            engine.houses()
+        )));
+    }
+    if wants_move && position.is_over(engine) {
+        return Err(Error::bad_input(format!("{}: the game is over, there is no move to play", position.ring())));
+    }
+    Ok(())
 }
 
 /// How well a computer player plays, for teaching (`kalah play --level`):
@@ -315,7 +336,7 @@ impl BookBrain {
     }
 
     fn entry(&self, board: Board) -> Option<&crate::book::BookEntry> {
-        let position = Position::from_mover_board(self.engine.houses(), board, Side::South, [0, 0]);
+        let position = Position::from_mover_board(self.engine.houses(), board, Side::South, [0, 0]).ok()?;
         self.book.lookup(self.engine.rules(), &position)
     }
 
@@ -347,6 +368,7 @@ impl Brain for BookBrain {
     }
 
     fn best_move(&self, position: &Position, cancel: Option<&AtomicBool>) -> Result<Option<usize>> {
+        answerable(self.engine(), position, true)?;
         match self.entry(position.mover_board()).and_then(|e| e.line.first()) {
             Some(&house) => Ok(Some(house as usize)),
             None => self.inner()?.best_move(position, cancel),
@@ -396,6 +418,7 @@ impl<T: Tablebase> Brain for TableBrain<T> {
     }
 
     fn best_move(&self, position: &Position, _: Option<&AtomicBool>) -> Result<Option<usize>> {
+        answerable(self.engine(), position, true)?;
         table_best_move(&self.engine, &self.table, position).map(Some)
     }
 
@@ -489,7 +512,7 @@ impl<T: Tablebase> SearchBrain<T> {
             if let Some(v) = known_value(self.engine(), self.solver.tablebase(), &self.values, child)? {
                 return Ok((v, v));
             }
-            let position = Position::from_mover_board(self.engine().houses(), child, Side::South, [0, 0]);
+            let position = Position::from_mover_board(self.engine().houses(), child, Side::South, [0, 0])?;
             let b = self
                 .solver
                 .value_within(&position, Instant::now())
@@ -535,7 +558,7 @@ impl<T: Tablebase> Brain for SearchBrain<T> {
         let v = match cancel {
             None => self.solver.board_value(board),
             Some(_) => {
-                let position = Position::from_mover_board(self.engine().houses(), board, Side::South, [0, 0]);
+                let position = Position::from_mover_board(self.engine().houses(), board, Side::South, [0, 0])?;
                 match proven_in_slices(cancel, |deadline| self.solver.value_within(&position, deadline), |_| Ok(()))? {
                     Some(v) => v,
                     None => return Ok(None),
@@ -548,6 +571,7 @@ impl<T: Tablebase> Brain for SearchBrain<T> {
     }
 
     fn best_move(&self, position: &Position, cancel: Option<&AtomicBool>) -> Result<Option<usize>> {
+        answerable(self.engine(), position, true)?;
         let board = position.mover_board();
         if covers(self.solver.tablebase(), board) {
             return table_best_move(self.engine(), self.solver.tablebase(), position).map(Some);
@@ -647,7 +671,7 @@ impl BoundBrain {
             if let Some(v) = known_value(self.engine(), self.solver.tablebase(), &self.values, child)? {
                 return Ok((v, v));
             }
-            let position = Position::from_mover_board(self.engine().houses(), child, Side::South, [0, 0]);
+            let position = Position::from_mover_board(self.engine().houses(), child, Side::South, [0, 0])?;
             let b = self.solver.bounds_within(&position, deadline)?;
             if b.is_exact() {
                 self.values.lock().unwrap_or_else(|e| e.into_inner()).insert(child, b.lower);
@@ -666,7 +690,7 @@ impl Brain for BoundBrain {
         if let Some(v) = known_value(self.engine(), self.solver.tablebase(), &self.values, board)? {
             return Ok(Some(v));
         }
-        let position = Position::from_mover_board(self.engine().houses(), board, Side::South, [0, 0]);
+        let position = Position::from_mover_board(self.engine().houses(), board, Side::South, [0, 0])?;
         let started = Instant::now();
         let proven = proven_in_slices(
             cancel,
@@ -694,6 +718,7 @@ impl Brain for BoundBrain {
     }
 
     fn best_move(&self, position: &Position, cancel: Option<&AtomicBool>) -> Result<Option<usize>> {
+        answerable(self.engine(), position, true)?;
         let board = position.mover_board();
         if covers(self.solver.tablebase(), board) {
             return table_best_move(self.engine(), self.solver.tablebase(), position).map(Some);

@@ -824,7 +824,7 @@ pub fn worker<T: Tablebase>(solver: &Solver<T>, link: &mut dyn WorkerLink, knobs
             // Left over from a job already ended.
             ToWorker::Continue | ToWorker::Stop => continue,
         };
-        let position = Position::from_mover_board(h, board, Side::South, [0, 0]);
+        let position = Position::from_mover_board(h, board, Side::South, [0, 0])?;
         let mut slice = first;
         loop {
             let before = solver.nodes();

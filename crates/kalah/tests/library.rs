@@ -655,7 +655,7 @@ fn a_book_built_by_the_library_is_described_and_proven_again() {
     assert_eq!((info.sections[0].houses, info.sections[0].seeds, info.sections[0].plies), (3, 2, 3));
     for section in book.sections() {
         for (&board, entry) in &section.entries {
-            let position = kalah::book::board_position(3, board);
+            let position = kalah::book::board_position(3, board).unwrap();
             let (_, moves) = reference_of(&position, rules);
             let theirs: Vec<(usize, i32)> = (1..=3).filter_map(|h| entry.moves[h - 1].map(|v| (h, v))).collect();
             assert_eq!(theirs, moves, "{}", position.ring());

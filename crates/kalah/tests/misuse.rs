@@ -104,6 +104,28 @@ proptest! {
         prop_assert_eq!(report.value(), Some(value));
         let best = report.move_to_play();
         prop_assert_eq!(best.is_none(), p.is_over(&Engine::new(h, rules)));
+
+        // A player of a game of `engine_houses` houses asked about this
+        // position: an error, or the reference values of its moves.
+        let start = Position::start(engine_houses, 1).unwrap();
+        let player = analyzer.player(&Request { db: DbSpec::none(), threads: 1, book: false, ..Request::new(start, rules) }, &Silent).unwrap();
+        match kalah::move_values(player.as_ref(), &p, None) {
+            Ok(Some(values)) => {
+                prop_assert_eq!(engine_houses, h);
+                for (house, v) in values {
+                    let (next, _) = p.play(&Engine::new(h, rules), house).unwrap();
+                    let after = if next.to_move() == p.to_move() { reference(&next, rules) } else { -reference(&next, rules) };
+                    prop_assert_eq!(v, after, "move {} of {}", house, p);
+                }
+            }
+            Ok(None) => prop_assert!(false, "no values without a cancel flag"),
+            Err(e) => prop_assert!(engine_houses != h, "refused a position that fits: {}", e),
+        }
+        match player.best_move(&p, None) {
+            Ok(Some(house)) => prop_assert!(engine_houses == h && p.legal_moves().contains(&house)),
+            Ok(None) => prop_assert!(false, "no best move without a cancel flag"),
+            Err(e) => prop_assert!(engine_houses != h || p.is_over(&Engine::new(h, rules)), "refused a position that fits: {}", e),
+        }
     }
 }
 
