@@ -172,29 +172,35 @@ pub fn verify(oracle: &dyn Oracle, section: &Section, boards: &[Board]) -> Resul
 
 /// How the searches of [`build_file`] and [`check`] run: over which
 /// database, with how many threads and how large a table (the fields of
-/// a [`Request`] of the same names).
-#[derive(Clone, Debug, Default)]
+/// a [`Request`] of the same names, checked as a request's are). The
+/// default: the folder's database, every core, the table's default size.
+#[derive(Clone, Debug)]
 pub struct Searches {
     /// Which database ([`Request::db`]).
     pub db: DbSpec,
-    /// Search threads ([`Request::threads`]; 0: every core).
+    /// Search threads ([`Request::threads`]).
     pub threads: usize,
     /// The transposition table's size in MiB ([`Request::tt_mb`]).
     pub tt_mb: Option<usize>,
 }
 
+impl Default for Searches {
+    fn default() -> Searches {
+        Searches { db: DbSpec::default(), threads: kalah_search::cores(), tt_mb: None }
+    }
+}
+
 impl Searches {
     fn oracle(&self, analyzer: &Analyzer, houses: usize, seeds: u32, rules: Rules, observer: &dyn Observer) -> Result<Box<dyn Oracle>> {
         let start = Position::start(houses, seeds)?;
-        let threads = if self.threads == 0 { kalah_search::cores() } else { self.threads };
-        let request = Request { db: self.db.clone(), threads, tt_mb: self.tt_mb, ..Request::new(start, rules) };
+        let request = Request { db: self.db.clone(), threads: self.threads, tt_mb: self.tt_mb, ..Request::new(start, rules) };
         analyzer.oracle(&request, houses as u32 * 2 * seeds, None, observer)
     }
 }
 
 /// Where a book build is ([`build_file`]'s progress).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct BuildProgress {
+pub struct BookProgress {
     /// Boards with an entry.
     pub done: usize,
     /// Boards within the plies asked.
@@ -236,7 +242,7 @@ pub fn build_file(
     searches: &Searches,
     every: Duration,
     observer: &dyn Observer,
-    progress: &mut dyn FnMut(&BuildProgress),
+    progress: &mut dyn FnMut(&BookProgress),
 ) -> Result<BookBuilt> {
     let book = match std::fs::metadata(file) {
         Ok(_) => Book::read(file)?,
@@ -255,7 +261,7 @@ pub fn build_file(
     };
     let section = build(oracle.as_ref(), game, earlier, every, &mut |section, done, total| {
         write_book(&with(section), file)?;
-        progress(&BuildProgress { done, total, plies: section.plies, nodes: oracle.nodes(), elapsed: started.elapsed() });
+        progress(&BookProgress { done, total, plies: section.plies, nodes: oracle.nodes(), elapsed: started.elapsed() });
         Ok(())
     })?;
     Ok(BookBuilt { file: file.to_path_buf(), section: section.info(), entries: with(&section).len(), nodes: oracle.nodes(), seconds: started.elapsed().as_secs_f64() })
@@ -309,10 +315,10 @@ pub struct BookCheck {
 }
 
 /// Proves again the entries of `book` that `request` chooses, by
-/// searches of `analyzer` (which must not answer from this book: give one
-/// without it) that [`verify`] runs, game by game. Disagreements are in
-/// the answer, not an error; an error (bad input) when a named database
-/// file fits none of the games chosen.
+/// searches of `analyzer` that [`verify`] runs, game by game (the searches
+/// never read a book). Disagreements are in the answer, not an error. Bad
+/// input: no game chosen (none of those sizes and rules, or none a named
+/// database file serves), a sample of 0, 0 threads.
 pub fn check(analyzer: &Analyzer, book: &Book, request: &CheckRequest, observer: &dyn Observer) -> Result<BookCheck> {
     let started = Instant::now();
     let file = match &request.searches.db.file {
@@ -323,8 +329,14 @@ pub fn check(analyzer: &Analyzer, book: &Book, request: &CheckRequest, observer:
     let chosen = |x: &&Section| {
         request.houses.is_none_or(|h| x.houses == h) && request.seeds.is_none_or(|s| x.seeds == s) && request.capture.is_none_or(|c| x.rules.capture == c) && fits(x)
     };
-    if let (Some(f), None) = (&file, book.sections().iter().find(|x| chosen(x))) {
-        return Err(Error::bad_input(format!("the book holds no game of {} houses under {} chosen here, the board and rules of the database file", f.houses, f.rules)));
+    if request.sample == Some(0) {
+        return Err(Error::bad_input("a sample of 0 entries proves nothing: ask for at least 1, or for every entry"));
+    }
+    if !book.sections().iter().any(|x| chosen(&x)) {
+        return Err(Error::bad_input(match &file {
+            Some(f) => format!("the book holds no game of {} houses under {} chosen here, the board and rules of the database file", f.houses, f.rules),
+            None => "the book holds no game of the sizes and rules chosen".to_string(),
+        }));
     }
     let mut rng = StdRng::seed_from_u64(request.seed);
     let mut all = Vec::new();

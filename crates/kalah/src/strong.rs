@@ -126,13 +126,17 @@ impl StrongSolution {
 /// Solves Kalah(h,s) strongly ([`StrongRequest`]): builds the database of
 /// every board of up to the start's seeds (refused up front with the
 /// memory and disk it needs if they are not there; `progress` hears the
-/// build), or checks the one the file holds, and describes it. Notes
+/// build), or checks the one the file holds, and describes it. A file
+/// there that is not that solution is refused, never replaced. Notes
 /// (what is built, what is there already) go to `observer`.
 pub fn solve(request: &StrongRequest, progress: &dyn BuildProgress, observer: &dyn Observer) -> Result<StrongSolution> {
     let StrongRequest { houses: h, seeds, rules, ref file, threads, ref manifest } = *request;
     let start = Position::start(h, seeds)?;
     let n = start.seeds_in_houses();
     kalah_db::builder::check_size(h, n)?;
+    if !(1..=crate::MAX_THREADS).contains(&threads) {
+        return Err(Error::bad_input(format!("{threads} threads: give 1 to {}", crate::MAX_THREADS)).about(crate::Field::Threads));
+    }
     if let Some(m) = manifest {
         // Before the work, not after it: a place that cannot be written, a
         // file that is not a manifest.
@@ -141,6 +145,13 @@ pub fn solve(request: &StrongRequest, progress: &dyn BuildProgress, observer: &d
     }
     let timer = Instant::now();
     let there = Database::open_for(file, h, rules).ok().filter(|d| d.header().max_seeds == n);
+    if there.is_none() && std::fs::symlink_metadata(file).is_ok() {
+        // Never replaced: another database, or a file of the user's.
+        return Err(Error::refused(format!(
+            "{} is there and does not hold the strong solution of Kalah({h},{seeds}) under {rules}; it is left as it is: move it aside or name another file",
+            file.display()
+        )));
+    }
     let build_seconds = if there.is_some() {
         observer.note(&format!("{} already holds the strong solution; checking it", file.display()));
         0.0
@@ -325,7 +336,8 @@ pub fn read_manifest(path: &Path) -> Result<Vec<ManifestRow>> {
 /// needs ([`check_manifest`] reads manifests of these alone, too).
 const FILE_COLUMNS: &str = "houses,seeds,capture,end,leftovers,sowing,relay,max_seeds,file,bytes,sha256";
 
-/// A manifest row's columns [`FILE_COLUMNS`].
+/// A manifest row's columns [`FILE_COLUMNS`], and its statistics where the
+/// manifest has them.
 #[derive(Clone, Debug, serde::Deserialize)]
 struct ListedFile {
     houses: usize,
@@ -339,6 +351,12 @@ struct ListedFile {
     file: String,
     bytes: u64,
     sha256: String,
+    start_value: Option<i32>,
+    won: Option<u64>,
+    drawn: Option<u64>,
+    lost: Option<u64>,
+    reachable_boards: Option<u64>,
+    reachable_positions: Option<u64>,
 }
 
 /// The rows of the CSV file at `path` whose header begins with `header`
@@ -404,7 +422,9 @@ pub struct ManifestCheck {
 
 /// Checks the files of the manifest at `manifest` found in `dir` (or only
 /// `file`, against the row of its name): the size and SHA-256 the
-/// manifest gives, the rules and seeds it names, every internal checksum.
+/// manifest gives, the rules and seeds it names, every internal checksum,
+/// and what the file says where the manifest has it (the start's value,
+/// boards won, drawn and lost, boards and positions reachable).
 /// Files not in the folder are absent, not failures. A manifest without
 /// rows, or a `file` it does not list, is bad input.
 pub fn check_manifest(manifest: &Path, dir: &Path, file: Option<&Path>) -> Result<ManifestCheck> {
@@ -418,6 +438,9 @@ pub fn check_manifest(manifest: &Path, dir: &Path, file: Option<&Path>) -> Resul
     let wanted = file.and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());
     let mut check = ManifestCheck { manifest: manifest.to_path_buf(), ok: false, checked: Vec::new(), problems: Vec::new(), absent: Vec::new() };
     for row in &rows {
+        if Path::new(&row.file).file_name() != Some(std::ffi::OsStr::new(&row.file)) {
+            return Err(Error::bad_input(format!("{}: the file {:?} is not a file name (a manifest names files of its folder)", manifest.display(), row.file)));
+        }
         let path = match file {
             Some(file) if wanted.as_deref() == Some(row.file.as_str()) => file.to_path_buf(),
             Some(_) => continue,
@@ -465,6 +488,22 @@ fn check_row(row: &ListedFile, path: &Path) -> Result<Option<String>> {
         return Ok(Some(format!("the header names other rules or sizes than the manifest ({})", h.rules)));
     }
     db.verify(&|_| {})?;
+    // What the file says, where the manifest says it too.
+    let start = Position::start(row.houses, row.seeds)?;
+    let said = |listed: Option<u64>, found: u64, what: &str| listed.filter(|&l| l != found).map(|l| format!("{found} {what}, manifest says {l}"));
+    if let Some(v) = row.start_value.filter(|&v| v != start.store_difference() + db.value(start.mover_board())) {
+        return Ok(Some(format!("the start is worth {:+}, manifest says {v:+}", start.store_difference() + db.value(start.mover_board()))));
+    }
+    let (won, drawn, lost) = outcome_counts(&db);
+    if let Some(why) = said(row.won, won, "boards won").or_else(|| said(row.drawn, drawn, "drawn")).or_else(|| said(row.lost, lost, "lost")) {
+        return Ok(Some(why));
+    }
+    if row.reachable_boards.is_some() || row.reachable_positions.is_some() {
+        let (boards, positions) = reachable(&Engine::new(row.houses, r), &db, &start);
+        if let Some(why) = said(row.reachable_boards, boards, "boards reachable").or_else(|| said(row.reachable_positions, positions, "positions reachable")) {
+            return Ok(Some(why));
+        }
+    }
     Ok(None)
 }
 
@@ -520,5 +559,45 @@ mod tests {
             assert_eq!(std::fs::read(&path).unwrap(), bytes, "{name} was changed");
         }
         assert!(read_manifest(&dir.path().join("absent.csv")).unwrap().is_empty());
+    }
+
+    /// A solution checked against its manifest: every statistic counts, a
+    /// file name must stay in the folder, and a file that is not the
+    /// solution is never replaced.
+    #[test]
+    fn a_manifest_vouches_for_every_column_and_a_file_is_never_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let (file, manifest) = (dir.path().join("s21.kdb"), dir.path().join("m.csv"));
+        let request = StrongRequest { houses: 2, seeds: 1, rules: Rules::default(), file: file.clone(), threads: 1, manifest: Some(manifest.clone()) };
+        let solution = solve(&request, &kalah_db::Quiet, &crate::Silent).unwrap();
+        assert_eq!(solution.value, kalah_reference::solve(&Rules::default(), &kalah_reference::RefPosition::start(2, 1)).0);
+        assert!(check_manifest(&manifest, dir.path(), None).unwrap().ok);
+        let good = std::fs::read_to_string(&manifest).unwrap();
+        let row = solution.manifest_row();
+        for (i, field) in ["start_value", "won", "drawn", "lost", "reachable_boards", "reachable_positions"].into_iter().enumerate() {
+            let mut forged = row.clone();
+            match i {
+                0 => forged.start_value += 1,
+                1 => forged.won += 1,
+                2 => forged.drawn += 1,
+                3 => forged.lost += 1,
+                4 => forged.reachable_boards += 1,
+                _ => forged.reachable_positions += 1,
+            }
+            std::fs::remove_file(&manifest).unwrap();
+            add_to_manifest(&manifest, &forged).unwrap();
+            let check = check_manifest(&manifest, dir.path(), None).unwrap();
+            assert!(!check.ok && check.problems.len() == 1, "a forged {field} passed: {check:?}");
+        }
+        std::fs::write(&manifest, good.replace("s21.kdb", "../s21.kdb")).unwrap();
+        assert_eq!(check_manifest(&manifest, dir.path(), None).unwrap_err().kind(), crate::ErrorKind::BadInput);
+        // Another file where the solution would go: refused, left as it was.
+        let notes = dir.path().join("notes.kdb");
+        std::fs::write(&notes, "my notes").unwrap();
+        let e = solve(&StrongRequest { file: notes.clone(), manifest: None, ..request.clone() }, &kalah_db::Quiet, &crate::Silent).unwrap_err();
+        assert_eq!(e.kind(), crate::ErrorKind::Refused, "{e}");
+        assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes");
+        let e = solve(&StrongRequest { threads: 0, ..request }, &kalah_db::Quiet, &crate::Silent).unwrap_err();
+        assert_eq!(e.kind(), crate::ErrorKind::BadInput, "{e}");
     }
 }

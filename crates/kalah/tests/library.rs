@@ -666,6 +666,8 @@ fn a_book_built_by_the_library_is_described_and_proven_again() {
     assert_eq!((all.checked, all.disagreements), (built.entries, 0));
     let some = kalah::book_build::check(&analyzer, &book, &check(Some(3)), &Silent).unwrap();
     assert_eq!((some.checked, some.seed), (3, 7));
-    let none = CheckRequest { houses: Some(4), ..check(None) };
-    assert_eq!(kalah::book_build::check(&analyzer, &book, &none, &Silent).unwrap().checked, 0);
+    // Nothing to check is no pass: bad input.
+    for nothing in [CheckRequest { houses: Some(4), ..check(None) }, check(Some(0)), CheckRequest { searches: Searches { threads: 0, ..searches.clone() }, ..check(None) }] {
+        assert_eq!(kalah::book_build::check(&analyzer, &book, &nothing, &Silent).unwrap_err().kind(), ErrorKind::BadInput);
+    }
 }
