@@ -18,10 +18,7 @@ pub fn analyzer(analyzer: kalah::Analyzer, no_book: bool) -> anyhow::Result<kala
     if no_book {
         return Ok(analyzer);
     }
-    Ok(match kalah::book::carried()? {
-        Some(book) => analyzer.with_book(book),
-        None => analyzer,
-    })
+    Ok(analyzer.with_carried_book()?)
 }
 
 /// What to do with an opening book.

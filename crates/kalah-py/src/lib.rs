@@ -616,8 +616,8 @@ impl Engine {
         };
         let databases = Databases::new(db_dir.unwrap_or_else(Databases::default_dir));
         let mut analyzer = Analyzer::keeping(databases);
-        if let Some(book) = kalah::book::carried().map_err(raised)?.filter(|_| book) {
-            analyzer = analyzer.with_book(book);
+        if book {
+            analyzer = analyzer.with_carried_book().map_err(raised)?;
         }
         if keep_answers && (db_file.is_some() || db_seeds.is_some()) {
             return Err(PyValueError::new_err("keep_answers: not with db_file or db_seeds, which say how to answer (a kept answer would pass them over)"));

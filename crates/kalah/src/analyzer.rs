@@ -84,9 +84,10 @@ pub struct Request {
     pub memory: Memory,
     /// Which null-window tests the search of the position runs.
     pub tests: RootTests,
-    /// Answer from the analyzer's opening book where it has the position
-    /// ([`Analyzer::with_book`]), before anything else. On in
-    /// [`Request::new`].
+    /// Answer from the analyzer's opening book where it has the position,
+    /// before anything else. On in [`Request::new`]; an analyzer has a book
+    /// only when given one ([`Analyzer::with_carried_book`],
+    /// [`Analyzer::with_book`]).
     pub book: bool,
     /// The most boards retrograde analysis may solve for this request, for
     /// a door open to others: a clockwise position beyond it gets bounds
@@ -320,6 +321,26 @@ impl Analyzer {
     pub fn keeping(databases: Databases) -> Analyzer {
         let answers = Arc::new(Answers::new(databases.dir()));
         Analyzer { databases, kept: Some(Arc::default()), book: None, answers }
+    }
+
+    /// This analyzer, answering first from the opening book the library
+    /// carries ([`crate::book::carried`]) where it has a position (unless a
+    /// request says not to, [`Request::book`]); as it was if the library
+    /// carries none. An error if the carried book is damaged.
+    ///
+    /// ```
+    /// use kalah::{Analyzer, Databases, Position, Request, Rules, Silent, Source};
+    ///
+    /// let analyzer = Analyzer::new(Databases::new("no-such-directory")).with_carried_book()?;
+    /// let report = analyzer.analyze(&Request::new(Position::start(6, 4)?, Rules::default()), &Silent)?;
+    /// assert_eq!((report.source, report.value()), (Source::Book, Some(8))); // at once (Rawlings 2015)
+    /// # Ok::<(), kalah::Error>(())
+    /// ```
+    pub fn with_carried_book(self) -> Result<Analyzer> {
+        Ok(match crate::book::carried()? {
+            Some(book) => self.with_book(book),
+            None => self,
+        })
     }
 
     /// This analyzer, answering from `book` first where it has a
