@@ -24,7 +24,7 @@ use std::time::Duration;
 use kalah_core::Rules;
 use kalah_db::{human_bytes, Builder, Database};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::progress::Observer;
 
 /// A directory of database files.
@@ -515,7 +515,16 @@ impl Databases {
                 None => return Ok(None),
             },
         };
-        Ok(Some(Database::open_for(&path, h, rules)?))
+        // The folder's own file, named for this board and rules: one that
+        // cannot serve them is damaged or misnamed, not the request's fault.
+        let open = Database::open_for(&path, h, rules);
+        Ok(Some(open.map_err(|e| {
+            let e = Error::from(e);
+            match e.kind() {
+                ErrorKind::BadInput => Error::corrupt(format!("the database folder's file for these rules cannot serve them: {e}; move it aside or rebuild it")).caused_by(e),
+                _ => e,
+            }
+        })?))
     }
 }
 

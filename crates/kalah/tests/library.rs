@@ -671,3 +671,21 @@ fn a_book_built_by_the_library_is_described_and_proven_again() {
         assert_eq!(kalah::book_build::check(&analyzer, &book, &nothing, &Silent).unwrap_err().kind(), ErrorKind::BadInput);
     }
 }
+
+/// A file of the folder named for these rules that holds others is the
+/// folder's fault, said as such (corrupt, naming the file), never an
+/// answer of the other rules and never blamed on the request.
+#[test]
+fn a_misnamed_file_of_the_folder_is_refused_as_damaged() {
+    let (analyzer, dir) = analyzer();
+    let standard = Rules::default();
+    let databases = Databases::new(dir.path());
+    kalah_db::build_file(&databases.path_for(3, 8, standard), 3, empty_capture(), 8, &kalah_db::Quiet).unwrap();
+    let request = Request { want: Want::Value, book: false, ..Request::new(Position::start(3, 2).unwrap(), standard) };
+    let e = analyzer.analyze(&request, &Silent).unwrap_err();
+    assert_eq!((e.kind(), e.field()), (ErrorKind::Corrupt, None), "{e}");
+    assert!(e.to_string().contains("kalah-h3-n8-standard") && e.to_string().contains("folder"), "{e}");
+    // Asked for no database, the answer is the reference's.
+    let none = Request { db: DbSpec::none(), ..request };
+    assert_eq!(analyzer.analyze(&none, &Silent).unwrap().value(), Some(reference(3, 2, standard).0));
+}
