@@ -255,11 +255,19 @@ impl std::fmt::Debug for Kept {
 /// used), or one made and added, the least recently used going first when
 /// [`KEPT_DATABASES`] are kept; and whether it was kept from before.
 fn keep<T: Clone>(kept: &mut Vec<T>, fits: impl Fn(&T) -> bool, make: impl FnOnce() -> Result<T>) -> Result<(T, bool)> {
+    keep_made(kept, fits, || make().map(Some))?.ok_or_else(|| Error::internal("a kept item was not made"))
+}
+
+/// [`keep`], where making may come to nothing (`None`: a build stopped
+/// by a cancel flag), which is not kept.
+fn keep_made<T: Clone>(kept: &mut Vec<T>, fits: impl Fn(&T) -> bool, make: impl FnOnce() -> Result<Option<T>>) -> Result<Option<(T, bool)>> {
     let found = kept.iter().position(fits);
     let entry = match found {
         Some(at) => kept.remove(at),
         None => {
-            let made = make()?;
+            let Some(made) = make()? else {
+                return Ok(None);
+            };
             if kept.len() >= KEPT_DATABASES {
                 kept.remove(0);
             }
@@ -267,7 +275,7 @@ fn keep<T: Clone>(kept: &mut Vec<T>, fits: impl Fn(&T) -> bool, make: impl FnOnc
         }
     };
     kept.push(entry.clone());
-    Ok((entry, found.is_some()))
+    Ok(Some((entry, found.is_some())))
 }
 
 /// How many databases of each kind a keeping analyzer holds at most; the
@@ -409,7 +417,7 @@ impl Analyzer {
     pub fn oracle(&self, request: &Request, seeds: u32, limit: Option<Duration>, observer: &dyn Observer) -> Result<Box<dyn Oracle>> {
         request.check()?;
         let engine = Engine::shared(request.position.houses(), request.rules);
-        let setup = Setup { engine, spec: &request.db, threads: request.threads, tt_mb: request.tt_mb, budget: SetupBudget::UNLIMITED, work: SearchWork::Analysis, observer };
+        let setup = Setup { engine, spec: &request.db, threads: request.threads, tt_mb: request.tt_mb, budget: SetupBudget::UNLIMITED, work: SearchWork::Analysis, observer, cancel: None };
         crate::oracle::for_positions(&self.databases, &setup, seeds, limit)
     }
 
@@ -419,7 +427,7 @@ impl Analyzer {
     pub fn player(&self, request: &Request, observer: &dyn Observer) -> Result<Box<dyn Brain>> {
         request.check()?;
         let engine = Engine::shared(request.position.houses(), request.rules);
-        let setup = Setup { engine, spec: &request.db, threads: request.threads, tt_mb: request.tt_mb, budget: SetupBudget::UNLIMITED, work: SearchWork::Analysis, observer };
+        let setup = Setup { engine, spec: &request.db, threads: request.threads, tt_mb: request.tt_mb, budget: SetupBudget::UNLIMITED, work: SearchWork::Analysis, observer, cancel: None };
         crate::player::for_game(&self.databases, &setup, &request.position)
     }
 
@@ -436,7 +444,10 @@ impl Analyzer {
         // Held while building: a second request for the same database waits for it.
         let mut kept = kept.lock().map_err(|_| Error::internal("a request failed while building a database"))?;
         let fits = |b: &Arc<Builder>| b.houses() == h && b.rules() == rules && b.indexer().max_seeds() >= n;
-        keep(&mut kept.built, fits, || Ok(Arc::new(setup.build_noted(n, file.is_some())?))).map(Some)
+        if !kept.built.iter().any(fits) && setup.cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
+            return Ok(None);
+        }
+        keep_made(&mut kept.built, fits, || Ok(setup.build_noted(n, file.is_some())?.map(Arc::new)))
     }
 
     /// `db` loaded into memory for a search, from those kept if this
@@ -627,7 +638,7 @@ impl Analyzer {
         let spec = plan::within_retrograde(&request.db, h, seeds, rules, request.retrograde_boards);
         let db = self.databases.open_for(&spec, purpose, budget, observer)?;
         let work = if request.want.moves() { SearchWork::Analysis } else { SearchWork::Value };
-        let setup = Setup { engine, spec: &spec, threads: request.threads, tt_mb: request.tt_mb, budget, work, observer };
+        let setup = Setup { engine, spec: &spec, threads: request.threads, tt_mb: request.tt_mb, budget, work, observer, cancel: request.cancel.as_deref() };
         let start = Instant::now();
         let mut built_kept = false;
         let step = plan::step(&setup, seeds, db, |file| {

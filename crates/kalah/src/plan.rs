@@ -196,7 +196,7 @@ mod tests {
     use crate::{SetupBudget, Silent};
 
     fn setup<'a>(engine: &'a Engine, spec: &'a DbSpec) -> Setup<'a> {
-        Setup { engine, spec, threads: 1, tt_mb: Some(16), budget: SetupBudget::UNLIMITED, work: SearchWork::Value, observer: &Silent }
+        Setup { engine, spec, threads: 1, tt_mb: Some(16), budget: SetupBudget::UNLIMITED, work: SearchWork::Value, observer: &Silent, cancel: None }
     }
 
     /// A file that covers the position is probed, one that does not backs

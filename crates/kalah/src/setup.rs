@@ -3,6 +3,7 @@
 //! solver of proven bounds; each checked against the memory available
 //! and refused up front, with the figures, when it does not fit.
 
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -277,6 +278,11 @@ pub struct Setup<'a> {
     pub work: SearchWork,
     /// Hears notes and progress.
     pub observer: &'a dyn Observer,
+    /// The request's cancel flag: a database built in memory for a search
+    /// ([`Setup::memory_database`]) is not begun, or stops between its
+    /// levels, once it is raised (the search then runs without it, and
+    /// stops at once with its bounds).
+    pub cancel: Option<&'a AtomicBool>,
 }
 
 impl std::fmt::Debug for Setup<'_> {
@@ -317,16 +323,38 @@ impl Setup<'_> {
     /// Every board with up to `seeds` seeds solved in memory; the observer
     /// sees the progress.
     pub fn build(&self, seeds: u32) -> Result<Builder> {
+        self.build_unless(seeds, None)?.ok_or_else(|| Error::internal("a build without a cancel flag stopped"))
+    }
+
+    /// [`Setup::build`], or `None` if `cancel` is raised before it ends
+    /// (looked at before each level).
+    fn build_unless(&self, seeds: u32, cancel: Option<&AtomicBool>) -> Result<Option<Builder>> {
         let h = self.houses();
+        let cancelled = || cancel.is_some_and(|c| c.load(Relaxed));
+        if cancelled() {
+            return Ok(None);
+        }
         let mut builder = Builder::new(h, self.engine.rules(), seeds)?;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(self.threads)
             .build()
             .map_err(|e| Error::refused(format!("cannot start {} threads: {e}", self.threads)))?;
         let progress = crate::progress::WatchedBuild::new(self.observer, boards_up_to(h, seeds));
-        pool.install(|| builder.build_all(&progress));
+        let stopped = pool.install(|| {
+            while builder.levels_done() <= seeds {
+                if cancelled() {
+                    return true;
+                }
+                builder.build_next(&progress);
+            }
+            false
+        });
         progress.finish();
-        Ok(builder)
+        if stopped {
+            self.observer.note(&format!("the {seeds}-seed database built in memory was stopped by the cancel flag, after {} levels", builder.levels_done()));
+            return Ok(None);
+        }
+        Ok(Some(builder))
     }
 
     /// Every board with up to `seeds` seeds solved in memory by retrograde
@@ -365,7 +393,7 @@ impl Setup<'_> {
     /// refused with the figures.
     pub fn memory_database(&self, seeds: u32, file: Option<&Database>) -> Result<Option<Builder>> {
         match self.memory_seeds(seeds, file)? {
-            Some(n) => self.build_noted(n, file.is_some()).map(Some),
+            Some(n) => self.build_noted(n, file.is_some()),
             None => Ok(None),
         }
     }
@@ -418,8 +446,11 @@ impl Setup<'_> {
     }
 
     /// [`Setup::build`], said first; `file`: whether a database file is
-    /// used beside it.
-    pub fn build_noted(&self, n: u32, file: bool) -> Result<Builder> {
+    /// used beside it. `None` when [`Setup::cancel`] stopped it.
+    pub fn build_noted(&self, n: u32, file: bool) -> Result<Option<Builder>> {
+        if self.cancel.is_some_and(|c| c.load(Relaxed)) {
+            return Ok(None);
+        }
         self.observer.note(&format!(
             "{}building {} {n}-seed database in memory ({} boards{})",
             if file { "" } else { "no database file for these rules: " },
@@ -427,7 +458,7 @@ impl Setup<'_> {
             group(boards_up_to(self.houses(), n)),
             if self.spec.build_seeds.is_none() { "; asking for a database of 0 seeds in memory skips it, and a database file built once makes one that lasts" } else { "" }
         ));
-        self.build(n)
+        self.build_unless(n, self.cancel)
     }
 
     /// A [`BoundSolver`] for clockwise positions of up to `seeds` seeds,
@@ -587,7 +618,7 @@ mod tests {
         let spec = DbSpec::default();
         let mb = |limit: Option<f64>, tt_mb: Option<usize>| {
             let budget = SetupBudget::within(limit.map(Duration::from_secs_f64), 2);
-            let setup = Setup { engine: &engine, spec: &spec, threads: 2, tt_mb, budget, work: SearchWork::Analysis, observer: &crate::progress::Silent };
+            let setup = Setup { engine: &engine, spec: &spec, threads: 2, tt_mb, budget, work: SearchWork::Analysis, observer: &crate::progress::Silent, cancel: None };
             setup.search_options(72, Some(11)).tt_bytes >> 20
         };
         assert_eq!(mb(None, None), 1024, "Kalah(6,6) over 11 seeds, no limit");

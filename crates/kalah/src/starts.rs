@@ -125,7 +125,7 @@ pub fn starts_table(databases: &Databases, request: &StartsRequest, observer: &d
         let budget = SetupBudget::within(Some(request.time_limit * (seeds_to - seeds_from + 1)), request.threads);
         let engine = Engine::new(h, request.rules);
         let spec = DbSpec { build_seeds: request.db_seeds, ..DbSpec::default() };
-        let how = Setup { engine: &engine, spec: &spec, threads: request.threads, tt_mb: request.tt_mb, budget, work: SearchWork::Value, observer };
+        let how = Setup { engine: &engine, spec: &spec, threads: request.threads, tt_mb: request.tt_mb, budget, work: SearchWork::Value, observer, cancel: None };
         let oracle = crate::oracle::for_starts(databases, &how, 2 * h as u32 * seeds_to)?;
         let setup_seconds = setup.elapsed().as_secs_f64();
         let database = oracle.database_seeds().map_or("no database".to_string(), |n| format!("the {n}-seed database"));

@@ -79,7 +79,7 @@ fn the_report_serialises_to_the_query_object() {
 
 #[test]
 fn a_raised_cancel_flag_stops_the_search_with_bounds() {
-    let (analyzer, _dir) = analyzer();
+    let (analyzer, dir) = analyzer();
     let cancel = Arc::new(AtomicBool::new(true));
     let request = Request {
         db: DbSpec::none(),
@@ -91,6 +91,15 @@ fn a_raised_cancel_flag_stops_the_search_with_bounds() {
     let report = analyzer.analyze(&request, &Silent).unwrap();
     let v = report.analysis.value;
     assert!(!v.is_exact() && v.lower <= 10 && 10 <= v.upper, "Kalah(6,5) cancelled at once: {v:?}");
+
+    // With the default database, which would be a 20-seed database built
+    // in memory (225 M boards): not begun once the flag is raised, for
+    // the analyzer and for a keeping one, which keeps nothing.
+    for analyzer in [Analyzer::new(Databases::new(dir.path())), Analyzer::keeping(Databases::new(dir.path()))] {
+        let request = Request { db: DbSpec::default(), book: false, want: Want::MovesAndLine, ..request.clone() };
+        let report = analyzer.analyze(&request, &Silent).unwrap();
+        assert!(report.database.is_none() && !report.analysis.value.is_exact(), "{report:?}");
+    }
 }
 
 /// Issue 34: a 4-house database asked about a 6-house position, and the
