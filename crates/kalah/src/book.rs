@@ -87,16 +87,12 @@ pub struct SectionInfo {
     /// Seeds a house at the start.
     pub seeds: u32,
     /// The rules.
-    #[serde(serialize_with = "rules_view")]
+    #[serde(serialize_with = "crate::text::serialize_rules")]
     pub rules: Rules,
     /// Every position this many sowings or fewer from the start is in.
     pub plies: u32,
     /// Its entries.
     pub entries: usize,
-}
-
-fn rules_view<S: serde::Serializer>(rules: &Rules, s: S) -> std::result::Result<S::Ok, S::Error> {
-    serde::Serialize::serialize(&crate::text::RulesView::from(*rules), s)
 }
 
 const MAGIC: &[u8; 8] = b"KALAHBOK";

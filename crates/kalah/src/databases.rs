@@ -118,7 +118,7 @@ pub struct ListedDatabase {
     /// Every board with up to this many seeds is covered.
     pub max_seeds: u32,
     /// The rules its values are for.
-    #[serde(serialize_with = "rules_view")]
+    #[serde(serialize_with = "crate::text::serialize_rules")]
     pub rules: Rules,
     /// Boards it holds.
     pub boards: u64,
@@ -154,7 +154,7 @@ pub struct ListedArchive {
     /// Its database covers every board with up to this many seeds.
     pub max_seeds: u32,
     /// The rules of its values.
-    #[serde(serialize_with = "rules_view")]
+    #[serde(serialize_with = "crate::text::serialize_rules")]
     pub rules: Rules,
     /// The archive's size.
     pub bytes: u64,
@@ -169,7 +169,7 @@ pub struct ListedMemory {
     /// Houses a side of the boards it holds.
     pub houses: usize,
     /// The rules of their values.
-    #[serde(serialize_with = "rules_view")]
+    #[serde(serialize_with = "crate::text::serialize_rules")]
     pub rules: Rules,
     /// Its size.
     pub bytes: u64,
@@ -190,12 +190,9 @@ fn rules_of_tag(tag: &str) -> Option<Rules> {
     Rules::all().find(|r| r.tag() == tag)
 }
 
+/// A path as people read it, for serde's `serialize_with`.
 pub(crate) fn display_path<S: serde::Serializer>(path: &Path, s: S) -> std::result::Result<S::Ok, S::Error> {
     s.collect_str(&path.display())
-}
-
-fn rules_view<S: serde::Serializer>(rules: &Rules, s: S) -> std::result::Result<S::Ok, S::Error> {
-    serde::Serialize::serialize(&crate::text::RulesView::from(*rules), s)
 }
 
 /// Where databases are looked for and built when no directory is given

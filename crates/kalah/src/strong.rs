@@ -25,7 +25,7 @@ use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
 use crate::progress::Observer;
-use crate::text::{group, verdict, RulesView};
+use crate::text::{group, verdict};
 
 /// The header line of a manifest: [`ManifestRow`]'s fields.
 pub const MANIFEST_HEADER: &str =
@@ -59,7 +59,7 @@ pub struct StrongSolution {
     /// Seeds a house at the start.
     pub seeds: u32,
     /// The rules.
-    #[serde(serialize_with = "rules_view")]
+    #[serde(serialize_with = "crate::text::serialize_rules")]
     pub rules: Rules,
     /// Every board of up to this many seeds is solved: the start's.
     pub max_seeds: u32,
@@ -91,10 +91,6 @@ pub struct StrongSolution {
     pub build_seconds: f64,
     /// Seconds in all.
     pub seconds: f64,
-}
-
-fn rules_view<S: serde::Serializer>(rules: &Rules, s: S) -> std::result::Result<S::Ok, S::Error> {
-    serde::Serialize::serialize(&RulesView::from(*rules), s)
 }
 
 impl StrongSolution {

@@ -94,6 +94,11 @@ pub struct RulesView {
     relay: &'static str,
 }
 
+/// Rules as their [`RulesView`] object, for serde's `serialize_with`.
+pub(crate) fn serialize_rules<S: serde::Serializer>(rules: &Rules, s: S) -> std::result::Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&RulesView::from(*rules), s)
+}
+
 impl From<Rules> for RulesView {
     fn from(r: Rules) -> RulesView {
         RulesView { capture: r.capture.name(), end: r.end.name(), leftovers: r.leftovers.name(), sowing: r.sowing.name(), relay: r.relay.name() }
