@@ -253,7 +253,10 @@ impl Position {
         (me - them) as i32
     }
 
-    /// The houses (1-based) the player to move may play.
+    /// The houses (1-based) of the player to move that hold seeds: the
+    /// moves of a game that is not over. Whether it is over depends on the
+    /// rules ([`Position::is_over`]): a finished game has no move, seeds
+    /// or not.
     pub fn legal_moves(&self) -> Vec<usize> {
         let b = self.mover_board();
         (0..self.houses).filter(|&i| b.get(i) > 0).map(|i| i + 1).collect()

@@ -33,11 +33,17 @@ pub struct OpeningTurn {
 }
 
 /// Every complete first turn of the player to move in `start` (extra-move
-/// chains followed to their end), with the position after it.
+/// chains followed to their end), with the position after it; none when
+/// the game is over (or `engine` is of another board size).
 pub fn opening_turns(engine: &Engine, start: &Position) -> Vec<(Vec<usize>, Position)> {
     fn walk(engine: &Engine, p: &Position, prefix: &mut Vec<usize>, out: &mut Vec<(Vec<usize>, Position)>) {
+        if p.is_over(engine) {
+            return;
+        }
         for house in p.legal_moves() {
-            let (q, o) = p.play(engine, house).expect("a legal move");
+            let Ok((q, o)) = p.play(engine, house) else {
+                continue;
+            };
             prefix.push(house);
             if o.next == Next::Mover {
                 walk(engine, &q, prefix, out);

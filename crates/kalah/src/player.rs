@@ -178,6 +178,10 @@ pub fn move_values(
     cancel: Option<&AtomicBool>,
 ) -> Result<Option<Vec<(usize, i32)>>> {
     answerable(brain.engine(), position, false)?;
+    if position.is_over(brain.engine()) {
+        // A side may still hold seeds (an end rule ended it): no move is legal.
+        return Ok(Some(Vec::new()));
+    }
     let board = position.mover_board();
     let base = position.store_difference();
     let mut out = Vec::new();

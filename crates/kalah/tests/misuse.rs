@@ -145,3 +145,19 @@ fn a_named_file_that_cannot_serve_is_an_error_about_it() {
     let capture = || -> Result<Capture, kalah::Error> { Ok("sometimes".parse::<Capture>()?) };
     assert_eq!(capture().unwrap_err().kind(), kalah::ErrorKind::BadInput);
 }
+
+/// A game the end rule has ended, seeds left on one side: a player gives
+/// its moves no value (there are none) and no best move; its openings
+/// are none. Found by the property test above.
+#[test]
+fn a_finished_game_with_seeds_left_has_no_move() {
+    let rules = Rules::default();
+    let over: Position = "0,0,0,0,0,0,0,0,1,0 N".parse().unwrap();
+    assert!(over.is_over(&Engine::new(4, rules)) && !over.legal_moves().is_empty());
+    let analyzer = Analyzer::new(Databases::new(files().0.path().join("none")));
+    let request = Request { db: DbSpec::none(), threads: 1, book: false, ..Request::new(Position::start(4, 1).unwrap(), rules) };
+    let player = analyzer.player(&request, &Silent).unwrap();
+    assert_eq!(kalah::move_values(player.as_ref(), &over, None).unwrap(), Some(Vec::new()));
+    assert_eq!(player.best_move(&over, None).unwrap_err().kind(), kalah::ErrorKind::BadInput);
+    assert!(kalah::openings::opening_turns(&Engine::new(4, rules), &over).is_empty());
+}
