@@ -54,8 +54,10 @@ use crate::bytes::{board_text, Reader};
 use crate::error::{Error, Result};
 
 /// The book this library carries: `data/book/book.kbk` of its
-/// repository, built in (empty in a build without a book).
-static CARRIED: &[u8] = include_bytes!("../../../data/book/book.kbk");
+/// repository (through the crate's `data/book.kbk`, a link to it, so that
+/// the packaged crate holds it), built in (empty in a build without a
+/// book).
+static CARRIED: &[u8] = include_bytes!("../data/book.kbk");
 
 /// The opening book this library carries, read once a process; `None`
 /// when the build carries none. An error (kind corrupt) if it is damaged.
