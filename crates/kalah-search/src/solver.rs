@@ -491,7 +491,7 @@ impl<T: Tablebase> Solver<T> {
             guess: self.guess,
         };
         std::thread::scope(|scope| {
-            if let Some(deadline) = deadline {
+            let watcher = deadline.map(|deadline| {
                 let (finished, stop) = (&finished, &stop);
                 let cancel = self.cancel.as_deref();
                 scope.spawn(move || {
@@ -501,10 +501,14 @@ impl<T: Tablebase> Solver<T> {
                             stop.store(true, Relaxed);
                             return;
                         }
-                        std::thread::sleep((deadline - now).min(Duration::from_millis(20)));
+                        // Woken when the search ends: a quick search does
+                        // not wait out the rest of a look (it waited up to
+                        // 20 ms, each move's search of a time-limited
+                        // analysis in turn).
+                        std::thread::park_timeout((deadline - now).min(Duration::from_millis(20)));
                     }
-                });
-            }
+                })
+            });
             let run = || {
                 let mut searcher = Searcher::new(&shared);
                 let found = job(&mut searcher);
@@ -516,6 +520,9 @@ impl<T: Tablebase> Solver<T> {
             // searches in place, with no hand-over to the pool and back.
             let found = if self.threads == 1 && SEARCH_THREAD.with(|t| t.get()) { run() } else { self.pool.install(run) };
             finished.store(true, Relaxed);
+            if let Some(w) = &watcher {
+                w.thread().unpark();
+            }
             found
         })
     }
