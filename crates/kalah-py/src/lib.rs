@@ -45,12 +45,12 @@ fn bad_input(e: impl std::fmt::Display) -> PyErr {
 /// A count read from Python's int: a negative or too large one is a
 /// ValueError naming the argument (PyO3 would raise OverflowError naming
 /// none).
-fn count<T: TryFrom<i64>>(name: &str, value: i64) -> PyResult<T> {
+fn count<T: TryFrom<i128>>(name: &str, value: i128) -> PyResult<T> {
     T::try_from(value).map_err(|_| PyValueError::new_err(format!("{name}: {value} is not a count here (give 0 or more, and not absurdly many)")))
 }
 
 /// Every count of a list, as [`count`].
-fn counts<T: TryFrom<i64>>(name: &str, values: &[i64]) -> PyResult<Vec<T>> {
+fn counts<T: TryFrom<i128>>(name: &str, values: &[i128]) -> PyResult<Vec<T>> {
     values.iter().enumerate().map(|(i, &v)| count(&format!("{name}[{i}]"), v)).collect()
 }
 
@@ -146,7 +146,7 @@ struct Position {
 impl Position {
     /// The start of Kalah(houses, seeds): `seeds` in every house, South to move.
     #[staticmethod]
-    fn start(houses: i64, seeds: i64) -> PyResult<Position> {
+    fn start(houses: i128, seeds: i128) -> PyResult<Position> {
         Ok(Position { inner: kalah::Position::start(count("houses", houses)?, count("seeds", seeds)?).map_err(bad_input)? })
     }
 
@@ -162,7 +162,7 @@ impl Position {
     /// left), the stores (South's, North's) and the side to move (`"S"` or `"N"`).
     #[staticmethod]
     #[pyo3(signature = (south, north, stores = (0, 0), to_move = "S"))]
-    fn from_counts(south: Vec<i64>, north: Vec<i64>, stores: (i64, i64), to_move: &str) -> PyResult<Position> {
+    fn from_counts(south: Vec<i128>, north: Vec<i128>, stores: (i128, i128), to_move: &str) -> PyResult<Position> {
         let side = side_named(to_move)?;
         let (south, north): (Vec<u32>, Vec<u32>) = (counts("south", &south)?, counts("north", &north)?);
         let stores = [count("stores[0]", stores.0)?, count("stores[1]", stores.1)?];
@@ -230,7 +230,7 @@ impl Position {
     /// left). Raises ValueError for an empty house, one that is not there,
     /// or a finished game.
     #[pyo3(signature = (house, rules = None))]
-    fn play(&self, house: i64, rules: Option<&Rules>) -> PyResult<Position> {
+    fn play(&self, house: i128, rules: Option<&Rules>) -> PyResult<Position> {
         let (next, _) = self.inner.play(self.rulebook(rules), count("house", house)?).map_err(bad_input)?;
         Ok(Position { inner: next })
     }
@@ -431,7 +431,7 @@ impl Database {
     /// before), and opens it. The GIL is released while it builds.
     #[staticmethod]
     #[pyo3(signature = (path, houses, max_seeds, rules = None))]
-    fn build(py: Python<'_>, path: std::path::PathBuf, houses: i64, max_seeds: i64, rules: Option<&Rules>) -> PyResult<Database> {
+    fn build(py: Python<'_>, path: std::path::PathBuf, houses: i128, max_seeds: i128, rules: Option<&Rules>) -> PyResult<Database> {
         let (houses, max_seeds): (usize, u32) = (count("houses", houses)?, count("max_seeds", max_seeds)?);
         let rules = rules_or_default(rules);
         py.allow_threads(|| kalah::build_file(&path, houses, rules, max_seeds, &kalah::Quiet)).map_err(|e| raised(e.into()))?;
@@ -451,7 +451,7 @@ impl Database {
     /// of most seeds; None if the folder has none.
     #[staticmethod]
     #[pyo3(signature = (houses, rules = None, db_dir = None))]
-    fn find(houses: i64, rules: Option<&Rules>, db_dir: Option<std::path::PathBuf>) -> PyResult<Option<Database>> {
+    fn find(houses: i128, rules: Option<&Rules>, db_dir: Option<std::path::PathBuf>) -> PyResult<Option<Database>> {
         let databases = Databases::new(db_dir.unwrap_or_else(Databases::default_dir));
         let rules = rules_or_default(rules);
         let houses: usize = count("houses", houses)?;
@@ -466,7 +466,7 @@ impl Database {
     /// there, and engines and `find` use it.
     #[staticmethod]
     #[pyo3(signature = (houses, max_seeds, rules = None, db_dir = None))]
-    fn default_path(houses: i64, max_seeds: i64, rules: Option<&Rules>, db_dir: Option<std::path::PathBuf>) -> PyResult<std::path::PathBuf> {
+    fn default_path(houses: i128, max_seeds: i128, rules: Option<&Rules>, db_dir: Option<std::path::PathBuf>) -> PyResult<std::path::PathBuf> {
         let databases = Databases::new(db_dir.unwrap_or_else(Databases::default_dir));
         Ok(databases.path_for(count("houses", houses)?, count("max_seeds", max_seeds)?, rules_or_default(rules)))
     }
@@ -518,7 +518,7 @@ impl Database {
     /// iterator of (Position, value), each position South to move with
     /// empty stores (the value is what the side to move gains from the
     /// board on). Read lazily, a block at a time, each block checked.
-    fn level(&self, seeds: i64) -> PyResult<Boards> {
+    fn level(&self, seeds: i128) -> PyResult<Boards> {
         let seeds: u32 = count("seeds", seeds)?;
         if seeds > self.max_seeds() {
             return Err(PyValueError::new_err(format!("seeds: {seeds} is more than the database covers ({})", self.max_seeds())));
@@ -606,7 +606,7 @@ impl Engine {
     /// `db_file` or `db_seeds`, which say how to answer.
     #[new]
     #[pyo3(signature = (db_dir = None, db_seeds = None, threads = None, book = true, db_file = None, keep_answers = false))]
-    fn new(db_dir: Option<std::path::PathBuf>, db_seeds: Option<i64>, threads: Option<i64>, book: bool, db_file: Option<std::path::PathBuf>, keep_answers: bool) -> PyResult<Engine> {
+    fn new(db_dir: Option<std::path::PathBuf>, db_seeds: Option<i128>, threads: Option<i128>, book: bool, db_file: Option<std::path::PathBuf>, keep_answers: bool) -> PyResult<Engine> {
         let db_seeds: Option<u32> = db_seeds.map(|n| count("db_seeds", n)).transpose()?;
         let threads: Option<usize> = threads.map(|n| count("threads", n)).transpose()?;
         let threads = match threads {

@@ -84,3 +84,15 @@ def test_counts_of_the_engine_are_value_errors_naming_them():
         kalah.Engine(db_seeds=-1)
     with pytest.raises(ValueError, match="threads"):
         kalah.Engine(threads=-2)
+
+
+def test_huge_numbers_are_value_errors_naming_them():
+    # Beyond 64 bits, too: not a bare OverflowError.
+    with pytest.raises(ValueError, match="seeds"):
+        kalah.Position.start(4, 10**20)
+    with pytest.raises(ValueError, match="house"):
+        kalah.Position.start(4, 3).play(2**70)
+    with pytest.raises(ValueError, match=r"north\[0\]"):
+        kalah.Position.from_counts([1, 2], [-(2**80), 2])
+    with pytest.raises(ValueError, match="threads"):
+        kalah.Engine(threads=10**30)
