@@ -446,9 +446,11 @@ impl Database {
         Ok(Database { inner: Arc::new(db) })
     }
 
-    /// The database of the folder `db_dir` (default `$KALAH_DB_DIR`, else
-    /// `data/db`) for boards of `houses` houses under `rules`: the one
-    /// of most seeds; None if the folder has none.
+    /// The database of the folder `db_dir` (default as for `Engine`:
+    /// `$KALAH_DB_DIR`, else `data/db` of the checkout the current
+    /// directory is in, else `~/.local/share/kalah/db` on Linux) for boards
+    /// of `houses` houses under `rules`: the one of most seeds; None if the
+    /// folder has none.
     #[staticmethod]
     #[pyo3(signature = (houses, rules = None, db_dir = None))]
     fn find(houses: i128, rules: Option<&Rules>, db_dir: Option<std::path::PathBuf>) -> PyResult<Option<Database>> {
@@ -461,7 +463,7 @@ impl Database {
         }
     }
 
-    /// Where the folder `db_dir` (default as for [`Engine`]) keeps the
+    /// Where the folder `db_dir` (default as for `Engine`) keeps the
     /// database of `houses` houses, `max_seeds` seeds and `rules`: build
     /// there, and engines and `find` use it.
     #[staticmethod]
@@ -531,7 +533,8 @@ impl Database {
     }
 }
 
-/// The boards of one level of a [`Database`], read a block at a time.
+/// The boards of one level of a Database, with their values, read a
+/// block at a time.
 #[pyclass(module = "kalah")]
 struct Boards {
     db: Arc<kalah::Database>,
