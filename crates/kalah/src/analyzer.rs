@@ -444,9 +444,7 @@ impl Analyzer {
         // Held while building: a second request for the same database waits for it.
         let mut kept = kept.lock().map_err(|_| Error::internal("a request failed while building a database"))?;
         let fits = |b: &Arc<Builder>| b.houses() == h && b.rules() == rules && b.indexer().max_seeds() >= n;
-        if !kept.built.iter().any(fits) && setup.cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
-            return Ok(None);
-        }
+        // A build the cancel flag stops (or never begins) is not kept.
         keep_made(&mut kept.built, fits, || Ok(setup.build_noted(n, file.is_some())?.map(Arc::new)))
     }
 

@@ -148,25 +148,29 @@ pub fn solve(request: &StrongRequest, progress: &dyn BuildProgress, observer: &d
             file.display()
         )));
     }
-    let build_seconds = if there.is_some() {
-        observer.note(&format!("{} already holds the strong solution; checking it", file.display()));
-        0.0
-    } else {
-        kalah_db::check_resources(file, h, n, rules)?;
-        let (memory, disk) = kalah_db::writer::requirements(h, n, rules);
-        let boards = kalah_core::boards_up_to(h, n);
-        observer.note(&format!(
-            "strong solution of Kalah({h},{seeds}): {} boards, {} of memory, {} of disk, into {}",
-            group(boards),
-            human_bytes(memory + boards / 4),
-            human_bytes(disk),
-            file.display()
-        ));
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| Error::internal(format!("a pool of {threads} threads: {e}")))?;
-        pool.install(|| kalah_db::build_file(file, h, rules, n, progress))?;
-        timer.elapsed().as_secs_f64()
+    let (db, build_seconds) = match there {
+        Some(db) => {
+            observer.note(&format!("{} already holds the strong solution; checking it", file.display()));
+            (db, 0.0)
+        }
+        None => {
+            kalah_db::check_resources(file, h, n, rules)?;
+            let (memory, disk) = kalah_db::writer::requirements(h, n, rules);
+            let boards = kalah_core::boards_up_to(h, n);
+            observer.note(&format!(
+                "strong solution of Kalah({h},{seeds}): {} boards, {} of memory, {} of disk, into {}",
+                group(boards),
+                human_bytes(memory + boards / 4),
+                human_bytes(disk),
+                file.display()
+            ));
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| Error::internal(format!("a pool of {threads} threads: {e}")))?;
+            pool.install(|| kalah_db::build_file(file, h, rules, n, progress))?;
+            (Database::open_for(file, h, rules)?, timer.elapsed().as_secs_f64())
+        }
     };
-    let db = crate::databases::for_search(Database::open_for(file, h, rules)?, threads)?;
+    // The statistics read the mapped file once, level by level: no copy
+    // of it in memory is needed.
     let value = start.store_difference() + db.value(start.mover_board());
     let (won, drawn, lost) = outcome_counts(&db);
     let (reachable_boards, reachable_positions) = reachable(&Engine::new(h, rules), &db, &start);
