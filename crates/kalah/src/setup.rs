@@ -327,13 +327,11 @@ impl Setup<'_> {
     }
 
     /// [`Setup::build`], or `None` if `cancel` is raised before it ends
-    /// (looked at before each level).
+    /// (looked at before each level; [`Setup::build_noted`] looks before
+    /// it begins).
     fn build_unless(&self, seeds: u32, cancel: Option<&AtomicBool>) -> Result<Option<Builder>> {
         let h = self.houses();
         let cancelled = || cancel.is_some_and(|c| c.load(Relaxed));
-        if cancelled() {
-            return Ok(None);
-        }
         let mut builder = Builder::new(h, self.engine.rules(), seeds)?;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(self.threads)
