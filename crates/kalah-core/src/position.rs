@@ -518,6 +518,7 @@ mod tests {
     use crate::rules::Rules;
     use proptest::prelude::*;
 
+    /// Issue 52: a board with seeds beyond its houses made the search panic.
     #[test]
     fn a_board_that_is_not_one_of_its_houses_is_refused() {
         let beyond = Board::from_sides(&[1, 1, 1, 5], &[1, 1, 1, 0]);

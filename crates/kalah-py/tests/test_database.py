@@ -87,7 +87,7 @@ def test_counts_of_the_engine_are_value_errors_naming_them():
 
 
 def test_huge_numbers_are_value_errors_naming_them():
-    # Beyond 64 bits, too: not a bare OverflowError.
+    # Beyond 64 bits, too: not a bare OverflowError (issue 52, item 7).
     with pytest.raises(ValueError, match="seeds"):
         kalah.Position.start(4, 10**20)
     with pytest.raises(ValueError, match="house"):

@@ -563,7 +563,7 @@ mod tests {
 
     /// A solution checked against its manifest: every statistic counts, a
     /// file name must stay in the folder, and a file that is not the
-    /// solution is never replaced.
+    /// solution is never replaced (issue 52, an embedder's review).
     #[test]
     fn a_manifest_vouches_for_every_column_and_a_file_is_never_replaced() {
         let dir = tempfile::tempdir().unwrap();

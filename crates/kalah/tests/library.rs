@@ -92,7 +92,7 @@ fn a_raised_cancel_flag_stops_the_search_with_bounds() {
     let v = report.analysis.value;
     assert!(!v.is_exact() && v.lower <= 10 && 10 <= v.upper, "Kalah(6,5) cancelled at once: {v:?}");
 
-    // With the default database, which would be a 20-seed database built
+    // Issue 52 (an embedder's review): with the default database, which would be a 20-seed database built
     // in memory (225 M boards): not begun once the flag is raised, for
     // the analyzer and for a keeping one, which keeps nothing.
     for analyzer in [Analyzer::new(Databases::new(dir.path())), Analyzer::keeping(Databases::new(dir.path()))] {
@@ -638,9 +638,9 @@ fn a_watching_observer_hears_the_work_the_library_runs() {
     assert!(last.2 && last.0 == "searching" && last.1 == report.nodes, "{last:?}, {} nodes", report.nodes);
 }
 
-/// The book through the library alone: built into a file (twice, the
-/// second going on from the first), described, and proven again; each
-/// entry agrees with the reference solver.
+/// The book through the library alone (issues 52 and 53): built into a
+/// file (twice, the second going on from the first), described, and
+/// proven again; each entry agrees with the reference solver.
 #[test]
 fn a_book_built_by_the_library_is_described_and_proven_again() {
     use kalah::book_build::{CheckRequest, Game, Searches};
@@ -683,7 +683,8 @@ fn a_book_built_by_the_library_is_described_and_proven_again() {
 
 /// A file of the folder named for these rules that holds others is the
 /// folder's fault, said as such (corrupt, naming the file), never an
-/// answer of the other rules and never blamed on the request.
+/// answer of the other rules and never blamed on the request (issue 52,
+/// an embedder's review).
 #[test]
 fn a_misnamed_file_of_the_folder_is_refused_as_damaged() {
     let (analyzer, dir) = analyzer();

@@ -148,7 +148,8 @@ fn a_named_file_that_cannot_serve_is_an_error_about_it() {
 
 /// A game the end rule has ended, seeds left on one side: a player gives
 /// its moves no value (there are none) and no best move; its openings
-/// are none. Found by the property test above.
+/// are none. Found by the property test above (issue 52, the library
+/// face's misuse).
 #[test]
 fn a_finished_game_with_seeds_left_has_no_move() {
     let rules = Rules::default();
