@@ -16,8 +16,10 @@
 # "value >= +2", which must hold: the fewest tests.
 #
 # An 8 GiB transposition table (KALAH66_TT_MB, in MiB) beside the database loaded into memory
-# (10.3 GiB; built, in about 6-8 minutes here, into
-# $KALAH_DB_DIR (default data/db) if it is not there). A progress line goes
+# (packed, 6.4 GiB; built, in about 6-8 minutes here, into
+# $KALAH_DB_DIR (default data/db) if it is not there; a file built earlier
+# a byte a board, 10.3 GiB, is used as it is: `kalah db repack FILE
+# --packed` makes it the packed one). A progress line goes
 # to stderr every minute when it is not a terminal.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +29,7 @@ shift
 case $capture in empty|standard) ;; *) echo "capture: empty or standard, not $capture" >&2; exit 2 ;; esac
 . tools/release_kalah.sh
 db="${KALAH_DB_DIR:-data/db}/kalah-h6-n30-$capture-instant-owner-ccw-relayoff.kdb"
-[ -f "$db" ] || "$kalah" db build --houses 6 --max-seeds 30 --capture "$capture"
+[ -f "$db" ] || "$kalah" db build --houses 6 --max-seeds 30 --capture "$capture" --packed
 write_to "data/kalah-6-6/value-$capture.json" "$kalah" solve 6 6 --capture "$capture" --value-only --tt-mb "${KALAH66_TT_MB:-8192}" \
   --db "$db" --journal "data/kalah-6-6/journal-$capture" --json "$@"
 cat "data/kalah-6-6/value-$capture.json"

@@ -27,6 +27,10 @@ pub enum DbCommand {
     Pack(PackArgs),
     /// Restore a database from its archive, byte for byte.
     Unpack(UnpackArgs),
+    /// Write a database again with its values packed (`--packed`: 5 bits a
+    /// board up to 31 seeds) or one byte a board: the same values, checked
+    /// block by block, in another file or in place of this one.
+    Repack(RepackArgs),
     /// The databases in a directory (default: where `solve`, `query` and
     /// `play` look for them), with the builds still under way, the archives
     /// (`FILE.kdb.zst`) and the files that are refused, and why.
@@ -50,6 +54,30 @@ pub struct BuildArgs {
     #[command(flatten)]
     rules: RuleArgs,
     /// Output file (default: data/db/kalah-hH-nN-RULES.kdb, or under $KALAH_DB_DIR).
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Threads (default: every core).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// Store each value in the bits its level needs (5 a board up to 31
+    /// seeds, 6 up to 63) instead of a byte: about two thirds of the file,
+    /// and of the memory a search that loads it takes; the same values.
+    #[arg(long)]
+    packed: bool,
+    /// Print one JSON object on stdout when done.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct RepackArgs {
+    /// The database file.
+    file: PathBuf,
+    /// Values packed in the bits each level needs (the default: one byte a board).
+    #[arg(long)]
+    packed: bool,
+    /// Where to write (default: in place of FILE, which stays as it was
+    /// until the new file is complete and checked).
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// Threads (default: every core).
@@ -148,6 +176,7 @@ pub fn run(command: DbCommand) -> anyhow::Result<()> {
         DbCommand::Probe(a) => probe(a),
         DbCommand::Pack(a) => pack(a),
         DbCommand::Unpack(a) => unpack(a),
+        DbCommand::Repack(a) => repack(a),
         DbCommand::List(a) => list(a),
     }
 }
@@ -171,12 +200,13 @@ fn build(a: BuildArgs) -> anyhow::Result<()> {
     let threads = crate::common::threads(a.threads)?;
     let path = a.output.clone().unwrap_or_else(|| default_database_path(houses, max_seeds, rules));
     crate::common::check_output(&path)?;
-    kalah_db::check_resources(&path, houses, max_seeds, rules).map_err(db_error)?;
+    let encoding = encoding(a.packed, rules);
+    kalah_db::check_resources(&path, houses, max_seeds, rules, encoding).map_err(db_error)?;
     // Before the plan is said: a place that cannot be written, or a file
     // another build is writing, is refused in one line.
     kalah_db::safe::check_writable(&path).map_err(db_error)?;
     kalah_db::safe::check_free(&path).map_err(db_error)?;
-    let (memory, disk) = kalah_db::writer::requirements(houses, max_seeds, rules);
+    let (memory, disk) = kalah_db::writer::requirements(houses, max_seeds, rules, encoding);
     eprintln!(
         "note: building {} boards of {} houses with up to {} seeds ({rules}) into {}: {} of memory, {} of disk, {threads} threads",
         group(kalah_core::boards_up_to(houses, max_seeds)),
@@ -189,7 +219,7 @@ fn build(a: BuildArgs) -> anyhow::Result<()> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     let start = Instant::now();
     let bars = crate::observe::Bars::new(houses, max_seeds);
-    let report = pool.install(|| kalah_db::build_file(&path, houses, rules, max_seeds, &bars)).map_err(db_error)?;
+    let report = pool.install(|| kalah_db::build_file_encoded(&path, houses, rules, max_seeds, encoding, &bars)).map_err(db_error)?;
     let seconds = start.elapsed().as_secs_f64();
     if a.json {
         print_json(&json!({
@@ -198,6 +228,7 @@ fn build(a: BuildArgs) -> anyhow::Result<()> {
             "max_seeds": max_seeds,
             "rules": rules_json(rules),
             "boards": kalah_core::boards_up_to(houses, max_seeds),
+            "encoding": encoding.name(),
             "bytes": report.bytes,
             "resumed_levels": report.resumed_levels,
             "seconds": seconds,
@@ -220,6 +251,68 @@ fn build(a: BuildArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The encoding of a new file: packed in the bits each level needs, or a byte a board.
+fn encoding(packed: bool, rules: kalah_core::Rules) -> kalah_db::Encoding {
+    if packed {
+        kalah_db::Encoding::packed_for(rules)
+    } else {
+        kalah_db::Encoding::Byte
+    }
+}
+
+/// How a file stores its values, in words.
+fn encoding_words(e: kalah_db::Encoding) -> &'static str {
+    match e {
+        kalah_db::Encoding::Byte => "one signed byte per board",
+        kalah_db::Encoding::Share => "the mover's share packed in the bits of its level (5 a board up to 31 seeds)",
+        kalah_db::Encoding::Offset => "the value plus the seeds packed in the bits of its level (6 a board up to 31 seeds)",
+    }
+}
+
+fn repack(a: RepackArgs) -> anyhow::Result<()> {
+    let threads = crate::common::threads(a.threads)?;
+    let db = open(&a.file)?;
+    let to = a.output.clone().unwrap_or_else(|| a.file.clone());
+    if a.output.is_some() {
+        crate::common::check_output(&to)?;
+    }
+    let encoding = encoding(a.packed, db.header().rules);
+    let boards = db.indexer().len();
+    eprintln!(
+        "note: writing {} ({} boards) again into {}, {}",
+        a.file.display(),
+        group(boards),
+        to.display(),
+        encoding_words(encoding)
+    );
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+    let start = Instant::now();
+    let bar = ProgressBar::new(boards);
+    bar.set_style(ProgressStyle::with_template("repacking {bar:30} {human_pos}/{human_len} boards, {elapsed_precise}, about {eta} left").expect("valid template"));
+    let report = pool.install(|| kalah_db::writer::reencode(&db, &to, encoding, &|n| bar.inc(n))).map_err(db_error)?;
+    bar.finish_and_clear();
+    let seconds = start.elapsed().as_secs_f64();
+    if a.json {
+        print_json(&json!({
+            "path": report.path.display().to_string(),
+            "from": a.file.display().to_string(),
+            "encoding": encoding.name(),
+            "bytes": report.bytes,
+            "from_bytes": db.file_bytes(),
+            "seconds": seconds,
+        }));
+    } else {
+        println!(
+            "Wrote {} ({}, was {}) in {:.1} s",
+            report.path.display(),
+            human_bytes(report.bytes),
+            human_bytes(db.file_bytes()),
+            seconds
+        );
+    }
+    Ok(())
+}
+
 fn open(path: &Path) -> anyhow::Result<Database> {
     Database::open(path).map_err(db_error)
 }
@@ -235,6 +328,7 @@ fn info(a: FileArgs) -> anyhow::Result<()> {
             "max_seeds": h.max_seeds,
             "rules": rules_json(h.rules),
             "boards": db.indexer().len(),
+            "encoding": h.encoding.name(),
             "bytes": db.file_bytes(),
             "levels": h.levels.iter().enumerate().map(|(n, e)| json!({
                 "seeds": n, "boards": e.boards, "offset": e.offset, "checksum": format!("{:016x}", e.checksum)
@@ -242,7 +336,7 @@ fn info(a: FileArgs) -> anyhow::Result<()> {
         }));
     } else {
         println!("{}", a.file.display());
-        println!("  format version {}, one signed byte per board", kalah_db::format::VERSION);
+        println!("  format version {}, {}", kalah_db::format::VERSION, encoding_words(h.encoding));
         println!("  houses a side  {}", h.houses);
         println!("  seeds          0 to {}", h.max_seeds);
         println!("  rules          {}", h.rules);
@@ -340,7 +434,9 @@ fn pack(a: PackArgs) -> anyhow::Result<()> {
     });
     crate::common::check_output(&out)?;
     let db = open(&a.file)?;
-    let bar = ProgressBar::new(db.indexer().len());
+    let h = db.header();
+    let value_bytes = h.levels.iter().enumerate().map(|(n, e)| h.value_bytes(n as u32, e)).sum();
+    let bar = ProgressBar::new(value_bytes);
     bar.set_style(ProgressStyle::with_template("packing {bar:30} {binary_bytes}/{binary_total_bytes} {binary_bytes_per_sec}").expect("valid template"));
     drop(db);
     let start = Instant::now();

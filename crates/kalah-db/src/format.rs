@@ -10,7 +10,7 @@
 //! +----------------------+  0
 //! | header               |  header_bytes (a multiple of 4096)
 //! +----------------------+
-//! | level 0 values       |  one byte per board
+//! | level 0 values       |  one byte per board, or fewer bits (encoding)
 //! | level 0 block sums   |  one u64 per block of the level
 //! +----------------------+
 //! | level 1 values       |
@@ -33,7 +33,7 @@
 //! | 20 | 1 | leftovers: 0 owner, 1 unscored, 2 emptier |
 //! | 21 | 1 | sowing: 0 ccw, 1 cw |
 //! | 22 | 1 | relay: 0 off, 1 on |
-//! | 23 | 1 | value encoding: 1 = one signed byte ([`ENCODING_I8`]) |
+//! | 23 | 1 | value encoding ([`Encoding`]): 1 one signed byte a board, 2 the mover's share packed, 3 the value plus `n` packed |
 //! | 24 | 4 | block_bytes: values per checksummed block, 65536 ([`BLOCK_BYTES`]) |
 //! | 28 | 4 | levels_done: levels `0..levels_done` are written and checksummed |
 //! | 32 | 4 | flags: bit 0 [`FLAG_COMPLETE`], set last, once every level is written |
@@ -48,18 +48,36 @@
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | values offset in the file |
-//! | 8 | 8 | boards in the level (= bytes of values) |
+//! | 8 | 8 | boards in the level (encoding 1: the bytes of values) |
 //! | 16 | 8 | block checksum table offset |
 //! | 24 | 8 | level checksum: XXH3-64 of the block checksum table's bytes |
 //!
+//! A level's values take `ceil(boards × w / 8)` bytes, `w` the bits a
+//! board (below); the block checksums start at the next multiple of 4096.
 //! The block checksum table of a level holds, for each block of
-//! `block_bytes` values (the last one shorter), the XXH3-64 of its bytes.
+//! `block_bytes` values (the last one shorter; `block_bytes × w / 8`
+//! bytes, a whole number for every `w`), the XXH3-64 of its bytes.
 //!
-//! # Values (encoding 1)
+//! # Values
 //!
-//! One byte per board, a two's complement `i8`: the board's value for the
-//! player to move, i.e. the future store difference under perfect play
-//! (`RULES.md`, "Values"), in `-n..=n` for a board of `n` seeds.
+//! A board's value is its value for the player to move, i.e. the future
+//! store difference under perfect play (`RULES.md`, "Values"), in `-n..=n`
+//! for a board of `n` seeds. Three encodings:
+//!
+//! * **1, one signed byte** (`w = 8`): the value as a two's complement `i8`.
+//! * **2, the mover's share, packed**: the code `(value + n) / 2`, in
+//!   `0..=n`, in `w = bits(n)` bits, where `bits(m)` is the bits of `m`
+//!   written in binary (at least 1): 5 bits a board up to 31 seeds, 6 up to
+//!   63. Only for rules under which every seed on the board ends in a store
+//!   (counter-clockwise sowing, leftovers not `unscored`), so that a value
+//!   has the parity of `n`.
+//! * **3, the value plus `n`, packed**: the code `value + n`, in `0..=2n`,
+//!   in `w = bits(2n)` bits; for any rules.
+//!
+//! Packed codes follow each other with no gap: the code of board `i` is the
+//! `w` bits from bit `i × w` of the level's values, bit `j` of the values
+//! being bit `j mod 8` of byte `j / 8` (least significant first). A code
+//! above its encoding's largest is damage.
 //!
 //! # Integrity
 //!
@@ -77,7 +95,8 @@
 //!
 //! # Version history
 //!
-//! * 1: first version.
+//! * 1: first version; encodings 2 and 3 added on 2026-12-06 (a reader
+//!   from before refuses them as an unknown encoding).
 
 use kalah_core::{Capture, End, Indexer, Leftovers, Relay, Rules, Sowing};
 use xxhash_rust::xxh3::xxh3_64;
@@ -88,6 +107,159 @@ pub const MAGIC: [u8; 8] = *b"KALAHDB\0";
 pub const VERSION: u32 = 1;
 /// Value encoding 1: one signed byte per board.
 pub const ENCODING_I8: u8 = 1;
+
+/// How a file stores its values (see the module docs, "Values").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// Encoding 1: one signed byte a board.
+    #[default]
+    Byte,
+    /// Encoding 2: the mover's share `(value + n) / 2` in `bits(n)` bits.
+    Share,
+    /// Encoding 3: `value + n` in `bits(2n)` bits.
+    Offset,
+}
+
+impl Encoding {
+    /// The code in the header.
+    pub const fn code(self) -> u8 {
+        match self {
+            Encoding::Byte => ENCODING_I8,
+            Encoding::Share => 2,
+            Encoding::Offset => 3,
+        }
+    }
+
+    /// The encoding of a header code.
+    pub const fn from_code(code: u8) -> Option<Encoding> {
+        match code {
+            ENCODING_I8 => Some(Encoding::Byte),
+            2 => Some(Encoding::Share),
+            3 => Some(Encoding::Offset),
+            _ => None,
+        }
+    }
+
+    /// The packed encoding for `rules`: the mover's share where every seed
+    /// ends in a store, so a value has the parity of the seeds; the value
+    /// plus `n` otherwise (clockwise play can go on forever, worth 0; an
+    /// `unscored` leftover counts for nobody).
+    pub fn packed_for(rules: Rules) -> Encoding {
+        if rules.values_have_seed_parity() {
+            Encoding::Share
+        } else {
+            Encoding::Offset
+        }
+    }
+
+    /// Whether values are packed in fewer bits than a byte.
+    pub const fn is_packed(self) -> bool {
+        !matches!(self, Encoding::Byte)
+    }
+
+    /// The name the command line and the reports use.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Encoding::Byte => "byte",
+            Encoding::Share => "share",
+            Encoding::Offset => "offset",
+        }
+    }
+
+    /// Bits a board of level `n` takes.
+    #[inline]
+    pub const fn bits(self, n: u32) -> u32 {
+        match self {
+            Encoding::Byte => 8,
+            Encoding::Share => bits(n),
+            Encoding::Offset => bits(2 * n),
+        }
+    }
+
+    /// The largest code of level `n` (packed encodings).
+    #[inline]
+    pub const fn largest_code(self, n: u32) -> u32 {
+        match self {
+            Encoding::Byte | Encoding::Share => n,
+            Encoding::Offset => 2 * n,
+        }
+    }
+
+    /// Bytes the values of a level of `n` seeds and `boards` boards take.
+    pub const fn value_bytes(self, n: u32, boards: u64) -> u64 {
+        (boards * self.bits(n) as u64).div_ceil(8)
+    }
+
+    /// Bytes of a whole block of level `n`.
+    pub const fn block_bytes(self, n: u32) -> u64 {
+        BLOCK_BYTES as u64 * self.bits(n) as u64 / 8
+    }
+
+    /// The code of `value` on a board of `n` seeds, if the encoding has one
+    /// (packed encodings; a share needs the parity of `n`).
+    #[inline]
+    pub fn code_of(self, n: u32, value: i32) -> Option<u32> {
+        let n = n as i32;
+        if !(-n..=n).contains(&value) {
+            return None;
+        }
+        match self {
+            Encoding::Byte | Encoding::Offset => Some((value + n) as u32),
+            Encoding::Share => ((value + n) % 2 == 0).then_some(((value + n) / 2) as u32),
+        }
+    }
+
+    /// The value of `code` on a board of `n` seeds (packed encodings).
+    #[inline]
+    pub const fn value_of(self, n: u32, code: u32) -> i32 {
+        match self {
+            Encoding::Byte | Encoding::Offset => code as i32 - n as i32,
+            Encoding::Share => 2 * code as i32 - n as i32,
+        }
+    }
+}
+
+/// Bits of `m` written in binary, at least 1.
+pub const fn bits(m: u32) -> u32 {
+    if m == 0 {
+        1
+    } else {
+        32 - m.leading_zeros()
+    }
+}
+
+/// Reads the `w`-bit code of board `i` from packed `values` (see the
+/// module docs); the byte after the code's last is read too, so `values`
+/// must reach one byte past the level's values (a file always does: the
+/// level's checksums follow).
+#[inline]
+pub fn read_code(values: &[u8], i: u64, w: u32) -> u32 {
+    let bit = i * w as u64;
+    let at = (bit / 8) as usize;
+    let pair = u16::from_le_bytes([values[at], values[at + 1]]);
+    (pair as u32 >> (bit % 8)) & ((1 << w) - 1)
+}
+
+/// Packs the values (signed bytes) of boards `first..` of level `n` (a
+/// whole number of blocks from the level's start, so `first × w` is a
+/// whole number of bytes) into `out`, which must be zero and
+/// `value_bytes` of them long; `Err(i)` names the first board whose value
+/// has no code.
+pub fn pack_values(encoding: Encoding, n: u32, first: u64, values: &[u8], out: &mut [u8]) -> Result<(), u64> {
+    let w = encoding.bits(n) as u64;
+    debug_assert!(encoding.is_packed() && (first * w).is_multiple_of(8));
+    for (k, &v) in values.iter().enumerate() {
+        let code = encoding.code_of(n, v as i8 as i32).ok_or(first + k as u64)? as u64;
+        let bit = k as u64 * w;
+        let at = (bit / 8) as usize;
+        let shifted = code << (bit % 8);
+        out[at] |= shifted as u8;
+        if shifted >> 8 != 0 {
+            out[at + 1] |= (shifted >> 8) as u8;
+        }
+    }
+    Ok(())
+}
 /// Values per checksummed block.
 pub const BLOCK_BYTES: u32 = 1 << 16;
 /// Header flag: every level is written.
@@ -128,6 +300,8 @@ pub struct Header {
     pub max_seeds: u32,
     /// Rules the values are for.
     pub rules: Rules,
+    /// How the values are stored.
+    pub encoding: Encoding,
     /// Levels written and checksummed.
     pub levels_done: u32,
     /// Whether every level is written.
@@ -150,12 +324,18 @@ pub enum HeaderProblem {
 }
 
 impl Header {
-    /// A header for a new, empty database.
+    /// A header for a new, empty database of one byte a board.
     pub fn new(houses: usize, max_seeds: u32, rules: Rules) -> Header {
+        Header::encoded(houses, max_seeds, rules, Encoding::Byte)
+    }
+
+    /// A header for a new, empty database of `encoding`.
+    pub fn encoded(houses: usize, max_seeds: u32, rules: Rules, encoding: Encoding) -> Header {
         Header {
             houses,
             max_seeds,
             rules,
+            encoding,
             levels_done: 0,
             complete: false,
             levels: vec![LevelEntry::default(); max_seeds as usize + 1],
@@ -171,20 +351,30 @@ impl Header {
     pub fn layout(&self, indexer: &Indexer, n: u32) -> LevelEntry {
         let mut offset = self.bytes();
         for k in 0..n {
-            offset = level_end(offset, indexer.level_len(k));
+            offset = self.level_end(offset, k, indexer.level_len(k));
         }
         let boards = indexer.level_len(n);
         LevelEntry {
             offset,
             boards,
-            sums_offset: align(offset + boards),
+            sums_offset: align(offset + self.encoding.value_bytes(n, boards)),
             checksum: 0,
         }
     }
 
+    /// Bytes of the values of level `n` (of `entry`).
+    pub fn value_bytes(&self, n: u32, entry: &LevelEntry) -> u64 {
+        self.encoding.value_bytes(n, entry.boards)
+    }
+
     /// The size of the whole file once complete.
     pub fn file_bytes(&self, indexer: &Indexer) -> u64 {
-        (0..=self.max_seeds).fold(self.bytes(), |at, n| level_end(at, indexer.level_len(n)))
+        (0..=self.max_seeds).fold(self.bytes(), |at, n| self.level_end(at, n, indexer.level_len(n)))
+    }
+
+    /// Where the next level starts after level `n` of `boards` boards at `offset`.
+    fn level_end(&self, offset: u64, n: u32, boards: u64) -> u64 {
+        align(align(offset + self.encoding.value_bytes(n, boards)) + 8 * blocks(boards))
     }
 
     /// The header as bytes, with its checksum.
@@ -200,7 +390,7 @@ impl Header {
         b[20] = self.rules.leftovers.code();
         b[21] = self.rules.sowing.code();
         b[22] = self.rules.relay.code();
-        b[23] = ENCODING_I8;
+        b[23] = self.encoding.code();
         b[24..28].copy_from_slice(&BLOCK_BYTES.to_le_bytes());
         b[28..32].copy_from_slice(&self.levels_done.to_le_bytes());
         let flags = if self.complete { FLAG_COMPLETE } else { 0 };
@@ -279,9 +469,7 @@ impl Header {
             sowing: Sowing::from_code(bytes[21]).ok_or_else(|| unknown("sowing", 21))?,
             relay: Relay::from_code(bytes[22]).ok_or_else(|| unknown("relay", 22))?,
         };
-        if bytes[23] != ENCODING_I8 {
-            return Err(corrupt(format!("unknown value encoding {}", bytes[23])));
-        }
+        let encoding = Encoding::from_code(bytes[23]).ok_or_else(|| unknown("value encoding", 23))?;
         if u32_at(24) != BLOCK_BYTES {
             return Err(corrupt(format!("block size {}, expected {BLOCK_BYTES}", u32_at(24))));
         }
@@ -315,6 +503,7 @@ impl Header {
             houses,
             max_seeds,
             rules,
+            encoding,
             levels_done,
             complete,
             levels,
@@ -346,11 +535,6 @@ pub const fn blocks(boards: u64) -> u64 {
     boards.div_ceil(BLOCK_BYTES as u64)
 }
 
-/// Where the next level starts after a level of `boards` boards at `offset`.
-fn level_end(offset: u64, boards: u64) -> u64 {
-    align(align(offset + boards) + 8 * blocks(boards))
-}
-
 /// The block checksum table of a level's values, as bytes.
 pub fn block_sums(values: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(8 * blocks(values.len() as u64) as usize);
@@ -362,8 +546,14 @@ pub fn block_sums(values: &[u8]) -> Vec<u8> {
 
 /// The block checksum table in parallel (for large levels).
 pub fn block_sums_parallel(values: &[u8]) -> Vec<u8> {
+    block_sums_parallel_sized(values, BLOCK_BYTES as usize)
+}
+
+/// The block checksum table of values whose blocks take `block_bytes`
+/// bytes (a packed encoding's), in parallel.
+pub fn block_sums_parallel_sized(values: &[u8], block_bytes: usize) -> Vec<u8> {
     use rayon::prelude::*;
-    let sums: Vec<u64> = values.par_chunks(BLOCK_BYTES as usize).map(xxh3_64).collect();
+    let sums: Vec<u64> = values.par_chunks(block_bytes).map(xxh3_64).collect();
     sums.iter().flat_map(|s| s.to_le_bytes()).collect()
 }
 
@@ -416,10 +606,73 @@ mod tests {
             assert_eq!(e.offset, end);
             assert_eq!(e.sums_offset % ALIGN, 0);
             assert!(e.sums_offset >= e.offset + e.boards);
-            end = level_end(e.offset, e.boards);
+            end = h.level_end(e.offset, n, e.boards);
         }
         assert_eq!(h.file_bytes(&ix), end);
         // 225,792,840 boards plus headers, sums and padding.
         assert!(end > 225_792_840 && end < 225_792_840 + (4 << 20), "{end}");
+    }
+
+    #[test]
+    fn packed_layouts_take_the_bits_of_their_encoding() {
+        let ix = Indexer::new(6, 32);
+        for encoding in [Encoding::Share, Encoding::Offset] {
+            let h = Header::encoded(6, 32, Rules::default(), encoding);
+            let mut end = h.bytes();
+            for n in 0..=32 {
+                let e = h.layout(&ix, n);
+                assert_eq!((e.offset % ALIGN, e.offset, e.sums_offset % ALIGN), (0, end, 0));
+                assert_eq!(e.sums_offset, align(e.offset + (e.boards * encoding.bits(n) as u64).div_ceil(8)));
+                end = h.level_end(e.offset, n, e.boards);
+            }
+            assert_eq!(h.file_bytes(&ix), end);
+            let bytes = h.encode();
+            assert_eq!(Header::decode(&bytes).unwrap().encoding, encoding);
+        }
+        // 32 seeds: 21.1 G boards, 6 bits for the last level and 5 or fewer
+        // below as shares (issue 51): 12.9 GiB against 19.6 at a byte a board.
+        let share = Header::encoded(6, 32, Rules::default(), Encoding::Share).file_bytes(&ix);
+        let byte = Header::new(6, 32, Rules::default()).file_bytes(&ix);
+        assert_eq!((share >> 27, byte >> 27), (103, 157), "{share} against {byte} (in 1/8 GiB)");
+        let mut unknown = Header::new(3, 4, Rules::default()).encode();
+        unknown[23] = 4;
+        let sum = xxh3_64(&[&unknown[..CHECKSUM_AT], &[0; 8], &unknown[CHECKSUM_AT + 8..]].concat());
+        unknown[CHECKSUM_AT..CHECKSUM_AT + 8].copy_from_slice(&sum.to_le_bytes());
+        assert_eq!(Header::decode(&unknown), Err(HeaderProblem::Corrupt("unknown value encoding code 4".into())));
+    }
+
+    #[test]
+    fn codes_round_trip_and_refuse_what_they_cannot_hold() {
+        assert_eq!([0, 1, 2, 3, 4, 7, 8, 31, 32, 127].map(bits), [1, 1, 2, 2, 3, 3, 4, 5, 6, 7]);
+        for n in 0..=127u32 {
+            for encoding in [Encoding::Share, Encoding::Offset] {
+                assert!(encoding.bits(n) <= 8);
+                for v in -(n as i32)..=n as i32 {
+                    match encoding.code_of(n, v) {
+                        Some(code) => {
+                            assert!(code <= encoding.largest_code(n) && code < 1 << encoding.bits(n));
+                            assert_eq!(encoding.value_of(n, code), v);
+                        }
+                        None => assert!(encoding == Encoding::Share && (v + n as i32) % 2 != 0),
+                    }
+                }
+                assert_eq!(encoding.code_of(n, n as i32 + 1), None);
+                assert_eq!(encoding.code_of(n, -(n as i32) - 2), None);
+            }
+        }
+        // Packed and read back, every width, from a block's start.
+        for n in [0u32, 1, 5, 17, 31, 32, 63, 100, 127] {
+            for encoding in [Encoding::Share, Encoding::Offset] {
+                let values: Vec<u8> = (0..1000).map(|i| (((i * 7919) % (n as i64 + 1)) * 2 - n as i64) as i8 as u8).collect();
+                let w = encoding.bits(n);
+                let mut out = vec![0u8; encoding.value_bytes(n, 1000) as usize + 1];
+                pack_values(encoding, n, 0, &values, &mut out).unwrap();
+                for (i, &v) in values.iter().enumerate() {
+                    assert_eq!(encoding.value_of(n, read_code(&out, i as u64, w)), v as i8 as i32, "n {n} board {i}");
+                }
+            }
+        }
+        let mut out = vec![0u8; 8];
+        assert_eq!(pack_values(Encoding::Share, 4, 0, &[2, 0, 1, 4], &mut out), Err(2), "an odd value of 4 seeds");
     }
 }

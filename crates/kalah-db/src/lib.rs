@@ -23,6 +23,7 @@ pub mod writer;
 
 pub use builder::{Builder, Progress, Quiet};
 pub use error::{human_bytes, DbError};
+pub use format::Encoding;
 pub use reader::Database;
 pub use tablebase::{NoTablebase, Tablebase};
-pub use writer::{build_file, build_file_with, check_resources, save_built, BuildProgress, BuildReport};
+pub use writer::{build_file, build_file_encoded, build_file_with, check_resources, save_built, BuildProgress, BuildReport};

@@ -14,7 +14,7 @@
 //!
 //! Then, for each level `n = 0..=N`: a `u64` count of frames, and for each
 //! frame a `u64` byte length and one zstd frame holding the next (up to)
-//! 16 MiB of the level's values. Block checksum tables and padding are not
+//! 16 MiB of the bytes of the level's values (in the file's encoding). Block checksum tables and padding are not
 //! stored: unpacking recomputes the checksums and must find the level
 //! checksums the header holds, so an archive that unpacks is the file that
 //! was packed, byte for byte. Frames are compressed in parallel.
@@ -26,7 +26,7 @@ use std::path::Path;
 use rayon::prelude::*;
 
 use crate::error::DbError;
-use crate::format::{block_sums_parallel, level_checksum, Header, HeaderProblem};
+use crate::format::{block_sums_parallel_sized, level_checksum, Header, HeaderProblem};
 use crate::reader::Database;
 use crate::builder::check_size;
 use crate::safe::SafeFile;
@@ -165,7 +165,7 @@ pub fn unpack(archive: &Path, database: &Path, progress: &(dyn Fn(u64) + Sync)) 
     let indexer = kalah_core::Indexer::new(header.houses, header.max_seeds);
     let file_bytes = header.file_bytes(&indexer);
     // A level is checked whole in memory before it is written.
-    let level_bytes = header.levels.iter().map(|e| e.boards).max().unwrap_or(0);
+    let level_bytes = (0..=header.max_seeds).map(|n| header.value_bytes(n, &header.levels[n as usize])).max().unwrap_or(0);
     check_memory(|| format!("memory for the largest level of {}", archive.display()), level_bytes)?;
     if let Some(dir) = database.parent().filter(|d| !d.as_os_str().is_empty()) {
         fs::create_dir_all(dir).map_err(|e| DbError::io(dir, e))?;
@@ -232,10 +232,11 @@ fn write_unpacked(from: ArchiveRead, out: &mut File, partial: &Path, file_bytes:
     out.write_all(head).map_err(io)?;
     for (n, e) in header.levels.iter().enumerate() {
         let frames = read_u64(&mut input, archive)?;
-        if frames != e.boards.div_ceil(FRAME as u64) {
-            return Err(DbError::corrupt(archive, format!("level {n}: {frames} frames, expected {}", e.boards.div_ceil(FRAME as u64))));
+        let size = header.value_bytes(n as u32, e);
+        if frames != size.div_ceil(FRAME as u64) {
+            return Err(DbError::corrupt(archive, format!("level {n}: {frames} frames, expected {}", size.div_ceil(FRAME as u64))));
         }
-        let mut values = Vec::with_capacity(e.boards as usize);
+        let mut values = Vec::with_capacity(size as usize);
         for _ in 0..frames {
             let len = read_u64(&mut input, archive)?;
             if len > 2 * FRAME as u64 + 4096 {
@@ -243,7 +244,7 @@ fn write_unpacked(from: ArchiveRead, out: &mut File, partial: &Path, file_bytes:
             }
             let mut frame = vec![0u8; len as usize];
             input.read_exact(&mut frame).map_err(|_| bad("truncated archive (level data)"))?;
-            let want = (e.boards as usize - values.len()).min(FRAME);
+            let want = (size as usize - values.len()).min(FRAME);
             let chunk = zstd::bulk::decompress(&frame, want)
                 .map_err(|err| DbError::corrupt(archive, format!("level {n}: bad zstd frame: {err}")))?;
             if chunk.len() != want {
@@ -252,7 +253,7 @@ fn write_unpacked(from: ArchiveRead, out: &mut File, partial: &Path, file_bytes:
             progress(chunk.len() as u64);
             values.extend_from_slice(&chunk);
         }
-        let sums = block_sums_parallel(&values);
+        let sums = block_sums_parallel_sized(&values, header.encoding.block_bytes(n as u32) as usize);
         if level_checksum(&sums) != e.checksum {
             return Err(DbError::corrupt(archive, format!("level {n}: values do not match the level checksum")));
         }

@@ -17,7 +17,7 @@ use rayon::prelude::*;
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::error::DbError;
-use crate::format::{blocks, level_checksum, Header, HeaderProblem, BLOCK_BYTES};
+use crate::format::{blocks, level_checksum, read_code, Encoding, Header, HeaderProblem, BLOCK_BYTES};
 use crate::memory::{FrozenBuffer, LargeBuffer, MappedFile};
 use crate::tablebase::Tablebase;
 
@@ -52,6 +52,8 @@ pub struct Database {
     header: Header,
     indexer: Indexer,
     map: Storage,
+    /// Bits a board of each level takes (8 unpacked).
+    bits: Vec<u32>,
     /// Global number of the first block of each level.
     first_block: Vec<u64>,
     /// One bit per block: its checksum has been checked and holds.
@@ -158,11 +160,13 @@ impl Database {
             total_blocks += blocks(e.boards);
         }
         let verified = (0..total_blocks.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
+        let bits = (0..=header.max_seeds).map(|n| header.encoding.bits(n)).collect();
         Ok(Database {
             path: path.into(),
             header,
             indexer,
             map,
+            bits,
             first_block,
             verified,
             failed: AtomicBool::new(false),
@@ -237,34 +241,61 @@ impl Database {
         self.map.bytes().len() as u64
     }
 
-    /// The values of level `n`, one signed byte per board in index order
-    /// (checked only as far as [`Database::verify`] or
-    /// [`Database::load_into_memory`] checked them).
+    /// The bytes of the values of level `n` in the file's encoding
+    /// ([`Header::encoding`]; one signed byte a board in index order for
+    /// [`Encoding::Byte`]), checked only as far as [`Database::verify`] or
+    /// [`Database::load_into_memory`] checked them.
     pub fn level_bytes(&self, n: u32) -> &[u8] {
         self.level(n)
+    }
+
+    /// The values of boards `range` of level `n`, decoded, checked only as
+    /// far as [`Database::level_bytes`] are.
+    pub fn level_values(&self, n: u32, range: std::ops::Range<u64>) -> Vec<i8> {
+        range.into_par_iter().map(|i| self.stored_value(n, i) as i8).collect()
     }
 
     /// The values of level `n`.
     #[inline]
     fn level(&self, n: u32) -> &[u8] {
         let e = &self.header.levels[n as usize];
-        &self.map.bytes()[e.offset as usize..(e.offset + e.boards) as usize]
+        &self.map.bytes()[e.offset as usize..(e.offset + self.header.value_bytes(n, e)) as usize]
     }
 
-    /// The byte of board `i` of level `n` (`i` below the level's boards):
-    /// one bounds check, against the whole file, where slicing the level
-    /// first took three. Every probe of a search comes here.
+    /// The byte where the value of board `i` of level `n` starts (`i`
+    /// below the level's boards): one bounds check, against the whole
+    /// file, where slicing the level first took three. Every probe of a
+    /// search comes here.
     #[inline]
     fn byte(&self, n: u32, i: u64) -> &u8 {
         let e = &self.header.levels[n as usize];
         debug_assert!(i < e.boards);
-        &self.map.bytes()[(e.offset + i) as usize]
+        &self.map.bytes()[(e.offset + i * self.bits[n as usize] as u64 / 8) as usize]
     }
 
     /// The value stored for board `i` of level `n`, its block unchecked.
     #[inline]
     fn stored_value(&self, n: u32, i: u64) -> i32 {
-        *self.byte(n, i) as i8 as i32
+        match self.header.encoding {
+            Encoding::Byte => *self.byte(n, i) as i8 as i32,
+            packed => {
+                let e = &self.header.levels[n as usize];
+                debug_assert!(i < e.boards);
+                // The file goes on past the level's values (its checksums follow).
+                let code = read_code(&self.map.bytes()[e.offset as usize..], i, self.bits[n as usize]);
+                packed.value_of(n, code)
+            }
+        }
+    }
+
+    /// The bytes of block `b` of level `n`, and its boards.
+    fn block(&self, n: u32, b: u64) -> (&[u8], u64) {
+        let level = self.level(n);
+        let boards = self.header.levels[n as usize].boards;
+        let size = self.header.encoding.block_bytes(n);
+        let start = (b * size) as usize;
+        let end = (start + size as usize).min(level.len());
+        (&level[start..end], (boards - b * BLOCK_BYTES as u64).min(BLOCK_BYTES as u64))
     }
 
     /// The stored checksum of block `b` of level `n`.
@@ -310,11 +341,8 @@ impl Database {
     #[cold]
     #[inline(never)]
     fn verify_block(&self, n: u32, b: u64, word: &AtomicU64, bit: u64) -> bool {
-        let level = self.level(n);
-        let start = (b * BLOCK_BYTES as u64) as usize;
-        let end = (start + BLOCK_BYTES as usize).min(level.len());
-        let block = &level[start..end];
-        if values_in_range(block, n) && xxh3_64(block) == self.stored_sum(n, b) {
+        let (block, boards) = self.block(n, b);
+        if self.codes_in_range(block, boards, n) && xxh3_64(block) == self.stored_sum(n, b) {
             word.fetch_or(bit, Relaxed);
             true
         } else {
@@ -323,13 +351,11 @@ impl Database {
     }
 
     fn damaged(&self, n: u32, b: u64) -> DbError {
-        let start = (b * BLOCK_BYTES as u64) as usize;
-        let level = self.level(n);
-        let block = &level[start..(start + BLOCK_BYTES as usize).min(level.len())];
+        let (block, _) = self.block(n, b);
         let what = if xxh3_64(block) != self.stored_sum(n, b) {
             "checksum does not match"
         } else {
-            "a value lies outside -n..=n although the checksum matches (written wrong)"
+            "a value lies outside -n..=n (or a code above its largest) although the checksum matches (written wrong)"
         };
         DbError::corrupt(
             &self.path,
@@ -425,7 +451,7 @@ impl Database {
         for (n, e) in self.header.levels.iter().enumerate() {
             let sums_end = e.sums_offset + 8 * blocks(e.boards);
             let next = self.header.levels.get(n + 1).map_or(bytes.len() as u64, |x| x.offset);
-            let gaps = [(e.offset + e.boards, e.sums_offset), (sums_end, next)];
+            let gaps = [(e.offset + self.header.value_bytes(n as u32, e), e.sums_offset), (sums_end, next)];
             for (from, to) in gaps {
                 if bytes[from as usize..to as usize].iter().any(|&b| b != 0) {
                     return Err(DbError::corrupt(&self.path, format!("level {n}: padding after its data is not zero")));
@@ -433,6 +459,55 @@ impl Database {
             }
         }
         Ok(())
+    }
+}
+
+impl Database {
+    /// Whether every value of a block of level `n`, `boards` boards in
+    /// `block`, lies in `-n..=n` (a packed code: at most its encoding's
+    /// largest, and the bits after the last code zero).
+    fn codes_in_range(&self, block: &[u8], boards: u64, n: u32) -> bool {
+        let encoding = self.header.encoding;
+        if encoding == Encoding::Byte {
+            return values_in_range(block, n);
+        }
+        let (w, largest) = (encoding.bits(n), encoding.largest_code(n));
+        let mut codes = BitReader::new(block);
+        let fit = (0..boards).fold(0, |m, _| m.max(codes.next(w))) <= largest;
+        // The rest of the last byte is zero, so one set of values has one file.
+        fit && codes.rest_is_zero()
+    }
+}
+
+/// Codes read one after another from the start of a block.
+struct BitReader<'a> {
+    bytes: &'a [u8],
+    /// Bits read.
+    at: u64,
+}
+
+impl<'a> BitReader<'a> {
+    fn new(bytes: &'a [u8]) -> Self {
+        BitReader { bytes, at: 0 }
+    }
+
+    /// The next `w`-bit code.
+    #[inline]
+    fn next(&mut self, w: u32) -> u32 {
+        let byte = (self.at / 8) as usize;
+        let low = self.bytes[byte] as u32;
+        let high = self.bytes.get(byte + 1).copied().unwrap_or(0) as u32;
+        let code = ((low | high << 8) >> (self.at % 8)) & ((1 << w) - 1);
+        self.at += w as u64;
+        code
+    }
+
+    /// Whether the bits after those read, to the end of the bytes, are zero.
+    fn rest_is_zero(&self) -> bool {
+        let byte = (self.at / 8) as usize;
+        let partial = !self.at.is_multiple_of(8) && self.bytes[byte] >> (self.at % 8) != 0;
+        let whole = (self.at.div_ceil(8) as usize).min(self.bytes.len());
+        !partial && self.bytes[whole..].iter().all(|&b| b == 0)
     }
 }
 

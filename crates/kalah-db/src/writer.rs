@@ -23,7 +23,7 @@ use kalah_core::{Indexer, Rules};
 
 use crate::builder::{check_size, Builder, Progress};
 use crate::error::DbError;
-use crate::format::{align, block_sums_parallel, level_checksum, Header};
+use crate::format::{align, block_sums_parallel, level_checksum, pack_values, Encoding, Header, BLOCK_BYTES};
 
 /// Hears about a file build as it goes.
 pub trait BuildProgress: Progress {
@@ -59,9 +59,9 @@ pub struct BuildReport {
 pub use crate::safe::partial_path;
 
 /// Memory and disk a build needs: `(memory bytes, file bytes)`.
-pub fn requirements(h: usize, max_seeds: u32, rules: Rules) -> (u64, u64) {
+pub fn requirements(h: usize, max_seeds: u32, rules: Rules, encoding: Encoding) -> (u64, u64) {
     let indexer = Indexer::new(h, max_seeds);
-    let file = Header::new(h, max_seeds, rules).file_bytes(&indexer);
+    let file = Header::encoded(h, max_seeds, rules, encoding).file_bytes(&indexer);
     // The builder's memory, plus the largest level's checksum table and slack.
     let memory = crate::builder::memory_needed(h, max_seeds, rules).saturating_add(indexer.len() / 4096 + (64 << 20));
     (memory, file)
@@ -77,9 +77,9 @@ pub fn available_memory() -> Option<u64> {
 }
 
 /// Refuses up front a build that cannot fit in memory or on disk.
-pub fn check_resources(path: &Path, h: usize, max_seeds: u32, rules: Rules) -> Result<(), DbError> {
+pub fn check_resources(path: &Path, h: usize, max_seeds: u32, rules: Rules, encoding: Encoding) -> Result<(), DbError> {
     check_size(h, max_seeds)?;
-    let (memory, file) = requirements(h, max_seeds, rules);
+    let (memory, file) = requirements(h, max_seeds, rules, encoding);
     check_memory(|| format!("memory for {} {h}-house, {max_seeds}-seed database", kalah_core::article(h as u64)), memory)?;
     check_disk(path, file)
 }
@@ -108,7 +108,7 @@ pub(crate) fn check_disk(path: &Path, bytes: u64) -> Result<(), DbError> {
 }
 
 /// Builds (or finishes building) the database of `h` houses, `rules` and
-/// up to `max_seeds` seeds into `path`; see the module docs.
+/// up to `max_seeds` seeds into `path`, one byte a board; see the module docs.
 pub fn build_file(
     path: &Path,
     h: usize,
@@ -116,27 +116,40 @@ pub fn build_file(
     max_seeds: u32,
     progress: &dyn BuildProgress,
 ) -> Result<BuildReport, DbError> {
-    build_file_with(path, h, rules, max_seeds, progress, &mut |builder, _| {
+    build_file_encoded(path, h, rules, max_seeds, Encoding::Byte, progress)
+}
+
+/// [`build_file`] with the values stored in `encoding`.
+pub fn build_file_encoded(
+    path: &Path,
+    h: usize,
+    rules: Rules,
+    max_seeds: u32,
+    encoding: Encoding,
+    progress: &dyn BuildProgress,
+) -> Result<BuildReport, DbError> {
+    build_file_with(path, h, rules, max_seeds, encoding, progress, &mut |builder, _| {
         builder.build_next(progress);
         Ok(())
     })
 }
 
-/// [`build_file`] with the solving of each level left to `solve_level`,
-/// called with the builder and the level's number and expected to leave
-/// that level solved (`builder.levels_done() == n + 1`); for builds shared
-/// between processes, where each solves part of a level.
+/// [`build_file_encoded`] with the solving of each level left to
+/// `solve_level`, called with the builder and the level's number and
+/// expected to leave that level solved (`builder.levels_done() == n + 1`);
+/// for builds shared between processes, where each solves part of a level.
 pub fn build_file_with(
     path: &Path,
     h: usize,
     rules: Rules,
     max_seeds: u32,
+    encoding: Encoding,
     progress: &dyn BuildProgress,
     solve_level: &mut dyn FnMut(&mut Builder, u32) -> Result<(), DbError>,
 ) -> Result<BuildReport, DbError> {
     check_size(h, max_seeds)?;
     let mut builder = Builder::new(h, rules, max_seeds)?;
-    let mut header = Header::new(h, max_seeds, rules);
+    let mut header = Header::encoded(h, max_seeds, rules, encoding);
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         fs::create_dir_all(dir).map_err(|e| DbError::io(dir, e))?;
     }
@@ -203,13 +216,18 @@ pub fn save_built(path: &Path, builder: &mut Builder) -> Result<BuildReport, DbE
 /// flushed to disk before the next, so a killed build resumes after it.
 fn write_level(file: &mut File, partial: &Path, header: &mut Header, builder: &mut Builder, n: u32, sync: bool) -> Result<(), DbError> {
     let entry = header.layout(builder.indexer(), n);
-    let values = builder.level_bytes(n);
-    let sums = block_sums_parallel(values);
+    let encoded = encode_level(header.encoding, n, builder.level_bytes(n)).map_err(|(i, v)| {
+        let why = format!("level {n}, board {i}: value {v} has no code in the {} encoding (the build is wrong)", header.encoding.name());
+        DbError::corrupt(partial, why)
+    })?;
+    let values = encoded.as_deref().unwrap_or_else(|| builder.level_bytes(n));
+    let sums = block_sums_parallel_of(header.encoding, n, values);
     // Each region with its zero padding, so the bytes never depend on
     // what a killed build left in the file.
     write_at(file, partial, entry.offset, values)?;
-    let gap = entry.sums_offset - entry.offset - entry.boards;
-    write_at(file, partial, entry.offset + entry.boards, &vec![0u8; gap as usize])?;
+    let value_bytes = header.value_bytes(n, &entry);
+    let gap = entry.sums_offset - entry.offset - value_bytes;
+    write_at(file, partial, entry.offset + value_bytes, &vec![0u8; gap as usize])?;
     let mut sums_padded = sums.clone();
     sums_padded.resize((align(sums.len() as u64)) as usize, 0);
     write_at(file, partial, entry.sums_offset, &sums_padded)?;
@@ -227,6 +245,64 @@ fn write_level(file: &mut File, partial: &Path, header: &mut Header, builder: &m
     }
     Ok(())
 }
+
+/// Writes the database `from` again into `to` with its values in
+/// `encoding`: the same values, another file ([`crate::format`],
+/// "Values"). Every block of `from` is checked first; the new file is
+/// written under its partial name, locked, every block of it checked,
+/// then renamed into place, so `to` may be `from`'s own path. Memory stays
+/// near [`REENCODE_PIECE`] boards whatever the file's size. `progress`
+/// hears the boards written.
+pub fn reencode(from: &crate::Database, to: &Path, encoding: Encoding, progress: &(dyn Fn(u64) + Sync)) -> Result<BuildReport, DbError> {
+    use rayon::prelude::*;
+    let old = from.header();
+    let indexer = from.indexer();
+    let mut header = Header::encoded(old.houses, old.max_seeds, old.rules, encoding);
+    check_disk(to, header.file_bytes(indexer))?;
+    from.verify(&|_| {})?;
+    let mut out = crate::safe::SafeFile::create(to)?;
+    let partial = out.path().to_path_buf();
+    let file = out.file();
+    write_at(file, &partial, 0, &header.encode())?;
+    for n in 0..=old.max_seeds {
+        let entry = header.layout(indexer, n);
+        let mut sums = Vec::with_capacity(8 * crate::format::blocks(entry.boards) as usize);
+        let mut at = entry.offset;
+        // A piece is a whole number of blocks, so its codes start at a whole byte.
+        for first in (0..entry.boards).step_by(REENCODE_PIECE as usize) {
+            let values = from.level_values(n, first..(first + REENCODE_PIECE).min(entry.boards));
+            let bytes: Vec<u8> = values.par_iter().map(|&v| v as u8).collect();
+            let encoded = encode_level(encoding, n, &bytes).map_err(|(i, v)| {
+                let why = format!("level {n}, board {}: value {v} has no code in the {} encoding", first + i, encoding.name());
+                DbError::corrupt(from.path(), why)
+            })?;
+            let piece = encoded.as_deref().unwrap_or(&bytes);
+            write_at(file, &partial, at, piece)?;
+            sums.extend(block_sums_parallel_of(encoding, n, piece));
+            at += piece.len() as u64;
+            progress(values.len() as u64);
+        }
+        let mut sums_padded = sums.clone();
+        sums_padded.resize(align(sums.len() as u64) as usize, 0);
+        write_at(file, &partial, entry.sums_offset, &sums_padded)?;
+        header.levels[n as usize] = crate::format::LevelEntry { checksum: level_checksum(&sums), ..entry };
+        header.levels_done = n + 1;
+    }
+    header.complete = true;
+    let total = header.file_bytes(indexer);
+    file.set_len(total).map_err(|e| DbError::io(&partial, e))?;
+    write_at(file, &partial, 0, &header.encode())?;
+    file.sync_all().map_err(|e| DbError::io(&partial, e))?;
+    // The new file, checked whole before it replaces anything.
+    let written = crate::Database::open(&partial)?;
+    written.verify(&|_| {})?;
+    drop(written);
+    out.commit()?;
+    Ok(BuildReport { path: to.to_path_buf(), bytes: total, resumed_levels: 0, level_seconds: Vec::new() })
+}
+
+/// Boards [`reencode`] reads, encodes and writes at a time: 256 blocks.
+pub const REENCODE_PIECE: u64 = 256 * BLOCK_BYTES as u64;
 
 /// Marks the partial file of `path`, every level written, complete,
 /// syncs it and renames it over `path`; returns its size.
@@ -256,7 +332,7 @@ fn resume(file: &mut File, path: &Path, header: &mut Header, builder: &mut Build
     let Ok(found) = Header::decode(&head) else {
         return Ok(0);
     };
-    if (found.houses, found.max_seeds, found.rules) != (header.houses, header.max_seeds, header.rules) {
+    if (found.houses, found.max_seeds, found.rules, found.encoding) != (header.houses, header.max_seeds, header.rules, header.encoding) {
         return Ok(0);
     }
     let mut kept = 0;
@@ -265,9 +341,16 @@ fn resume(file: &mut File, path: &Path, header: &mut Header, builder: &mut Build
         if e.sums_offset + 8 * crate::format::blocks(e.boards) > len {
             break;
         }
-        let values = builder.level_buffer(n);
-        read_at(file, path, e.offset, values)?;
-        let sums = block_sums_parallel(values);
+        let sums = if found.encoding == Encoding::Byte {
+            let values = builder.level_buffer(n);
+            read_at(file, path, e.offset, values)?;
+            block_sums_parallel(values)
+        } else {
+            let mut packed = vec![0u8; found.value_bytes(n, &e) as usize + 1];
+            read_at(file, path, e.offset, &mut packed[..found.value_bytes(n, &e) as usize])?;
+            decode_level(found.encoding, n, &packed, builder.level_buffer(n));
+            block_sums_parallel_of(found.encoding, n, &packed[..found.value_bytes(n, &e) as usize])
+        };
         let mut stored = vec![0u8; sums.len()];
         read_at(file, path, e.sums_offset, &mut stored)?;
         if sums != stored || level_checksum(&sums) != e.checksum {
@@ -289,6 +372,44 @@ fn resume(file: &mut File, path: &Path, header: &mut Header, builder: &mut Build
         file.sync_data().map_err(|e| DbError::io(path, e))?;
     }
     Ok(kept)
+}
+
+/// The values of level `n` (a signed byte a board) in `encoding`; `None`
+/// for [`Encoding::Byte`], whose bytes are the values. `Err((board, value))`
+/// names a value the encoding has no code for.
+fn encode_level(encoding: Encoding, n: u32, values: &[u8]) -> Result<Option<Vec<u8>>, (u64, i8)> {
+    use rayon::prelude::*;
+    if encoding == Encoding::Byte {
+        return Ok(None);
+    }
+    let mut out = vec![0u8; encoding.value_bytes(n, values.len() as u64) as usize];
+    // A block's codes start at a whole byte, so blocks pack apart.
+    out.par_chunks_mut(encoding.block_bytes(n) as usize)
+        .zip(values.par_chunks(BLOCK_BYTES as usize))
+        .enumerate()
+        .try_for_each(|(b, (out, values))| {
+            let first = b as u64 * BLOCK_BYTES as u64;
+            pack_values(encoding, n, first, values, out).map_err(|i| (i, values[(i - first) as usize] as i8))
+        })?;
+    Ok(Some(out))
+}
+
+/// Decodes the packed values of level `n` (with one byte more, zero) into
+/// `out`, a signed byte a board.
+fn decode_level(encoding: Encoding, n: u32, packed: &[u8], out: &mut [u8]) {
+    use rayon::prelude::*;
+    let w = encoding.bits(n);
+    out.par_chunks_mut(BLOCK_BYTES as usize).enumerate().for_each(|(b, out)| {
+        let first = b as u64 * BLOCK_BYTES as u64;
+        for (k, v) in out.iter_mut().enumerate() {
+            *v = encoding.value_of(n, crate::format::read_code(packed, first + k as u64, w)) as i8 as u8;
+        }
+    });
+}
+
+/// The block checksum table of level `n`'s values in `encoding`.
+fn block_sums_parallel_of(encoding: Encoding, n: u32, values: &[u8]) -> Vec<u8> {
+    crate::format::block_sums_parallel_sized(values, encoding.block_bytes(n) as usize)
 }
 
 fn write_at(file: &mut File, path: &Path, offset: u64, bytes: &[u8]) -> Result<(), DbError> {

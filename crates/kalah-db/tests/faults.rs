@@ -343,7 +343,7 @@ fn a_full_disk_leaves_the_previous_file_untouched() {
     let previous = fs::read(&path).unwrap();
 
     // Asked first, the disk check refuses with the figures.
-    let e = kalah_db::check_resources(&path, 4, 16, Rules::default()).unwrap_err();
+    let e = kalah_db::check_resources(&path, 4, 16, Rules::default(), kalah_db::Encoding::Byte).unwrap_err();
     assert!(matches!(e, DbError::TooLarge { .. }), "{e}");
     assert!(e.to_string().contains("disk space") && e.to_string().contains("needs"), "{e}");
 

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use kalah_core::{Engine, Next, Position, Rules, Side};
-use kalah_db::{human_bytes, BuildProgress, Database, DbError, Tablebase};
+use kalah_db::{human_bytes, BuildProgress, Database, DbError, Encoding, Tablebase};
 use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
@@ -154,8 +154,8 @@ pub fn solve(request: &StrongRequest, progress: &dyn BuildProgress, observer: &d
             (db, 0.0)
         }
         None => {
-            kalah_db::check_resources(file, h, n, rules)?;
-            let (memory, disk) = kalah_db::writer::requirements(h, n, rules);
+            kalah_db::check_resources(file, h, n, rules, Encoding::Byte)?;
+            let (memory, disk) = kalah_db::writer::requirements(h, n, rules, Encoding::Byte);
             let boards = kalah_core::boards_up_to(h, n);
             observer.note(&format!(
                 "strong solution of Kalah({h},{seeds}): {} boards, {} of memory, {} of disk, into {}",
@@ -204,12 +204,15 @@ pub fn solve(request: &StrongRequest, progress: &dyn BuildProgress, observer: &d
 fn outcome_counts(db: &Database) -> (u64, u64, u64) {
     use rayon::prelude::*;
     let add = |a: (u64, u64, u64), b: (u64, u64, u64)| (a.0 + b.0, a.1 + b.1, a.2 + b.2);
+    const CHUNK: u64 = 1 << 20;
     (0..=db.header().max_seeds)
         .map(|n| {
-            db.level_bytes(n)
-                .par_chunks(1 << 20)
-                .map(|chunk| {
-                    chunk.iter().fold((0, 0, 0), |(w, d, l), &b| match b as i8 {
+            let boards = db.indexer().level_len(n);
+            (0..boards.div_ceil(CHUNK))
+                .into_par_iter()
+                .map(|c| {
+                    let values = db.level_values(n, c * CHUNK..((c + 1) * CHUNK).min(boards));
+                    values.iter().fold((0, 0, 0), |(w, d, l), &v| match v {
                         v if v > 0 => (w + 1, d, l),
                         0 => (w, d + 1, l),
                         _ => (w, d, l + 1),

@@ -87,11 +87,11 @@ fn prepare(cluster: &Cluster, m: &clap::ArgMatches) -> anyhow::Result<Request> {
     let threads = cluster.threads(arg::<usize>(m, "threads")?)?;
     if cluster.is_root() {
         crate::common::check_output(&path)?;
-        kalah_db::check_resources(&path, houses, max_seeds, rules).map_err(db_error)?;
+        kalah_db::check_resources(&path, houses, max_seeds, rules, kalah_db::Encoding::Byte).map_err(db_error)?;
     }
     // Every rank holds the whole database in memory, and the ranks of one
     // machine share its memory.
-    let (memory, _) = kalah_db::writer::requirements(houses, max_seeds, rules);
+    let (memory, _) = kalah_db::writer::requirements(houses, max_seeds, rules, kalah_db::Encoding::Byte);
     let on_this_machine = memory.saturating_mul(cluster.local as u64);
     if let Some(available) = kalah_db::writer::available_memory().filter(|&a| a < on_this_machine) {
         return Err(user(format!(
@@ -138,7 +138,7 @@ fn build(cluster: &Cluster, r: &Request) -> anyhow::Result<()> {
         }
         return Ok(());
     }
-    let (memory, disk) = kalah_db::writer::requirements(r.houses, r.max_seeds, r.rules);
+    let (memory, disk) = kalah_db::writer::requirements(r.houses, r.max_seeds, r.rules, kalah_db::Encoding::Byte);
     eprintln!(
         "note: building {} boards of {} houses with up to {} seeds ({}) into {} on {} rank{} of {} thread{}: {} of memory on every rank, {} of disk{}",
         group(kalah_core::boards_up_to(r.houses, r.max_seeds)),
@@ -156,7 +156,7 @@ fn build(cluster: &Cluster, r: &Request) -> anyhow::Result<()> {
     );
     let start = Instant::now();
     let bars = crate::observe::Bars::new(r.houses, r.max_seeds);
-    let report = kalah_db::build_file_with(&r.path, r.houses, r.rules, r.max_seeds, &bars, &mut |builder, n| {
+    let report = kalah_db::build_file_with(&r.path, r.houses, r.rules, r.max_seeds, kalah_db::Encoding::Byte, &bars, &mut |builder, n| {
         level.solve(builder, n, &bars)
     })
     .map_err(db_error)?;
