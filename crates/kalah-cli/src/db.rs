@@ -516,7 +516,8 @@ fn list(a: ListArgs) -> anyhow::Result<()> {
         println!("  houses  seeds        size  file (its name gives the rules)");
     }
     for d in &listing.databases {
-        println!("  {:>6}  {:>5}  {:>10}  {}", d.houses, d.max_seeds, human_bytes(d.bytes), name(&d.path));
+        let packed = if d.encoding.is_packed() { " (packed)" } else { "" };
+        println!("  {:>6}  {:>5}  {:>10}  {}{packed}", d.houses, d.max_seeds, human_bytes(d.bytes), name(&d.path));
         if !d.default {
             println!("                             {}; not the default name, so only used with --db", d.rules);
         }

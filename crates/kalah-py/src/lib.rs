@@ -428,13 +428,16 @@ struct Database {
 impl Database {
     /// Builds the database of `houses` houses and up to `max_seeds` seeds
     /// under `rules` into the file `path` (resuming a build stopped
-    /// before), and opens it. The GIL is released while it builds.
+    /// before), and opens it. With `packed`, each value takes the bits its
+    /// level needs (5 a board up to 31 seeds) instead of a byte: the same
+    /// values in about 62% of the file. The GIL is released while it builds.
     #[staticmethod]
-    #[pyo3(signature = (path, houses, max_seeds, rules = None))]
-    fn build(py: Python<'_>, path: std::path::PathBuf, houses: i128, max_seeds: i128, rules: Option<&Rules>) -> PyResult<Database> {
+    #[pyo3(signature = (path, houses, max_seeds, rules = None, packed = false))]
+    fn build(py: Python<'_>, path: std::path::PathBuf, houses: i128, max_seeds: i128, rules: Option<&Rules>, packed: bool) -> PyResult<Database> {
         let (houses, max_seeds): (usize, u32) = (count("houses", houses)?, count("max_seeds", max_seeds)?);
         let rules = rules_or_default(rules);
-        py.allow_threads(|| kalah::build_file(&path, houses, rules, max_seeds, &kalah::Quiet)).map_err(|e| raised(e.into()))?;
+        let encoding = if packed { kalah::Encoding::packed_for(rules) } else { kalah::Encoding::Byte };
+        py.allow_threads(|| kalah::build_file_encoded(&path, houses, rules, max_seeds, encoding, &kalah::Quiet)).map_err(|e| raised(e.into()))?;
         Database::open(path)
     }
 
@@ -501,6 +504,13 @@ impl Database {
     #[getter]
     fn boards(&self) -> u64 {
         self.inner.indexer().len()
+    }
+
+    /// Whether its values are packed in the bits each level needs (built
+    /// with `packed=True`, or `kalah db repack --packed`) rather than a byte a board.
+    #[getter]
+    fn packed(&self) -> bool {
+        self.inner.header().encoding.is_packed()
     }
 
     /// Its size on disk, in bytes.

@@ -39,6 +39,17 @@ def test_a_database_builds_opens_probes_and_iterates(tmp_path):
     assert kalah.Database.find(3, kalah.Rules(), db_dir=tmp_path) is None
 
 
+def test_a_packed_database_answers_as_the_byte_one(tmp_path):
+    """Issue 51: `packed=True` stores the same values in fewer bits."""
+    rules = kalah.Rules(capture="empty")
+    byte = kalah.Database.build(tmp_path / "byte.kdb", 4, 12, rules)
+    packed = kalah.Database.build(tmp_path / "packed.kdb", 4, 12, rules, packed=True)
+    assert (byte.packed, packed.packed) == (False, True)
+    assert packed.bytes < byte.bytes and packed.boards == byte.boards
+    for seeds in (0, 7, 12):
+        assert list(packed.level(seeds)) == list(byte.level(seeds))
+
+
 def test_a_damaged_or_foreign_file_raises_error(tmp_path):
     other = tmp_path / "x.kdb"
     other.write_bytes(b"not a database at all" * 100)

@@ -122,11 +122,18 @@ pub struct ListedDatabase {
     pub rules: Rules,
     /// Boards it holds.
     pub boards: u64,
+    /// How it stores its values: `byte`, or packed (`share`, `offset`).
+    #[serde(serialize_with = "serialize_encoding")]
+    pub encoding: kalah_db::Encoding,
     /// Its size.
     pub bytes: u64,
     /// Named as `kalah db build` names it without `-o`, so that the
     /// commands find it without `--db`.
     pub default: bool,
+}
+
+fn serialize_encoding<S: serde::Serializer>(e: &kalah_db::Encoding, s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_str(e.name())
 }
 
 /// A database build under way or interrupted.
@@ -373,6 +380,7 @@ impl Databases {
                         max_seeds: h.max_seeds,
                         rules: h.rules,
                         boards: db.indexer().len(),
+                        encoding: h.encoding,
                         bytes: db.file_bytes(),
                         default,
                     });
@@ -783,11 +791,19 @@ pub fn for_search_by(db: Database, copies: usize, threads: usize) -> Result<Data
     load_if_it_fits(db, u64::MAX, copies.max(1) as u64, threads)
 }
 
-/// The one rule of [`for_search`]: `copies` copies of the file take less
-/// than half the memory available, and each is at most `limit` bytes.
+/// Whether a search copies a database file of `bytes` (in `copies`
+/// processes of this machine) into memory, `available` bytes being free:
+/// when the copies take less than half of it. The one rule of
+/// [`for_search`], and of the memory a search is told it will take
+/// ([`crate::setup::check_search_memory`]).
+pub(crate) fn copied_into_memory(bytes: u64, copies: u64, available: u64) -> bool {
+    bytes.saturating_mul(copies) < available / 2
+}
+
+/// [`for_search`] with `copies` copies of the file, each at most `limit` bytes.
 fn load_if_it_fits(db: Database, limit: u64, copies: u64, threads: usize) -> Result<Database> {
     let free = kalah_db::writer::available_memory().unwrap_or(0);
-    if db.file_bytes().saturating_mul(copies) < free / 2 && db.file_bytes() <= limit {
+    if copied_into_memory(db.file_bytes(), copies, free) && db.file_bytes() <= limit {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()

@@ -321,5 +321,5 @@ pub use setup::{check_table_memory, default_tt_mb};
 
 pub use kalah_core::{max_board_seeds, Board, Capture, End, Engine, Indexer, Leftovers, Next, Outcome, Position, PositionError, Relay, RuleError, Rules, Side, Sowing, MAX_HOUSES};
 pub use kalah_db::format::Header;
-pub use kalah_db::{build_file, BuildProgress, BuildReport, Builder, Database, DbError, Progress, Quiet};
+pub use kalah_db::{build_file, build_file_encoded, BuildProgress, BuildReport, Builder, Database, DbError, Encoding, Progress, Quiet};
 pub use kalah_search::{Analysis, Bounded, BoundedAnalysis, BoundedMove, LineEnd, MoveValue, PvMove, TestOutcome};

@@ -198,7 +198,7 @@ pub fn check_search_memory(bytes: u64, db: Option<&Database>) -> Result<()> {
     let Some(available) = kalah_db::writer::available_memory() else {
         return Ok(());
     };
-    let loaded = db.map_or(0, |d| if d.file_bytes() < available / 2 { d.file_bytes() } else { 0 });
+    let loaded = db.map_or(0, |d| if crate::databases::copied_into_memory(d.file_bytes(), 1, available) { d.file_bytes() } else { 0 });
     if bytes.saturating_add(loaded) > available {
         let next_to = if loaded > 0 { format!(" next to the {} database copied into memory", human_bytes(loaded)) } else { String::new() };
         return Err(Error::refused(format!(
