@@ -182,6 +182,11 @@ pub fn run(command: DbCommand) -> anyhow::Result<()> {
 }
 
 impl BuildArgs {
+    /// How the file stores its values (`--packed`).
+    pub(crate) fn encoding(&self, rules: kalah_core::Rules) -> kalah_db::Encoding {
+        encoding(self.packed, rules)
+    }
+
     /// Houses and the seeds covered, as `H N` or `--houses H --max-seeds N`
     /// (houses 6 when not given), or a refusal naming both ways.
     pub(crate) fn size(&self) -> anyhow::Result<(usize, u32)> {
@@ -200,7 +205,7 @@ fn build(a: BuildArgs) -> anyhow::Result<()> {
     let threads = crate::common::threads(a.threads)?;
     let path = a.output.clone().unwrap_or_else(|| default_database_path(houses, max_seeds, rules));
     crate::common::check_output(&path)?;
-    let encoding = encoding(a.packed, rules);
+    let encoding = a.encoding(rules);
     kalah_db::check_resources(&path, houses, max_seeds, rules, encoding).map_err(db_error)?;
     // Before the plan is said: a place that cannot be written, or a file
     // another build is writing, is refused in one line.

@@ -197,6 +197,12 @@ fn the_board_size_as_flags_or_positional_on_ranks() {
     let o = ok(mpirun(2, &["db", "build", "4", "10", "--threads", "1", "-o", &two_arg, "--json"], &[]));
     assert_eq!(json(&o)["max_seeds"], 10, "{}", describe(&o));
     assert!(read(&one) == read(&two), "the files differ");
+    // Packed on ranks as in one process (issue 51: the flag was read and not used).
+    let (p1, p2) = (dir.path().join("p1.kdb"), dir.path().join("p2.kdb"));
+    ok(single(&["db", "build", "4", "10", "--packed", "--threads", "1", "-o", &path_arg(&p1)]));
+    let o = ok(mpirun(2, &["db", "build", "4", "10", "--packed", "--threads", "1", "-o", &path_arg(&p2), "--json"], &[]));
+    assert_eq!(json(&o)["encoding"], "share", "{}", describe(&o));
+    assert!(read(&p1) == read(&p2) && read(&p1).len() < read(&one).len(), "the packed files differ");
 }
 
 #[test]

@@ -60,6 +60,7 @@ struct Request {
     max_seeds: u32,
     rules: Rules,
     path: PathBuf,
+    encoding: kalah_db::Encoding,
     threads: usize,
     json: bool,
 }
@@ -80,18 +81,20 @@ pub(crate) fn run(cluster: &Cluster, m: &clap::ArgMatches) -> ExitCode {
 /// for the whole database on every rank, disk on rank 0.
 fn prepare(cluster: &Cluster, m: &clap::ArgMatches) -> anyhow::Result<Request> {
     // `H N` or the flags, read as the single-process build reads them.
-    let (houses, max_seeds) = crate::db::BuildArgs::from_arg_matches(m)?.size()?;
+    let args = crate::db::BuildArgs::from_arg_matches(m)?;
+    let (houses, max_seeds) = args.size()?;
     let rules = RuleArgs::from_arg_matches(m)?.rules();
+    let encoding = args.encoding(rules);
     kalah_db::builder::check_size(houses, max_seeds).map_err(db_error)?;
     let path = arg::<PathBuf>(m, "output")?.unwrap_or_else(|| default_database_path(houses, max_seeds, rules));
     let threads = cluster.threads(arg::<usize>(m, "threads")?)?;
     if cluster.is_root() {
         crate::common::check_output(&path)?;
-        kalah_db::check_resources(&path, houses, max_seeds, rules, kalah_db::Encoding::Byte).map_err(db_error)?;
+        kalah_db::check_resources(&path, houses, max_seeds, rules, encoding).map_err(db_error)?;
     }
     // Every rank holds the whole database in memory, and the ranks of one
     // machine share its memory.
-    let (memory, _) = kalah_db::writer::requirements(houses, max_seeds, rules, kalah_db::Encoding::Byte);
+    let (memory, _) = kalah_db::writer::requirements(houses, max_seeds, rules, encoding);
     let on_this_machine = memory.saturating_mul(cluster.local as u64);
     if let Some(available) = kalah_db::writer::available_memory().filter(|&a| a < on_this_machine) {
         return Err(user(format!(
@@ -113,6 +116,7 @@ fn prepare(cluster: &Cluster, m: &clap::ArgMatches) -> anyhow::Result<Request> {
         max_seeds,
         rules,
         path,
+        encoding,
         threads,
         json: flag(m, "json")?,
     })
@@ -138,7 +142,7 @@ fn build(cluster: &Cluster, r: &Request) -> anyhow::Result<()> {
         }
         return Ok(());
     }
-    let (memory, disk) = kalah_db::writer::requirements(r.houses, r.max_seeds, r.rules, kalah_db::Encoding::Byte);
+    let (memory, disk) = kalah_db::writer::requirements(r.houses, r.max_seeds, r.rules, r.encoding);
     eprintln!(
         "note: building {} boards of {} houses with up to {} seeds ({}) into {} on {} rank{} of {} thread{}: {} of memory on every rank, {} of disk{}",
         group(kalah_core::boards_up_to(r.houses, r.max_seeds)),
@@ -156,7 +160,7 @@ fn build(cluster: &Cluster, r: &Request) -> anyhow::Result<()> {
     );
     let start = Instant::now();
     let bars = crate::observe::Bars::new(r.houses, r.max_seeds);
-    let report = kalah_db::build_file_with(&r.path, r.houses, r.rules, r.max_seeds, kalah_db::Encoding::Byte, &bars, &mut |builder, n| {
+    let report = kalah_db::build_file_with(&r.path, r.houses, r.rules, r.max_seeds, r.encoding, &bars, &mut |builder, n| {
         level.solve(builder, n, &bars)
     })
     .map_err(db_error)?;
@@ -173,6 +177,7 @@ fn build(cluster: &Cluster, r: &Request) -> anyhow::Result<()> {
             "max_seeds": r.max_seeds,
             "rules": rules_json(r.rules),
             "boards": kalah_core::boards_up_to(r.houses, r.max_seeds),
+            "encoding": r.encoding.name(),
             "bytes": report.bytes,
             "resumed_levels": report.resumed_levels,
             "seconds": seconds,
