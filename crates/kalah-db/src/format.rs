@@ -152,6 +152,12 @@ impl Encoding {
         }
     }
 
+    /// Whether the encoding holds every value under `rules`: the mover's
+    /// share only where values have the parity of the seeds.
+    pub fn holds_values_of(self, rules: Rules) -> bool {
+        self != Encoding::Share || rules.values_have_seed_parity()
+    }
+
     /// Whether values are packed in fewer bits than a byte.
     pub const fn is_packed(self) -> bool {
         !matches!(self, Encoding::Byte)
@@ -470,6 +476,9 @@ impl Header {
             relay: Relay::from_code(bytes[22]).ok_or_else(|| unknown("relay", 22))?,
         };
         let encoding = Encoding::from_code(bytes[23]).ok_or_else(|| unknown("value encoding", 23))?;
+        if !encoding.holds_values_of(rules) {
+            return Err(corrupt(format!("the {} encoding cannot hold the values of {rules}", encoding.name())));
+        }
         if u32_at(24) != BLOCK_BYTES {
             return Err(corrupt(format!("block size {}, expected {BLOCK_BYTES}", u32_at(24))));
         }

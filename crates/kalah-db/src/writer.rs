@@ -148,6 +148,7 @@ pub fn build_file_with(
     solve_level: &mut dyn FnMut(&mut Builder, u32) -> Result<(), DbError>,
 ) -> Result<BuildReport, DbError> {
     check_size(h, max_seeds)?;
+    check_encoding(encoding, rules)?;
     let mut builder = Builder::new(h, rules, max_seeds)?;
     let mut header = Header::encoded(h, max_seeds, rules, encoding);
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -267,6 +268,7 @@ fn write_level(file: &mut File, partial: &Path, header: &mut Header, builder: &m
 pub fn reencode(from: &crate::Database, to: &Path, encoding: Encoding, progress: &(dyn Fn(u64) + Sync)) -> Result<BuildReport, DbError> {
     use rayon::prelude::*;
     let old = from.header();
+    check_encoding(encoding, old.rules)?;
     let indexer = from.indexer();
     let mut header = Header::encoded(old.houses, old.max_seeds, old.rules, encoding);
     check_disk(to, header.file_bytes(indexer))?;
@@ -394,6 +396,18 @@ fn resume(file: &mut File, path: &Path, header: &mut Header, builder: &mut Build
         file.sync_data().map_err(|e| DbError::io(path, e))?;
     }
     Ok(kept)
+}
+
+/// Refuses `encoding` for `rules` whose values it cannot hold.
+fn check_encoding(encoding: Encoding, rules: Rules) -> Result<(), DbError> {
+    if encoding.holds_values_of(rules) {
+        return Ok(());
+    }
+    Err(DbError::Unsupported(format!(
+        "the {} encoding holds values with the parity of the seeds, which {rules} do not have; use the {} encoding",
+        encoding.name(),
+        Encoding::packed_for(rules).name()
+    )))
 }
 
 /// The values of level `n` (a signed byte a board) in `encoding`; `None`

@@ -188,3 +188,25 @@ fn damage_to_packed_values_is_found() {
         assert!(why.contains(&format!("level {n}, block 0")) && why.contains("code above its largest"), "{why}");
     }
 }
+
+/// The mover's share cannot hold values of rules without the seeds'
+/// parity: refused before a build or a repack starts, and in a header.
+#[test]
+fn the_share_encoding_is_refused_for_rules_it_cannot_hold() {
+    let dir = tempfile::tempdir().unwrap();
+    let cw = Rules { sowing: Sowing::Cw, ..Rules::default() };
+    let target = dir.path().join("cw.kdb");
+    let e = build_file_encoded(&target, 2, cw, 5, Encoding::Share, &Quiet).unwrap_err();
+    assert!(e.to_string().contains("use the offset encoding"), "{e}");
+    assert!(!target.exists() && !kalah_db::writer::partial_path(&target).exists());
+    let byte = build(dir.path(), "cw-byte.kdb", 2, cw, 5, Encoding::Byte);
+    let e = kalah_db::writer::reencode(&Database::open(&byte).unwrap(), &target, Encoding::Share, &|_| {}).unwrap_err();
+    assert!(e.to_string().contains("parity"), "{e}");
+    let mut header = Header::encoded(2, 5, cw, Encoding::Offset).encode();
+    header[23] = Encoding::Share.code();
+    header[48..56].fill(0);
+    let sum = xxhash_rust::xxh3::xxh3_64(&header);
+    header[48..56].copy_from_slice(&sum.to_le_bytes());
+    let e = Header::decode(&header).unwrap_err();
+    assert!(format!("{e:?}").contains("cannot hold the values"), "{e:?}");
+}
