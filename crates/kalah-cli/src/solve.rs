@@ -41,8 +41,11 @@ pub struct SolveArgs {
     /// principal variation only for an exact value). Default: no limit,
     /// except 60 s for a clockwise position too large for retrograde
     /// analysis in memory. With --openings or --pie: seconds per opening
-    /// turn. Database probes and retrograde analysis are always exact, and
-    /// not counted: neither is loading or building a database first, but a
+    /// turn. Database probes are always exact, and not counted; clockwise,
+    /// retrograde analysis (exact) runs when the limit allows it (0.8
+    /// million boards a second and thread, reckoned low), else bounds are
+    /// proven within the limit. Neither is loading or building a database
+    /// first counted, but a
     /// default one is chosen to take at most about a quarter of the limit
     /// to set up (`--db` and `--db-seeds` are used as given; with
     /// --openings or --pie the set-up serves every turn and is not held
@@ -178,9 +181,11 @@ pub struct QueryArgs {
     /// bounds proven on it (and every move's, as far as time allows; a
     /// principal variation only for an exact value). Default: no limit,
     /// except 60 s for a clockwise position too large for retrograde
-    /// analysis in memory. Database probes and retrograde analysis are
-    /// always exact, and not counted: neither is loading or building a
-    /// database first, but a default one is chosen to take at most about a
+    /// analysis in memory. Database probes are always exact, and not
+    /// counted; clockwise, retrograde analysis (exact) runs when the limit
+    /// allows it (0.8 million boards a second and thread, reckoned low),
+    /// else bounds are proven within the limit. Neither is loading or
+    /// building a database first counted, but a default one is chosen to take at most about a
     /// quarter of the limit to set up (`--db` and `--db-seeds` are used as
     /// given).
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]

@@ -16,8 +16,8 @@
 //! 3. **Bounds** proven within a time limit by searches to growing depths
 //!    over a smaller database: clockwise sowing (play can be endless)
 //!    where retrograde analysis of every board up to the position's seeds
-//!    does not fit in memory, or a smaller database is asked for
-//!    ([`proves_bounds`]).
+//!    does not fit in memory or would take longer than the time limit, or
+//!    a smaller database is asked for ([`proves_bounds`]).
 //! 4. **Retrograde analysis** of every board up to the position's seeds
 //!    in memory: clockwise sowing otherwise.
 //! 5. **A search** over the file, else over a database built in memory
@@ -148,7 +148,7 @@ pub fn step(setup: &Setup<'_>, seeds: u32, file: Option<Database>, memory: impl 
         Some(d) if seeds <= d.header().max_seeds => return Ok(Step::Probe(Table::File(Arc::new(d)))),
         file => file,
     };
-    if proves_bounds(h, seeds, rules, setup.spec) {
+    if proves_bounds(h, seeds, rules, setup.spec, setup.budget) {
         return Ok(Step::Bounds(file));
     }
     if rules.may_cycle() {

@@ -221,10 +221,12 @@ pub fn retrograde_fits(h: usize, seeds: u32, rules: Rules) -> bool {
 /// Whether a position of `h` houses with `seeds` seeds under `rules` (not
 /// covered by a database file) is answered by proofs of bounds
 /// ([`Setup::bound_solver`]) rather than retrograde analysis: clockwise,
-/// when retrograde analysis of its seeds does not fit, or the spec asks
-/// for a database of fewer seeds.
-pub fn proves_bounds(h: usize, seeds: u32, rules: Rules, spec: &DbSpec) -> bool {
-    rules.may_cycle() && (spec.build_seeds.is_some_and(|n| n < seeds) || !retrograde_fits(h, seeds, rules))
+/// when retrograde analysis of its seeds does not fit, would take longer
+/// than the time limit `budget` is for ([`SetupBudget::answer_boards`]),
+/// or the spec asks for a database of fewer seeds.
+pub fn proves_bounds(h: usize, seeds: u32, rules: Rules, spec: &DbSpec, budget: SetupBudget) -> bool {
+    rules.may_cycle()
+        && (spec.build_seeds.is_some_and(|n| n < seeds) || !retrograde_fits(h, seeds, rules) || boards_up_to(h, seeds) > budget.answer_boards)
 }
 
 /// A [`BoundSolver`] over whatever database [`Setup::bound_solver`] found or built.
@@ -495,8 +497,13 @@ impl Setup<'_> {
             tt_bytes: self.table_mb(|| bounds_tt_mb(h, seeds, n, limit)) << 20,
             max_seeds: Some(seeds),
         };
-        let why = if retrograde_fits(h, seeds, rules) {
+        let why = if self.spec.build_seeds.is_some_and(|k| k < seeds) && retrograde_fits(h, seeds, rules) {
             format!("a database of {n} seeds is asked for, fewer than the position's {seeds}")
+        } else if retrograde_fits(h, seeds, rules) {
+            format!(
+                "clockwise sowing can make play endless, and retrograde analysis of all {} boards with up to {seeds} seeds would take longer than the time limit",
+                group(boards_up_to(h, seeds))
+            )
         } else if seeds > kalah_db::builder::MAX_SEEDS {
             format!(
                 "clockwise sowing can make play endless, and retrograde analysis stops at {} seeds (one-byte values), below the position's {seeds}",
