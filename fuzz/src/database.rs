@@ -23,7 +23,7 @@
 use std::path::Path;
 
 use kalah_core::Indexer;
-use kalah_db::format::{block_sums, blocks, header_bytes, level_checksum, Header};
+use kalah_db::format::{block_sums, block_sums_parallel_sized, blocks, header_bytes, level_checksum, Encoding, Header};
 use kalah_db::{Database, Tablebase};
 use xxhash_rust::xxh3::xxh3_64;
 
@@ -117,13 +117,16 @@ pub fn repair_levels(file: &mut [u8]) {
             return;
         };
         let len = file.len() as u64;
-        let Some(values_end) = offset.checked_add(boards).filter(|&e| e <= len) else {
+        // The values' bytes and blocks as the header's encoding lays them out.
+        let encoding = Encoding::from_code(file[23]).unwrap_or_default();
+        let bytes = boards.checked_mul(encoding.bits(n as u32) as u64).map(|b| b.div_ceil(8));
+        let Some(values_end) = bytes.and_then(|b| offset.checked_add(b)).filter(|&e| e <= len) else {
             continue;
         };
         let Some(sums_end) = blocks(boards).checked_mul(8).and_then(|b| sums_offset.checked_add(b)).filter(|&e| e <= len) else {
             continue;
         };
-        let sums = block_sums(&file[offset as usize..values_end as usize]);
+        let sums = block_sums_parallel_sized(&file[offset as usize..values_end as usize], encoding.block_bytes(n as u32) as usize);
         file[sums_offset as usize..sums_end as usize].copy_from_slice(&sums);
         file[at + 24..at + 32].copy_from_slice(&level_checksum(&sums).to_le_bytes());
     }
