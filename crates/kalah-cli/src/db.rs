@@ -27,9 +27,10 @@ pub enum DbCommand {
     Pack(PackArgs),
     /// Restore a database from its archive, byte for byte.
     Unpack(UnpackArgs),
-    /// Write a database again with its values packed (`--packed`: 5 bits a
-    /// board up to 31 seeds) or one byte a board: the same values, checked
-    /// block by block, in another file or in place of this one.
+    /// Write a database again with its values packed (`--packed`: the bits
+    /// each level needs, 5 a board up to 31 seeds) or, without it, one
+    /// byte a board: the same values, checked block by block, in another
+    /// file or in place of this one.
     Repack(RepackArgs),
     /// The databases in a directory (default: where `solve`, `query` and
     /// `play` look for them), with the builds still under way, the archives
@@ -59,9 +60,11 @@ pub struct BuildArgs {
     /// Threads (default: every core).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
-    /// Store each value in the bits its level needs (5 a board up to 31
-    /// seeds, 6 up to 63) instead of a byte: about two thirds of the file,
-    /// and of the memory a search that loads it takes; the same values.
+    /// Store each value in the bits its level needs instead of a byte: the
+    /// same values in 5 bits a board up to 31 seeds and 6 up to 63 (a bit
+    /// more under clockwise sowing or unscored leftovers, whose values lack
+    /// the seeds' parity), about 62% of the file and of the memory a search
+    /// that loads it takes (about 72% with the extra bit).
     #[arg(long)]
     packed: bool,
     /// Print one JSON object on stdout when done.
@@ -73,11 +76,12 @@ pub struct BuildArgs {
 pub struct RepackArgs {
     /// The database file.
     file: PathBuf,
-    /// Values packed in the bits each level needs (the default: one byte a board).
+    /// Values packed in the bits each level needs; without it the file is
+    /// written one byte a board (a packed file unpacked).
     #[arg(long)]
     packed: bool,
-    /// Where to write (default: in place of FILE, which stays as it was
-    /// until the new file is complete and checked).
+    /// Where to write (default: in place of FILE, or of the file it links
+    /// to, which stays as it was until the new file is complete and checked).
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// Threads (default: every core).
@@ -265,19 +269,21 @@ fn encoding(packed: bool, rules: kalah_core::Rules) -> kalah_db::Encoding {
     }
 }
 
-/// How a file stores its values, in words.
-fn encoding_words(e: kalah_db::Encoding) -> &'static str {
+/// How a file of up to `max_seeds` seeds stores its values, in words.
+fn encoding_words(e: kalah_db::Encoding, max_seeds: u32) -> String {
+    let bits = e.bits(max_seeds);
     match e {
-        kalah_db::Encoding::Byte => "one signed byte per board",
-        kalah_db::Encoding::Share => "the mover's share packed in the bits of its level (5 a board up to 31 seeds)",
-        kalah_db::Encoding::Offset => "the value plus the seeds packed in the bits of its level (6 a board up to 31 seeds)",
+        kalah_db::Encoding::Byte => "one signed byte per board".to_string(),
+        kalah_db::Encoding::Share => format!("packed: the mover's share in the bits of its level ({bits} a board at {max_seeds} seeds)"),
+        kalah_db::Encoding::Offset => format!("packed: the value plus the seeds in the bits of its level ({bits} a board at {max_seeds} seeds)"),
     }
 }
 
 fn repack(a: RepackArgs) -> anyhow::Result<()> {
     let threads = crate::common::threads(a.threads)?;
     let db = open(&a.file)?;
-    let to = a.output.clone().unwrap_or_else(|| a.file.clone());
+    // In place: of the file itself, not of a link to it.
+    let to = a.output.clone().unwrap_or_else(|| std::fs::canonicalize(&a.file).unwrap_or_else(|_| a.file.clone()));
     if a.output.is_some() {
         crate::common::check_output(&to)?;
     }
@@ -288,7 +294,7 @@ fn repack(a: RepackArgs) -> anyhow::Result<()> {
         a.file.display(),
         group(boards),
         to.display(),
-        encoding_words(encoding)
+        encoding_words(encoding, db.header().max_seeds)
     );
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     let start = Instant::now();
@@ -341,7 +347,7 @@ fn info(a: FileArgs) -> anyhow::Result<()> {
         }));
     } else {
         println!("{}", a.file.display());
-        println!("  format version {}, {}", kalah_db::format::VERSION, encoding_words(h.encoding));
+        println!("  format version {}, {}", kalah_db::format::VERSION, encoding_words(h.encoding, h.max_seeds));
         println!("  houses a side  {}", h.houses);
         println!("  seeds          0 to {}", h.max_seeds);
         println!("  rules          {}", h.rules);
@@ -369,7 +375,7 @@ fn verify(a: VerifyArgs) -> anyhow::Result<()> {
     let file = a.file.clone().expect("clap requires a file without --manifest");
     let db = open(&file)?;
     let bar = ProgressBar::new(db.indexer().len());
-    bar.set_style(ProgressStyle::with_template("verifying {bar:30} {binary_bytes}/{binary_total_bytes} {binary_bytes_per_sec}").expect("valid template"));
+    bar.set_style(ProgressStyle::with_template("verifying {bar:30} {human_pos}/{human_len} boards [{elapsed_precise}, {eta} left]").expect("valid template"));
     let start = Instant::now();
     let result = db.verify(&|bytes| bar.inc(bytes));
     bar.finish_and_clear();

@@ -718,6 +718,31 @@ fn packed_databases_build_repack_and_answer_the_same() {
     assert!(fs::read(&back).unwrap() == fs::read(&byte).unwrap(), "repacked back differs from the byte build");
     let missing = sb.run(&["db", "repack", &sb.file("none.kdb"), "--packed"]);
     assert_eq!(missing.code, Some(2), "{}", missing.describe());
+
+    // A review's findings: a source that is the target's partial file is
+    // refused and left whole (it was emptied under its own mapping: a bus
+    // error, the file lost), for repack and pack alike; a missing folder
+    // is made; in place through a link repacks the file linked to.
+    let partial = sb.file("y.kdb.partial");
+    fs::copy(&packed, &partial).unwrap();
+    for args in [&["db", "repack", &partial, "-o", &sb.file("y.kdb")][..], &["db", "pack", &partial, "-o", &sb.file("y.kdb")]] {
+        let r = sb.run(args);
+        assert_eq!(r.code, Some(2), "{}", r.describe());
+        assert!(r.stderr.contains("is where") && r.stderr.contains("written until it is complete"), "{}", r.describe());
+        assert!(fs::read(&partial).unwrap() == fs::read(&packed).unwrap(), "the source is intact");
+    }
+    let nested = sb.file("new/folder/x.kdb");
+    sb.ok(&["db", "repack", &packed, "-o", &nested]);
+    assert!(fs::read(&nested).unwrap() == fs::read(&byte).unwrap());
+    #[cfg(unix)]
+    {
+        let (target, link) = (sb.file("linked.kdb"), sb.file("link.kdb"));
+        fs::copy(&byte, &target).unwrap();
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        sb.ok(&["db", "repack", &link, "--packed"]);
+        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link stays a link");
+        assert!(fs::read(&target).unwrap() == fs::read(&packed).unwrap(), "the file linked to is repacked");
+    }
 }
 
 #[test]

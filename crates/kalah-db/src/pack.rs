@@ -53,7 +53,7 @@ pub struct PackReport {
 /// Packs the database at `database` into an archive at `archive` (written
 /// to a `.partial` name, then renamed). Every block is verified first.
 pub fn pack(database: &Path, archive: &Path, level: i32, progress: &(dyn Fn(u64) + Sync)) -> Result<PackReport, DbError> {
-    refuse_same_file(database, archive)?;
+    crate::safe::refuse_input_as_output(database, archive)?;
     let db = Database::open(database)?;
     // Claimed before the long check: an archive that cannot be written, or
     // that another pack writes, is refused at once. Nothing half-written
@@ -134,13 +134,13 @@ pub fn archive_header(archive: &Path) -> Result<(Header, Vec<u8>, BufReader<File
     let mut head = vec![0u8; header_len as usize];
     input.read_exact(&mut head).map_err(|_| bad("truncated archive (database header)"))?;
     let header = Header::decode(&head).map_err(|p| match p {
-        HeaderProblem::Magic => bad("the packed header is not a database header"),
+        HeaderProblem::Magic => bad("the archived header is not a database header"),
         HeaderProblem::Version(v) => DbError::Version {
             path: archive.into(),
             found: v,
             expected: crate::format::VERSION,
         },
-        HeaderProblem::Truncated(why) | HeaderProblem::Corrupt(why) => DbError::corrupt(archive, format!("packed header: {why}")),
+        HeaderProblem::Truncated(why) | HeaderProblem::Corrupt(why) => DbError::corrupt(archive, format!("archived header: {why}")),
     })?;
     if !header.complete {
         return Err(bad("the packed database is not complete"));
@@ -158,7 +158,7 @@ fn read_u64(input: &mut BufReader<File>, archive: &Path) -> Result<u64, DbError>
 /// Restores the database file packed in `archive` to `database` (written
 /// to a `.partial` name, checked, then renamed).
 pub fn unpack(archive: &Path, database: &Path, progress: &(dyn Fn(u64) + Sync)) -> Result<PackReport, DbError> {
-    refuse_same_file(archive, database)?;
+    crate::safe::refuse_input_as_output(archive, database)?;
     let archive_bytes = fs::metadata(archive).map_err(|e| DbError::io(archive, e))?.len();
     let (header, head, input) = archive_header(archive)?;
     check_size(header.houses, header.max_seeds)?;
@@ -184,32 +184,6 @@ pub fn unpack(archive: &Path, database: &Path, progress: &(dyn Fn(u64) + Sync)) 
         database_bytes: db.file_bytes(),
         archive_bytes,
     })
-}
-
-/// Refuses to write `output` when it is the file `input` (or a link to
-/// it): the rename at the end would destroy the input.
-fn refuse_same_file(input: &Path, output: &Path) -> Result<(), DbError> {
-    if same_file(input, output) {
-        let why = format!("is the input file {}; give the output another name", input.display());
-        return Err(DbError::io(output, std::io::Error::new(std::io::ErrorKind::InvalidInput, why)));
-    }
-    Ok(())
-}
-
-/// Whether `a` and `b` name the same existing file.
-fn same_file(a: &Path, b: &Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        match (fs::metadata(a), fs::metadata(b)) {
-            (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
-            _ => false,
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        matches!((fs::canonicalize(a), fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
-    }
 }
 
 /// An archive being unpacked: its path, its header, the database file's

@@ -355,7 +355,7 @@ impl Database {
         let what = if xxh3_64(block) != self.stored_sum(n, b) {
             "checksum does not match"
         } else {
-            "a value lies outside -n..=n (or a code above its largest) although the checksum matches (written wrong)"
+            "a value lies outside -n..=n (packed: a code above its largest, or bits set after the level's last) although the checksum matches (written wrong)"
         };
         DbError::corrupt(
             &self.path,

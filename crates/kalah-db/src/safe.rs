@@ -94,6 +94,45 @@ pub fn check_writable(target: &Path) -> Result<(), DbError> {
     Ok(())
 }
 
+/// Refuses to write `target` from `input` when `input` is the file that
+/// writer would write under (`target`'s partial file, or a link to it):
+/// emptying it would destroy the input being read (a bus error on the
+/// mapping, and the input lost).
+pub fn refuse_partial_input(input: &Path, target: &Path) -> Result<(), DbError> {
+    if same_file(input, &partial_path(target)) {
+        let why = format!("is where {} is written until it is complete; copy or rename it first", target.display());
+        return Err(DbError::io(input, std::io::Error::new(std::io::ErrorKind::InvalidInput, why)));
+    }
+    Ok(())
+}
+
+/// Refuses to write `target` from `input` when `input` is `target` itself
+/// (or a link to it), whose rename at the end would destroy the input, or
+/// its partial file ([`refuse_partial_input`]).
+pub fn refuse_input_as_output(input: &Path, target: &Path) -> Result<(), DbError> {
+    if same_file(input, target) {
+        let why = format!("is the input file {}; give the output another name", input.display());
+        return Err(DbError::io(target, std::io::Error::new(std::io::ErrorKind::InvalidInput, why)));
+    }
+    refuse_partial_input(input, target)
+}
+
+/// Whether `a` and `b` name the same existing file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (fs::metadata(a), fs::metadata(b)) {
+            (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        matches!((fs::canonicalize(a), fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
+    }
+}
+
 /// A file written whole or not at all ([module docs](self)): write into
 /// it, then [`SafeFile::commit`]. Dropped without a commit (an error on
 /// the way), its partial file is removed and the target is untouched.

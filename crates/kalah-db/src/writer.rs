@@ -269,6 +269,9 @@ pub fn reencode(from: &crate::Database, to: &Path, encoding: Encoding, progress:
     use rayon::prelude::*;
     let old = from.header();
     check_encoding(encoding, old.rules)?;
+    crate::safe::refuse_partial_input(from.path(), to)?;
+    crate::safe::check_writable(to)?;
+    crate::safe::check_free(to)?;
     let indexer = from.indexer();
     let mut header = Header::encoded(old.houses, old.max_seeds, old.rules, encoding);
     check_disk(to, header.file_bytes(indexer))?;
