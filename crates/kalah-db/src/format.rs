@@ -191,9 +191,11 @@ impl Encoding {
         }
     }
 
-    /// Bytes the values of a level of `n` seeds and `boards` boards take.
+    /// Bytes the values of a level of `n` seeds and `boards` boards take:
+    /// never more than `boards` (at most 8 bits a board), whatever the
+    /// size asked about (a size refused later must not overflow first).
     pub const fn value_bytes(self, n: u32, boards: u64) -> u64 {
-        (boards * self.bits(n) as u64).div_ceil(8)
+        ((boards as u128 * self.bits(n) as u128).div_ceil(8)) as u64
     }
 
     /// Bytes of a whole block of level `n`.
