@@ -731,7 +731,7 @@ pub struct SetupBudget {
     pub retrograde_boards: u64,
     /// The most boards retrograde analysis may solve as the answer itself,
     /// in the whole time limit: a clockwise position beyond it gets bounds
-    /// proven within the limit instead ([`crate::setup::proves_bounds`];
+    /// proven within the limit instead (the plan's step 3;
     /// Kalah(5,3) clockwise under a 0.5 s limit took 93.6 s of retrograde
     /// analysis before).
     pub answer_boards: u64,
