@@ -23,7 +23,7 @@
 use std::path::Path;
 
 use kalah_core::Indexer;
-use kalah_db::format::{block_sums, block_sums_parallel_sized, blocks, header_bytes, level_checksum, Encoding, Header};
+use kalah_db::format::{block_sums, blocks, header_bytes, level_block_sums, level_checksum, Encoding, Header};
 use kalah_db::{Database, Tablebase};
 use xxhash_rust::xxh3::xxh3_64;
 
@@ -126,7 +126,7 @@ pub fn repair_levels(file: &mut [u8]) {
         let Some(sums_end) = blocks(boards).checked_mul(8).and_then(|b| sums_offset.checked_add(b)).filter(|&e| e <= len) else {
             continue;
         };
-        let sums = block_sums_parallel_sized(&file[offset as usize..values_end as usize], encoding.block_bytes(n as u32) as usize);
+        let sums = level_block_sums(encoding, n as u32, &file[offset as usize..values_end as usize]);
         file[sums_offset as usize..sums_end as usize].copy_from_slice(&sums);
         file[at + 24..at + 32].copy_from_slice(&level_checksum(&sums).to_le_bytes());
     }

@@ -188,7 +188,7 @@ pub fn run(command: DbCommand) -> anyhow::Result<()> {
 impl BuildArgs {
     /// How the file stores its values (`--packed`).
     pub(crate) fn encoding(&self, rules: kalah_core::Rules) -> kalah_db::Encoding {
-        encoding(self.packed, rules)
+        kalah_db::Encoding::chosen(self.packed, rules)
     }
 
     /// Houses and the seeds covered, as `H N` or `--houses H --max-seeds N`
@@ -260,15 +260,6 @@ fn build(a: BuildArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The encoding of a new file: packed in the bits each level needs, or a byte a board.
-fn encoding(packed: bool, rules: kalah_core::Rules) -> kalah_db::Encoding {
-    if packed {
-        kalah_db::Encoding::packed_for(rules)
-    } else {
-        kalah_db::Encoding::Byte
-    }
-}
-
 /// How a file of up to `max_seeds` seeds stores its values, in words.
 fn encoding_words(e: kalah_db::Encoding, max_seeds: u32) -> String {
     let bits = e.bits(max_seeds);
@@ -287,7 +278,7 @@ fn repack(a: RepackArgs) -> anyhow::Result<()> {
     if a.output.is_some() {
         crate::common::check_output(&to)?;
     }
-    let encoding = encoding(a.packed, db.header().rules);
+    let encoding = kalah_db::Encoding::chosen(a.packed, db.header().rules);
     let boards = db.indexer().len();
     eprintln!(
         "note: writing {} ({} boards) again into {}, {}",

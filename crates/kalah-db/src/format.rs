@@ -140,6 +140,17 @@ impl Encoding {
         }
     }
 
+    /// The encoding of a new file: packed for `rules` ([`Encoding::packed_for`])
+    /// if asked, else a byte a board. The one choice of `--packed` and of
+    /// Python's `packed=True`.
+    pub fn chosen(packed: bool, rules: Rules) -> Encoding {
+        if packed {
+            Encoding::packed_for(rules)
+        } else {
+            Encoding::Byte
+        }
+    }
+
     /// The packed encoding for `rules`: the mover's share where every seed
     /// ends in a store, so a value has the parity of the seeds; the value
     /// plus `n` otherwise (clockwise play can go on forever, worth 0; an
@@ -237,14 +248,14 @@ pub const fn bits(m: u32) -> u32 {
 }
 
 /// Reads the `w`-bit code of board `i` from packed `values` (see the
-/// module docs); the byte after the code's last is read too, so `values`
-/// must reach one byte past the level's values (a file always does: the
-/// level's checksums follow).
+/// module docs), which start at a whole block; the byte after the one the
+/// code starts in is read where there is one (a code never reaches past
+/// the values, so one ending their bytes needs none).
 #[inline]
 pub fn read_code(values: &[u8], i: u64, w: u32) -> u32 {
     let bit = i * w as u64;
     let at = (bit / 8) as usize;
-    let pair = u16::from_le_bytes([values[at], values[at + 1]]);
+    let pair = u16::from_le_bytes([values[at], values.get(at + 1).copied().unwrap_or(0)]);
     (pair as u32 >> (bit % 8)) & ((1 << w) - 1)
 }
 
@@ -558,6 +569,11 @@ pub fn block_sums(values: &[u8]) -> Vec<u8> {
 /// The block checksum table in parallel (for large levels).
 pub fn block_sums_parallel(values: &[u8]) -> Vec<u8> {
     block_sums_parallel_sized(values, BLOCK_BYTES as usize)
+}
+
+/// The block checksum table of level `n`'s values in `encoding`, in parallel.
+pub fn level_block_sums(encoding: Encoding, n: u32, values: &[u8]) -> Vec<u8> {
+    block_sums_parallel_sized(values, encoding.block_bytes(n) as usize)
 }
 
 /// The block checksum table of values whose blocks take `block_bytes`

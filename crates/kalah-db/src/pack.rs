@@ -26,7 +26,7 @@ use std::path::Path;
 use rayon::prelude::*;
 
 use crate::error::DbError;
-use crate::format::{block_sums_parallel_sized, level_checksum, Header, HeaderProblem};
+use crate::format::{level_block_sums, level_checksum, Header, HeaderProblem};
 use crate::reader::Database;
 use crate::builder::check_size;
 use crate::safe::SafeFile;
@@ -227,7 +227,7 @@ fn write_unpacked(from: ArchiveRead, out: &mut File, partial: &Path, file_bytes:
             progress(chunk.len() as u64);
             values.extend_from_slice(&chunk);
         }
-        let sums = block_sums_parallel_sized(&values, header.encoding.block_bytes(n as u32) as usize);
+        let sums = level_block_sums(header.encoding, n as u32, &values);
         if level_checksum(&sums) != e.checksum {
             return Err(DbError::corrupt(archive, format!("level {n}: values do not match the level checksum")));
         }

@@ -52,8 +52,6 @@ pub struct Database {
     header: Header,
     indexer: Indexer,
     map: Storage,
-    /// Bits a board of each level takes (8 unpacked).
-    bits: Vec<u32>,
     /// Global number of the first block of each level.
     first_block: Vec<u64>,
     /// One bit per block: its checksum has been checked and holds.
@@ -160,13 +158,11 @@ impl Database {
             total_blocks += blocks(e.boards);
         }
         let verified = (0..total_blocks.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
-        let bits = (0..=header.max_seeds).map(|n| header.encoding.bits(n)).collect();
         Ok(Database {
             path: path.into(),
             header,
             indexer,
             map,
-            bits,
             first_block,
             verified,
             failed: AtomicBool::new(false),
@@ -270,7 +266,7 @@ impl Database {
     fn byte(&self, n: u32, i: u64) -> &u8 {
         let e = &self.header.levels[n as usize];
         debug_assert!(i < e.boards);
-        &self.map.bytes()[(e.offset + i * self.bits[n as usize] as u64 / 8) as usize]
+        &self.map.bytes()[(e.offset + i * self.header.encoding.bits(n) as u64 / 8) as usize]
     }
 
     /// The value stored for board `i` of level `n`, its block unchecked.
@@ -281,8 +277,7 @@ impl Database {
             packed => {
                 let e = &self.header.levels[n as usize];
                 debug_assert!(i < e.boards);
-                // The file goes on past the level's values (its checksums follow).
-                let code = read_code(&self.map.bytes()[e.offset as usize..], i, self.bits[n as usize]);
+                let code = read_code(&self.map.bytes()[e.offset as usize..], i, packed.bits(n));
                 packed.value_of(n, code)
             }
         }
@@ -472,42 +467,11 @@ impl Database {
             return values_in_range(block, n);
         }
         let (w, largest) = (encoding.bits(n), encoding.largest_code(n));
-        let mut codes = BitReader::new(block);
-        let fit = (0..boards).fold(0, |m, _| m.max(codes.next(w))) <= largest;
-        // The rest of the last byte is zero, so one set of values has one file.
-        fit && codes.rest_is_zero()
-    }
-}
-
-/// Codes read one after another from the start of a block.
-struct BitReader<'a> {
-    bytes: &'a [u8],
-    /// Bits read.
-    at: u64,
-}
-
-impl<'a> BitReader<'a> {
-    fn new(bytes: &'a [u8]) -> Self {
-        BitReader { bytes, at: 0 }
-    }
-
-    /// The next `w`-bit code.
-    #[inline]
-    fn next(&mut self, w: u32) -> u32 {
-        let byte = (self.at / 8) as usize;
-        let low = self.bytes[byte] as u32;
-        let high = self.bytes.get(byte + 1).copied().unwrap_or(0) as u32;
-        let code = ((low | high << 8) >> (self.at % 8)) & ((1 << w) - 1);
-        self.at += w as u64;
-        code
-    }
-
-    /// Whether the bits after those read, to the end of the bytes, are zero.
-    fn rest_is_zero(&self) -> bool {
-        let byte = (self.at / 8) as usize;
-        let partial = !self.at.is_multiple_of(8) && self.bytes[byte] >> (self.at % 8) != 0;
-        let whole = (self.at.div_ceil(8) as usize).min(self.bytes.len());
-        !partial && self.bytes[whole..].iter().all(|&b| b == 0)
+        let fit = (0..boards).fold(0, |m, i| m.max(read_code(block, i, w))) <= largest;
+        // The bits after the last code are zero, so one set of values has one file.
+        let used = boards * w as u64;
+        let rest = if used.is_multiple_of(8) { 0 } else { block[(used / 8) as usize] >> (used % 8) };
+        fit && rest == 0
     }
 }
 

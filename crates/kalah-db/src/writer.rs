@@ -23,7 +23,7 @@ use kalah_core::{Indexer, Rules};
 
 use crate::builder::{check_size, Builder, Progress};
 use crate::error::DbError;
-use crate::format::{align, block_sums_parallel, level_checksum, pack_values, Encoding, Header, BLOCK_BYTES};
+use crate::format::{align, block_sums_parallel, level_block_sums, level_checksum, pack_values, Encoding, Header, BLOCK_BYTES};
 
 /// Hears about a file build as it goes.
 pub trait BuildProgress: Progress {
@@ -233,7 +233,7 @@ fn write_level(file: &mut File, partial: &Path, header: &mut Header, builder: &m
         // Each region with its zero padding, so the bytes never depend on
         // what a killed build left in the file.
         write_at(file, partial, at, bytes)?;
-        sums.extend(block_sums_parallel_of(encoding, n, bytes));
+        sums.extend(level_block_sums(encoding, n, bytes));
         at += bytes.len() as u64;
     }
     let value_bytes = header.value_bytes(n, &entry);
@@ -266,7 +266,6 @@ fn write_level(file: &mut File, partial: &Path, header: &mut Header, builder: &m
 /// near [`REENCODE_PIECE`] boards whatever the file's size. `progress`
 /// hears the boards written.
 pub fn reencode(from: &crate::Database, to: &Path, encoding: Encoding, progress: &(dyn Fn(u64) + Sync)) -> Result<BuildReport, DbError> {
-    use rayon::prelude::*;
     let old = from.header();
     check_encoding(encoding, old.rules)?;
     crate::safe::refuse_partial_input(from.path(), to)?;
@@ -286,17 +285,17 @@ pub fn reencode(from: &crate::Database, to: &Path, encoding: Encoding, progress:
         let mut at = entry.offset;
         // A piece is a whole number of blocks, so its codes start at a whole byte.
         for first in (0..entry.boards).step_by(REENCODE_PIECE as usize) {
-            let values = from.level_values(n, first..(first + REENCODE_PIECE).min(entry.boards));
-            let bytes: Vec<u8> = values.par_iter().map(|&v| v as u8).collect();
+            // Signed bytes, converted in place.
+            let bytes: Vec<u8> = from.level_values(n, first..(first + REENCODE_PIECE).min(entry.boards)).into_iter().map(|v| v as u8).collect();
             let encoded = encode_level(encoding, n, &bytes).map_err(|(i, v)| {
                 let why = format!("level {n}, board {}: value {v} has no code in the {} encoding", first + i, encoding.name());
                 DbError::corrupt(from.path(), why)
             })?;
             let piece = encoded.as_deref().unwrap_or(&bytes);
             write_at(file, &partial, at, piece)?;
-            sums.extend(block_sums_parallel_of(encoding, n, piece));
+            sums.extend(level_block_sums(encoding, n, piece));
             at += piece.len() as u64;
-            progress(values.len() as u64);
+            progress(bytes.len() as u64);
         }
         let mut sums_padded = sums.clone();
         sums_padded.resize(align(sums.len() as u64) as usize, 0);
@@ -370,10 +369,10 @@ fn resume(file: &mut File, path: &Path, header: &mut Header, builder: &mut Build
             let mut at = e.offset;
             for piece in builder.level_buffer(n).chunks_mut(REENCODE_PIECE as usize) {
                 let len = encoding.value_bytes(n, piece.len() as u64).min(e.offset + value_bytes - at);
-                let mut packed = vec![0u8; len as usize + 1];
-                read_at(file, path, at, &mut packed[..len as usize])?;
+                let mut packed = vec![0u8; len as usize];
+                read_at(file, path, at, &mut packed)?;
                 decode_level(encoding, n, &packed, piece);
-                sums.extend(block_sums_parallel_of(encoding, n, &packed[..len as usize]));
+                sums.extend(level_block_sums(encoding, n, &packed));
                 at += len;
             }
             sums
@@ -434,7 +433,7 @@ fn encode_level(encoding: Encoding, n: u32, values: &[u8]) -> Result<Option<Vec<
 }
 
 /// Decodes the packed values of boards of level `n` from a whole block on
-/// (with one byte more, zero) into `out`, a signed byte a board.
+/// into `out`, a signed byte a board.
 fn decode_level(encoding: Encoding, n: u32, packed: &[u8], out: &mut [u8]) {
     use rayon::prelude::*;
     let w = encoding.bits(n);
@@ -446,10 +445,6 @@ fn decode_level(encoding: Encoding, n: u32, packed: &[u8], out: &mut [u8]) {
     });
 }
 
-/// The block checksum table of level `n`'s values in `encoding`.
-fn block_sums_parallel_of(encoding: Encoding, n: u32, values: &[u8]) -> Vec<u8> {
-    crate::format::block_sums_parallel_sized(values, encoding.block_bytes(n) as usize)
-}
 
 fn write_at(file: &mut File, path: &Path, offset: u64, bytes: &[u8]) -> Result<(), DbError> {
     file.seek(SeekFrom::Start(offset)).map_err(|e| DbError::io(path, e))?;

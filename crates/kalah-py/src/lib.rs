@@ -438,7 +438,7 @@ impl Database {
     fn build(py: Python<'_>, path: std::path::PathBuf, houses: i128, max_seeds: i128, rules: Option<&Rules>, packed: bool) -> PyResult<Database> {
         let (houses, max_seeds): (usize, u32) = (count("houses", houses)?, count("max_seeds", max_seeds)?);
         let rules = rules_or_default(rules);
-        let encoding = if packed { kalah::Encoding::packed_for(rules) } else { kalah::Encoding::Byte };
+        let encoding = kalah::Encoding::chosen(packed, rules);
         py.allow_threads(|| kalah::build_file_encoded(&path, houses, rules, max_seeds, encoding, &kalah::Quiet)).map_err(|e| raised(e.into()))?;
         Database::open(path)
     }
