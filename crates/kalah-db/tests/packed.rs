@@ -210,3 +210,21 @@ fn the_share_encoding_is_refused_for_rules_it_cannot_hold() {
     let e = Header::decode(&header).unwrap_err();
     assert!(format!("{e:?}").contains("cannot hold the values"), "{e:?}");
 }
+
+/// The packed encodings' bytes are pinned as the byte file's are
+/// (`files.rs`): any change to them must be deliberate (STYLE.md).
+#[test]
+fn tiny_packed_databases_have_pinned_bytes() {
+    use sha2::{Digest, Sha256};
+    let dir = tempfile::tempdir().unwrap();
+    let cw = Rules { sowing: Sowing::Cw, ..Rules::default() };
+    for (name, rules, encoding, hash) in [
+        ("share.kdb", Rules::default(), Encoding::Share, "624c22e7dd49cccc119f3c35bc883aae80d91bbb7e2e9bc2b62fcc8b485fe3e9"),
+        ("offset.kdb", cw, Encoding::Offset, "bae196a2304771f36812b197d9c80b46369c04f6ee6ada69b4fa739de2ed7e63"),
+    ] {
+        let path = build(dir.path(), name, 2, rules, 8, encoding);
+        let digest = Sha256::digest(fs::read(&path).unwrap());
+        let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(hex, hash, "{name}");
+    }
+}
