@@ -20,6 +20,26 @@ pub enum JournalCommand {
     /// Example: kalah journal verify data/kalah-6-6/journal-empty --sample 200 --db data/db/kalah-h6-n30-empty-instant-owner-ccw-relayoff.kdb
     #[command(verbatim_doc_comment)]
     Verify(VerifyArgs),
+    /// What a search's journal holds: the runs that wrote it (sessions,
+    /// nodes, hours), the bounds on its position's value, the test last
+    /// begun, and the bounds on the value after each opening turn of the
+    /// player to move (extra-move chains followed), for that player,
+    /// stores included. Reads the journal only: nothing is searched.
+    ///
+    /// Example: kalah journal show data/kalah-6-6/journal-empty
+    #[command(verbatim_doc_comment)]
+    Show(ShowArgs),
+}
+
+/// Arguments of `kalah journal show`.
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    /// The journal's directory (it holds journal.kj).
+    #[arg(value_name = "DIR")]
+    dir: std::path::PathBuf,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Arguments of `kalah journal verify`.
@@ -47,7 +67,43 @@ pub struct VerifyArgs {
 }
 
 pub fn run(command: JournalCommand) -> anyhow::Result<()> {
-    let JournalCommand::Verify(args) = command;
+    match command {
+        JournalCommand::Verify(args) => verify(args),
+        JournalCommand::Show(args) => show(args),
+    }
+}
+
+fn show(args: ShowArgs) -> anyhow::Result<()> {
+    let summary = kalah::journal::summary(&args.dir)?;
+    if args.json {
+        print_json(&serde_json::to_value(&summary)?);
+        return Ok(());
+    }
+    let bounds = |value: Option<i32>, lower: Option<i32>, upper: Option<i32>| match (value, lower, upper) {
+        (Some(v), _, _) => format!("{v:+}"),
+        (None, None, None) => "no bounds kept".to_string(),
+        (None, l, u) => format!("{}..{}", l.map_or("?".to_string(), |l| format!("{l:+}")), u.map_or("?".to_string(), |u| format!("{u:+}"))),
+    };
+    println!("Journal:  {} ({} entries)", summary.path.display(), summary.entries);
+    println!("Position: {} ({})", summary.position, summary.rules);
+    println!(
+        "Runs:     {} session{}, {} nodes, {:.1} h{}",
+        summary.sessions,
+        if summary.sessions == 1 { "" } else { "s" },
+        kalah::text::group(summary.nodes),
+        summary.seconds / 3600.0,
+        summary.database_seeds.map_or(String::new(), |n| format!(", over a {n}-seed database last"))
+    );
+    println!("Value:    {}{}", bounds(summary.value, summary.lower, summary.upper), summary.testing.filter(|_| summary.value.is_none()).map_or(String::new(), |t| format!(" (testing >= {t:+})")));
+    println!("Opening turns (the value after each, for the player to move):");
+    for t in &summary.turns {
+        let turn: Vec<String> = t.turn.iter().map(|h| h.to_string()).collect();
+        println!("  {:<8} {}", turn.join("-"), bounds(t.value, t.lower, t.upper));
+    }
+    Ok(())
+}
+
+fn verify(args: VerifyArgs) -> anyhow::Result<()> {
     let seed = args.seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64));
     let request = kalah::verify::VerifyRequest {
         dir: args.dir.clone(),

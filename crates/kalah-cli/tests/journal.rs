@@ -494,6 +494,60 @@ fn journal_verify_catches_a_forged_entry() {
     assert!(stderr.contains("journal.kj: 1 of its bounds are wrong"), "{stderr}");
 }
 
+/// `kalah journal show` reads what a journal holds: its position's value
+/// as the search found it, and bounds after each opening turn that hold
+/// the turn's true value (`solve --openings`), some of them kept; a search
+/// memory, which has no position, is refused with exit code 2.
+#[test]
+fn journal_show_sums_up_the_value_and_each_opening_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("j");
+    let solved = json(&solve(&journal, &["4", "4"]).output().unwrap());
+    let show = |dir: &Path| {
+        let mut c = Command::new(BIN);
+        c.args(["journal", "show"]).arg(dir).arg("--json");
+        run_bounded(c)
+    };
+    let summary: serde_json::Value = json(&show(&journal));
+    assert_eq!(summary["value"], solved["value"], "{summary}");
+    assert_eq!(summary["position"], "4,4,4,4,0,4,4,4,4,0 S");
+    assert_eq!(summary["sessions"], 1);
+    assert_eq!(summary["nodes"], solved["nodes"], "{summary}");
+
+    let mut openings = Command::new(BIN);
+    openings.args(["solve", "4", "4", "--capture", "empty", "--openings", "--no-db", "--threads", "2", "--json"]);
+    let openings = json(&run_bounded(openings));
+    let truth: std::collections::HashMap<String, i64> = openings["openings"].as_array().unwrap().iter().map(|t| (t["turn"].to_string(), t["value"].as_i64().unwrap())).collect();
+    let turns = summary["turns"].as_array().unwrap();
+    assert_eq!(turns.len(), truth.len(), "{summary}");
+    let mut kept = 0;
+    for t in turns {
+        let v = truth[&t["turn"].to_string()];
+        if let Some(l) = t["lower"].as_i64() {
+            assert!(l <= v, "turn {}: lower bound {l} above its value {v}", t["turn"]);
+            kept += 1;
+        }
+        if let Some(u) = t["upper"].as_i64() {
+            assert!(u >= v, "turn {}: upper bound {u} below its value {v}", t["turn"]);
+            kept += 1;
+        }
+        if let Some(x) = t["value"].as_i64() {
+            assert_eq!(x, v, "turn {}", t["turn"]);
+        }
+    }
+    assert!(kept >= 2, "no bounds kept on the turns: {summary}");
+
+    // A search memory: a journal with no position.
+    let db_dir = dir.path().join("db");
+    let mut remembered = Command::new(BIN);
+    remembered.args(["query", "--position", "3,3,3,0,3,3,3,0 S", "--capture", "empty", "--no-db", "--no-book", "--json"]).env("KALAH_DB_DIR", &db_dir);
+    json(&run_bounded(remembered));
+    let memory = fs::read_dir(db_dir.join("memory")).unwrap().next().unwrap().unwrap().path();
+    let out = show(&memory);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("a search memory"), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
 /// The table snapshot beside a journal (issue 51): a search run again
 /// restores it; a damaged one, or one of another search, is passed over
 /// with a note, and the answer stands.

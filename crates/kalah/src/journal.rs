@@ -366,6 +366,122 @@ impl Contents {
     }
 }
 
+/// What a search's journal says of its position: the record of its runs,
+/// the bounds on the position's value and on the value after each
+/// opening turn of its player to move (extra-move chains followed to
+/// their end), as far as the journal holds them (`kalah journal show`).
+/// Values are the position's player's to move, stores included, as a
+/// search of the position reports them.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Summary {
+    /// The journal file.
+    pub path: PathBuf,
+    /// The position searched (ring form).
+    pub position: String,
+    /// The rules.
+    #[serde(serialize_with = "crate::text::serialize_rules")]
+    pub rules: Rules,
+    /// The seeds of the database the search read last (`None`: none).
+    pub database_seeds: Option<u32>,
+    /// Runs of the search that wrote it.
+    pub sessions: u32,
+    /// Nodes they searched.
+    pub nodes: u64,
+    /// Wall-clock seconds they took.
+    pub seconds: f64,
+    /// Boards with bounds.
+    pub entries: usize,
+    /// The position's value, if the journal holds it exactly.
+    pub value: Option<i32>,
+    /// The position's value is at least this (`None`: no bound kept).
+    pub lower: Option<i32>,
+    /// And at most this.
+    pub upper: Option<i32>,
+    /// The test "value >= V" last begun on the position.
+    pub testing: Option<i32>,
+    /// Each opening turn, in the order of its houses.
+    pub turns: Vec<TurnBounds>,
+}
+
+/// The bounds a journal holds on the value after one opening turn, for
+/// the player who plays it ([`Summary::turns`]).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct TurnBounds {
+    /// The houses played, in order (1-based).
+    pub turn: Vec<usize>,
+    /// The position after it (ring form).
+    pub position: String,
+    /// The value after it, if the journal holds it exactly (or the game is over).
+    pub value: Option<i32>,
+    /// The value after it is at least this (`None`: no bound kept).
+    pub lower: Option<i32>,
+    /// And at most this.
+    pub upper: Option<i32>,
+}
+
+/// The journal of `dir`, read and checked ([`Contents::read`]), summed up
+/// for its position; a search memory, which has no position, is refused.
+pub fn summary(dir: &Path) -> Result<Summary> {
+    let contents = Contents::read(dir)?;
+    let path = dir.join(FILE_NAME);
+    if contents.position_text.is_empty() {
+        return Err(Error::bad_input(format!("{}: a search memory, which holds no one position to sum up (journal verify checks it)", path.display())));
+    }
+    let rules = contents.rules()?;
+    let position: Position = contents.position_text.parse().map_err(|e| corrupt(&path, format!("its position {:?}: {e}", contents.position_text)))?;
+    if position.houses() != contents.houses {
+        return Err(corrupt(&path, format!("its position {:?} is not of {} houses", contents.position_text, contents.houses)));
+    }
+    let engine = kalah_core::Engine::new(contents.houses, rules);
+    let by_board: std::collections::HashMap<Board, &Entry> = contents.entries.iter().map(|e| (e.board, e)).collect();
+    let mover = position.to_move();
+    // Bounds for `mover` on the value of `p`: the journal's on its board
+    // (for its player to move, houses only), the stores added, the
+    // signs turned when the other player is to move.
+    let bounds = |p: &Position| -> (Option<i32>, Option<i32>) {
+        let board = p.mover_board();
+        let base = p.store_difference();
+        let (lower, upper) = match engine.terminal_value(board) {
+            Some(v) => (Some(v), Some(v)),
+            None => match by_board.get(&board) {
+                Some(e) => ((e.lower != i32::MIN).then_some(e.lower), (e.upper != i32::MAX).then_some(e.upper)),
+                None => (None, None),
+            },
+        };
+        let (lower, upper) = (lower.map(|v| base + v), upper.map(|v| base + v));
+        if p.to_move() == mover {
+            (lower, upper)
+        } else {
+            (upper.map(|v| -v), lower.map(|v| -v))
+        }
+    };
+    let exact = |(l, u): (Option<i32>, Option<i32>)| l.filter(|&l| Some(l) == u);
+    let (lower, upper) = bounds(&position);
+    let turns = crate::openings::opening_turns(&engine, &position)
+        .into_iter()
+        .map(|(turn, after)| {
+            let (lower, upper) = bounds(&after);
+            TurnBounds { turn, position: after.ring(), value: exact((lower, upper)), lower, upper }
+        })
+        .collect();
+    let root = position.mover_board();
+    Ok(Summary {
+        path,
+        position: position.ring(),
+        rules,
+        database_seeds: (contents.database_seeds != u32::MAX).then_some(contents.database_seeds),
+        sessions: contents.sessions,
+        nodes: contents.nodes,
+        seconds: contents.seconds,
+        entries: contents.entries.len(),
+        value: exact((lower, upper)),
+        lower,
+        upper,
+        testing: contents.tests.iter().find(|&&(b, _)| b == root).map(|&(_, beta)| position.store_difference() + beta),
+        turns,
+    })
+}
+
 /// Refuses an entry no search could have recorded: bounds outside the
 /// values the board's seeds allow (a board's value is what its mover gains
 /// from it on, within `-seeds..=seeds`), a lower bound above the upper,
