@@ -3,7 +3,7 @@
 # on the start value and on each opening turn of South (extra-move chains
 # included), under both capture rules, with the largest default database of
 # each (30 seeds: kalah db build --houses 6 --max-seeds 30 --capture C).
-# Written to data/kalah-6-6/{start,openings}-CAPTURE.json and printed.
+# Written to data/kalah-6-6/budget-{start,openings}-CAPTURE.json and printed.
 #
 #   tools/kalah66.sh [START_SECONDS [TURN_SECONDS]]   (defaults 300 and 30)
 #
@@ -20,11 +20,11 @@ begin=$SECONDS
 for capture in standard empty; do
   t0=$SECONDS
   echo "== kalah table --houses 6 --seeds 6 --capture $capture --time-limit $start_limit"
-  write_to "data/kalah-6-6/start-$capture.json" "$kalah" table --houses 6 --seeds 6 --capture "$capture" --time-limit "$start_limit" --json
-  echo "   $(grep -o '"lower":[^,]*' "data/kalah-6-6/start-$capture.json") $(grep -o '"upper":[^,]*' "data/kalah-6-6/start-$capture.json") ($(( SECONDS - t0 )) s)"
+  write_to "data/kalah-6-6/budget-start-$capture.json" "$kalah" table --houses 6 --seeds 6 --capture "$capture" --time-limit "$start_limit" --json
+  echo "   $(grep -o '"lower":[^,]*' "data/kalah-6-6/budget-start-$capture.json") $(grep -o '"upper":[^,]*' "data/kalah-6-6/budget-start-$capture.json") ($(( SECONDS - t0 )) s)"
   t0=$SECONDS
   echo "== kalah solve 6 6 --capture $capture --openings --time-limit $turn_limit"
-  write_to "data/kalah-6-6/openings-$capture.json" "$kalah" solve 6 6 --capture "$capture" --openings --time-limit "$turn_limit" --json
+  write_to "data/kalah-6-6/budget-openings-$capture.json" "$kalah" solve 6 6 --capture "$capture" --openings --time-limit "$turn_limit" --json
   echo "   ($(( SECONDS - t0 )) s)"
 done
 echo "all done in $(( SECONDS - begin )) s"
