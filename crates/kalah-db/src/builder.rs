@@ -105,10 +105,20 @@ struct RetrogradeLevel<'a> {
     chunks: usize,
 }
 
-/// Reports how far a level has got.
+/// Reports how far a level has got, and says when to stop.
 pub trait Progress: Sync {
     /// `done` more boards of level `n` are solved.
     fn advance(&self, n: u32, done: u64);
+
+    /// Whether the build is to stop (a caller's cancel flag, an
+    /// interrupt); once true, it stays true. Looked at often within a level: counter-clockwise after
+    /// every few thousand boards, by retrograde analysis between chunks
+    /// and passes. A level stopped in is not counted as solved; solving it
+    /// again finishes it (counter-clockwise: the boards already solved are
+    /// kept) or starts it over (retrograde analysis).
+    fn stopped(&self) -> bool {
+        false
+    }
 }
 
 /// Ignores progress.
@@ -223,21 +233,26 @@ impl Builder {
         self.done = n + 1;
     }
 
-    /// Solves the next level; returns its number.
-    pub fn build_next(&mut self, progress: &dyn Progress) -> u32 {
+    /// Solves the next level; returns its number, or `None` if `progress`
+    /// said to stop first ([`Progress::stopped`]; the level is then not
+    /// counted, and the next call goes on with it).
+    pub fn build_next(&mut self, progress: &dyn Progress) -> Option<u32> {
         let n = self.done;
         assert!(n <= self.indexer.max_seeds(), "every level is solved");
-        if self.engine.rules().may_cycle() {
-            self.build_level_retrograde(n, progress);
+        let solved = if self.engine.rules().may_cycle() {
+            self.build_level_retrograde(n, progress)
         } else {
-            self.build_level_sweep(n, progress);
+            self.build_level_sweep(n, progress)
+        };
+        if !solved {
+            return None;
         }
         self.done = n + 1;
         if self.done > self.indexer.max_seeds() {
             // Every level is solved: the working memory is no longer needed.
             self.retrograde = None;
         }
-        n
+        Some(n)
     }
 
     /// The independent work units of level `n` (counter-clockwise rules):
@@ -271,17 +286,23 @@ impl Builder {
     /// Solves only the units `units` of level `n`, the first unsolved level
     /// (for a build shared between processes: each solves some units, the
     /// others' are installed with [`Builder::install`], then
-    /// [`Builder::restored`] counts the level). Counter-clockwise rules only.
-    pub fn build_units(&mut self, n: u32, units: &[u32], progress: &dyn Progress) {
+    /// [`Builder::restored`] counts the level). Counter-clockwise rules
+    /// only. False if `progress` said to stop first: the units are then
+    /// not all solved.
+    pub fn build_units(&mut self, n: u32, units: &[u32], progress: &dyn Progress) -> bool {
         assert_eq!(n, self.done, "levels are built in order");
         assert!(!self.engine.rules().may_cycle(), "clockwise levels are solved whole");
-        units.par_iter().for_each(|&m| {
-            if 2 * m == n {
-                self.sweep_block(n, m, progress);
-            } else {
-                self.sweep_pair(n, m, progress);
-            }
-        });
+        units.par_iter().map(|&m| self.sweep_unit(n, m, progress)).reduce(|| true, |a, b| a && b)
+    }
+
+    /// Solves unit `m` of level `n` ([`Builder::level_units`]); false if
+    /// `progress` said to stop first.
+    fn sweep_unit(&self, n: u32, m: u32, progress: &dyn Progress) -> bool {
+        if 2 * m == n {
+            self.sweep_block(n, m, progress)
+        } else {
+            self.sweep_pair(n, m, progress)
+        }
     }
 
     /// Writes solved values into level `n` (the first unsolved level) at
@@ -298,11 +319,15 @@ impl Builder {
         &self.values.bytes()[(start + range.start) as usize..(start + range.end) as usize]
     }
 
-    /// Solves every remaining level.
-    pub fn build_all(&mut self, progress: &dyn Progress) {
+    /// Solves every remaining level; false if `progress` said to stop
+    /// first ([`Builder::build_next`]).
+    pub fn build_all(&mut self, progress: &dyn Progress) -> bool {
         while self.done <= self.indexer.max_seeds() {
-            self.build_next(progress);
+            if self.build_next(progress).is_none() {
+                return false;
+            }
         }
+        true
     }
 
     fn cells(&self) -> &[AtomicU8] {
@@ -320,19 +345,14 @@ impl Builder {
 
     // ----- counter-clockwise -----
 
-    fn build_level_sweep(&self, n: u32, progress: &dyn Progress) {
+    /// Solves level `n` (counter-clockwise); false if `progress` said to stop first.
+    fn build_level_sweep(&self, n: u32, progress: &dyn Progress) -> bool {
         // Blocks m and n - m only ever need each other (and lower levels):
         // the pairs are independent, and the threads share them out, the
         // largest first.
         let mut pairs: Vec<u32> = (0..=n / 2).collect();
         pairs.sort_by_key(|&m| std::cmp::Reverse(self.indexer.side_len(m) * self.indexer.side_len(n - m)));
-        pairs.into_par_iter().for_each(|m| {
-            if 2 * m == n {
-                self.sweep_block(n, m, progress);
-            } else {
-                self.sweep_pair(n, m, progress);
-            }
-        });
+        pairs.into_par_iter().map(|m| self.sweep_unit(n, m, progress)).reduce(|| true, |a, b| a && b)
     }
 
     /// Solves blocks `m` and `k = n - m` of level `n` (`m < k`) together,
@@ -348,7 +368,11 @@ impl Builder {
     /// So the order "a in tiles, then b, then a within the tile" needs no
     /// recursion, and within a tile `P` is written in runs and `Q` in a few
     /// streams, which keeps the writes and most reads in cache.
-    fn sweep_pair(&self, n: u32, m: u32, progress: &dyn Progress) {
+    ///
+    /// False if `progress` said to stop first (looked at every
+    /// [`STOP_ROWS`] rows): the boards solved so far are kept, and solving
+    /// the pair again goes on where it stopped.
+    fn sweep_pair(&self, n: u32, m: u32, progress: &dyn Progress) -> bool {
         const TILE: u64 = 256;
         let h = self.indexer.houses();
         let k = n - m;
@@ -370,6 +394,9 @@ impl Builder {
             let mut b_side = [0u8; kalah_core::MAX_HOUSES];
             kalah_core::rank::first_side(&mut b_side[..h], k as u8);
             for b in 0..db {
+                if b % STOP_ROWS == 0 && progress.stopped() {
+                    return false;
+                }
                 let b_side_info = Side::new(&self.indexer, u64::from_le_bytes(b_side));
                 for (t, a_side_info) in tile.iter().enumerate() {
                     let a = a0 + t as u64;
@@ -387,11 +414,13 @@ impl Builder {
             progress.advance(n, 2 * (a1 - a0) * db);
             a0 = a1;
         }
+        true
     }
 
     /// Solves block `m` of level `n = 2m` in index order, solving a
-    /// same-level successor not reached yet on the spot.
-    fn sweep_block(&self, n: u32, m: u32, progress: &dyn Progress) {
+    /// same-level successor not reached yet on the spot; false if
+    /// `progress` said to stop first, as [`Builder::sweep_pair`].
+    fn sweep_block(&self, n: u32, m: u32, progress: &dyn Progress) -> bool {
         const TILE: u64 = 256;
         let h = self.indexer.houses();
         let d = self.indexer.side_len(m);
@@ -411,6 +440,9 @@ impl Builder {
             let mut opponent = [0u8; kalah_core::MAX_HOUSES];
             kalah_core::rank::first_side(&mut opponent[..h], m as u8);
             for row in 0..d {
+                if row % STOP_ROWS == 0 && progress.stopped() {
+                    return false;
+                }
                 let o_side = Side::new(&self.indexer, u64::from_le_bytes(opponent));
                 for (t, m_side) in columns.iter().enumerate() {
                     let cell = &cells[(base + row * d + c0 + t as u64) as usize];
@@ -423,6 +455,7 @@ impl Builder {
             progress.advance(n, (c1 - c0) * d);
             c0 = c1;
         }
+        true
     }
 
     /// The value of the board `(mover, opponent)` with `n` seeds, through
@@ -522,7 +555,10 @@ impl Builder {
     /// reversed ([`Builder::retrograde_graph`]); then the thresholds from
     /// `n` down, deciding who can force what ([`Builder::retrograde_thresholds`]).
     /// A board left undecided is a draw by endless play.
-    fn build_level_retrograde(&self, n: u32, progress: &dyn Progress) {
+    ///
+    /// False if `progress` said to stop first (looked at between passes,
+    /// thresholds and chunks): the level is then left for a new start.
+    fn build_level_retrograde(&self, n: u32, progress: &dyn Progress) -> bool {
         let start = self.indexer.level_start(n);
         let len = self.indexer.level_len(n);
         let rules = self.engine.rules();
@@ -550,8 +586,13 @@ impl Builder {
             chunks: len.div_ceil(CHUNK as usize),
         };
         let joins_at = self.retrograde_exits(&level);
+        if progress.stopped() {
+            return false;
+        }
         let preds = self.retrograde_graph(&level, &scratch.preds);
-        self.retrograde_thresholds(&level, &joins_at, preds);
+        if progress.stopped() || !self.retrograde_thresholds(&level, &joins_at, preds, progress) {
+            return false;
+        }
         // In neither W_1 nor L_1: endless play is the best both can force.
         cells.par_iter().for_each(|c| {
             if c.load(Relaxed) == UNSOLVED {
@@ -559,6 +600,7 @@ impl Builder {
             }
         });
         progress.advance(n, len as u64);
+        true
     }
 
     /// Pass 1 of [`Builder::build_level_retrograde`]: every board's best
@@ -689,8 +731,10 @@ impl Builder {
     }
 
     /// Pass 3 of [`Builder::build_level_retrograde`]: thresholds from `n`
-    /// down to 1, growing W_s and L_s (see the comments within).
-    fn retrograde_thresholds(&self, level: &RetrogradeLevel<'_>, joins_at: &[u128], preds: &[AtomicU32]) {
+    /// down to 1, growing W_s and L_s (see the comments within); false if
+    /// `progress` said to stop first (looked at before each threshold and
+    /// chunk), the level half decided.
+    fn retrograde_thresholds(&self, level: &RetrogradeLevel<'_>, joins_at: &[u128], preds: &[AtomicU32], progress: &dyn Progress) -> bool {
         let RetrogradeLevel { n, start, len, undo, cells, state, offsets, chunks } = *level;
         // Pass 3: thresholds from n down to 1, growing W_s and L_s. A cell
         // is claimed once (compare-and-swap from UNSOLVED): +s when its
@@ -704,6 +748,9 @@ impl Builder {
         // cache lines it needs, prefetched when it was queued, have arrived.
         let claim = |p: usize, v: i32| cells[p].compare_exchange(UNSOLVED, v as i8 as u8, Relaxed, Relaxed).is_ok();
         for s in (1..=n as i32).rev() {
+            if progress.stopped() {
+                return false;
+            }
             (0..chunks).into_par_iter().for_each_init(Frontier::default, |frontier, chunk| {
                 // A claimed board: its predecessors are to be followed.
                 let add = |f: &mut Frontier, c: usize, wins: bool, board: Board| {
@@ -787,7 +834,7 @@ impl Builder {
                     }
                     true
                 };
-                if joins_at[chunk] & 1 << s == 0 {
+                if joins_at[chunk] & 1 << s == 0 || progress.stopped() {
                     return;
                 }
                 let first = chunk * CHUNK as usize;
@@ -810,10 +857,18 @@ impl Builder {
                 }
                 while step(frontier, true) {}
             });
+            // A chunk passed over for the stop leaves the threshold unfinished.
+            if progress.stopped() {
+                return false;
+            }
         }
+        true
     }
-
 }
+
+/// Rows of a block (each up to 512 boards) a sweep solves between two
+/// looks at [`Progress::stopped`]: about a hundredth of a second.
+const STOP_ROWS: u64 = 1024;
 
 /// Items queued this many places deep before their work is done
 /// ([`Lagged`], [`Frontier`]; small in unit tests, so that the queues both

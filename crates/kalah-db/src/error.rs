@@ -50,6 +50,17 @@ pub enum DbError {
         /// Levels in all.
         total: u32,
     },
+    /// The build was told to stop ([`crate::Progress::stopped`]) before
+    /// it ended; the levels written are kept in the partial file.
+    #[error("{path}: the build was stopped after {levels} of {total} levels; they are kept in its partial file, and the same build goes on from them")]
+    Stopped {
+        /// The file being built.
+        path: PathBuf,
+        /// Levels complete.
+        levels: u32,
+        /// Levels in all.
+        total: u32,
+    },
     /// The file is for another board or other rules than asked.
     #[error("{path}: database is for {found_houses} houses and {found}, not {houses} houses and {wanted}")]
     WrongRules {

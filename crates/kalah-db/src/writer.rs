@@ -119,7 +119,9 @@ pub fn build_file(
     build_file_encoded(path, h, rules, max_seeds, Encoding::Byte, progress)
 }
 
-/// [`build_file`] with the values stored in `encoding`.
+/// [`build_file`] with the values stored in `encoding`. A build that
+/// `progress` tells to stop ([`Progress::stopped`]) ends with
+/// [`DbError::Stopped`], the levels written kept for the next build.
 pub fn build_file_encoded(
     path: &Path,
     h: usize,
@@ -128,9 +130,9 @@ pub fn build_file_encoded(
     encoding: Encoding,
     progress: &dyn BuildProgress,
 ) -> Result<BuildReport, DbError> {
-    build_file_with(path, h, rules, max_seeds, encoding, progress, &mut |builder, _| {
-        builder.build_next(progress);
-        Ok(())
+    build_file_with(path, h, rules, max_seeds, encoding, progress, &mut |builder, n| match builder.build_next(progress) {
+        Some(_) => Ok(()),
+        None => Err(DbError::Stopped { path: path.to_path_buf(), levels: n, total: max_seeds + 1 }),
     })
 }
 

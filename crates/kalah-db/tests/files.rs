@@ -350,3 +350,94 @@ fn a_pack_or_unpack_into_a_file_another_writer_holds_is_refused() {
     drop(holder);
     assert_eq!(fs::read(&archive).unwrap(), packed, "the archive is as it was");
 }
+
+/// Says to stop from its `after`-th look on (and stays stopped).
+struct StopAfter {
+    looks: std::sync::atomic::AtomicU64,
+    after: u64,
+}
+
+impl StopAfter {
+    fn new(after: u64) -> StopAfter {
+        StopAfter { looks: std::sync::atomic::AtomicU64::new(0), after }
+    }
+}
+
+impl Progress for StopAfter {
+    fn advance(&self, _: u32, _: u64) {}
+    fn stopped(&self) -> bool {
+        self.looks.fetch_add(1, std::sync::atomic::Ordering::Relaxed) >= self.after
+    }
+}
+
+impl BuildProgress for StopAfter {
+    fn resumed(&self, _: u32) {}
+    fn level_started(&self, _: u32, _: u64) {}
+    fn level_finished(&self, _: u32, _: f64) {}
+}
+
+/// A build told to stop partway (`Progress::stopped`) does not count the
+/// level it stopped in, and going on from there gives every value of a
+/// build never stopped: counter-clockwise (the boards solved kept) and by
+/// retrograde analysis (clockwise, relay: the level started over).
+#[test]
+fn a_stopped_build_goes_on_to_the_same_values() {
+    use kalah_core::{Relay, Sowing};
+    let (h, n) = (3, 9);
+    for rules in [
+        Rules::default(),
+        Rules { capture: Capture::Empty, ..Rules::default() },
+        Rules { sowing: Sowing::Cw, ..Rules::default() },
+        Rules { relay: Relay::On, ..Rules::default() },
+    ] {
+        let mut whole = Builder::new(h, rules, n).unwrap();
+        // Every look a whole build takes, counted.
+        let counted = StopAfter::new(u64::MAX);
+        assert!(whole.build_all(&counted));
+        let looks = counted.looks.into_inner();
+        assert!(looks > 20, "{rules}: {looks} looks");
+        let levels = |b: &mut Builder| (0..=n).map(|k| b.level_bytes(k).to_vec()).collect::<Vec<_>>();
+        let expected = levels(&mut whole);
+        for after in [0, 1, looks / 5, looks / 2, looks - 3, looks - 1] {
+            let mut b = Builder::new(h, rules, n).unwrap();
+            let stop = StopAfter::new(after);
+            let mut stops = 0;
+            while b.levels_done() <= n {
+                let before = b.levels_done();
+                match b.build_next(&stop) {
+                    Some(level) => assert_eq!((level, b.levels_done()), (before, before + 1)),
+                    None => {
+                        assert_eq!(b.levels_done(), before, "{rules}: a stopped level is not counted");
+                        stops += 1;
+                        // Go on without stopping, as a resumed build does.
+                        assert!(b.build_all(&Quiet));
+                    }
+                }
+            }
+            assert_eq!(stops, 1, "{rules}, stopped from look {after}");
+            assert_eq!(levels(&mut b), expected, "{rules}, stopped from look {after}");
+        }
+    }
+}
+
+/// A file build told to stop ends with `DbError::Stopped`, naming the
+/// levels kept; the same build run again goes on from them and writes the
+/// file a build never stopped writes.
+#[test]
+fn a_stopped_file_build_resumes_to_the_same_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = Rules { capture: Capture::Empty, ..Rules::default() };
+    let whole = build(dir.path(), "whole.kdb", 3, rules, 9);
+    let path = dir.path().join("stopped.kdb");
+    let e = build_file(&path, 3, rules, 9, &StopAfter::new(20)).unwrap_err();
+    let DbError::Stopped { levels, total, .. } = &e else { panic!("{e}") };
+    let (levels, total) = (*levels, *total);
+    assert!(levels > 0 && levels < total, "{levels} of {total}");
+    assert!(e.to_string().contains(&format!("stopped after {levels} of {total} levels")), "{e}");
+    assert!(!path.exists(), "no finished file");
+    assert!(kalah_db::writer::partial_path(&path).exists(), "the partial file is kept");
+    let report = build_file(&path, 3, rules, 9, &Quiet).unwrap();
+    assert_eq!(report.resumed_levels, levels);
+    assert_eq!(sha256(&path), sha256(&whole));
+}
+

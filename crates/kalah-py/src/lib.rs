@@ -8,6 +8,7 @@
 //! refused request `kalah.Refused`, any other failure `kalah.Error` (of
 //! which `Refused` is a kind).
 
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -52,6 +53,59 @@ fn count<T: TryFrom<i128>>(name: &str, value: i128) -> PyResult<T> {
 /// Every count of a list, as [`count`].
 fn counts<T: TryFrom<i128>>(name: &str, values: &[i128]) -> PyResult<Vec<T>> {
     values.iter().enumerate().map(|(i, &v)| count(&format!("{name}[{i}]"), v)).collect()
+}
+
+/// How often a long call looks at Python's signals (Ctrl-C).
+const SIGNAL_LOOK: Duration = Duration::from_millis(50);
+
+/// Runs `work` on a thread of its own, the GIL released, while this
+/// thread looks at Python's signals every [`SIGNAL_LOOK`]: when a handler
+/// raises (Ctrl-C: `KeyboardInterrupt`), `stop` is raised, `work` (which
+/// watches it) is waited for, and the exception is raised in place of its
+/// answer. So a search or a build of minutes stops at Ctrl-C, in a
+/// terminal or a notebook, within moments.
+fn interruptible<T: Send>(py: Python<'_>, stop: &AtomicBool, work: impl FnOnce() -> T + Send) -> PyResult<T> {
+    // Whether the work has ended, and a wake-up when it does.
+    let ended = (Mutex::new(false), std::sync::Condvar::new());
+    std::thread::scope(|scope| {
+        let worker = scope.spawn(|| {
+            let answer = work();
+            *ended.0.lock().unwrap_or_else(|e| e.into_inner()) = true;
+            ended.1.notify_one();
+            answer
+        });
+        loop {
+            let ended = py.allow_threads(|| {
+                let done = ended.0.lock().unwrap_or_else(|e| e.into_inner());
+                *ended.1.wait_timeout_while(done, SIGNAL_LOOK, |done| !*done).unwrap_or_else(|e| e.into_inner()).0
+            });
+            if let Err(interrupt) = py.check_signals() {
+                stop.store(true, Relaxed);
+                let _ = py.allow_threads(|| worker.join());
+                return Err(interrupt);
+            }
+            if ended || worker.is_finished() {
+                return py.allow_threads(|| worker.join()).map_err(|_| Error::new_err("the work panicked (a bug of kalah: please report it)"));
+            }
+        }
+    })
+}
+
+/// A database build's progress as Python hears it: nothing, but a stop
+/// once Ctrl-C raised the flag.
+struct StopOn<'a>(&'a AtomicBool);
+
+impl kalah::Progress for StopOn<'_> {
+    fn advance(&self, _: u32, _: u64) {}
+    fn stopped(&self) -> bool {
+        self.0.load(Relaxed)
+    }
+}
+
+impl kalah::BuildProgress for StopOn<'_> {
+    fn resumed(&self, _: u32) {}
+    fn level_started(&self, _: u32, _: u64) {}
+    fn level_finished(&self, _: u32, _: f64) {}
 }
 
 /// What `__reduce__` gives pickle and copy: the callable that makes the
@@ -287,8 +341,8 @@ fn side_named(name: &str) -> PyResult<kalah::Side> {
 }
 
 /// One move's value for the side that makes it: exact, or bounds.
-#[pyclass(module = "kalah", frozen, get_all)]
-#[derive(Clone)]
+#[pyclass(module = "kalah", frozen, get_all, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 struct MoveValue {
     /// The house played, 1 to h from the mover's left.
     house: usize,
@@ -328,7 +382,12 @@ impl MoveValue {
 /// The answer for a position: its value for the side to move (the store
 /// difference it ends with under perfect play), each move's, a line of best
 /// play, and how it was found.
-#[pyclass(module = "kalah", frozen, get_all)]
+///
+/// Two analyses are equal when every field is (`nodes` and `seconds`
+/// included, as a copy or an unpickled one is); compare `value`, `moves`
+/// or `pv` to compare answers. Not hashable.
+#[pyclass(module = "kalah", frozen, get_all, eq)]
+#[derive(PartialEq)]
 struct Analysis {
     /// The position answered.
     position: Position,
@@ -432,14 +491,16 @@ impl Database {
     /// level needs (5 a board up to 31 seeds) instead of a byte: the same
     /// values in about 62% of the file (72% where values lack the seeds'
     /// parity: clockwise sowing, unscored leftovers). The GIL is released
-    /// while it builds.
+    /// while it builds; Ctrl-C stops it within moments (KeyboardInterrupt),
+    /// the levels built kept for the same build to go on from.
     #[staticmethod]
     #[pyo3(signature = (path, houses, max_seeds, rules = None, packed = false))]
     fn build(py: Python<'_>, path: std::path::PathBuf, houses: i128, max_seeds: i128, rules: Option<&Rules>, packed: bool) -> PyResult<Database> {
         let (houses, max_seeds): (usize, u32) = (count("houses", houses)?, count("max_seeds", max_seeds)?);
         let rules = rules_or_default(rules);
         let encoding = kalah::Encoding::chosen(packed, rules);
-        py.allow_threads(|| kalah::build_file_encoded(&path, houses, rules, max_seeds, encoding, &kalah::Quiet)).map_err(|e| raised(e.into()))?;
+        let stop = AtomicBool::new(false);
+        interruptible(py, &stop, || kalah::build_file_encoded(&path, houses, rules, max_seeds, encoding, &StopOn(&stop)))?.map_err(|e| raised(e.into()))?;
         Database::open(path)
     }
 
@@ -675,7 +736,8 @@ impl Engine {
     #[pyo3(signature = (positions, rules = None, time_limit = None))]
     fn analyze_many(&self, py: Python<'_>, positions: Vec<Position>, rules: Option<&Rules>, time_limit: Option<f64>) -> PyResult<Vec<Analysis>> {
         let ask = Ask { rules: rules_or_default(rules), time_limit: seconds(time_limit)?, want: Want::MovesAndLine };
-        let reports = py.allow_threads(|| self.answer_each(&positions, &ask)).map_err(raised)?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let reports = interruptible(py, &stop, || self.answer_each(&positions, &ask, &stop))?.map_err(raised)?;
         reports.into_iter().map(|r| r.map(|report| Analysis::of(&report)).map_err(raised)).collect()
     }
 
@@ -686,25 +748,30 @@ impl Engine {
 
 impl Engine {
     /// The library's report on one position, on every thread of the
-    /// engine, the GIL released meanwhile.
+    /// engine, the GIL released meanwhile: at once where the library
+    /// answers at once, else as work that Ctrl-C stops ([`interruptible`]:
+    /// a thread of its own costs more than such an answer takes).
     fn report(&self, py: Python<'_>, position: &Position, ask: &Ask) -> PyResult<kalah::Report> {
-        py.allow_threads(|| self.answer(position.inner, ask, self.threads)).map_err(raised)
+        let stop = Arc::new(AtomicBool::new(false));
+        let request = self.request(position.inner, ask, self.threads, &stop);
+        if let Some(report) = py.allow_threads(|| self.analyzer.analyze_at_once(&request, &Silent)).map_err(raised)? {
+            return Ok(report);
+        }
+        interruptible(py, &stop, || self.analyzer.analyze(&request, &Silent))?.map_err(raised)
     }
 
     /// Each position's answer, in order: the library's batch
     /// ([`kalah::Analyzer::analyze_each`]), one search thread a position
     /// and as many workers as the engine has threads.
-    fn answer_each(&self, positions: &[Position], ask: &Ask) -> kalah::Result<Vec<kalah::Result<kalah::Report>>> {
-        let requests: Vec<Request> = positions.iter().map(|p| self.request(p.inner, ask, 1)).collect();
+    fn answer_each(&self, positions: &[Position], ask: &Ask, stop: &Arc<AtomicBool>) -> kalah::Result<Vec<kalah::Result<kalah::Report>>> {
+        let requests: Vec<Request> = positions.iter().map(|p| self.request(p.inner, ask, 1, stop)).collect();
         self.analyzer.analyze_each(&requests, self.threads, &Silent)
     }
 
-    fn answer(&self, position: kalah::Position, ask: &Ask, threads: usize) -> kalah::Result<kalah::Report> {
-        self.analyzer.analyze(&self.request(position, ask, threads), &Silent)
-    }
-
-    fn request(&self, position: kalah::Position, ask: &Ask, threads: usize) -> Request {
+    /// The library's request for `position`, stopped once `stop` is raised.
+    fn request(&self, position: kalah::Position, ask: &Ask, threads: usize, stop: &Arc<AtomicBool>) -> Request {
         let mut request = Request::new(position, ask.rules);
+        request.cancel = Some(stop.clone());
         request.threads = threads;
         request.time_limit = ask.time_limit;
         request.want = ask.want;

@@ -107,3 +107,58 @@ def test_huge_numbers_are_value_errors_naming_them():
         kalah.Position.from_counts([1, 2], [-(2**80), 2])
     with pytest.raises(ValueError, match="threads"):
         kalah.Engine(threads=10**30)
+
+
+def _interrupt_after(seconds):
+    """Ctrl-C, as the terminal sends it, `seconds` from now."""
+    import _thread
+    import threading
+
+    timer = threading.Timer(seconds, _thread.interrupt_main)
+    timer.start()
+    return timer
+
+
+def test_ctrl_c_stops_a_search_and_a_build_within_moments(tmp_path):
+    import time
+
+    # A search of minutes: Kalah(6,5) with no database and no book.
+    engine = kalah.Engine(threads=2, db_dir=tmp_path / "none", book=False, db_seeds=0)
+    start = time.monotonic()
+    _interrupt_after(0.5)
+    with pytest.raises(KeyboardInterrupt):
+        engine.analyze(kalah.Position.start(6, 5))
+    assert time.monotonic() - start < 5, "the search went on after Ctrl-C"
+    # The engine answers again afterwards.
+    assert engine.value(kalah.Position.start(3, 3)) == 2
+
+    # The same for a batch.
+    start = time.monotonic()
+    _interrupt_after(0.5)
+    with pytest.raises(KeyboardInterrupt):
+        engine.analyze_many([kalah.Position.start(6, 5), kalah.Position.start(6, 6)])
+    assert time.monotonic() - start < 5, "the batch went on after Ctrl-C"
+
+    # A build of many seconds (6 houses, 20 seeds: 225 million boards)
+    # stops; its levels are kept, and the same build goes on from them.
+    path = tmp_path / "six.kdb"
+    start = time.monotonic()
+    _interrupt_after(1.0)
+    with pytest.raises(KeyboardInterrupt):
+        kalah.Database.build(path, 6, 20)
+    assert time.monotonic() - start < 6, "the build went on after Ctrl-C"
+    assert not path.exists()
+    assert (tmp_path / "six.kdb.partial").exists()
+    small = tmp_path / "small.kdb"
+    assert kalah.Database.build(small, 3, 6).max_seeds == 6
+
+
+def test_answers_compare_equal_as_their_fields_do(engine):
+    a = engine.analyze(kalah.Position.start(4, 3))
+    assert a == copy.deepcopy(a) == pickle.loads(pickle.dumps(a))
+    assert a != engine.analyze(kalah.Position.start(4, 4))
+    assert a.moves[0] == kalah.MoveValue(a.moves[0].house, a.moves[0].value, a.moves[0].lower, a.moves[0].upper)
+    assert a.moves[0] != kalah.MoveValue(a.moves[0].house, None, a.moves[0].lower - 2, a.moves[0].upper)
+    assert len({a.moves[0], copy.copy(a.moves[0])}) == 1
+    with pytest.raises(TypeError):
+        hash(a)

@@ -66,8 +66,11 @@ pub struct Request {
     /// not counted (but a default one is chosen to take at most about a
     /// quarter of the limit).
     pub time_limit: Option<Duration>,
-    /// Raised from another thread, stops the search: what it proved by then
-    /// is reported as bounds. With a flag and no time limit, the search
+    /// Raised from another thread, stops the work within moments: what the
+    /// search proved by then is reported as bounds; a database built in
+    /// memory, or retrograde analysis, stops within its level and is
+    /// dropped (the answer is then the bounds a search proves by then:
+    /// few). With a flag and no time limit, the search
     /// runs as under a deadline too far off to matter (bracketing the
     /// value first), which may take a little longer than without one.
     pub cancel: Option<Arc<AtomicBool>>,
@@ -513,7 +516,7 @@ impl Analyzer {
     /// Answers `request`; `observer` hears notes and progress.
     pub fn analyze(&self, request: &Request, observer: &dyn Observer) -> Result<Report> {
         request.check()?;
-        let mut report = match self.at_once(request).or_else(|| self.kept_answer(request, observer)) {
+        let report = match self.without_work(request, observer)? {
             Some(report) => report,
             None => {
                 let report = self.answer(request, observer)?;
@@ -527,19 +530,35 @@ impl Analyzer {
                 report
             }
         };
-        // A test that the answer decides (a probe, a value known before,
-        // bounds that settle it) is answered from it.
-        if let RootTests::AtLeast(at_least) = request.tests {
-            let Bounded { lower, upper } = report.analysis.value;
-            report.test = report.test.or(if lower >= at_least {
-                Some(TestOutcome { at_least, holds: true, bound: lower })
-            } else if upper < at_least {
-                Some(TestOutcome { at_least, holds: false, bound: upper })
-            } else {
-                None
-            });
+        Ok(with_test_decided(request, report))
+    }
+
+    /// [`Analyzer::analyze`] when the plan answers at once, with no work:
+    /// a finished game, the opening book, an exact answer kept, or a probe
+    /// of the default database file this (keeping) analyzer holds open
+    /// (steps 1 and 2 of [the plan](crate#how-a-position-is-answered)). `None` when the answer takes
+    /// work (a search, retrograde analysis, a database to load or build),
+    /// which `analyze` then does: a door that runs long work where it can
+    /// be interrupted (Python's Ctrl-C) answers the rest in place.
+    pub fn analyze_at_once(&self, request: &Request, observer: &dyn Observer) -> Result<Option<Report>> {
+        request.check()?;
+        Ok(self.without_work(request, observer)?.map(|report| with_test_decided(request, report)))
+    }
+
+    /// Steps 1 and 2 of the plan: the answer if it takes no work.
+    fn without_work(&self, request: &Request, observer: &dyn Observer) -> Result<Option<Report>> {
+        if let Some(report) = self.at_once(request).or_else(|| self.kept_answer(request, observer)) {
+            return Ok(Some(report));
         }
-        Ok(report)
+        // Step 2 of the plan, from a file this analyzer keeps mapped.
+        let (purpose, budget) = purpose_and_budget(request);
+        let Some((db, kept)) = self.kept_cover(&request.db, purpose, budget)? else {
+            return Ok(None);
+        };
+        let start = Instant::now();
+        let analysis = probe_file(Engine::shared(purpose.houses, purpose.rules), &db, &request.position)?;
+        let database = UsedDatabase { kept, ..UsedDatabase::file(&db) };
+        Ok(Some(self.report(request, analysis.into(), Source::Database, start, Some(database))))
     }
 
     /// Step 1 of the plan ([`crate::plan::at_once`]): a finished game,
@@ -615,24 +634,15 @@ impl Analyzer {
         }
     }
 
-    /// Steps 2-5 of the plan ([`crate::plan`]) for a request that step 1
-    /// did not answer.
+    /// The rest of the plan ([`crate::plan`]) for a request that
+    /// [`Analyzer::without_work`] did not answer.
     fn answer(&self, request: &Request, observer: &dyn Observer) -> Result<Report> {
         let position = &request.position;
         let h = position.houses();
         let rules = request.rules;
         let engine = Engine::shared(h, rules);
         let seeds = position.seeds_in_houses();
-        let gap = if request.want.moves() { ANALYSIS_LOAD_GAP } else { VALUE_LOAD_GAP };
-        let budget = SetupBudget::within(request.setup_time.or(request.time_limit), request.threads);
-        let purpose = Purpose { houses: h, rules, seeds, gap };
-        if let Some((db, kept)) = self.kept_cover(&request.db, purpose, budget)? {
-            // Step 2 of the plan, from a file this analyzer keeps mapped.
-            let start = Instant::now();
-            let analysis = probe_file(engine, &db, position)?;
-            let database = UsedDatabase { kept, ..UsedDatabase::file(&db) };
-            return Ok(self.report(request, analysis.into(), Source::Database, start, Some(database)));
-        }
+        let (purpose, budget) = purpose_and_budget(request);
         let spec = plan::within_retrograde(&request.db, h, seeds, rules, request.retrograde_boards);
         let db = self.databases.open_for(&spec, purpose, budget, observer)?;
         let work = if request.want.moves() { SearchWork::Analysis } else { SearchWork::Value };
@@ -672,7 +682,10 @@ impl Analyzer {
                         d.header().max_seeds
                     ));
                 }
-                let builder = setup.retrograde(seeds)?;
+                let Some(builder) = setup.retrograde(seeds)? else {
+                    // Stopped by the cancel flag: bounds, which it stops at once.
+                    return bounds(&setup, None, request, start, &self.databases);
+                };
                 let analysis = analyze_from_table(engine, &builder, position)?;
                 return Ok(self.report(request, analysis.into(), Source::Retrograde, start, None));
             }
@@ -768,6 +781,30 @@ fn probe_file(engine: &Engine, db: &Database, position: &Position) -> Result<kal
         }
         e => e.into(),
     })
+}
+
+/// `report` with the test `request` asks answered from it, where its
+/// bounds decide it (a probe, a value known before, bounds that settle it).
+fn with_test_decided(request: &Request, mut report: Report) -> Report {
+    if let RootTests::AtLeast(at_least) = request.tests {
+        let Bounded { lower, upper } = report.analysis.value;
+        report.test = report.test.or(if lower >= at_least {
+            Some(TestOutcome { at_least, holds: true, bound: lower })
+        } else if upper < at_least {
+            Some(TestOutcome { at_least, holds: false, bound: upper })
+        } else {
+            None
+        });
+    }
+    report
+}
+
+/// What a request's position needs of a database, and what setting one
+/// up may cost ([`SetupBudget::within`]).
+fn purpose_and_budget(request: &Request) -> (Purpose, SetupBudget) {
+    let gap = if request.want.moves() { ANALYSIS_LOAD_GAP } else { VALUE_LOAD_GAP };
+    let purpose = Purpose { houses: request.position.houses(), rules: request.rules, seeds: request.position.seeds_in_houses(), gap };
+    (purpose, SetupBudget::within(request.setup_time.or(request.time_limit), request.threads))
 }
 
 /// The deadline of a search: its time limit counted from `start` (so that

@@ -207,7 +207,8 @@ impl From<DbError> for Error {
             }
             DbError::NotADatabase { .. } | DbError::Version { .. } | DbError::Corrupt { .. } | DbError::Incomplete { .. } => ErrorKind::Corrupt,
             DbError::WrongRules { .. } | DbError::WrongBoard { .. } => ErrorKind::BadInput,
-            DbError::TooLarge { .. } | DbError::Unsupported(_) => ErrorKind::Refused,
+            // A build its caller stopped: the request was not carried out.
+            DbError::TooLarge { .. } | DbError::Unsupported(_) | DbError::Stopped { .. } => ErrorKind::Refused,
             DbError::Memory { .. } => ErrorKind::Io,
         };
         Error::wrapping(kind, e)

@@ -40,6 +40,9 @@
 //!    position, probes of it instead.
 //!
 //! The [`Report`] says which step answered ([`Source`]).
+//! [`Analyzer::analyze_at_once`] answers only where steps 1 and 2 do with
+//! a file the analyzer holds open, and says `None` for work: a door runs
+//! that work where it can stop it ([`Request::cancel`]; Python's Ctrl-C).
 //!
 //! # The face
 //!

@@ -287,7 +287,7 @@ pub fn for_positions(databases: &Databases, setup: &Setup<'_>, seeds: u32, limit
             let (solver, _) = setup.bound_solver(seeds, file, limit)?;
             Box::new(BoundOracle { solver, limit })
         }
-        Step::Retrograde { .. } => Box::new(TableOracle::new(engine.clone(), setup.retrograde(seeds)?)?),
+        Step::Retrograde { .. } => Box::new(TableOracle::new(engine.clone(), setup.retrograde_table(seeds)?)?),
         Step::Search { memory, file } => {
             let db_seeds = searched_db_seeds(memory.as_deref(), file.as_ref());
             let options = plan::search_options(setup, seeds, db_seeds, file.as_ref().filter(|_| memory.is_none()))?;

@@ -99,7 +99,7 @@ pub fn for_game(databases: &Databases, setup: &Setup<'_>, start: &Position) -> R
             Box::new(BoundBrain::new(solver, what))
         }
         Step::Retrograde { .. } => {
-            let table = setup.retrograde(seeds)?;
+            let table = setup.retrograde_table(seeds)?;
             let what = format!("retrograde analysis of all {} boards with up to {seeds} seeds (clockwise play can be endless)", group(boards_up_to(h, seeds)));
             Box::new(TableBrain { engine, table, what })
         }

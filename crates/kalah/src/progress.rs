@@ -90,12 +90,14 @@ pub(crate) struct WatchedBuild<'a> {
     observer: &'a dyn Observer,
     boards: u64,
     done: AtomicU64,
+    cancel: Option<&'a std::sync::atomic::AtomicBool>,
 }
 
 impl<'a> WatchedBuild<'a> {
-    /// A build of `boards` boards that `observer` hears of.
-    pub(crate) fn new(observer: &'a dyn Observer, boards: u64) -> WatchedBuild<'a> {
-        WatchedBuild { observer, boards, done: AtomicU64::new(0) }
+    /// A build of `boards` boards that `observer` hears of, stopped
+    /// once `cancel` is raised.
+    pub(crate) fn new(observer: &'a dyn Observer, boards: u64, cancel: Option<&'a std::sync::atomic::AtomicBool>) -> WatchedBuild<'a> {
+        WatchedBuild { observer, boards, done: AtomicU64::new(0), cancel }
     }
 
     /// Tells the observer the build is done.
@@ -108,6 +110,10 @@ impl kalah_db::Progress for WatchedBuild<'_> {
     fn advance(&self, _level: u32, boards: u64) {
         let done = self.done.fetch_add(boards, Relaxed) + boards;
         self.observer.building(self.boards, done.min(self.boards));
+    }
+
+    fn stopped(&self) -> bool {
+        self.cancel.is_some_and(|c| c.load(Relaxed))
     }
 }
 

@@ -329,26 +329,18 @@ impl Setup<'_> {
     }
 
     /// [`Setup::build`], or `None` if `cancel` is raised before it ends
-    /// (looked at before each level; [`Setup::build_noted`] looks before
-    /// it begins).
+    /// (the builder looks at it within each level,
+    /// [`kalah_db::Progress::stopped`]; [`Setup::build_noted`] looks
+    /// before it begins).
     fn build_unless(&self, seeds: u32, cancel: Option<&AtomicBool>) -> Result<Option<Builder>> {
         let h = self.houses();
-        let cancelled = || cancel.is_some_and(|c| c.load(Relaxed));
         let mut builder = Builder::new(h, self.engine.rules(), seeds)?;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(self.threads)
             .build()
             .map_err(|e| Error::refused(format!("cannot start {} threads: {e}", self.threads)))?;
-        let progress = crate::progress::WatchedBuild::new(self.observer, boards_up_to(h, seeds));
-        let stopped = pool.install(|| {
-            while builder.levels_done() <= seeds {
-                if cancelled() {
-                    return true;
-                }
-                builder.build_next(&progress);
-            }
-            false
-        });
+        let progress = crate::progress::WatchedBuild::new(self.observer, boards_up_to(h, seeds), cancel);
+        let stopped = !pool.install(|| builder.build_all(&progress));
         progress.finish();
         if stopped {
             self.observer.note(&format!("the {seeds}-seed database built in memory was stopped by the cancel flag, after {} levels", builder.levels_done()));
@@ -357,9 +349,16 @@ impl Setup<'_> {
         Ok(Some(builder))
     }
 
+    /// [`Setup::retrograde`] for a caller that needs the table: stopped by
+    /// [`Setup::cancel`], it is an error saying so.
+    pub fn retrograde_table(&self, seeds: u32) -> Result<Builder> {
+        self.retrograde(seeds)?.ok_or_else(|| Error::refused(format!("retrograde analysis of the boards up to {seeds} seeds was stopped by the cancel flag")))
+    }
+
     /// Every board with up to `seeds` seeds solved in memory by retrograde
-    /// analysis (for clockwise sowing), refused up front if it cannot fit.
-    pub fn retrograde(&self, seeds: u32) -> Result<Builder> {
+    /// analysis (for clockwise sowing), refused up front if it cannot fit;
+    /// `None` if [`Setup::cancel`] stopped it.
+    pub fn retrograde(&self, seeds: u32) -> Result<Option<Builder>> {
         let h = self.houses();
         if seeds > kalah_db::builder::MAX_SEEDS {
             return Err(Error::refused(format!("{seeds} seeds is too many for retrograde analysis (at most {})", kalah_db::builder::MAX_SEEDS)));
@@ -381,7 +380,7 @@ impl Setup<'_> {
             group(boards_up_to(h, seeds)),
             human_bytes(needed)
         ));
-        self.build(seeds)
+        self.build_unless(seeds, self.cancel)
     }
 
     /// The database to build in memory before a search of positions of up
@@ -549,9 +548,14 @@ impl Setup<'_> {
             None => {
                 check_search_memory(table_bytes + boards_up_to(h, n), None)?;
                 let started = Instant::now();
-                let built = self.build(n)?;
-                let used = UsedDatabase { path: None, max_seeds: n, build_seconds: Some(started.elapsed().as_secs_f64()), load_seconds: None, kept: false, saved_as: None };
-                (Table::Memory(Arc::new(built)), Some(used))
+                match self.build_unless(n, self.cancel)? {
+                    Some(built) => {
+                        let used = UsedDatabase { path: None, max_seeds: n, build_seconds: Some(started.elapsed().as_secs_f64()), load_seconds: None, kept: false, saved_as: None };
+                        (Table::Memory(Arc::new(built)), Some(used))
+                    }
+                    // Stopped by the cancel flag: so is the search, which answers at once without it.
+                    None => (Table::none(h, rules), None),
+                }
             }
         };
         Ok((BoundSolver::new(h, rules, table, options)?, used))

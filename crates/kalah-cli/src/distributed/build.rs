@@ -258,6 +258,16 @@ struct LevelTiming {
     received: u64,
 }
 
+/// A level's solving that ended (`done`): the progress of a distributed
+/// build never says to stop, so a stop here is a bug, refused as such.
+fn never_stopped(done: bool, n: u32) -> Result<(), DbError> {
+    if done {
+        Ok(())
+    } else {
+        Err(DbError::Unsupported(format!("level {n} stopped, which a distributed build never asks for")))
+    }
+}
+
 impl Level<'_> {
     /// Leaves level `n` solved in `builder` on this rank (on ranks other
     /// than 0 the last level is left unsolved: no one reads it there).
@@ -299,7 +309,7 @@ impl Level<'_> {
         let last = n == self.max_seeds;
         if self.cycles {
             if cluster.is_root() {
-                builder.build_next(progress);
+                never_stopped(builder.build_next(progress).is_some(), n)?;
             }
             if !last {
                 cluster.barrier();
@@ -315,7 +325,7 @@ impl Level<'_> {
         let mine: Vec<u32> = owners.iter().filter(|&&(_, r)| r == cluster.rank).map(|&(m, _)| m).collect();
         let mut timing = LevelTiming { level: n, ..LevelTiming::default() };
         let start = Instant::now();
-        builder.build_units(n, &mine, progress);
+        never_stopped(builder.build_units(n, &mine, progress), n)?;
         timing.solve = start.elapsed().as_secs_f64();
         if cluster.size > 1 {
             // Wait for every rank without spinning, then exchange.

@@ -2,7 +2,7 @@
 
 from os import PathLike
 from pathlib import Path
-from typing import Iterator, List, Optional, Sequence, Tuple, Union, final
+from typing import ClassVar, Iterator, List, Optional, Sequence, Tuple, Union, final
 
 __all__ = ["Analysis", "Boards", "Database", "Engine", "Error", "MoveValue", "Position", "Refused", "Rules"]
 
@@ -82,10 +82,14 @@ class MoveValue:
     def lower(self) -> int: ...
     @property
     def upper(self) -> int: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
 
 @final
 class Analysis:
-    """A position's perfect-play value, each move's, a line of best play, and how they were found."""
+    """A position's perfect-play value, each move's, a line of best play, and how they were found.
+
+    Equal to another when every field is (nodes and seconds included); not hashable."""
 
     @property
     def position(self) -> Position: ...
@@ -111,6 +115,8 @@ class Analysis:
     def nodes(self) -> int: ...
     @property
     def seconds(self) -> float: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
 
 @final
 class Database:
