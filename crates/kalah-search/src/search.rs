@@ -531,6 +531,12 @@ pub(crate) struct Shared<'a, T: Tablebase> {
     pub(crate) keys: KeyPacker,
     pub(crate) table: &'a T,
     pub(crate) stop: &'a AtomicBool,
+    /// When the search is to stop, if it has a deadline, and the caller's
+    /// flag that stops it ([`crate::Solver::cancel_with`],
+    /// [`crate::Solver::analyze_unless`]): each searcher looks at both in
+    /// [`Searcher::stopped`] and raises `stop` for the others.
+    pub(crate) deadline: Option<std::time::Instant>,
+    pub(crate) cancel: Option<&'a AtomicBool>,
     pub(crate) nodes: &'a AtomicU64,
     pub(crate) threads: usize,
     /// Bounds on the root value proven by the exact passes of MTD(f).
@@ -690,12 +696,21 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         }
     }
 
-    /// Whether the search is to stop: the stop flag raised, or this split
-    /// or one above it refuted. Adds this searcher's nodes to the shared
-    /// count first.
+    /// Whether the search is to stop: the stop flag raised, the deadline
+    /// passed or the caller's flag raised (then the stop flag is raised for
+    /// the other threads), or this split or one above it refuted. Adds this
+    /// searcher's nodes to the shared count first.
     fn stopped(&mut self) -> bool {
         self.flush_nodes();
-        self.shared.stop.load(Relaxed) || self.cancel.is_some_and(Cancel::is_set)
+        if self.shared.stop.load(Relaxed) || self.cancel.is_some_and(Cancel::is_set) {
+            return true;
+        }
+        let late = self.shared.deadline.is_some_and(|d| std::time::Instant::now() >= d);
+        if late || self.shared.cancel.is_some_and(|c| c.load(Relaxed)) {
+            self.shared.stop.store(true, Relaxed);
+            return true;
+        }
+        false
     }
 
     /// Adds this thread's uncounted nodes to the shared counter.

@@ -19,7 +19,7 @@
 //! reached depends on the threads' timing).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use std::sync::{Arc, Mutex};
 
 use kalah_core::{Board, Engine, KeyPacker, Next, Position, Rules, Side};
@@ -351,6 +351,10 @@ pub struct Solver<T: Tablebase> {
     stats: Mutex<Stats>,
     /// Raised by the caller to stop searches with a deadline ([`Solver::cancel_with`]).
     cancel: Option<Arc<AtomicBool>>,
+    /// The flag that stops the exact search [`Solver::analyze_unless`]
+    /// runs, while it runs, and whether it stopped one.
+    exact_stop: std::sync::Mutex<Option<Arc<AtomicBool>>>,
+    exact_stopped: AtomicBool,
     /// Bounds kept across runs ([`Solver::journal_with`]).
     journal: Option<Arc<Journal>>,
     /// Where the running search is ([`Solver::progress`]).
@@ -417,6 +421,8 @@ impl<T: Tablebase> Solver<T> {
             nodes: AtomicU64::new(0),
             stats: Mutex::new(Stats::default()),
             cancel: None,
+            exact_stop: std::sync::Mutex::new(None),
+            exact_stopped: AtomicBool::new(false),
             journal: None,
             live: Live::default(),
             guess: None,
@@ -458,31 +464,43 @@ impl<T: Tablebase> Solver<T> {
         *self.stats.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Runs `job` on the threads (see the module docs, "Parallel search").
-    fn parallel<R: Send>(&self, root: Board, job: impl FnOnce(&mut Searcher<'_, T>) -> Option<R> + Send) -> R {
-        self.parallel_until(root, job, None, &Proven::default())
-            .expect("a search without a deadline returns a result")
+    /// Runs `job` on the threads (see the module docs, "Parallel search")
+    /// to its end, unless the flag of [`Solver::analyze_unless`] stops it:
+    /// then its result is a placeholder that `analyze_unless` throws away.
+    fn parallel<R: Send + Default>(&self, root: Board, job: impl FnOnce(&mut Searcher<'_, T>) -> Option<R> + Send) -> R {
+        let stop = self.exact_stop.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        match self.parallel_until(root, job, None, stop.as_deref(), &Proven::default()) {
+            Some(found) => found,
+            None => {
+                // Only a raised flag ends a search without a deadline early.
+                debug_assert!(stop.is_some(), "a search without a deadline or a flag returns a result");
+                self.exact_stopped.store(true, Relaxed);
+                R::default()
+            }
+        }
     }
 
     /// Runs `job` on the threads until it returns a result or, if given,
-    /// the deadline passes (then `None`). Exact bounds proven on the way
-    /// are gathered in `proven`.
+    /// the deadline passes or `cancel` is raised (then `None`). Exact
+    /// bounds proven on the way are gathered in `proven`.
     fn parallel_until<R: Send>(
         &self,
         root: Board,
         job: impl FnOnce(&mut Searcher<'_, T>) -> Option<R> + Send,
         deadline: Option<Instant>,
+        cancel: Option<&AtomicBool>,
         proven: &Proven,
     ) -> Option<R> {
         self.live.begin(root);
         let stop = AtomicBool::new(false);
-        let finished = AtomicBool::new(false);
         let shared = Shared {
             engine: &self.engine,
             tt: &self.tt,
             keys: self.keys,
             table: &self.table,
             stop: &stop,
+            deadline,
+            cancel,
             nodes: &self.nodes,
             threads: self.threads,
             proven,
@@ -490,41 +508,25 @@ impl<T: Tablebase> Solver<T> {
             live: &self.live,
             guess: self.guess,
         };
-        std::thread::scope(|scope| {
-            let watcher = deadline.map(|deadline| {
-                let (finished, stop) = (&finished, &stop);
-                let cancel = self.cancel.as_deref();
-                scope.spawn(move || {
-                    while !finished.load(Relaxed) {
-                        let now = Instant::now();
-                        if now >= deadline || cancel.is_some_and(|c| c.load(Relaxed)) {
-                            stop.store(true, Relaxed);
-                            return;
-                        }
-                        // Woken when the search ends: a quick search does
-                        // not wait out the rest of a look (it waited up to
-                        // 20 ms, each move's search of a time-limited
-                        // analysis in turn).
-                        std::thread::park_timeout((deadline - now).min(Duration::from_millis(20)));
-                    }
-                })
-            });
-            let run = || {
-                let mut searcher = Searcher::new(&shared);
-                let found = job(&mut searcher);
-                searcher.flush_nodes();
-                self.stats.lock().unwrap_or_else(|e| e.into_inner()).add(&searcher.stats);
-                found
-            };
-            // One thread never splits: on a thread made for searches it
-            // searches in place, with no hand-over to the pool and back.
-            let found = if self.threads == 1 && SEARCH_THREAD.with(|t| t.get()) { run() } else { self.pool.install(run) };
-            finished.store(true, Relaxed);
-            if let Some(w) = &watcher {
-                w.thread().unpark();
-            }
+        // No watcher thread: the searchers look at the clock and the
+        // cancel flag themselves, every few thousand nodes
+        // ([`Searcher::stopped`]), so a search of a few nodes costs no
+        // thread (a thread a call made small time-limited searches several
+        // times slower than unlimited ones).
+        let run = || {
+            let mut searcher = Searcher::new(&shared);
+            let found = job(&mut searcher);
+            searcher.flush_nodes();
+            self.stats.lock().unwrap_or_else(|e| e.into_inner()).add(&searcher.stats);
             found
-        })
+        };
+        // One thread never splits: on a thread made for searches it
+        // searches in place, with no hand-over to the pool and back.
+        if self.threads == 1 && SEARCH_THREAD.with(|t| t.get()) {
+            run()
+        } else {
+            self.pool.install(run)
+        }
     }
 
     /// Refuses a position of another board size: its board would be read
@@ -542,7 +544,8 @@ impl<T: Tablebase> Solver<T> {
     /// Stops every search of this solver that has a deadline, as if the
     /// deadline had passed, when `flag` is raised (from any thread): a
     /// caller's way to cancel. Searches without a deadline are not
-    /// stopped.
+    /// stopped ([`Solver::analyze_unless`] stops the exact search with a
+    /// flag of its own).
     pub fn cancel_with(&mut self, flag: Arc<AtomicBool>) {
         self.cancel = Some(flag);
     }
@@ -605,7 +608,7 @@ impl<T: Tablebase> Solver<T> {
         self.check(position)?;
         let board = position.mover_board();
         let base = position.store_difference();
-        let found = self.parallel_until(board, |s| s.single_test(board, at_least - base), deadline, &Proven::default());
+        let found = self.parallel_until(board, |s| s.single_test(board, at_least - base), deadline, deadline.and(self.cancel.as_deref()), &Proven::default());
         if let Some(why) = self.table.failure() {
             return Err(SearchError::Tablebase(why));
         }
@@ -670,7 +673,7 @@ impl<T: Tablebase> Solver<T> {
     /// [`Solver::within`] for a board: bounds on its value for the mover.
     fn board_within(&self, board: Board, deadline: Instant, bracket: bool) -> Result<(i32, i32), SearchError> {
         let proven = Proven::default();
-        let exact = self.parallel_until(board, |s| s.mtdf(board, 0, bracket), Some(deadline), &proven);
+        let exact = self.parallel_until(board, |s| s.mtdf(board, 0, bracket), Some(deadline), self.cancel.as_deref(), &proven);
         self.gathered_board(board, exact.map(|v| (v, v)), &proven)
     }
 
@@ -777,6 +780,24 @@ impl<T: Tablebase> Solver<T> {
         }
     }
 
+    /// [`Solver::analyze`], stopped within moments when `stop` is raised
+    /// (from any thread): `Ok(None)` then, and nothing of the stopped
+    /// search is answered (the table keeps what it proved). For a search
+    /// with no time limit that a caller may want to stop (Python's
+    /// Ctrl-C): the time-limited path ([`Solver::analyze_within`]) would
+    /// take several times longer on small positions. One search at a time
+    /// on a solver.
+    pub fn analyze_unless(&self, position: &Position, all_moves: bool, pv: bool, stop: Arc<AtomicBool>) -> Result<Option<Analysis>, SearchError> {
+        *self.exact_stop.lock().unwrap_or_else(|e| e.into_inner()) = Some(stop);
+        self.exact_stopped.store(false, Relaxed);
+        let analysis = self.analyze(position, all_moves, pv);
+        *self.exact_stop.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        if self.exact_stopped.swap(false, Relaxed) {
+            return Ok(None);
+        }
+        analysis.map(Some)
+    }
+
     fn analyze_unchecked(&self, position: &Position, all_moves: bool, pv: bool) -> Analysis {
         let board = position.mover_board();
         let base = position.store_difference();
@@ -866,7 +887,8 @@ impl<T: Tablebase> Solver<T> {
         let mut line = Vec::new();
         let mut side = position.to_move();
         let mut board = position.mover_board();
-        while !self.engine.is_over(board) {
+        // A search stopped by its flag gives no line ([`Solver::analyze_unless`]).
+        while !self.engine.is_over(board) && !self.exact_stopped.load(Relaxed) {
             // Some move reaches the value, unless a damaged database gave
             // wrong values: then stop, and `analyze` reports the damage.
             let Some((house, o)) = self
@@ -875,7 +897,7 @@ impl<T: Tablebase> Solver<T> {
                 .map(|house| (house, self.engine.play(board, house)))
                 .find(|(_, o)| self.reaches(o, value))
             else {
-                debug_assert!(self.table.failure().is_some(), "no move reaches the value");
+                debug_assert!(self.table.failure().is_some() || self.exact_stopped.load(Relaxed), "no move reaches the value");
                 break;
             };
             line.push(PvMove { side, house: house + 1 });
@@ -1272,7 +1294,7 @@ impl<T: Tablebase> BoundSolver<T> {
         self.0.check(position)?;
         let board = position.mover_board();
         let proven = Proven::default();
-        let found = self.0.parallel_until(board, |s| s.prove(board, max_depth), deadline, &proven);
+        let found = self.0.parallel_until(board, |s| s.prove(board, max_depth), deadline, deadline.and(self.0.cancel.as_deref()), &proven);
         self.0.gathered(position, found, &proven)
     }
 
@@ -1284,7 +1306,7 @@ impl<T: Tablebase> BoundSolver<T> {
         if limit.deadline.is_some_and(|d| Instant::now() >= d) {
             return self.0.gathered_board(board, None, &proven);
         }
-        let found = self.0.parallel_until(board, |s| s.prove(board, limit.max_depth), limit.deadline, &proven);
+        let found = self.0.parallel_until(board, |s| s.prove(board, limit.max_depth), limit.deadline, limit.deadline.and(self.0.cancel.as_deref()), &proven);
         self.0.gathered_board(board, found, &proven)
     }
 

@@ -70,9 +70,9 @@ pub struct Request {
     /// search proved by then is reported as bounds; a database built in
     /// memory, or retrograde analysis, stops within its level and is
     /// dropped (the answer is then the bounds a search proves by then:
-    /// few). With a flag and no time limit, the search
-    /// runs as under a deadline too far off to matter (bracketing the
-    /// value first), which may take a little longer than without one.
+    /// few). With a flag and no time limit, the search is the exact one
+    /// (as fast as without a flag), and stopped it answers the bounds it
+    /// proved on the position's value alone.
     pub cancel: Option<Arc<AtomicBool>>,
     /// Keep what the search proves in a journal, and resume from what an
     /// earlier run of the same search kept there ([`crate::journal`]).
@@ -900,10 +900,16 @@ fn search<T: Tablebase>(solver: &mut Solver<T>, request: &Request, start: Instan
     let status = || SearchStatus::of(position, solver.progress());
     let (result, journal) = journaled(journaling, solver, observer, || {
         watched_search(observer, "searching", &status, || {
-            let analysis = match deadline(request, start) {
+            let (moves, line) = (request.want.moves(), request.want.line());
+            let analysis = match (request.time_limit, &request.cancel) {
                 // What can be proven in time; bounds where the search did not finish.
-                Some(deadline) => solver.analyze_within(position, deadline, request.want.moves(), request.want.line())?,
-                None => solver.analyze(position, request.want.moves(), request.want.line())?.into(),
+                (Some(limit), _) => solver.analyze_within(position, start + limit, moves, line)?,
+                // Exact unless stopped; then the bounds proven on the way.
+                (None, Some(flag)) => match solver.analyze_unless(position, moves, line, flag.clone())? {
+                    Some(analysis) => analysis.into(),
+                    None => stopped_analysis(position, status()),
+                },
+                (None, None) => solver.analyze(position, moves, line)?.into(),
             };
             let v = analysis.value;
             let best = if request.want.best_alone() && v.is_exact() {
@@ -926,6 +932,15 @@ fn search<T: Tablebase>(solver: &mut Solver<T>, request: &Request, start: Instan
         .then(|| solver.moves_hint_first(board).first().map(|h| h + 1))
         .flatten();
     Ok((analysis, solver.nodes() - nodes_before, best, journal, None, likely_best))
+}
+
+/// What a search of `position` stopped by its cancel flag answers: the
+/// bounds it proved on the position's value (`status`), within those its
+/// seeds allow; no move's, no line.
+fn stopped_analysis(position: &Position, status: SearchStatus) -> BoundedAnalysis {
+    let (base, seeds) = (position.store_difference(), position.seeds_in_houses() as i32);
+    let value = Bounded { lower: status.lower.unwrap_or(base - seeds).max(base - seeds), upper: status.upper.unwrap_or(base + seeds).min(base + seeds) };
+    BoundedAnalysis { value, moves: Vec::new(), pv: Vec::new(), end: LineEnd::GameOver }
 }
 
 /// The one test "value >= at_least" of the request's position
