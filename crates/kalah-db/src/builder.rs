@@ -69,7 +69,7 @@
 //! builds about twice as fast (BENCHMARKS.md).
 
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU8, Ordering::Relaxed};
 
 use kalah_core::{Board, Engine, Indexer, Next, Relay, Rules};
 use rayon::prelude::*;
@@ -111,7 +111,7 @@ pub trait Progress: Sync {
     fn advance(&self, n: u32, done: u64);
 
     /// Whether the build is to stop (a caller's cancel flag, an
-    /// interrupt); once true, it stays true. Looked at often within a level: counter-clockwise after
+    /// interrupt). Looked at often within a level: counter-clockwise after
     /// every few thousand boards, by retrograde analysis between chunks
     /// and passes. A level stopped in is not counted as solved; solving it
     /// again finishes it (counter-clockwise: the boards already solved are
@@ -747,6 +747,8 @@ impl Builder {
         // What is to be followed waits in queues ([`Frontier`]) until the
         // cache lines it needs, prefetched when it was queued, have arrived.
         let claim = |p: usize, v: i32| cells[p].compare_exchange(UNSOLVED, v as i8 as u8, Relaxed, Relaxed).is_ok();
+        // A chunk passed over for a stop leaves its threshold unfinished.
+        let skipped = AtomicBool::new(false);
         for s in (1..=n as i32).rev() {
             if progress.stopped() {
                 return false;
@@ -834,7 +836,11 @@ impl Builder {
                     }
                     true
                 };
-                if joins_at[chunk] & 1 << s == 0 || progress.stopped() {
+                if joins_at[chunk] & 1 << s == 0 {
+                    return;
+                }
+                if progress.stopped() {
+                    skipped.store(true, Relaxed);
                     return;
                 }
                 let first = chunk * CHUNK as usize;
@@ -857,8 +863,7 @@ impl Builder {
                 }
                 while step(frontier, true) {}
             });
-            // A chunk passed over for the stop leaves the threshold unfinished.
-            if progress.stopped() {
+            if skipped.load(Relaxed) {
                 return false;
             }
         }

@@ -58,58 +58,53 @@ fn counts<T: TryFrom<i128>>(name: &str, values: &[i128]) -> PyResult<Vec<T>> {
 /// How often a long call looks at Python's signals (Ctrl-C).
 const SIGNAL_LOOK: Duration = Duration::from_millis(50);
 
-/// Runs `work` on a worker thread ([`workers`]), the GIL released, while
-/// this thread looks at Python's signals every [`SIGNAL_LOOK`]: when a
-/// handler raises (Ctrl-C: `KeyboardInterrupt`), `stop` is raised, `work`
-/// (which watches it) is waited for, and the exception is raised in place
-/// of its answer. So a search or a build of minutes stops at Ctrl-C, in a
-/// terminal or a notebook, within moments.
+/// Runs `work` on a thread of its own, the GIL released, while this
+/// thread looks at Python's signals every [`SIGNAL_LOOK`]: when a handler
+/// raises (Ctrl-C: `KeyboardInterrupt`), `stop` is raised, `work` (which
+/// watches it) is waited for, and the exception is raised in place of its
+/// answer. So a search or a build of minutes stops at Ctrl-C, in a
+/// terminal or a notebook, within moments. A thread of its own, not a
+/// kept pool: a pool's threads do not survive a fork (multiprocessing),
+/// and the hand-over, not the start, is what costs (BENCHMARKS.md). A
+/// panic in `work` is raised here, as PyO3 raises one.
 fn interruptible<T: Send>(py: Python<'_>, stop: &AtomicBool, work: impl FnOnce() -> T + Send) -> PyResult<T> {
-    // The answer when the work has ended, and a wake-up when it does.
-    let answer: (Mutex<Option<T>>, std::sync::Condvar) = (Mutex::new(None), std::sync::Condvar::new());
+    // The work's end (its answer, or its panic), and a wake-up when it comes.
+    type Ended<T> = Option<std::thread::Result<T>>;
+    let ended: (Mutex<Ended<T>>, std::sync::Condvar) = (Mutex::new(None), std::sync::Condvar::new());
     let wait = |limit: Option<Duration>| {
-        let slot = answer.0.lock().unwrap_or_else(|e| e.into_inner());
+        let slot = ended.0.lock().unwrap_or_else(|e| e.into_inner());
         let slot = match limit {
-            Some(limit) => answer.1.wait_timeout_while(slot, limit, |a| a.is_none()).unwrap_or_else(|e| e.into_inner()).0,
-            None => answer.1.wait_while(slot, |a| a.is_none()).unwrap_or_else(|e| e.into_inner()),
+            Some(limit) => ended.1.wait_timeout_while(slot, limit, |e| e.is_none()).unwrap_or_else(|e| e.into_inner()).0,
+            None => ended.1.wait_while(slot, |e| e.is_none()).unwrap_or_else(|e| e.into_inner()),
         };
         slot.is_some()
     };
-    let interrupted = workers()?.in_place_scope(|scope| {
-        scope.spawn(|_| {
-            let done = work();
-            *answer.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(done);
-            answer.1.notify_one();
+    let interrupt = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let end = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
+            *ended.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(end);
+            ended.1.notify_one();
         });
         loop {
-            let ended = py.allow_threads(|| wait(Some(SIGNAL_LOOK)));
+            let done = py.allow_threads(|| wait(Some(SIGNAL_LOOK)));
             if let Err(interrupt) = py.check_signals() {
                 stop.store(true, Relaxed);
                 py.allow_threads(|| wait(None));
                 return Some(interrupt);
             }
-            if ended {
+            if done {
                 return None;
             }
         }
     });
-    if let Some(interrupt) = interrupted {
+    if let Some(interrupt) = interrupt {
         return Err(interrupt);
     }
-    let done = answer.0.into_inner().unwrap_or_else(|e| e.into_inner());
-    done.ok_or_else(|| Error::new_err("the work ended with no answer (a bug of kalah: please report it)"))
-}
-
-/// The threads long calls run on ([`interruptible`]), started once and
-/// kept: a thread started for each call cost about 0.6 ms a call (beside
-/// a busy machine), more than a small search takes.
-fn workers() -> PyResult<&'static rayon::ThreadPool> {
-    static WORKERS: std::sync::OnceLock<Result<rayon::ThreadPool, String>> = std::sync::OnceLock::new();
-    let pool = WORKERS.get_or_init(|| {
-        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-        rayon::ThreadPoolBuilder::new().num_threads(2 * cores.max(4)).thread_name(|i| format!("kalah-py-{i}")).build().map_err(|e| e.to_string())
-    });
-    pool.as_ref().map_err(|e| Error::new_err(format!("cannot start the worker threads: {e}")))
+    match ended.0.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        Some(Ok(answer)) => Ok(answer),
+        Some(Err(panic)) => std::panic::resume_unwind(panic),
+        None => Err(Error::new_err("the work ended with no answer (a bug of kalah: please report it)")),
+    }
 }
 
 /// A database build's progress as Python hears it: nothing, but a stop

@@ -162,3 +162,17 @@ def test_answers_compare_equal_as_their_fields_do(engine):
     assert len({a.moves[0], copy.copy(a.moves[0])}) == 1
     with pytest.raises(TypeError):
         hash(a)
+
+
+def _start_value(seeds):
+    return kalah.Engine(threads=1, book=False, db_seeds=0).value(kalah.Position.start(4, seeds))
+
+
+def test_engines_work_in_forked_children():
+    # A call in the parent first: whatever it started must not be needed
+    # by the children, which a fork leaves without the parent's threads.
+    assert _start_value(2) == 6
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        assert pool.map(_start_value, [1, 2, 3]) == [2, 6, 6]

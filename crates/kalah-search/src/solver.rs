@@ -351,10 +351,6 @@ pub struct Solver<T: Tablebase> {
     stats: Mutex<Stats>,
     /// Raised by the caller to stop searches with a deadline ([`Solver::cancel_with`]).
     cancel: Option<Arc<AtomicBool>>,
-    /// The flag that stops the exact search [`Solver::analyze_unless`]
-    /// runs, while it runs, and whether it stopped one.
-    exact_stop: std::sync::Mutex<Option<Arc<AtomicBool>>>,
-    exact_stopped: AtomicBool,
     /// Bounds kept across runs ([`Solver::journal_with`]).
     journal: Option<Arc<Journal>>,
     /// Where the running search is ([`Solver::progress`]).
@@ -421,8 +417,6 @@ impl<T: Tablebase> Solver<T> {
             nodes: AtomicU64::new(0),
             stats: Mutex::new(Stats::default()),
             cancel: None,
-            exact_stop: std::sync::Mutex::new(None),
-            exact_stopped: AtomicBool::new(false),
             journal: None,
             live: Live::default(),
             guess: None,
@@ -465,19 +459,9 @@ impl<T: Tablebase> Solver<T> {
     }
 
     /// Runs `job` on the threads (see the module docs, "Parallel search")
-    /// to its end, unless the flag of [`Solver::analyze_unless`] stops it:
-    /// then its result is a placeholder that `analyze_unless` throws away.
-    fn parallel<R: Send + Default>(&self, root: Board, job: impl FnOnce(&mut Searcher<'_, T>) -> Option<R> + Send) -> R {
-        let stop = self.exact_stop.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        match self.parallel_until(root, job, None, stop.as_deref(), &Proven::default()) {
-            Some(found) => found,
-            None => {
-                // Only a raised flag ends a search without a deadline early.
-                debug_assert!(stop.is_some(), "a search without a deadline or a flag returns a result");
-                self.exact_stopped.store(true, Relaxed);
-                R::default()
-            }
-        }
+    /// to its end, unless `stop` is raised first: then `None`.
+    fn parallel<R: Send>(&self, root: Board, job: impl FnOnce(&mut Searcher<'_, T>) -> Option<R> + Send, stop: Option<&AtomicBool>) -> Option<R> {
+        self.parallel_until(root, job, None, stop, &Proven::default())
     }
 
     /// Runs `job` on the threads until it returns a result or, if given,
@@ -640,7 +624,12 @@ impl<T: Tablebase> Solver<T> {
 
     /// The exact value of `board` (future store difference for the mover).
     pub fn board_value(&self, board: Board) -> i32 {
-        self.parallel(board, |s| s.mtdf(board, 0, false))
+        self.board_value_unless(board, None).expect("a search nothing stops returns a result")
+    }
+
+    /// [`Solver::board_value`], or `None` if `stop` is raised first.
+    fn board_value_unless(&self, board: Board, stop: Option<&AtomicBool>) -> Option<i32> {
+        self.parallel(board, |s| s.mtdf(board, 0, false), stop)
     }
 
     /// The value of `position` for the player to move, or if `deadline`
@@ -715,17 +704,19 @@ impl<T: Tablebase> Solver<T> {
         Ok((lower, upper))
     }
 
-    /// Whether the value of `board` is at least `beta`.
-    fn board_at_least(&self, board: Board, beta: i32) -> bool {
-        self.parallel(board, |s| s.at_least(board, beta))
+    /// Whether the value of `board` is at least `beta`, or `None` if `stop`
+    /// is raised first.
+    fn board_at_least(&self, board: Board, beta: i32, stop: Option<&AtomicBool>) -> Option<bool> {
+        self.parallel(board, |s| s.at_least(board, beta), stop)
     }
 
-    /// The exact value of the player to move's move `house` (0-based) in `board`.
-    fn move_value(&self, board: Board, house: usize) -> i32 {
+    /// The exact value of the player to move's move `house` (0-based) in
+    /// `board`, or `None` if `stop` is raised first.
+    fn move_value(&self, board: Board, house: usize, stop: Option<&AtomicBool>) -> Option<i32> {
         let o = self.engine.play(board, house);
         match o.next {
-            Next::Over => o.gain(),
-            _ => o.value_with(self.board_value(o.board)),
+            Next::Over => Some(o.gain()),
+            _ => self.board_value_unless(o.board, stop).map(|v| o.value_with(v)),
         }
     }
 
@@ -772,12 +763,7 @@ impl<T: Tablebase> Solver<T> {
     /// principal variation to the end of the game. Fails only if the
     /// database turned out to be damaged (no value is reported then).
     pub fn analyze(&self, position: &Position, all_moves: bool, pv: bool) -> Result<Analysis, SearchError> {
-        self.check(position)?;
-        let analysis = self.analyze_unchecked(position, all_moves, pv);
-        match self.table.failure() {
-            Some(why) => Err(SearchError::Tablebase(why)),
-            None => Ok(analysis),
-        }
+        self.analyze_unless(position, all_moves, pv, None).map(|a| a.expect("a search nothing stops returns a result"))
     }
 
     /// [`Solver::analyze`], stopped within moments when `stop` is raised
@@ -785,56 +771,49 @@ impl<T: Tablebase> Solver<T> {
     /// search is answered (the table keeps what it proved). For a search
     /// with no time limit that a caller may want to stop (Python's
     /// Ctrl-C): the time-limited path ([`Solver::analyze_within`]) would
-    /// take several times longer on small positions. One search at a time
-    /// on a solver.
-    pub fn analyze_unless(&self, position: &Position, all_moves: bool, pv: bool, stop: Arc<AtomicBool>) -> Result<Option<Analysis>, SearchError> {
-        *self.exact_stop.lock().unwrap_or_else(|e| e.into_inner()) = Some(stop);
-        self.exact_stopped.store(false, Relaxed);
-        let analysis = self.analyze(position, all_moves, pv);
-        *self.exact_stop.lock().unwrap_or_else(|e| e.into_inner()) = None;
-        if self.exact_stopped.swap(false, Relaxed) {
-            return Ok(None);
+    /// take several times longer on small positions.
+    pub fn analyze_unless(&self, position: &Position, all_moves: bool, pv: bool, stop: Option<&AtomicBool>) -> Result<Option<Analysis>, SearchError> {
+        self.check(position)?;
+        let analysis = self.analyze_unchecked(position, all_moves, pv, stop);
+        match self.table.failure() {
+            Some(why) => Err(SearchError::Tablebase(why)),
+            None => Ok(analysis),
         }
-        analysis.map(Some)
     }
 
-    fn analyze_unchecked(&self, position: &Position, all_moves: bool, pv: bool) -> Analysis {
+    fn analyze_unchecked(&self, position: &Position, all_moves: bool, pv: bool, stop: Option<&AtomicBool>) -> Option<Analysis> {
         let board = position.mover_board();
         let base = position.store_difference();
         if let Some(v) = self.engine.terminal_value(board) {
-            return Analysis {
+            return Some(Analysis {
                 value: base + v,
                 moves: Vec::new(),
                 pv: Vec::new(),
                 end: LineEnd::GameOver,
-            };
+            });
         }
         let (value, moves) = if all_moves {
-            let mut moves: Vec<MoveValue> = self
-                .moves_best_first(board)
-                .into_iter()
-                .map(|house| MoveValue {
-                    house: house + 1,
-                    value: base + self.move_value(board, house),
-                })
-                .collect();
+            let mut moves = Vec::new();
+            for house in self.moves_best_first(board) {
+                moves.push(MoveValue { house: house + 1, value: base + self.move_value(board, house, stop)? });
+            }
             moves.sort_by_key(|m| m.house);
             let best = moves.iter().map(|m| m.value).max().expect("a position that is not over has a move");
             (best, moves)
         } else {
-            (base + self.board_value(board), Vec::new())
+            (base + self.board_value_unless(board, stop)?, Vec::new())
         };
         let pv = if pv {
-            self.principal_variation(position, value - base)
+            self.line_unless(position, value - base, stop)?
         } else {
             Vec::new()
         };
-        Analysis {
+        Some(Analysis {
             value,
             moves,
             pv,
             end: LineEnd::GameOver,
-        }
+        })
     }
 
     /// A best move (its house, 1-based) of the player to move in
@@ -848,7 +827,7 @@ impl<T: Tablebase> Solver<T> {
         let target = value - position.store_difference();
         self.moves_hint_first(board)
             .into_iter()
-            .find(|&house| self.reaches(&self.engine.play(board, house), target))
+            .find(|&house| self.reaches(&self.engine.play(board, house), target, None) == Some(true))
             .map(|house| house + 1)
     }
 
@@ -883,21 +862,28 @@ impl<T: Tablebase> Solver<T> {
     }
 
     /// A line of best play from `position`, whose board value is `value`.
-    pub fn principal_variation(&self, position: &Position, mut value: i32) -> Vec<PvMove> {
+    pub fn principal_variation(&self, position: &Position, value: i32) -> Vec<PvMove> {
+        self.line_unless(position, value, None).expect("a search nothing stops returns a result")
+    }
+
+    /// [`Solver::principal_variation`], or `None` if `stop` is raised first.
+    fn line_unless(&self, position: &Position, mut value: i32, stop: Option<&AtomicBool>) -> Option<Vec<PvMove>> {
         let mut line = Vec::new();
         let mut side = position.to_move();
         let mut board = position.mover_board();
-        // A search stopped by its flag gives no line ([`Solver::analyze_unless`]).
-        while !self.engine.is_over(board) && !self.exact_stopped.load(Relaxed) {
+        while !self.engine.is_over(board) {
             // Some move reaches the value, unless a damaged database gave
             // wrong values: then stop, and `analyze` reports the damage.
-            let Some((house, o)) = self
-                .moves_hint_first(board)
-                .into_iter()
-                .map(|house| (house, self.engine.play(board, house)))
-                .find(|(_, o)| self.reaches(o, value))
-            else {
-                debug_assert!(self.table.failure().is_some() || self.exact_stopped.load(Relaxed), "no move reaches the value");
+            let mut found = None;
+            for house in self.moves_hint_first(board) {
+                let o = self.engine.play(board, house);
+                if self.reaches(&o, value, stop)? {
+                    found = Some((house, o));
+                    break;
+                }
+            }
+            let Some((house, o)) = found else {
+                debug_assert!(self.table.failure().is_some(), "no move reaches the value");
                 break;
             };
             line.push(PvMove { side, house: house + 1 });
@@ -912,17 +898,18 @@ impl<T: Tablebase> Solver<T> {
             }
             board = o.board;
         }
-        line
+        Some(line)
     }
 
-    /// Whether the move with outcome `o` is worth at least `value` to its mover.
-    fn reaches(&self, o: &kalah_core::Outcome, value: i32) -> bool {
+    /// Whether the move with outcome `o` is worth at least `value` to its
+    /// mover, or `None` if `stop` is raised first.
+    fn reaches(&self, o: &kalah_core::Outcome, value: i32, stop: Option<&AtomicBool>) -> Option<bool> {
         let gain = o.gain();
         match o.next {
-            Next::Over => gain >= value,
-            Next::Mover => self.board_at_least(o.board, value - gain),
+            Next::Over => Some(gain >= value),
+            Next::Mover => self.board_at_least(o.board, value - gain, stop),
             // gain - child >= value  <=>  child <= gain - value  <=>  not (child >= gain - value + 1)
-            Next::Opponent => !self.board_at_least(o.board, gain - value + 1),
+            Next::Opponent => self.board_at_least(o.board, gain - value + 1, stop).map(|at_least| !at_least),
         }
     }
 }

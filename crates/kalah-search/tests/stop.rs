@@ -29,14 +29,14 @@ fn a_raised_flag_stops_the_exact_search_and_nothing_of_it_is_answered() {
     };
     let start = Instant::now();
     // Kalah(6,5) with no database: minutes of search, every move's value and the line.
-    let answer = solver.analyze_unless(&Position::start(6, 5).unwrap(), true, true, stop).unwrap();
+    let answer = solver.analyze_unless(&Position::start(6, 5).unwrap(), true, true, Some(&stop)).unwrap();
     raiser.join().unwrap();
     assert!(answer.is_none(), "{answer:?}");
     assert!(start.elapsed() < Duration::from_secs(3), "stopped after {:?}", start.elapsed());
 
     // The same solver, a flag never raised: the answer of `analyze`.
     let small = Position::start(6, 2).unwrap();
-    let unless = solver.analyze_unless(&small, true, true, Arc::new(AtomicBool::new(false))).unwrap().expect("not stopped");
+    let unless = solver.analyze_unless(&small, true, true, Some(&AtomicBool::new(false))).unwrap().expect("not stopped");
     let plain = solver.analyze(&small, true, true).unwrap();
     assert_eq!((unless.value, &unless.moves, &unless.pv), (plain.value, &plain.moves, &plain.pv));
     assert_eq!(plain.value, 6, "Kalah(6,2), standard capture");

@@ -905,9 +905,9 @@ fn search<T: Tablebase>(solver: &mut Solver<T>, request: &Request, start: Instan
                 // What can be proven in time; bounds where the search did not finish.
                 (Some(limit), _) => solver.analyze_within(position, start + limit, moves, line)?,
                 // Exact unless stopped; then the bounds proven on the way.
-                (None, Some(flag)) => match solver.analyze_unless(position, moves, line, flag.clone())? {
+                (None, Some(flag)) => match solver.analyze_unless(position, moves, line, Some(flag))? {
                     Some(analysis) => analysis.into(),
-                    None => stopped_analysis(position, status()),
+                    None => stopped_analysis(position, status(), line),
                 },
                 (None, None) => solver.analyze(position, moves, line)?.into(),
             };
@@ -936,11 +936,11 @@ fn search<T: Tablebase>(solver: &mut Solver<T>, request: &Request, start: Instan
 
 /// What a search of `position` stopped by its cancel flag answers: the
 /// bounds it proved on the position's value (`status`), within those its
-/// seeds allow; no move's, no line.
-fn stopped_analysis(position: &Position, status: SearchStatus) -> BoundedAnalysis {
+/// seeds allow; no move's, and a line (if `line` was asked) cut short.
+fn stopped_analysis(position: &Position, status: SearchStatus, line: bool) -> BoundedAnalysis {
     let (base, seeds) = (position.store_difference(), position.seeds_in_houses() as i32);
     let value = Bounded { lower: status.lower.unwrap_or(base - seeds).max(base - seeds), upper: status.upper.unwrap_or(base + seeds).min(base + seeds) };
-    BoundedAnalysis { value, moves: Vec::new(), pv: Vec::new(), end: LineEnd::GameOver }
+    BoundedAnalysis { value, moves: Vec::new(), pv: Vec::new(), end: if line { LineEnd::Cut } else { LineEnd::GameOver } }
 }
 
 /// The one test "value >= at_least" of the request's position
