@@ -111,10 +111,11 @@ pub trait Progress: Sync {
     fn advance(&self, n: u32, done: u64);
 
     /// Whether the build is to stop (a caller's cancel flag, an
-    /// interrupt). Looked at often within a level: counter-clockwise after
-    /// every few thousand boards, by retrograde analysis between chunks
-    /// and passes. A level stopped in is not counted as solved; solving it
-    /// again finishes it (counter-clockwise: the boards already solved are
+    /// interrupt). Looked at often within a level: counter-clockwise every
+    /// 1,024 rows of a block (at most half a million boards), by
+    /// retrograde analysis between passes, thresholds and chunks. A level
+    /// stopped in is not counted as solved; solving it again finishes it
+    /// (counter-clockwise: the boards already solved are
     /// kept) or starts it over (retrograde analysis).
     fn stopped(&self) -> bool {
         false
@@ -590,7 +591,8 @@ impl Builder {
             return false;
         }
         let preds = self.retrograde_graph(&level, &scratch.preds);
-        if progress.stopped() || !self.retrograde_thresholds(&level, &joins_at, preds, progress) {
+        // The thresholds look at `progress` before each one.
+        if !self.retrograde_thresholds(&level, &joins_at, preds, progress) {
             return false;
         }
         // In neither W_1 nor L_1: endless play is the best both can force.

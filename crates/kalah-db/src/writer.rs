@@ -447,7 +447,6 @@ fn decode_level(encoding: Encoding, n: u32, packed: &[u8], out: &mut [u8]) {
     });
 }
 
-
 fn write_at(file: &mut File, path: &Path, offset: u64, bytes: &[u8]) -> Result<(), DbError> {
     file.seek(SeekFrom::Start(offset)).map_err(|e| DbError::io(path, e))?;
     file.write_all(bytes).map_err(|e| DbError::io(path, e))

@@ -493,7 +493,7 @@ impl<T: Tablebase> Solver<T> {
             guess: self.guess,
         };
         // No watcher thread: the searchers look at the clock and the
-        // cancel flag themselves, every few thousand nodes
+        // cancel flag themselves, every 1,024 nodes
         // ([`Searcher::stopped`]), so a search of a few nodes costs no
         // thread (a thread a call made small time-limited searches several
         // times slower than unlimited ones).
