@@ -379,7 +379,8 @@ impl BuildProgress for StopAfter {
 /// A build told to stop partway (`Progress::stopped`) does not count the
 /// level it stopped in, and going on from there gives every value of a
 /// build never stopped: counter-clockwise (the boards solved kept) and by
-/// retrograde analysis (clockwise, relay: the level started over).
+/// retrograde analysis (clockwise, relay: the level started over). From
+/// issue 52's notes: a cancel flag did not stop retrograde analysis.
 #[test]
 fn a_stopped_build_goes_on_to_the_same_values() {
     use kalah_core::{Relay, Sowing};

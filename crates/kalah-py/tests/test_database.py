@@ -120,6 +120,7 @@ def _interrupt_after(seconds):
 
 
 def test_ctrl_c_stops_a_search_and_a_build_within_moments(tmp_path):
+    """Issue 52's notes: Ctrl-C could not stop a Python analysis or build."""
     import time
 
     # A search of minutes: Kalah(6,5) with no database and no book.

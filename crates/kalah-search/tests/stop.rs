@@ -1,6 +1,7 @@
 //! `Solver::analyze_unless`: the exact search, stopped within moments when
 //! its flag is raised (Python's Ctrl-C), and otherwise the same answer as
-//! `Solver::analyze`; the solver serves the next search as before.
+//! `Solver::analyze`; the solver serves the next search as before. From
+//! issue 52's notes (Ctrl-C could not stop a Python analysis).
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
