@@ -24,9 +24,12 @@ pub enum JournalCommand {
     /// nodes, hours), the bounds on its position's value, the test last
     /// begun, and the bounds on the value after each opening turn of the
     /// player to move (extra-move chains followed), for that player,
-    /// stores included. Reads the journal only: nothing is searched.
+    /// stores included; with --depth 2, after each reply to each turn too,
+    /// which shows where a running proof stands below its first turns.
+    /// Reads the journal only: nothing is searched.
     ///
     /// Example: kalah journal show data/kalah-6-6/journal-empty
+    ///          kalah journal show data/kalah-6-6/journal-standard --depth 2
     #[command(verbatim_doc_comment)]
     Show(ShowArgs),
 }
@@ -37,6 +40,10 @@ pub struct ShowArgs {
     /// The journal's directory (it holds journal.kj).
     #[arg(value_name = "DIR")]
     dir: std::path::PathBuf,
+    /// How many turns down to show: 1, the opening turns; 2, each reply
+    /// to them too; 3, the turns after those.
+    #[arg(long, value_name = "TURNS", default_value_t = 1)]
+    depth: usize,
     /// Print one JSON object on stdout.
     #[arg(long)]
     json: bool,
@@ -74,7 +81,7 @@ pub fn run(command: JournalCommand) -> anyhow::Result<()> {
 }
 
 fn show(args: ShowArgs) -> anyhow::Result<()> {
-    let summary = kalah::journal::summary(&args.dir)?;
+    let summary = kalah::journal::summary(&args.dir, args.depth)?;
     if args.json {
         print_json(&serde_json::to_value(&summary)?);
         return Ok(());
@@ -95,11 +102,15 @@ fn show(args: ShowArgs) -> anyhow::Result<()> {
         summary.database_seeds.map_or(String::new(), |n| format!(", over a {n}-seed database last"))
     );
     println!("Value:    {}{}", bounds(summary.value, summary.lower, summary.upper), summary.testing.filter(|_| summary.value.is_none()).map_or(String::new(), |t| format!(" (testing >= {t:+})")));
-    println!("Opening turns (the value after each, for the player to move):");
-    for t in &summary.turns {
-        let turn: Vec<String> = t.turn.iter().map(|h| h.to_string()).collect();
-        println!("  {:<8} {}", turn.join("-"), bounds(t.value, t.lower, t.upper));
+    println!("Opening turns (the value after each, for the player to move{}):", if args.depth > 1 { "; replies indented" } else { "" });
+    fn print(turns: &[kalah::journal::TurnBounds], indent: usize, bounds: &dyn Fn(Option<i32>, Option<i32>, Option<i32>) -> String) {
+        for t in turns {
+            let turn: Vec<String> = t.turn.iter().map(|h| h.to_string()).collect();
+            println!("{:indent$}  {:<8} {}", "", turn.join("-"), bounds(t.value, t.lower, t.upper));
+            print(&t.replies, indent + 4, bounds);
+        }
     }
+    print(&summary.turns, 0, &bounds);
     Ok(())
 }
 

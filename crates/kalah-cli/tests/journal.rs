@@ -496,19 +496,20 @@ fn journal_verify_catches_a_forged_entry() {
 
 /// `kalah journal show` reads what a journal holds: its position's value
 /// as the search found it, and bounds after each opening turn that hold
-/// the turn's true value (`solve --openings`), some of them kept; a search
-/// memory, which has no position, is refused with exit code 2.
+/// the turn's true value (`solve --openings`), some of them kept, and with
+/// `--depth 2` after each reply too; a search memory, which has no
+/// position, is refused with exit code 2, as is a depth outside 1 to 3.
 #[test]
 fn journal_show_sums_up_the_value_and_each_opening_turn() {
     let dir = tempfile::tempdir().unwrap();
     let journal = dir.path().join("j");
     let solved = json(&solve(&journal, &["4", "4"]).output().unwrap());
-    let show = |dir: &Path| {
+    let show = |dir: &Path, more: &[&str]| {
         let mut c = Command::new(BIN);
-        c.args(["journal", "show"]).arg(dir).arg("--json");
+        c.args(["journal", "show"]).arg(dir).arg("--json").args(more);
         run_bounded(c)
     };
-    let summary: serde_json::Value = json(&show(&journal));
+    let summary: serde_json::Value = json(&show(&journal, &[]));
     assert_eq!(summary["value"], solved["value"], "{summary}");
     assert_eq!(summary["position"], "4,4,4,4,0,4,4,4,4,0 S");
     assert_eq!(summary["sessions"], 1);
@@ -536,6 +537,47 @@ fn journal_show_sums_up_the_value_and_each_opening_turn() {
         }
     }
     assert!(kept >= 2, "no bounds kept on the turns: {summary}");
+    assert!(turns.iter().all(|t| t.get("replies").is_none()), "replies below depth 1: {summary}");
+
+    // --depth 2: each turn's replies, their bounds for South holding the
+    // true values (`query` of the position after each, for its player to
+    // move, signs turned when that is North).
+    // A journal that keeps small subtrees too, so that replies have bounds.
+    let dense = dir.path().join("dense");
+    let mut c = Command::new(BIN);
+    c.args(["solve", "4", "4", "--capture", "empty", "--no-db", "--no-book", "--value-only", "--threads", "2", "--json", "--journal-min-nodes", "300", "--journal"]).arg(&dense);
+    json(&run_bounded(c));
+    let deeper: serde_json::Value = json(&show(&dense, &["--depth", "2"]));
+    let memory_dir = dir.path().join("query-memory");
+    let mut kept = 0;
+    let mut replies_seen = 0;
+    for t in deeper["turns"].as_array().unwrap() {
+        for r in t["replies"].as_array().unwrap() {
+            let position = r["position"].as_str().unwrap();
+            let mut query = Command::new(BIN);
+            query.args(["query", "--position", position, "--capture", "empty", "--no-db", "--no-book", "--value-only", "--json"]).env("KALAH_DB_DIR", &memory_dir);
+            let answer = json(&run_bounded(query));
+            let v = answer["value"].as_i64().unwrap() * if position.ends_with('S') { 1 } else { -1 };
+            let what = format!("turn {} then {}", t["turn"], r["turn"]);
+            if let Some(l) = r["lower"].as_i64() {
+                assert!(l <= v, "{what}: lower bound {l} above its value {v}");
+                kept += 1;
+            }
+            if let Some(u) = r["upper"].as_i64() {
+                assert!(u >= v, "{what}: upper bound {u} below its value {v}");
+                kept += 1;
+            }
+            assert!(r.get("replies").is_none(), "{what}: replies below depth 2");
+            replies_seen += 1;
+        }
+    }
+    assert!(replies_seen > turns.len(), "too few replies: {deeper}");
+    assert!(kept >= 2, "no bounds kept on the replies: {deeper}");
+    for depth in ["0", "4"] {
+        let out = show(&journal, &["--depth", depth]);
+        assert_eq!(out.status.code(), Some(2), "--depth {depth}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("give 1 to 3"), "{}", String::from_utf8_lossy(&out.stderr));
+    }
 
     // A search memory: a journal with no position.
     let db_dir = dir.path().join("db");
@@ -543,7 +585,7 @@ fn journal_show_sums_up_the_value_and_each_opening_turn() {
     remembered.args(["query", "--position", "3,3,3,0,3,3,3,0 S", "--capture", "empty", "--no-db", "--no-book", "--json"]).env("KALAH_DB_DIR", &db_dir);
     json(&run_bounded(remembered));
     let memory = fs::read_dir(db_dir.join("memory")).unwrap().next().unwrap().unwrap().path();
-    let out = show(&memory);
+    let out = show(&memory, &[]);
     assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stderr).contains("a search memory"), "{}", String::from_utf8_lossy(&out.stderr));
 }

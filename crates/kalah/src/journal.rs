@@ -369,9 +369,10 @@ impl Contents {
 /// What a search's journal says of its position: the record of its runs,
 /// the bounds on the position's value and on the value after each
 /// opening turn of its player to move (extra-move chains followed to
-/// their end), as far as the journal holds them (`kalah journal show`).
-/// Values are the position's player's to move, stores included, as a
-/// search of the position reports them.
+/// their end), and after each reply to it, down to the depth asked, as
+/// far as the journal holds them (`kalah journal show`). Values are the
+/// position's player's to move, stores included, as a search of the
+/// position reports them.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Summary {
     /// The journal file.
@@ -403,8 +404,14 @@ pub struct Summary {
     pub turns: Vec<TurnBounds>,
 }
 
-/// The bounds a journal holds on the value after one opening turn, for
-/// the player who plays it ([`Summary::turns`]).
+/// The deepest [`summary`] goes: turns of the player to move, then the
+/// replies, then the turns after those (about a thousand lines on
+/// Kalah(6,6)).
+pub const MAX_SUMMARY_DEPTH: usize = 3;
+
+/// The bounds a journal holds on the value after one turn, for the
+/// player to move in the journal's position ([`Summary::turns`]), and
+/// after each turn that follows it, down to the depth asked.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct TurnBounds {
     /// The houses played, in order (1-based).
@@ -417,11 +424,20 @@ pub struct TurnBounds {
     pub lower: Option<i32>,
     /// And at most this.
     pub upper: Option<i32>,
+    /// The turns that can follow it (extra-move chains followed), if the
+    /// depth asked goes below it; none when the game is over after it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub replies: Vec<TurnBounds>,
 }
 
 /// The journal of `dir`, read and checked ([`Contents::read`]), summed up
-/// for its position; a search memory, which has no position, is refused.
-pub fn summary(dir: &Path) -> Result<Summary> {
+/// for its position: its opening turns (`depth` 1), their replies (2),
+/// and so on down to `depth` turns (1 to [`MAX_SUMMARY_DEPTH`]). A search
+/// memory, which has no position, is refused.
+pub fn summary(dir: &Path, depth: usize) -> Result<Summary> {
+    if !(1..=MAX_SUMMARY_DEPTH).contains(&depth) {
+        return Err(Error::bad_input(format!("a summary's depth of {depth} turns: give 1 to {MAX_SUMMARY_DEPTH}")));
+    }
     let contents = Contents::read(dir)?;
     let path = dir.join(FILE_NAME);
     if contents.position_text.is_empty() {
@@ -438,7 +454,8 @@ pub fn summary(dir: &Path) -> Result<Summary> {
     // Bounds for `mover` on the value of `p`: the journal's on its board
     // (for its player to move, houses only), the stores added, the
     // signs turned when the other player is to move.
-    let bounds = |p: &Position| -> (Option<i32>, Option<i32>) {
+    type Bounds = (Option<i32>, Option<i32>);
+    let bounds = |p: &Position| -> Bounds {
         let board = p.mover_board();
         let base = p.store_difference();
         let (lower, upper) = match engine.terminal_value(board) {
@@ -455,15 +472,25 @@ pub fn summary(dir: &Path) -> Result<Summary> {
             (upper.map(|v| -v), lower.map(|v| -v))
         }
     };
-    let exact = |(l, u): (Option<i32>, Option<i32>)| l.filter(|&l| Some(l) == u);
+    // The value, if the bounds meet.
+    fn exact((l, u): Bounds) -> Option<i32> {
+        l.filter(|&l| Some(l) == u)
+    }
     let (lower, upper) = bounds(&position);
-    let turns = crate::openings::opening_turns(&engine, &position)
-        .into_iter()
-        .map(|(turn, after)| {
-            let (lower, upper) = bounds(&after);
-            TurnBounds { turn, position: after.ring(), value: exact((lower, upper)), lower, upper }
-        })
-        .collect();
+    // The turns from `p` and, while `depth` lasts, the turns after each.
+    fn turns(engine: &kalah_core::Engine, p: &Position, depth: usize, bounds: &dyn Fn(&Position) -> Bounds) -> Vec<TurnBounds> {
+        if depth == 0 {
+            return Vec::new();
+        }
+        crate::openings::opening_turns(engine, p)
+            .into_iter()
+            .map(|(turn, after)| {
+                let (lower, upper) = bounds(&after);
+                TurnBounds { turn, position: after.ring(), value: exact((lower, upper)), lower, upper, replies: turns(engine, &after, depth - 1, bounds) }
+            })
+            .collect()
+    }
+    let turns = turns(&engine, &position, depth, &bounds);
     let root = position.mover_board();
     Ok(Summary {
         path,
