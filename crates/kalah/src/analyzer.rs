@@ -72,7 +72,10 @@ pub struct Request {
     /// dropped (the answer is then the bounds a search proves by then:
     /// few). With a flag and no time limit, the search is the exact one
     /// (as fast as without a flag), and stopped it answers the bounds it
-    /// proved on the position's value alone.
+    /// proved on the position's value alone. Raised before the work
+    /// begins, no database is opened and nothing is searched: the answer
+    /// is the bounds the position's seeds allow, at once (the steps of the
+    /// plan that take no work still answer exactly).
     pub cancel: Option<Arc<AtomicBool>>,
     /// Keep what the search proves in a journal, and resume from what an
     /// earlier run of the same search kept there ([`crate::journal`]).
@@ -518,6 +521,12 @@ impl Analyzer {
         request.check()?;
         let report = match self.without_work(request, observer)? {
             Some(report) => report,
+            // Stopped before its work began (the rest of a batch after
+            // Ctrl-C): the bounds its seeds allow, with nothing set up.
+            None if request.cancel.as_ref().is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed)) => {
+                let analysis = stopped_analysis(&request.position, SearchStatus::default(), request.want.line());
+                self.report(request, analysis, Source::Search, Instant::now(), None)
+            }
             None => {
                 let report = self.answer(request, observer)?;
                 // Kept: an exact answer with every move's value and the line

@@ -91,6 +91,18 @@ fn a_raised_cancel_flag_stops_the_search_with_bounds() {
     let report = analyzer.analyze(&request, &Silent).unwrap();
     let v = report.analysis.value;
     assert!(!v.is_exact() && v.lower <= 10 && 10 <= v.upper, "Kalah(6,5) cancelled at once: {v:?}");
+    // Not begun at all: nothing searched (the notes of issue 51: the rest
+    // of a batch after Ctrl-C was each set up and searched a little).
+    assert_eq!((report.nodes, report.source), (0, Source::Search), "{report:?}");
+    let batch: Vec<Request> = (0..50).map(|_| request.clone()).collect();
+    for answer in analyzer.analyze_each(&batch, 2, &Silent).unwrap() {
+        let answer = answer.unwrap();
+        assert!(answer.nodes == 0 && !answer.analysis.value.is_exact(), "{answer:?}");
+    }
+    // What takes no work still answers exactly: a finished game.
+    let over: Position = "0,0,0,0,0,0,40,1,2,3,4,5,5,0 S".parse().unwrap();
+    let report = analyzer.analyze(&Request { position: over, ..request.clone() }, &Silent).unwrap();
+    assert_eq!((report.source, report.value()), (Source::GameOver, Some(20)), "{report:?}");
 
     // Issue 52 (an embedder's review): with the default database, which would be a 20-seed database built
     // in memory (225 M boards): not begun once the flag is raised, for
