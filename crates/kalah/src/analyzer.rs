@@ -73,9 +73,12 @@ pub struct Request {
     /// few). With a flag and no time limit, the search is the exact one
     /// (as fast as without a flag), and stopped it answers the bounds it
     /// proved on the position's value alone. Raised before the work
-    /// begins, no database is opened and nothing is searched: the answer
-    /// is the bounds the position's seeds allow, at once (the steps of the
-    /// plan that take no work still answer exactly).
+    /// begins, nothing is searched and no database is loaded or built:
+    /// the answer is the bounds the position's seeds allow, at once, with
+    /// a legal move to play if a move was asked ([`Report::move_to_play`]).
+    /// What takes no work still answers exactly: a finished game, the
+    /// book, a kept answer, a probe of a file the analyzer holds open
+    /// ([`Analyzer::analyze_at_once`]).
     pub cancel: Option<Arc<AtomicBool>>,
     /// Keep what the search proves in a journal, and resume from what an
     /// earlier run of the same search kept there ([`crate::journal`]).
@@ -522,10 +525,12 @@ impl Analyzer {
         let report = match self.without_work(request, observer)? {
             Some(report) => report,
             // Stopped before its work began (the rest of a batch after
-            // Ctrl-C): the bounds its seeds allow, with nothing set up.
-            None if request.cancel.as_ref().is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed)) => {
+            // Ctrl-C): the bounds its seeds allow, with nothing set up,
+            // and a legal move to play when a move was asked.
+            None if cancelled(request) => {
                 let analysis = stopped_analysis(&request.position, SearchStatus::default(), request.want.line());
-                self.report(request, analysis, Source::Search, Instant::now(), None)
+                let likely_best = (request.want != Want::Value).then(|| request.position.legal_moves().first().copied()).flatten();
+                Report { likely_best, ..self.report(request, analysis, Source::Search, Instant::now(), None) }
             }
             None => {
                 let report = self.answer(request, observer)?;
@@ -941,6 +946,11 @@ fn search<T: Tablebase>(solver: &mut Solver<T>, request: &Request, start: Instan
         .then(|| solver.moves_hint_first(board).first().map(|h| h + 1))
         .flatten();
     Ok((analysis, solver.nodes() - nodes_before, best, journal, None, likely_best))
+}
+
+/// Whether `request`'s cancel flag is raised.
+fn cancelled(request: &Request) -> bool {
+    request.cancel.as_ref().is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed))
 }
 
 /// What a search of `position` stopped by its cancel flag answers: the

@@ -478,7 +478,7 @@ pub fn summary(dir: &Path, depth: usize) -> Result<Summary> {
     }
     let (lower, upper) = bounds(&position);
     // The turns from `p` and, while `depth` lasts, the turns after each.
-    fn turns(engine: &kalah_core::Engine, p: &Position, depth: usize, bounds: &dyn Fn(&Position) -> Bounds) -> Vec<TurnBounds> {
+    fn turns_from(engine: &kalah_core::Engine, p: &Position, depth: usize, bounds: &dyn Fn(&Position) -> Bounds) -> Vec<TurnBounds> {
         if depth == 0 {
             return Vec::new();
         }
@@ -486,11 +486,11 @@ pub fn summary(dir: &Path, depth: usize) -> Result<Summary> {
             .into_iter()
             .map(|(turn, after)| {
                 let (lower, upper) = bounds(&after);
-                TurnBounds { turn, position: after.ring(), value: exact((lower, upper)), lower, upper, replies: turns(engine, &after, depth - 1, bounds) }
+                TurnBounds { turn, position: after.ring(), value: exact((lower, upper)), lower, upper, replies: turns_from(engine, &after, depth - 1, bounds) }
             })
             .collect()
     }
-    let turns = turns(&engine, &position, depth, &bounds);
+    let turns = turns_from(&engine, &position, depth, &bounds);
     let root = position.mover_board();
     Ok(Summary {
         path,

@@ -99,6 +99,13 @@ fn a_raised_cancel_flag_stops_the_search_with_bounds() {
         let answer = answer.unwrap();
         assert!(answer.nodes == 0 && !answer.analysis.value.is_exact(), "{answer:?}");
     }
+    // A bot that asked for a move still gets a legal one (the promise of
+    // `Report::move_to_play`), under a time limit or not.
+    for time_limit in [None, Some(Duration::from_secs(1))] {
+        let report = analyzer.analyze(&Request { want: Want::BestMove, time_limit, ..request.clone() }, &Silent).unwrap();
+        let played = report.move_to_play();
+        assert!(played.is_some_and(|h| (1..=6).contains(&h)), "{report:?}");
+    }
     // What takes no work still answers exactly: a finished game.
     let over: Position = "0,0,0,0,0,0,40,1,2,3,4,5,5,0 S".parse().unwrap();
     let report = analyzer.analyze(&Request { position: over, ..request.clone() }, &Silent).unwrap();
