@@ -23,17 +23,17 @@ export KALAH_DB_DIR=${KALAH_DB_DIR:-/tmp/kalah-test-costs}
 mkdir -p "$KALAH_DB_DIR"
 cases=("$@")
 [ ${#cases[@]} -gt 0 ] || cases=(6,4,21 6,5,27)
-printf '%-9s %-4s %-9s %-8s %15s %9s\n' board seeds capture test nodes seconds
+printf '%-10s %-4s %-9s %-8s %15s %9s %s\n' board db capture test nodes seconds answer
 for case in "${cases[@]}"; do
   IFS=, read -r h s n <<<"$case"
   declare -A fail_nodes=()
   for capture in empty standard; do
     v=$(awk -F, -v h="$h" -v s="$s" -v c="$capture" '$1==h && $2==s && $3==c && $4=="instant" && $5=="owner" {print $6}' data/published.csv)
-    [ -n "$v" ] || { echo "no published value of Kalah($h,$s) under $capture capture in data/published.csv" >&2; exit 2; }
+    [[ $v =~ ^-?[0-9]+$ ]] || { echo "no published value of Kalah($h,$s) under $capture capture in data/published.csv (found \"$v\")" >&2; exit 2; }
     db="$KALAH_DB_DIR/kalah-h$h-n$n-$capture-instant-owner-ccw-relayoff.kdb"
-    [ -f "$db" ] || "$kalah" db build --houses "$h" --max-seeds "$n" --capture "$capture" --packed --output "$db" >/dev/null 2>&1
+    [ -f "$db" ] || "$kalah" db build --houses "$h" --max-seeds "$n" --capture "$capture" --packed --output "$db" >/dev/null
     for t in $((v + 2)) "$v"; do
-      out=$("$kalah" solve "$h" "$s" --capture "$capture" --db "$db" --no-book --no-memory --threads 1 --tt-mb 1024 --test "$t" --json 2>/dev/null)
+      out=$("$kalah" solve "$h" "$s" --capture "$capture" --db "$db" --no-book --no-memory --threads 1 --tt-mb 1024 --test "$t" --json)
       read -r nodes seconds holds < <(python3 -c 'import json,sys; a=json.loads(sys.argv[1]); print(format(a["nodes"], ","), round(a["seconds"], 1), a["test"]["holds"])' "$out")
       expected=$([ "$t" -le "$v" ] && echo True || echo False)
       [ "$holds" = "$expected" ] || { echo "Kalah($h,$s) $capture: the test >= $t answered holds=$holds against the published $v" >&2; exit 1; }
