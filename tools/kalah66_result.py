@@ -11,6 +11,13 @@ on each of South's opening turns beside Rawlings' values where published
 value is not exact, and writes nothing if a bound of the sample is wrong.
 
     tools/kalah66_result.py empty|standard [SAMPLE [SEED]]   (defaults 200, 20261206)
+    tools/kalah66_result.py --bounds empty|standard [SAMPLE [SEED]]
+
+With --bounds, a proof still running is summed up as far as it has come
+(issue 51, item 5: each bound committed as soon as it is proven, "at
+least +4" first): the root's bounds, audited the same way, go to
+data/kalah-6-6/bounds-CAPTURE.json with "exact": false; it refuses a
+journal with no bound on the root yet.
 
 With AUDIT=FILE, the `kalah journal verify --json` report of that sample
 and seed, run before (the same journal), is taken instead of running it.
@@ -28,8 +35,11 @@ import sys
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 os.chdir(root)
+bounds_only = "--bounds" in sys.argv[1:2]
+if bounds_only:
+    del sys.argv[1]
 if len(sys.argv) < 2 or sys.argv[1] not in ("empty", "standard"):
-    sys.exit("usage: tools/kalah66_result.py empty|standard [SAMPLE [SEED]]")
+    sys.exit("usage: tools/kalah66_result.py [--bounds] empty|standard [SAMPLE [SEED]]")
 capture = sys.argv[1]
 sample = int(sys.argv[2]) if len(sys.argv) > 2 else 200
 seed = int(sys.argv[3]) if len(sys.argv) > 3 else 20261206
@@ -50,9 +60,20 @@ def run_json(args):
 
 
 summary = run_json(["journal", "show", journal])
-if summary["value"] is None:
-    sys.exit(f"{journal}: the value is not exact yet ({summary['lower']}..{summary['upper']}); the proof goes on")
-print(f"value {summary['value']:+}, {summary['nodes']:,} nodes, {summary['sessions']} sessions; auditing {sample} entries (seed {seed})", flush=True)
+exact = summary["value"] is not None
+if not exact and not bounds_only:
+    sys.exit(f"{journal}: the value is not exact yet ({summary['lower']}..{summary['upper']}); the proof goes on (--bounds sums up the bounds proven)")
+if exact and bounds_only:
+    sys.exit(f"{journal}: the value is exact ({summary['value']:+}): run without --bounds")
+if summary["lower"] is None and summary["upper"] is None:
+    sys.exit(f"{journal}: no bound on the root yet (testing >= {summary['testing']}); the proof goes on")
+
+
+def text(v):
+    return "?" if v is None else format(v, "+")
+
+
+print(f"value {text(summary['lower'])}..{text(summary['upper'])}, {summary['nodes']:,} nodes, {summary['sessions']} sessions; auditing {sample} entries (seed {seed})", flush=True)
 if os.environ.get("AUDIT"):
     with open(os.environ["AUDIT"]) as f:
         audit = json.load(f)
@@ -78,7 +99,7 @@ result = {
     "position": summary["position"],
     "rules": summary["rules"],
     "value": summary["value"],
-    "exact": True,
+    "exact": exact,
     "lower": summary["lower"],
     "upper": summary["upper"],
     "published": {"source": "Rawlings (2015)", "value": 2} if capture == "empty" else None,
@@ -111,14 +132,14 @@ result = {
         for t in summary["turns"]
     ],
 }
-target = f"data/kalah-6-6/start-{capture}.json"
+target = f"data/kalah-6-6/{'start' if exact else 'bounds'}-{capture}.json"
 with open(target + ".partial", "w") as f:
     json.dump(result, f, indent=1)
     f.write("\n")
     f.flush()
     os.fsync(f.fileno())
 os.replace(target + ".partial", target)
-print(f"{target}: value {result['value']:+} (exact), audit {audit['sampled']} entries, {len(audit['checked'])} bounds, "
+print(f"{target}: value {text(result['lower'])}..{text(result['upper'])} ({'exact' if exact else 'bounds'}), audit {audit['sampled']} entries, {len(audit['checked'])} bounds, "
       f"{audit['disagreements']} wrong, {audit['unchecked']} not decided in time")
 for o in result["openings"]:
     bounds = f"{o['value']:+}" if o["value"] is not None else f"{'?' if o['lower'] is None else format(o['lower'], '+')}..{'?' if o['upper'] is None else format(o['upper'], '+')}"
