@@ -405,8 +405,8 @@ pub struct Summary {
 }
 
 /// The deepest [`summary`] goes: turns of the player to move, then the
-/// replies, then the turns after those (about a thousand lines on
-/// Kalah(6,6)).
+/// replies, then the turns after those (about 400 lines from
+/// Kalah(6,6)'s start).
 pub const MAX_SUMMARY_DEPTH: usize = 3;
 
 /// The bounds a journal holds on the value after one turn, for the
