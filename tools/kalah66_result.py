@@ -142,5 +142,5 @@ os.replace(target + ".partial", target)
 print(f"{target}: value {text(result['lower'])}..{text(result['upper'])} ({'exact' if exact else 'bounds'}), audit {audit['sampled']} entries, {len(audit['checked'])} bounds, "
       f"{audit['disagreements']} wrong, {audit['unchecked']} not decided in time")
 for o in result["openings"]:
-    bounds = f"{o['value']:+}" if o["value"] is not None else f"{'?' if o['lower'] is None else format(o['lower'], '+')}..{'?' if o['upper'] is None else format(o['upper'], '+')}"
+    bounds = text(o["value"]) if o["value"] is not None else f"{text(o['lower'])}..{text(o['upper'])}"
     print(f"  {'-'.join(map(str, o['turn'])):<6} {bounds:<8} published {o['published']}")
