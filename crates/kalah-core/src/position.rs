@@ -307,6 +307,34 @@ impl Position {
         Ok((next, outcome))
     }
 
+    /// Every complete turn of the player to move (extra-move chains
+    /// followed to their end, houses 1-based in the order played), with the
+    /// position after it; none when the game is over (or `engine` is of
+    /// another board size). A game's opening turns, and the turns a
+    /// journal's summary shows.
+    pub fn turns(&self, engine: &Engine) -> Vec<(Vec<usize>, Position)> {
+        fn walk(engine: &Engine, p: &Position, prefix: &mut Vec<usize>, out: &mut Vec<(Vec<usize>, Position)>) {
+            if p.is_over(engine) {
+                return;
+            }
+            for house in p.legal_moves() {
+                let Ok((q, o)) = p.play(engine, house) else {
+                    continue;
+                };
+                prefix.push(house);
+                if o.next == Next::Mover {
+                    walk(engine, &q, prefix, out);
+                } else {
+                    out.push((prefix.clone(), q));
+                }
+                prefix.pop();
+            }
+        }
+        let mut out = Vec::new();
+        walk(engine, self, &mut Vec::new(), &mut out);
+        out
+    }
+
     /// The position with the sides swapped: South's houses and store become
     /// North's and the other player is to move. Its value for the player to
     /// move is the same.
@@ -512,11 +540,43 @@ impl fmt::Debug for Position {
     }
 }
 
+/// Every complete first turn of the player to move in `start`
+/// ([`Position::turns`]).
+pub fn opening_turns(engine: &Engine, start: &Position) -> Vec<(Vec<usize>, Position)> {
+    start.turns(engine)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::Rules;
     use proptest::prelude::*;
+
+    /// A turn is its moves replayed: every move but the last gives the
+    /// mover another, the last does not; a move without an extra move is a
+    /// turn of its own, and a finished game has none.
+    #[test]
+    fn a_turn_follows_extra_moves_to_their_end() {
+        let engine = Engine::new(6, Rules::default());
+        let start = Position::start(6, 4).unwrap();
+        let turns = start.turns(&engine);
+        for (houses, after) in &turns {
+            let mut at = start;
+            for (i, &house) in houses.iter().enumerate() {
+                let (next, o) = at.play(&engine, house).unwrap();
+                assert_eq!(o.next == Next::Mover, i + 1 < houses.len(), "{houses:?}");
+                at = next;
+            }
+            assert_eq!(at, *after);
+        }
+        let single: Vec<usize> = turns.iter().filter(|(h, _)| h.len() == 1).map(|(h, _)| h[0]).collect();
+        let no_extra: Vec<usize> = start.legal_moves().into_iter().filter(|&m| start.play(&engine, m).unwrap().1.next != Next::Mover).collect();
+        assert_eq!(single, no_extra);
+        assert!(turns.iter().any(|(h, _)| h.len() > 1), "house 3 of Kalah(6,4) moves again");
+        let over: Position = "0,0,0,0,5,2,1,0,0,3 S".parse().unwrap();
+        assert!(over.turns(&Engine::new(4, Rules::default())).is_empty());
+        assert_eq!(opening_turns(&engine, &start), turns);
+    }
 
     /// Issue 52: a board with seeds beyond its houses made the search panic.
     #[test]

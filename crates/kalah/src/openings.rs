@@ -14,7 +14,7 @@
 
 use std::time::{Duration, Instant};
 
-use kalah_core::{Engine, Next, Position, Rules, Side};
+use kalah_core::{Engine, Position, Rules, Side};
 use kalah_search::Bounded;
 use serde::Serialize;
 
@@ -32,31 +32,9 @@ pub struct OpeningTurn {
     pub value: Bounded,
 }
 
-/// Every complete first turn of the player to move in `start` (extra-move
-/// chains followed to their end), with the position after it; none when
-/// the game is over (or `engine` is of another board size).
-pub fn opening_turns(engine: &Engine, start: &Position) -> Vec<(Vec<usize>, Position)> {
-    fn walk(engine: &Engine, p: &Position, prefix: &mut Vec<usize>, out: &mut Vec<(Vec<usize>, Position)>) {
-        if p.is_over(engine) {
-            return;
-        }
-        for house in p.legal_moves() {
-            let Ok((q, o)) = p.play(engine, house) else {
-                continue;
-            };
-            prefix.push(house);
-            if o.next == Next::Mover {
-                walk(engine, &q, prefix, out);
-            } else {
-                out.push((prefix.clone(), q));
-            }
-            prefix.pop();
-        }
-    }
-    let mut out = Vec::new();
-    walk(engine, start, &mut Vec::new(), &mut out);
-    out
-}
+/// Every complete first turn of the player to move in `start`, with the
+/// position after it ([`Position::turns`]).
+pub use kalah_core::opening_turns;
 
 /// South's value of each opening turn from `start` (within `limit` each,
 /// if given), and the value of the game under the pie rule.
