@@ -21,11 +21,11 @@ use crate::book::Book;
 use crate::oracle::Oracle;
 use crate::player::Brain;
 use crate::databases::{for_search, Databases, DbSpec, Purpose, SetupBudget, ANALYSIS_LOAD_GAP, VALUE_LOAD_GAP};
-use crate::journal::{Identity, JournalReport, JournalSpec, Journaling};
+use crate::journal::{Identity, JournalSpec, Journaling};
 use crate::error::{Error, Field, Result};
 use crate::progress::{watched_search, Observer, SearchStatus};
-use crate::report::{Report, Source};
-use crate::setup::{SearchWork, Setup, UsedDatabase, BOUNDS_TIME};
+use crate::report::{JournalReport, Report, Source, UsedDatabase};
+use crate::setup::{SearchWork, Setup, BOUNDS_TIME};
 use crate::plan::{self, Step, Table};
 pub use crate::plan::Want;
 use crate::text::a_size;
@@ -370,7 +370,7 @@ impl Analyzer {
     /// kept answers (a damaged one, a store that cannot be opened or
     /// written), besides saying it to the request's observer: a server's
     /// log.
-    pub fn logging_to(self, log: crate::Log) -> Analyzer {
+    pub fn logging_to(self, log: crate::progress::Log) -> Analyzer {
         self.answers.log_to(log);
         self
     }
@@ -857,7 +857,7 @@ fn open_journal(request: &Request, db_seeds: Option<u32>, databases: &Databases,
     match Journaling::open(&spec, Identity::memory(request.rules, houses)) {
         Ok(journaling) => Ok(Some(journaling)),
         Err(e) => {
-            let fix = if e.kind() == crate::ErrorKind::Corrupt { " (delete it to start a new memory)" } else { "" };
+            let fix = if e.kind() == crate::error::ErrorKind::Corrupt { " (delete it to start a new memory)" } else { "" };
             observer.note(&format!("searching without the search memory: {e}{fix}"));
             Ok(None)
         }

@@ -52,7 +52,7 @@ use kalah_core::Rules;
 
 use crate::error::{Error, Result};
 use crate::report::Report;
-use crate::Position;
+use kalah_core::Position;
 
 /// The address space an answer store reserves: 4 GiB, about four
 /// million answers of Kalah(6,4) with every move and the line.
@@ -73,10 +73,7 @@ fn checksum(text: &str) -> String {
     format!("{:016x}", xxhash_rust::xxh3::xxh3_64(text.as_bytes()))
 }
 
-/// The folder of the answers of database folder `dir`.
-pub fn answers_dir(dir: &Path) -> PathBuf {
-    dir.join("answers")
-}
+pub use crate::databases::answers_dir;
 
 /// The key of the question of `position` under `rules`.
 pub fn key(position: &Position, rules: Rules) -> String {
@@ -98,9 +95,9 @@ impl std::fmt::Debug for AnswerStore {
 
 fn store_error(dir: &Path, what: &str, e: heed::Error) -> Error {
     let kind = match &e {
-        heed::Error::Io(_) => crate::ErrorKind::Io,
-        heed::Error::Mdb(heed::MdbError::Invalid | heed::MdbError::VersionMismatch | heed::MdbError::Corrupted | heed::MdbError::PageNotFound) => crate::ErrorKind::Corrupt,
-        _ => crate::ErrorKind::Io,
+        heed::Error::Io(_) => crate::error::ErrorKind::Io,
+        heed::Error::Mdb(heed::MdbError::Invalid | heed::MdbError::VersionMismatch | heed::MdbError::Corrupted | heed::MdbError::PageNotFound) => crate::error::ErrorKind::Corrupt,
+        _ => crate::error::ErrorKind::Io,
     };
     Error::of_kind(kind, format!("{}: the answers kept there: {what}: {e}", dir.display()))
 }
@@ -142,7 +139,7 @@ impl AnswerStore {
 
     /// [`AnswerStore::shared`], saying to `observer` what opening it did
     /// (the answers of an older format dropped).
-    pub fn shared_noting(dir: &Path, observer: &dyn crate::Observer) -> Result<Arc<AnswerStore>> {
+    pub fn shared_noting(dir: &Path, observer: &dyn crate::progress::Observer) -> Result<Arc<AnswerStore>> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(format!("{}: cannot make the folder of kept answers: {e}", dir.display()), Some(e)))?;
         let dir = dir.canonicalize().map_err(|e| Error::io(format!("{}: cannot find the folder of kept answers: {e}", dir.display()), Some(e)))?;
         let mut open = OPEN.lock().unwrap_or_else(|e| e.into_inner());
@@ -157,7 +154,7 @@ impl AnswerStore {
 
     /// Opens the store in `dir`, an existing folder, checking its format;
     /// a store of version 1 has its answers dropped (said to `observer`).
-    fn open(dir: &Path, observer: &dyn crate::Observer) -> Result<AnswerStore> {
+    fn open(dir: &Path, observer: &dyn crate::progress::Observer) -> Result<AnswerStore> {
         // SAFETY: the environment's files are only ever opened through
         // LMDB, by this type, with the same options, once a process
         // (`shared`); LMDB itself guards concurrent use by processes (its
@@ -239,7 +236,7 @@ pub(crate) struct Answers {
     store: Mutex<Option<Opening>>,
     dir: PathBuf,
     /// Where a fault of the store is logged besides the request's notes.
-    log: Mutex<Option<crate::Log>>,
+    log: Mutex<Option<crate::progress::Log>>,
 }
 
 impl std::fmt::Debug for Answers {
@@ -265,12 +262,12 @@ impl Answers {
     }
 
     /// Logs the store's faults to `log` too.
-    pub(crate) fn log_to(&self, log: crate::Log) {
+    pub(crate) fn log_to(&self, log: crate::progress::Log) {
         *self.log.lock().unwrap_or_else(|e| e.into_inner()) = Some(log);
     }
 
     /// Says `text`, a fault of the store, to `observer` and to the log.
-    fn fault(&self, observer: &dyn crate::Observer, text: &str) {
+    fn fault(&self, observer: &dyn crate::progress::Observer, text: &str) {
         observer.note(text);
         if let Some(log) = self.log.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
             log(text);
@@ -280,7 +277,7 @@ impl Answers {
     /// The folder's store, opened the first time (and again
     /// [`RETRY_OPENING`] after a failure); a store that cannot be opened is
     /// said to `observer` when the opening is tried, and passed over.
-    fn store(&self, observer: &dyn crate::Observer) -> Option<Arc<AnswerStore>> {
+    fn store(&self, observer: &dyn crate::progress::Observer) -> Option<Arc<AnswerStore>> {
         let (store, tried_now) = self.opened(observer);
         if let (Err(why), true) = (&store, tried_now) {
             self.fault(observer, &format!("answering without the answers kept across runs: {why}"));
@@ -289,7 +286,7 @@ impl Answers {
     }
 
     /// The store, or why it cannot be had; and whether it was tried now.
-    fn opened(&self, observer: &dyn crate::Observer) -> (std::result::Result<Arc<AnswerStore>, String>, bool) {
+    fn opened(&self, observer: &dyn crate::progress::Observer) -> (std::result::Result<Arc<AnswerStore>, String>, bool) {
         let mut store = self.store.lock().unwrap_or_else(|e| e.into_inner());
         match &*store {
             Some(Ok(open)) => return (Ok(open.clone()), false),
@@ -303,7 +300,7 @@ impl Answers {
 
     /// Opens the store if it was not: whether it is open; if not, why is
     /// said to `observer`, whoever tried it first.
-    pub(crate) fn open(&self, observer: &dyn crate::Observer) -> bool {
+    pub(crate) fn open(&self, observer: &dyn crate::progress::Observer) -> bool {
         match self.opened(observer).0 {
             Ok(_) => true,
             Err(why) => {
@@ -315,7 +312,7 @@ impl Answers {
 
     /// The exact answer kept for `position` under `rules`, if there is one
     /// (a damaged one is a note, and passed over).
-    pub(crate) fn get(&self, position: &Position, rules: Rules, observer: &dyn crate::Observer) -> Option<Report> {
+    pub(crate) fn get(&self, position: &Position, rules: Rules, observer: &dyn crate::progress::Observer) -> Option<Report> {
         let key = key(position, rules);
         let start = Instant::now();
         if let Some(kept) = self.recent.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
@@ -336,13 +333,13 @@ impl Answers {
 
     /// Keeps `report`, exact with every move's value and the line, in
     /// memory and in the store (a failure is a note).
-    pub(crate) fn keep(&self, report: &Report, observer: &dyn crate::Observer) {
+    pub(crate) fn keep(&self, report: &Report, observer: &dyn crate::progress::Observer) {
         if let Some(store) = self.store(observer) {
             if let Err(e) = store.put(report) {
                 self.fault(observer, &format!("an answer not kept across runs: {e}"));
             }
         }
-        let kept = Report { source: crate::Source::Kept, nodes: 0, database: None, journal: None, ..report.clone() };
+        let kept = Report { source: crate::report::Source::Kept, nodes: 0, database: None, journal: None, ..report.clone() };
         self.recent.lock().unwrap_or_else(|e| e.into_inner()).put(key(&report.position, report.rules), kept);
     }
 }
@@ -350,7 +347,10 @@ impl Answers {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Analyzer, Databases, Request, Silent, Source};
+    use crate::analyzer::{Analyzer, Request};
+    use crate::databases::Databases;
+    use crate::progress::Silent;
+    use crate::report::Source;
 
     /// The exact answer of Kalah(3,3) under the default rules, by a search.
     fn solved() -> Report {
@@ -412,7 +412,7 @@ mod tests {
             edit(&mut json);
             forge(&store, &json.to_string());
             let e = store.get(&start, Rules::default()).unwrap_err();
-            assert_eq!(e.kind(), crate::ErrorKind::Corrupt, "{e}");
+            assert_eq!(e.kind(), crate::error::ErrorKind::Corrupt, "{e}");
             e.to_string()
         };
         assert!(forged(&|j| j["value"] = 99.into()).contains("cannot have"));
@@ -462,7 +462,7 @@ mod tests {
         let bytes = std::fs::metadata(&file).unwrap().len();
         std::fs::OpenOptions::new().write(true).open(&file).unwrap().set_len(bytes / 2).unwrap();
         let e = AnswerStore::shared(dir.path()).unwrap_err();
-        assert_eq!(e.kind(), crate::ErrorKind::Corrupt, "{e}");
+        assert_eq!(e.kind(), crate::error::ErrorKind::Corrupt, "{e}");
         assert!(e.to_string().contains("cut short"), "{e}");
     }
 
@@ -480,7 +480,7 @@ mod tests {
         }
         #[derive(Default)]
         struct Notes(Mutex<Vec<String>>);
-        impl crate::Observer for Notes {
+        impl crate::progress::Observer for Notes {
             fn note(&self, text: &str) {
                 self.0.lock().unwrap().push(text.to_string());
             }
@@ -505,7 +505,7 @@ mod tests {
                 txn.commit().unwrap();
             }
             let e = AnswerStore::shared(dir.path()).unwrap_err();
-            assert_eq!(e.kind(), crate::ErrorKind::Corrupt, "{e}");
+            assert_eq!(e.kind(), crate::error::ErrorKind::Corrupt, "{e}");
         }
     }
 }

@@ -235,7 +235,7 @@ pub fn answer_watched(
     request: &ApiRequest,
     limits: &Limits,
     cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
-    observer: &dyn crate::Observer,
+    observer: &dyn crate::progress::Observer,
 ) -> Result<Report> {
     let mut request = request.request(limits)?;
     request.cancel = cancel;
@@ -290,7 +290,7 @@ mod tests {
     fn bad_requests_say_what_is_wrong() {
         let bad = |line: &str| {
             let e = ApiRequest::from_json(line).and_then(|r| r.request(&limits())).unwrap_err();
-            assert_eq!(e.kind(), crate::ErrorKind::BadInput, "{line}: {e}");
+            assert_eq!(e.kind(), crate::error::ErrorKind::BadInput, "{line}: {e}");
             e.to_string()
         };
         assert!(bad(r#"{"position": "3,3 S"}"#).starts_with("position:"));
@@ -355,7 +355,7 @@ mod tests {
         let request = ApiRequest::from_json(r#"{"houses": 6, "seeds": 3, "sowing": "cw", "time_limit": 1, "book": false}"#).unwrap();
         let start = std::time::Instant::now();
         let report = answer(&analyzer, &request, &limits()).unwrap();
-        assert_eq!(report.source, crate::Source::Bounds);
+        assert_eq!(report.source, crate::report::Source::Bounds);
         let n = report.database.as_ref().expect("a database built for the bounds").max_seeds;
         assert!(kalah_core::boards_up_to(6, n) <= MAX_RETROGRADE_BOARDS, "{n} seeds");
         assert!(report.analysis.value.lower <= report.analysis.value.upper);

@@ -483,7 +483,7 @@ mod tests {
             let mut bad = raw.clone();
             bad[at] ^= 0x01;
             let e = Book::from_bytes(&zstd::bulk::compress(&bad, 1).unwrap()).unwrap_err();
-            assert_eq!(e.kind(), crate::ErrorKind::Corrupt, "byte {at}");
+            assert_eq!(e.kind(), crate::error::ErrorKind::Corrupt, "byte {at}");
         }
         assert!(Book::from_bytes(&bytes[..bytes.len() / 2]).is_err());
         // Entries no search could make, their checksum made right: refused on reading.

@@ -218,7 +218,7 @@ pub struct BookProgress {
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct BookBuilt {
     /// The book file.
-    #[serde(serialize_with = "crate::databases::display_path")]
+    #[serde(serialize_with = "crate::text::display_path")]
     pub file: PathBuf,
     /// The section built, as it now is.
     pub section: SectionInfo,

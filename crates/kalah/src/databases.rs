@@ -27,6 +27,17 @@ use kalah_db::{human_bytes, Builder, Database};
 use crate::error::{Error, ErrorKind, Result};
 use crate::progress::Observer;
 
+/// The file name of a journal in its directory: a search memory's in the
+/// folder ([`Databases::memory_dir`]), and every search's own
+/// ([`crate::journal`]).
+pub const JOURNAL_FILE: &str = "journal.kj";
+
+/// The folder of the exact answers kept in the database folder `dir`
+/// ([`crate::answers`]).
+pub fn answers_dir(dir: &Path) -> PathBuf {
+    dir.join("answers")
+}
+
 /// A directory of database files.
 #[derive(Clone, Debug)]
 pub struct Databases {
@@ -79,7 +90,7 @@ pub struct FoundFile {
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct Listing {
     /// The directory.
-    #[serde(serialize_with = "display_path")]
+    #[serde(serialize_with = "crate::text::display_path")]
     pub dir: PathBuf,
     /// Complete databases the reader accepts.
     pub databases: Vec<ListedDatabase>,
@@ -111,7 +122,7 @@ impl Listing {
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct ListedDatabase {
     /// The file.
-    #[serde(serialize_with = "display_path")]
+    #[serde(serialize_with = "crate::text::display_path")]
     pub path: PathBuf,
     /// Houses a side.
     pub houses: usize,
@@ -140,7 +151,7 @@ fn serialize_encoding<S: serde::Serializer>(e: &kalah_db::Encoding, s: S) -> std
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct PartialFile {
     /// The file.
-    #[serde(serialize_with = "display_path")]
+    #[serde(serialize_with = "crate::text::display_path")]
     pub path: PathBuf,
     /// Levels (seed counts) written.
     pub levels_done: u32,
@@ -154,7 +165,7 @@ pub struct PartialFile {
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct ListedArchive {
     /// The file.
-    #[serde(serialize_with = "display_path")]
+    #[serde(serialize_with = "crate::text::display_path")]
     pub path: PathBuf,
     /// Houses a side of its database.
     pub houses: usize,
@@ -171,7 +182,7 @@ pub struct ListedArchive {
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct ListedMemory {
     /// The file.
-    #[serde(serialize_with = "display_path")]
+    #[serde(serialize_with = "crate::text::display_path")]
     pub path: PathBuf,
     /// Houses a side of the boards it holds.
     pub houses: usize,
@@ -186,7 +197,7 @@ pub struct ListedMemory {
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct RefusedFile {
     /// The file.
-    #[serde(serialize_with = "display_path")]
+    #[serde(serialize_with = "crate::text::display_path")]
     pub path: PathBuf,
     /// Why.
     pub error: String,
@@ -195,11 +206,6 @@ pub struct RefusedFile {
 /// The rules whose [`Rules::tag`] (in file and directory names) is `tag`.
 fn rules_of_tag(tag: &str) -> Option<Rules> {
     Rules::all().find(|r| r.tag() == tag)
-}
-
-/// A path as people read it, for serde's `serialize_with`.
-pub(crate) fn display_path<S: serde::Serializer>(path: &Path, s: S) -> std::result::Result<S::Ok, S::Error> {
-    s.collect_str(&path.display())
 }
 
 /// Where databases are looked for and built when no directory is given
@@ -410,7 +416,7 @@ impl Databases {
                 let (houses, tag) = name.strip_prefix("kalah-h")?.split_once('-')?;
                 let houses = houses.parse().ok()?;
                 let rules = rules_of_tag(tag)?;
-                let path = entry.path().join(crate::journal::FILE_NAME);
+                let path = entry.path().join(JOURNAL_FILE);
                 let bytes = std::fs::metadata(&path).ok()?.len();
                 Some(ListedMemory { path, houses, rules, bytes })
             })

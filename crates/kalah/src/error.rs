@@ -243,7 +243,10 @@ impl From<kalah_core::PositionError> for Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Analyzer, Databases, Position, Request, Rules, Silent};
+    use crate::analyzer::{Analyzer, Request};
+    use crate::databases::Databases;
+    use crate::progress::Silent;
+    use kalah_core::{Position, Rules};
 
     /// A database's failure keeps its cause; an error about a part of the
     /// request says which, and names no door's flag.

@@ -80,7 +80,7 @@ use crate::bytes::{board_text, Reader};
 use crate::error::{Error, Field, Result};
 
 /// The journal's file name in its directory.
-pub const FILE_NAME: &str = "journal.kj";
+pub use crate::databases::JOURNAL_FILE as FILE_NAME;
 const MAGIC: &[u8; 8] = b"KALAHJNL";
 const VERSION: u32 = 1;
 /// The largest journal read (decompressed): far more than any search keeps.
@@ -482,7 +482,7 @@ pub fn summary(dir: &Path, depth: usize) -> Result<Summary> {
         if depth == 0 {
             return Vec::new();
         }
-        crate::openings::opening_turns(engine, p)
+        p.turns(engine)
             .into_iter()
             .map(|(turn, after)| {
                 let (lower, upper) = bounds(&after);
@@ -561,33 +561,8 @@ impl JournalSpec {
     }
 }
 
+pub use crate::report::JournalReport;
 pub use crate::snapshot::TableEntries;
-
-/// What a search's journal held and gave (in a [`crate::report::Report`]).
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct JournalReport {
-    /// The journal file.
-    pub path: PathBuf,
-    /// Whether it is a search memory (module docs), not one search's journal.
-    pub memory: bool,
-    /// Boards with bounds when the search began (from earlier sessions).
-    pub entries_loaded: usize,
-    /// Boards with bounds at its end.
-    pub entries: usize,
-    /// Sessions before this one.
-    pub earlier_sessions: u32,
-    /// Nodes the earlier sessions searched.
-    pub earlier_nodes: u64,
-    /// Seconds the earlier sessions took.
-    pub earlier_seconds: f64,
-    /// Times the journal was written by this session (its last write included).
-    pub writes: u64,
-    /// Why the last write failed, if it did (a full disk, a directory no
-    /// longer writable): the answer stands, but what this session proved
-    /// since its last successful write is not kept.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub not_written: Option<String>,
-}
 
 /// A journal in use by one search: read, locked, and written while the
 /// search runs ([`Journaling::run`]).

@@ -313,8 +313,8 @@ pub use databases::{Databases, DbFile, DbSpec, SetupBudget};
 pub use error::{Error, ErrorKind, Field, Result};
 pub use progress::{Log, Observer, SearchStatus, Silent};
 pub use table::Table;
-pub use report::{Report, Source};
-pub use setup::{UsedDatabase, BOUNDS_TIME};
+pub use report::{Report, Source, UsedDatabase};
+pub use setup::BOUNDS_TIME;
 pub use oracle::Oracle;
 pub use player::{move_values, BookBrain, Brain, Level, MakeBrain};
 /// The transposition table's size a search of this program would choose,

@@ -193,7 +193,8 @@ mod tests {
     use super::*;
     use crate::databases::DbSpec;
     use crate::setup::SearchWork;
-    use crate::{SetupBudget, Silent};
+    use crate::databases::SetupBudget;
+    use crate::progress::Silent;
 
     fn setup<'a>(engine: &'a Engine, spec: &'a DbSpec) -> Setup<'a> {
         Setup { engine, spec, threads: 1, tt_mb: Some(16), budget: SetupBudget::UNLIMITED, work: SearchWork::Value, observer: &Silent, cancel: None }

@@ -46,7 +46,8 @@ use crate::databases::{for_search_up_to, Databases, INTERACTIVE_LOAD_LIMIT};
 use crate::error::{Error, Result};
 use crate::oracle::table_value;
 use crate::plan::{self, Step, Table};
-use crate::setup::{searched_db_seeds, BoundsOverDatabase, Setup, UsedDatabase, BOUNDS_TIME};
+use crate::report::UsedDatabase;
+use crate::setup::{searched_db_seeds, BoundsOverDatabase, Setup, BOUNDS_TIME};
 use crate::text::{a_size, group};
 
 /// How long the first slice of pondering may run before it checks whether
@@ -321,7 +322,7 @@ pub struct BookBrain {
     engine: Engine,
     book: std::sync::Arc<Book>,
     make: Mutex<Option<MakeBrain>>,
-    inner: std::sync::OnceLock<std::result::Result<Box<dyn Brain>, (crate::ErrorKind, String)>>,
+    inner: std::sync::OnceLock<std::result::Result<Box<dyn Brain>, (crate::error::ErrorKind, String)>>,
     what: String,
 }
 
@@ -349,7 +350,7 @@ impl BookBrain {
             let make = self.make.lock().unwrap_or_else(|e| e.into_inner()).take();
             match make {
                 Some(make) => make().map_err(|e| (e.kind(), e.to_string())),
-                None => Err((crate::ErrorKind::Internal, "the brain beyond the book was made twice".into())),
+                None => Err((crate::error::ErrorKind::Internal, "the brain beyond the book was made twice".into())),
             }
         });
         match made {

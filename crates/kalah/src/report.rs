@@ -2,15 +2,71 @@
 //! a line of best play, how it was found; serialised by serde to the
 //! object `kalah query --json` prints (docs: the CLI's `--json`).
 
-use kalah_core::{Position, Rules};
+use std::path::PathBuf;
+
 use kalah_core::Engine;
+use kalah_core::{Position, Rules};
+use kalah_db::Database;
 use kalah_search::{BoundedAnalysis, BoundedMove, LineEnd, TestOutcome};
 use serde::ser::{Serialize, Serializer};
 
-use crate::journal::JournalReport;
-use crate::setup::UsedDatabase;
 pub use crate::text::RulesView;
 use crate::text::verdict;
+
+/// The endgame database a result rests on.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct UsedDatabase {
+    /// Its file; `None` for one built in memory.
+    pub path: Option<String>,
+    /// Seeds it covers.
+    pub max_seeds: u32,
+    /// Seconds building it took (built in memory).
+    pub build_seconds: Option<f64>,
+    /// Seconds loading it into memory took (a file a search used whole).
+    pub load_seconds: Option<f64>,
+    /// Whether it was kept in memory from an earlier request, built or
+    /// loaded then (a long-lived analyzer, [`crate::Analyzer::keeping`]):
+    /// the seconds above are then those of finding it.
+    pub kept: bool,
+    /// The file a database built in memory by default was written to now,
+    /// for the next searches of its rules ([`crate::Databases::keep_built`]);
+    /// left out of the JSON when none was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub saved_as: Option<String>,
+}
+
+impl UsedDatabase {
+    /// A file, as opened.
+    pub fn file(db: &Database) -> UsedDatabase {
+        UsedDatabase { path: Some(db.path().display().to_string()), max_seeds: db.header().max_seeds, build_seconds: None, load_seconds: None, kept: false, saved_as: None }
+    }
+}
+
+/// What a search's journal held and gave (in a [`Report`]).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct JournalReport {
+    /// The journal file.
+    pub path: PathBuf,
+    /// Whether it is a search memory (module docs), not one search's journal.
+    pub memory: bool,
+    /// Boards with bounds when the search began (from earlier sessions).
+    pub entries_loaded: usize,
+    /// Boards with bounds at its end.
+    pub entries: usize,
+    /// Sessions before this one.
+    pub earlier_sessions: u32,
+    /// Nodes the earlier sessions searched.
+    pub earlier_nodes: u64,
+    /// Seconds the earlier sessions took.
+    pub earlier_seconds: f64,
+    /// Times the journal was written by this session (its last write included).
+    pub writes: u64,
+    /// Why the last write failed, if it did (a full disk, a directory no
+    /// longer writable): the answer stands, but what this session proved
+    /// since its last successful write is not kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_written: Option<String>,
+}
 
 /// How a value was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

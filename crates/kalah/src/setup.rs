@@ -14,6 +14,7 @@ use kalah_search::{BoundSolver, SearchOptions};
 use crate::databases::{for_search, table_mb_within, DbSpec, SetupBudget};
 use crate::error::{Error, Field, Result};
 use crate::progress::Observer;
+use crate::report::UsedDatabase;
 use crate::table::Table;
 use crate::text::{a_size, article, group};
 
@@ -231,35 +232,6 @@ pub fn proves_bounds(h: usize, seeds: u32, rules: Rules, spec: &DbSpec, budget: 
 
 /// A [`BoundSolver`] over whatever database [`Setup::bound_solver`] found or built.
 pub type BoundsOverDatabase = BoundSolver<Table>;
-
-/// The endgame database a result rests on.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct UsedDatabase {
-    /// Its file; `None` for one built in memory.
-    pub path: Option<String>,
-    /// Seeds it covers.
-    pub max_seeds: u32,
-    /// Seconds building it took (built in memory).
-    pub build_seconds: Option<f64>,
-    /// Seconds loading it into memory took (a file a search used whole).
-    pub load_seconds: Option<f64>,
-    /// Whether it was kept in memory from an earlier request, built or
-    /// loaded then (a long-lived analyzer, [`crate::Analyzer::keeping`]):
-    /// the seconds above are then those of finding it.
-    pub kept: bool,
-    /// The file a database built in memory by default was written to now,
-    /// for the next searches of its rules ([`crate::Databases::keep_built`]);
-    /// left out of the JSON when none was.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub saved_as: Option<String>,
-}
-
-impl UsedDatabase {
-    /// A file, as opened.
-    pub fn file(db: &Database) -> UsedDatabase {
-        UsedDatabase { path: Some(db.path().display().to_string()), max_seeds: db.header().max_seeds, build_seconds: None, load_seconds: None, kept: false, saved_as: None }
-    }
-}
 
 /// How to set up the answers for one board size and rule set: the
 /// database asked for, the threads, the table size, what set-up may cost

@@ -75,8 +75,7 @@ use kalah_db::Tablebase;
 use kalah_search::{Analysis, LineEnd, MoveValue, Solver};
 
 use crate::error::{Error, Result};
-use crate::report::{Report, Source};
-use crate::setup::UsedDatabase;
+use crate::report::{Report, Source, UsedDatabase};
 
 /// Jobs per rank the first split aims at. Few: a deeper split costs more
 /// nodes (a job is searched to its exact value or until it is not needed,

@@ -64,7 +64,7 @@ pub struct StrongSolution {
     /// Every board of up to this many seeds is solved: the start's.
     pub max_seeds: u32,
     /// The database file.
-    #[serde(serialize_with = "crate::databases::display_path")]
+    #[serde(serialize_with = "crate::text::display_path")]
     pub path: PathBuf,
     /// Its size.
     pub bytes: u64,
@@ -130,8 +130,8 @@ pub fn solve(request: &StrongRequest, progress: &dyn BuildProgress, observer: &d
     let start = Position::start(h, seeds)?;
     let n = start.seeds_in_houses();
     kalah_db::builder::check_size(h, n)?;
-    if !(1..=crate::MAX_THREADS).contains(&threads) {
-        return Err(Error::bad_input(format!("{threads} threads: give 1 to {}", crate::MAX_THREADS)).about(crate::Field::Threads));
+    if !(1..=crate::analyzer::MAX_THREADS).contains(&threads) {
+        return Err(Error::bad_input(format!("{threads} threads: give 1 to {}", crate::analyzer::MAX_THREADS)).about(crate::error::Field::Threads));
     }
     if let Some(m) = manifest {
         // Before the work, not after it: a place that cannot be written, a
@@ -411,7 +411,7 @@ pub fn add_to_manifest(path: &Path, row: &ManifestRow) -> Result<()> {
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct ManifestCheck {
     /// The manifest.
-    #[serde(serialize_with = "crate::databases::display_path")]
+    #[serde(serialize_with = "crate::text::display_path")]
     pub manifest: PathBuf,
     /// Whether every file present holds, and at least one is.
     pub ok: bool,
@@ -557,7 +557,7 @@ mod tests {
             let path = dir.path().join(name);
             std::fs::write(&path, bytes).unwrap();
             let e = add_to_manifest(&path, &row(1, 1, "x.kdb")).unwrap_err();
-            assert_eq!(e.kind(), crate::ErrorKind::BadInput, "{e}");
+            assert_eq!(e.kind(), crate::error::ErrorKind::BadInput, "{e}");
             assert!(e.to_string().contains("not a manifest"), "{e}");
             assert_eq!(std::fs::read(&path).unwrap(), bytes, "{name} was changed");
         }
@@ -572,7 +572,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (file, manifest) = (dir.path().join("s21.kdb"), dir.path().join("m.csv"));
         let request = StrongRequest { houses: 2, seeds: 1, rules: Rules::default(), file: file.clone(), threads: 1, manifest: Some(manifest.clone()) };
-        let solution = solve(&request, &kalah_db::Quiet, &crate::Silent).unwrap();
+        let solution = solve(&request, &kalah_db::Quiet, &crate::progress::Silent).unwrap();
         assert_eq!(solution.value, kalah_reference::solve(&Rules::default(), &kalah_reference::RefPosition::start(2, 1)).0);
         assert!(check_manifest(&manifest, dir.path(), None).unwrap().ok);
         let good = std::fs::read_to_string(&manifest).unwrap();
@@ -593,14 +593,14 @@ mod tests {
             assert!(!check.ok && check.problems.len() == 1, "a forged {field} passed: {check:?}");
         }
         std::fs::write(&manifest, good.replace("s21.kdb", "../s21.kdb")).unwrap();
-        assert_eq!(check_manifest(&manifest, dir.path(), None).unwrap_err().kind(), crate::ErrorKind::BadInput);
+        assert_eq!(check_manifest(&manifest, dir.path(), None).unwrap_err().kind(), crate::error::ErrorKind::BadInput);
         // Another file where the solution would go: refused, left as it was.
         let notes = dir.path().join("notes.kdb");
         std::fs::write(&notes, "my notes").unwrap();
-        let e = solve(&StrongRequest { file: notes.clone(), manifest: None, ..request.clone() }, &kalah_db::Quiet, &crate::Silent).unwrap_err();
-        assert_eq!(e.kind(), crate::ErrorKind::Refused, "{e}");
+        let e = solve(&StrongRequest { file: notes.clone(), manifest: None, ..request.clone() }, &kalah_db::Quiet, &crate::progress::Silent).unwrap_err();
+        assert_eq!(e.kind(), crate::error::ErrorKind::Refused, "{e}");
         assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes");
-        let e = solve(&StrongRequest { threads: 0, ..request }, &kalah_db::Quiet, &crate::Silent).unwrap_err();
-        assert_eq!(e.kind(), crate::ErrorKind::BadInput, "{e}");
+        let e = solve(&StrongRequest { threads: 0, ..request }, &kalah_db::Quiet, &crate::progress::Silent).unwrap_err();
+        assert_eq!(e.kind(), crate::error::ErrorKind::BadInput, "{e}");
     }
 }

@@ -110,10 +110,10 @@ pub fn verify(analyzer: &Analyzer, request: &VerifyRequest, observer: &dyn Obser
                 db: request.db.clone(),
                 threads: request.threads,
                 tt_mb: request.tt_mb,
-                want: crate::Want::Value,
+                want: crate::plan::Want::Value,
                 time_limit: Some(request.time_limit),
                 journal: None,
-                memory: crate::Memory::Off,
+                memory: crate::analyzer::Memory::Off,
                 tests: RootTests::AtLeast(at_least),
                 ..Request::new(position, rules)
             };
