@@ -8,7 +8,7 @@
 //! [`MAX_WAITING`] requests, each up to `--queue-wait`), then gets 503 with
 //! `Retry-After`; a position a database file or the opening book covers is
 //! answered by probes without taking a slot, and so is one whose exact
-//! answer was kept ([`api::at_once`]); a client that goes away stops
+//! answer was kept ([`api::answer_at_once`]); a client that goes away stops
 //! its search; at most `--max-connections` connections are served at once,
 //! and one whose client is slower than [`HEADER_WAIT`] to send a request's
 //! headers is closed; a query string longer than [`MAX_QUERY`] is refused;
@@ -394,13 +394,18 @@ async fn answer(shared: Arc<Shared>, request: ApiRequest) -> Response {
         busy.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from_static("2"));
         busy
     };
+    // What takes no work is answered at once, without a slot.
     let at_once = {
         let (work, request) = (shared.clone(), request.clone());
-        tokio::task::spawn_blocking(move || api::at_once(&work.analyzer, &request, &work.limits)).await.unwrap_or(false)
+        tokio::task::spawn_blocking(move || api::answer_at_once(&work.analyzer, &request, &work.limits)).await
     };
-    let permit = if at_once {
-        None
-    } else {
+    match at_once {
+        Ok(Ok(Some(report))) => return respond(&shared, request, report),
+        Ok(Ok(None)) => {}
+        Ok(Err(e)) => return error_response(&shared, &e),
+        Err(_) => return failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error: the analysis failed"),
+    }
+    let permit = {
         use std::sync::atomic::Ordering::Relaxed;
         if shared.waiting.fetch_add(1, Relaxed) >= MAX_WAITING {
             shared.waiting.fetch_sub(1, Relaxed);
@@ -409,7 +414,7 @@ async fn answer(shared: Arc<Shared>, request: ApiRequest) -> Response {
         let acquired = tokio::time::timeout(shared.queue_wait, shared.slots.acquire()).await;
         shared.waiting.fetch_sub(1, Relaxed);
         match acquired {
-            Ok(Ok(permit)) => Some(permit),
+            Ok(Ok(permit)) => permit,
             _ => return busy(),
         }
     };
@@ -417,31 +422,33 @@ async fn answer(shared: Arc<Shared>, request: ApiRequest) -> Response {
     // one waited: the analyzer then answers from what it kept.)
     let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let _gone = CancelOnDrop(cancel.clone());
-    let work = shared.clone();
-    let background_request = request.clone();
-    let result = tokio::task::spawn_blocking(move || api::answer_until(&work.analyzer, &request, &work.limits, Some(cancel))).await;
+    let (work, asked) = (shared.clone(), request.clone());
+    let result = tokio::task::spawn_blocking(move || api::answer_until(&work.analyzer, &asked, &work.limits, Some(cancel))).await;
     drop(permit);
     match result {
-        Ok(Ok(report)) => {
-            let answer = match serde_json::to_value(&report) {
-                Ok(answer) => answer,
-                Err(e) => return error_response(&shared, &Error::internal(format!("the report does not serialise: {e}"))),
-            };
-            // Bounds only: the search goes on in the background, if a place is free.
-            if !report.is_exact() {
-                if let Ok(key) = background_request.question() {
-                    shared.background.start(&shared.analyzer, &shared.limits, key, background_request);
-                }
-            }
-            let mut response = Json(answer).into_response();
-            if report.source == kalah::Source::Kept {
-                response.headers_mut().insert("x-kalah-kept", header::HeaderValue::from_static("1"));
-            }
-            response
-        }
+        Ok(Ok(report)) => respond(&shared, request, report),
         Ok(Err(e)) => error_response(&shared, &e),
         Err(_) => failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error: the analysis failed"),
     }
+}
+
+/// The answer to `request`: `report` as JSON, marked when it was kept; a
+/// report with bounds only goes on in the background, if a place is free.
+fn respond(shared: &Shared, request: ApiRequest, report: kalah::Report) -> Response {
+    let answer = match serde_json::to_value(&report) {
+        Ok(answer) => answer,
+        Err(e) => return error_response(shared, &Error::internal(format!("the report does not serialise: {e}"))),
+    };
+    if !report.is_exact() {
+        if let Ok(key) = request.question() {
+            shared.background.start(&shared.analyzer, &shared.limits, key, request);
+        }
+    }
+    let mut response = Json(answer).into_response();
+    if report.source == kalah::Source::Kept {
+        response.headers_mut().insert("x-kalah-kept", header::HeaderValue::from_static("1"));
+    }
+    response
 }
 
 /// The database files served: name (not the path), board, seeds, rules, size.

@@ -25,8 +25,9 @@ use crate::journal::{Identity, JournalSpec, Journaling};
 use crate::error::{Error, Field, Result};
 use crate::progress::{watched_search, Observer, SearchStatus};
 use crate::report::{JournalReport, Report, Source, UsedDatabase};
-use crate::setup::{SearchWork, Setup, BOUNDS_TIME};
-use crate::plan::{self, Step, Table};
+use crate::setup::{search_table, solver_over, SearchWork, Setup, BOUNDS_TIME};
+use crate::plan::{self, Plan, Step, Table};
+use crate::table::describe_file;
 pub use crate::plan::Want;
 use crate::text::a_size;
 
@@ -186,7 +187,7 @@ impl Request {
     }
 
     /// Refuses what cannot be answered as asked.
-    fn check(&self) -> Result<()> {
+    pub(crate) fn check(&self) -> Result<()> {
         if !(1..=MAX_THREADS).contains(&self.threads) {
             return Err(Error::bad_input(format!("{} search threads: give 1 to {MAX_THREADS}", self.threads)).about(Field::Threads));
         }
@@ -440,21 +441,19 @@ impl Analyzer {
         crate::player::for_game(&self.databases, &setup, &request.position)
     }
 
-    /// The database to build in memory for `seeds`, from those kept if
-    /// this analyzer keeps them (and whether it was).
-    fn memory_database(&self, setup: &Setup<'_>, seeds: u32, file: Option<&Database>) -> Result<Option<(Arc<Builder>, bool)>> {
+    /// The database of `n` seeds built in memory (beside a database
+    /// `file`, if one is used), from those kept if this analyzer keeps
+    /// them (and whether it was).
+    fn memory_database(&self, setup: &Setup<'_>, n: u32, file: bool) -> Result<Option<(Arc<Builder>, bool)>> {
         let Some(kept) = &self.kept else {
-            return Ok(setup.memory_database(seeds, file)?.map(|b| (Arc::new(b), false)));
-        };
-        let Some(n) = setup.memory_seeds(seeds, file)? else {
-            return Ok(None);
+            return Ok(setup.build_noted(n, file)?.map(|b| (Arc::new(b), false)));
         };
         let (h, rules) = (setup.engine.houses(), setup.engine.rules());
         // Held while building: a second request for the same database waits for it.
         let mut kept = kept.lock().map_err(|_| Error::internal("a request failed while building a database"))?;
         let fits = |b: &Arc<Builder>| b.houses() == h && b.rules() == rules && b.indexer().max_seeds() >= n;
         // A build the cancel flag stops (or never begins) is not kept.
-        keep_made(&mut kept.built, fits, || Ok(setup.build_noted(n, file.is_some())?.map(Arc::new)))
+        keep_made(&mut kept.built, fits, || Ok(setup.build_noted(n, file)?.map(Arc::new)))
     }
 
     /// `db` loaded into memory for a search, from those kept if this
@@ -612,12 +611,6 @@ impl Analyzer {
         self.answers.open(observer)
     }
 
-    /// Whether the exact answers kept in the folder (or in memory) answer
-    /// `request` at once, with no search.
-    pub fn has_kept_answer(&self, request: &Request) -> bool {
-        keeps_answers(request) && self.answers.get(&request.position, request.rules, &crate::progress::Silent).is_some()
-    }
-
     /// The report of `request` answered by `analysis` from `source`, in the
     /// time since `start`, with no search.
     fn report(&self, request: &Request, analysis: BoundedAnalysis, source: Source, start: Instant, database: Option<UsedDatabase>) -> Report {
@@ -663,12 +656,14 @@ impl Analyzer {
         let setup = Setup { engine, spec: &spec, threads: request.threads, tt_mb: request.tt_mb, budget, work, observer, cancel: request.cancel.as_deref() };
         let start = Instant::now();
         let mut built_kept = false;
-        let step = plan::step(&setup, seeds, db, |file| {
-            Ok(self.memory_database(&setup, seeds, file)?.map(|(b, kept)| {
-                built_kept = kept;
-                b
-            }))
-        })?;
+        let step = match plan::step(&setup, seeds, db)? {
+            Plan::Take(step) => step,
+            Plan::Build { seeds: n, file } => {
+                let memory = self.memory_database(&setup, n, file.is_some())?;
+                built_kept = memory.as_ref().is_some_and(|&(_, kept)| kept);
+                plan::built(seeds, memory.map(|(b, _)| b), file)
+            }
+        };
         let built = |b: &Builder| UsedDatabase { path: None, max_seeds: b.indexer().max_seeds(), build_seconds: Some(start.elapsed().as_secs_f64()), load_seconds: None, kept: built_kept, saved_as: None };
         let (memory, file) = match step {
             Step::Probe(Table::File(db)) => {
@@ -725,10 +720,10 @@ impl Analyzer {
             self.remember_built(request, b, database.as_mut(), observer);
         }
         let db_seeds = database.as_ref().map(|d| d.max_seeds);
-        let options = plan::search_options(setup, seeds, db_seeds, file.as_ref())?;
+        let options = setup.checked_search_options(seeds, db_seeds, file.as_ref())?;
         let table_note = match (&memory, &file) {
             (Some(b), _) => format!(" and {}", Table::Memory(b.clone()).describe()),
-            (None, Some(d)) => format!(" and {}", plan::describe_file(d)),
+            (None, Some(d)) => format!(" and {}", describe_file(d)),
             (None, None) => ", no endgame database".to_string(),
         };
         observer.note(&format!(
@@ -749,17 +744,13 @@ impl Analyzer {
         }
         let mut load_seconds = None;
         let mut loaded_kept = false;
-        let table = match (memory, file) {
-            (Some(b), _) => Table::Memory(b),
-            (None, Some(db)) => {
-                let loading = Instant::now();
-                let loaded;
-                (loaded, loaded_kept) = self.loaded(db, request.threads)?;
-                load_seconds = Some(loading.elapsed().as_secs_f64());
-                Table::File(loaded)
-            }
-            (None, None) => Table::none(h, rules),
-        };
+        let table = search_table(setup.engine, memory, file, |db| {
+            let loading = Instant::now();
+            let loaded;
+            (loaded, loaded_kept) = self.loaded(db, request.threads)?;
+            load_seconds = Some(loading.elapsed().as_secs_f64());
+            Ok(loaded)
+        })?;
         // A keeping analyzer answers a plain search (no journal, no memory,
         // no tests chosen) with a solver kept from an earlier request if
         // one fits, and keeps it after.
@@ -767,7 +758,7 @@ impl Analyzer {
         let kept_solver = poolable.then(|| self.take_solver(h, rules, &table, &options)).flatten();
         let mut solver = match kept_solver {
             Some(solver) => solver,
-            None => Solver::new(h, rules, table, options)?,
+            None => solver_over(setup.engine, table, options)?,
         };
         let searched = search(&mut solver, request, start, observer, journaling);
         if poolable {

@@ -204,15 +204,15 @@ impl ApiRequest {
 /// many boards instead: about a second of work on two cores.
 pub const MAX_RETROGRADE_BOARDS: u64 = 5_000_000;
 
-/// Whether `request` is answered at once, without a search: a finished
-/// game, the book, an answer kept ([`Memory::Answers`] under `limits`), a
-/// default database file that covers the position. A door runs such a
-/// request without waiting for a search's place.
-pub fn at_once(analyzer: &Analyzer, request: &ApiRequest, limits: &Limits) -> bool {
-    let Ok(asked) = request.request(limits) else {
-        return false;
-    };
-    crate::plan::by_probe(analyzer.book().filter(|_| asked.book), analyzer.databases(), &asked.position, asked.rules) || analyzer.has_kept_answer(&asked)
+/// [`answer`] when it takes no work ([`Analyzer::analyze_at_once`]: a
+/// finished game, the book, an answer kept under `limits`'
+/// [`Memory`], a probe of a default database file that covers the
+/// position); `None` when it takes a search, retrograde analysis or a
+/// database to load or build. A door answers such a request without
+/// waiting for a search's place, and the rest with [`answer_until`].
+pub fn answer_at_once(analyzer: &Analyzer, request: &ApiRequest, limits: &Limits) -> Result<Option<Report>> {
+    let request = analyzer_request(request, limits, None)?;
+    Ok(analyzer.analyze_at_once(&request, &Silent)?.map(|report| shown(report, limits)))
 }
 
 /// Answers `request` ([module docs](self)).
@@ -237,20 +237,31 @@ pub fn answer_watched(
     cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     observer: &dyn crate::progress::Observer,
 ) -> Result<Report> {
+    let request = analyzer_request(request, limits, cancel)?;
+    Ok(shown(analyzer.analyze(&request, observer)?, limits))
+}
+
+/// The analyzer's request for `request` under `limits`, stopped by `cancel`.
+fn analyzer_request(request: &ApiRequest, limits: &Limits, cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>) -> Result<Request> {
     let mut request = request.request(limits)?;
     request.cancel = cancel;
     request.setup_time = limits.setup_time;
     // Retrograde analysis beyond the limit would take longer than any time
     // limit: the plan proves bounds in time over a smaller database instead.
     request.retrograde_boards = limits.bounded.then_some(MAX_RETROGRADE_BOARDS);
-    let mut report = analyzer.analyze(&request, observer)?;
+    Ok(request)
+}
+
+/// `report` as the door shows it: under [`Limits::show_paths`] off, a
+/// database named by its file name alone.
+fn shown(mut report: Report, limits: &Limits) -> Report {
     if !limits.show_paths {
         if let Some(used) = report.database.as_mut() {
             used.path = used.path.as_deref().map(file_name);
             used.saved_as = used.saved_as.as_deref().map(file_name);
         }
     }
-    Ok(report)
+    report
 }
 
 /// The name of the file at `path`, without where it lies.
@@ -343,6 +354,26 @@ mod tests {
             assert_eq!(step["position"], at.ring());
         }
         assert!(engine.is_over(at.mover_board()), "the line ends the game: {at}");
+    }
+
+    /// What takes no work is answered at once, as the door shows it (a
+    /// database by its file name alone); the rest is left for a search.
+    #[test]
+    fn what_takes_no_work_is_answered_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let databases = Databases::new(dir.path());
+        let rules = Rules { capture: Capture::Empty, ..Rules::default() };
+        kalah_db::build_file(&databases.path_for(4, 8, rules), 4, rules, 8, &kalah_db::Quiet).unwrap();
+        let analyzer = Analyzer::keeping(databases);
+        let at_once = |line: &str| answer_at_once(&analyzer, &ApiRequest::from_json(line).unwrap(), &limits()).unwrap();
+        let over = at_once(r#"{"position": "0,0,0,0,5,2,1,0,0,3 S"}"#).expect("a finished game");
+        assert_eq!(over.source, crate::report::Source::GameOver);
+        let probed = at_once(r#"{"position": "1,0,2,1,0,1,0,3,0,2 S", "capture": "empty"}"#).expect("covered by the file");
+        assert_eq!(probed.source, crate::report::Source::Database);
+        assert_eq!(probed.database.unwrap().path.as_deref(), Some(format!("kalah-h4-n8-{}.kdb", rules.tag()).as_str()));
+        assert!(at_once(r#"{"houses": 4, "seeds": 3, "capture": "empty"}"#).is_none(), "12 seeds: a search");
+        let bad = answer_at_once(&analyzer, &ApiRequest::from_json(r#"{"houses": 4}"#).unwrap(), &limits()).unwrap_err();
+        assert_eq!(bad.kind(), crate::error::ErrorKind::BadInput);
     }
 
     /// A door open to others bounds retrograde analysis: clockwise

@@ -12,12 +12,12 @@ use std::time::{Duration, Instant};
 
 use kalah_core::{boards_up_to, Board, Engine, Position, Rules};
 use kalah_db::{human_bytes, Database, Tablebase};
-use kalah_search::{analyze_from_table, BoundSolver, Bounded, SearchOptions, Solver};
+use kalah_search::{analyze_from_table, Bounded, SearchOptions, Solver};
 
 use crate::databases::{for_search, Databases, Purpose, SetupBudget, ANALYSIS_LOAD_GAP, VALUE_LOAD_GAP};
 use crate::error::{Error, Field, Result};
-use crate::plan::{self, Step, Table};
-use crate::setup::{bounds_tt_mb, check_table_memory, default_memory_seeds, retrograde_fits, searched_db_seeds, BoundsOverDatabase, Setup, BOUNDS_TIME};
+use crate::plan::{self, Plan, Step, Table};
+use crate::setup::{bound_solver_over, bounds_tt_mb, check_table_memory, default_memory_seeds, retrograde_fits, solver_over, BoundsOverDatabase, Load, Setup, BOUNDS_TIME};
 use crate::text::{article, group};
 
 /// Values of positions of one board size and rule set.
@@ -203,7 +203,7 @@ impl Oracle for BoundOracle {
 /// proven by a search over it, each with a table of its own.
 pub struct ClockwiseOracle {
     engine: Engine,
-    table: Box<dyn Tablebase>,
+    table: Table,
     threads: usize,
     largest: u32,
     /// The table size asked for; else decided for each proof by the time
@@ -234,7 +234,7 @@ impl Oracle for ClockwiseOracle {
     }
     fn bounds(&self, position: &Position, deadline: Option<Instant>) -> Result<Bounded> {
         check_houses(&self.engine, position)?;
-        if let Some(v) = table_value(&self.engine, &*self.table, position.mover_board())? {
+        if let Some(v) = table_value(&self.engine, &self.table, position.mover_board())? {
             let v = position.store_difference() + v;
             return Ok(Bounded { lower: v, upper: v });
         }
@@ -244,7 +244,7 @@ impl Oracle for ClockwiseOracle {
         let mb = self.tt_mb.unwrap_or_else(|| bounds_tt_mb(h, self.largest, n, deadline.saturating_duration_since(Instant::now())));
         let options = SearchOptions { threads: self.threads, tt_bytes: mb << 20, max_seeds: Some(self.largest) };
         check_table_memory(options.reserved_bytes(h) as u64)?;
-        let solver = BoundSolver::new(h, self.engine.rules(), &*self.table, options)?;
+        let solver = bound_solver_over(&self.engine, self.table.clone(), options)?;
         let bounds = solver.bounds_within(position, deadline)?;
         self.nodes.fetch_add(solver.nodes(), std::sync::atomic::Ordering::Relaxed);
         Ok(bounds)
@@ -280,7 +280,11 @@ pub fn for_positions(databases: &Databases, setup: &Setup<'_>, seeds: u32, limit
     let (h, rules) = (engine.houses(), engine.rules());
     let purpose = Purpose { houses: h, rules, seeds, gap: ANALYSIS_LOAD_GAP };
     let file = databases.open_for(setup.spec, purpose, SetupBudget::UNLIMITED, setup.observer)?;
-    Ok(match plan::step(setup, seeds, file, |file| Ok(setup.memory_database(seeds, file)?.map(Arc::new)))? {
+    let step = match plan::step(setup, seeds, file)? {
+        Plan::Take(step) => step,
+        Plan::Build { seeds: n, file } => plan::built(seeds, setup.build_noted(n, file.is_some())?.map(Arc::new), file),
+    };
+    Ok(match step {
         Step::Probe(table) => Box::new(TableOracle::new(engine.clone(), table)?),
         Step::Bounds(file) => {
             let limit = limit.unwrap_or(BOUNDS_TIME);
@@ -288,16 +292,7 @@ pub fn for_positions(databases: &Databases, setup: &Setup<'_>, seeds: u32, limit
             Box::new(BoundOracle { solver, limit })
         }
         Step::Retrograde { .. } => Box::new(TableOracle::new(engine.clone(), setup.retrograde_table(seeds)?)?),
-        Step::Search { memory, file } => {
-            let db_seeds = searched_db_seeds(memory.as_deref(), file.as_ref());
-            let options = plan::search_options(setup, seeds, db_seeds, file.as_ref().filter(|_| memory.is_none()))?;
-            let table = match (memory, file) {
-                (Some(b), _) => Table::Memory(b),
-                (None, Some(d)) => Table::File(Arc::new(for_search(d, setup.threads)?)),
-                (None, None) => Table::none(h, rules),
-            };
-            Box::new(SearchOracle(Solver::new(h, rules, table, options)?))
-        }
+        Step::Search { memory, file } => Box::new(SearchOracle(setup.searcher(seeds, memory, file, Load::Whole)?)),
     })
 }
 
@@ -340,8 +335,8 @@ fn clockwise(setup: &Setup<'_>, largest: u32) -> Result<Box<dyn Oracle>> {
     if n < largest && setup.spec.build_seeds.is_none() {
         setup.observer.note(&format!("exact values up to {largest} seeds: {}", clockwise_refusal(h, largest, rules)));
     }
-    let table = setup.build(n)?;
-    Ok(Box::new(ClockwiseOracle { engine: engine.clone(), table: Box::new(table), threads: setup.threads, largest, tt_mb: setup.tt_mb, nodes: Default::default() }))
+    let table = Table::Memory(Arc::new(setup.build(n)?));
+    Ok(Box::new(ClockwiseOracle { engine: engine.clone(), table, threads: setup.threads, largest, tt_mb: setup.tt_mb, nodes: Default::default() }))
 }
 
 /// The oracle for the starts of one board size with up to `largest` seeds
@@ -405,6 +400,6 @@ pub fn for_starts(databases: &Databases, setup: &Setup<'_>, largest: u32) -> Res
     let options = setup.search_options(largest, database.as_ref().and_then(|t| t.max_seeds()));
     check_table_memory(options.reserved_bytes(h) as u64)?;
     let table = database.unwrap_or_else(|| Table::none(h, rules));
-    Ok(Box::new(SearchOracle(Solver::new(h, rules, table, options)?)))
+    Ok(Box::new(SearchOracle(solver_over(engine, table, options)?)))
 }
 

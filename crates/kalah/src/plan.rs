@@ -24,9 +24,11 @@
 //!    first ([`Setup::memory_seeds`] sizes it), else over none; where the
 //!    one built in memory covers the position, probes of it instead.
 //!
-//! [`step`] takes steps 2-5 for a position; each caller wraps what it
-//! gets (a report, an oracle of many positions, a player's brain) and
-//! chooses only how a file is opened and kept. Every table a search or a
+//! [`step`] says what to do for a position in steps 2-5: a step to take,
+//! or a database to build in memory first, after which [`built`] gives
+//! the step. Each caller wraps what it gets (a report, an oracle of many
+//! positions, a player's brain) and chooses only how a file is opened and
+//! kept, and where a database built in memory comes from. Every table a search or a
 //! probe reads is a [`Table`], so one solver type serves every source.
 
 use std::sync::Arc;
@@ -34,14 +36,14 @@ use std::time::Instant;
 
 use kalah_core::{Engine, Position, Rules};
 use kalah_db::{Builder, Database};
-use kalah_search::{Bounded, BoundedAnalysis, LineEnd, SearchOptions};
+use kalah_search::{Bounded, BoundedAnalysis, LineEnd};
 
 use crate::book::Book;
-use crate::databases::{Databases, DbSpec};
+use crate::databases::DbSpec;
 use crate::error::Result;
 use crate::report::{Report, Source};
-use crate::setup::{check_search_memory, proves_bounds, Setup};
-pub use crate::table::{describe_file, Table};
+use crate::setup::{proves_bounds, Setup};
+pub use crate::table::Table;
 
 /// What a request asks beside the position's value (always answered).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -101,18 +103,6 @@ pub fn at_once(book: Option<&Book>, position: &Position, rules: Rules, want: Wan
     Some(Report { position: *position, rules, analysis, source, nodes: 0, seconds: start.elapsed().as_secs_f64(), database: None, best_found, journal: None, test: None, likely_best: None })
 }
 
-/// Whether step 1 or 2 answers `position` under `rules`: a finished game,
-/// a position of `book`, or one that a file of `databases` covers; no
-/// search, no database built (a server answers these without waiting for
-/// a search's slot).
-pub fn by_probe(book: Option<&Book>, databases: &Databases, position: &Position, rules: Rules) -> bool {
-    if Engine::shared(position.houses(), rules).is_over(position.mover_board()) || book.is_some_and(|b| b.lookup(rules, position).is_some()) {
-        return true;
-    }
-    let seeds = position.seeds_in_houses();
-    databases.files(position.houses(), rules).iter().any(|f| f.max_seeds >= seeds)
-}
-
 /// Steps 2-5 for a position of `seeds` seeds (in its houses).
 #[derive(Debug)]
 pub enum Step {
@@ -138,27 +128,53 @@ pub enum Step {
     },
 }
 
-/// The step that answers a position of `seeds` seeds under `setup`, with
-/// `file`, the database file chosen for it (if any); `memory` builds the
-/// database of [`Setup::memory_seeds`] beside that file, or gets it from
-/// the caller's keeping, when a search is the step.
-pub fn step(setup: &Setup<'_>, seeds: u32, file: Option<Database>, memory: impl FnOnce(Option<&Database>) -> Result<Option<Arc<Builder>>>) -> Result<Step> {
+/// What the plan says to do next for a position: take a step, or first
+/// build a database in memory (the caller builds it, or takes it from
+/// what it keeps, and asks [`built`] for the step).
+#[derive(Debug)]
+pub enum Plan {
+    /// The step that answers the position.
+    Take(Step),
+    /// Build the database of every board up to `seeds` seeds in memory
+    /// ([`Setup::memory_seeds`] sized it), beside `file`, then take the
+    /// step [`built`] gives.
+    Build {
+        /// The seeds of the database to build.
+        seeds: u32,
+        /// The file chosen for the position (it does not cover it).
+        file: Option<Database>,
+    },
+}
+
+/// What to do for a position of `seeds` seeds under `setup`, with
+/// `file`, the database file chosen for it (if any).
+pub fn step(setup: &Setup<'_>, seeds: u32, file: Option<Database>) -> Result<Plan> {
     let (h, rules) = (setup.engine.houses(), setup.engine.rules());
     let file = match file {
-        Some(d) if seeds <= d.header().max_seeds => return Ok(Step::Probe(Table::File(Arc::new(d)))),
+        Some(d) if seeds <= d.header().max_seeds => return Ok(Plan::Take(Step::Probe(Table::File(Arc::new(d))))),
         file => file,
     };
     if proves_bounds(h, seeds, rules, setup.spec, setup.budget) {
-        return Ok(Step::Bounds(file));
+        return Ok(Plan::Take(Step::Bounds(file)));
     }
     if rules.may_cycle() {
-        return Ok(Step::Retrograde { unused: file });
+        return Ok(Plan::Take(Step::Retrograde { unused: file }));
     }
-    let memory = memory(file.as_ref())?;
+    Ok(match setup.memory_seeds(seeds, file.as_ref())? {
+        Some(n) => Plan::Build { seeds: n, file },
+        None => Plan::Take(Step::Search { memory: None, file }),
+    })
+}
+
+/// The step after [`Plan::Build`] for a position of `seeds` seeds:
+/// probes of `memory`, the database built, where it covers the position,
+/// else a search over it; without one (a build a cancel flag stopped), a
+/// search over `file`.
+pub fn built(seeds: u32, memory: Option<Arc<Builder>>, file: Option<Database>) -> Step {
     match memory {
-        Some(b) if b.indexer().max_seeds() >= seeds => Ok(Step::Probe(Table::Memory(b))),
-        Some(b) => Ok(Step::Search { memory: Some(b), file: None }),
-        None => Ok(Step::Search { memory: None, file }),
+        Some(b) if b.indexer().max_seeds() >= seeds => Step::Probe(Table::Memory(b)),
+        Some(b) => Step::Search { memory: Some(b), file: None },
+        None => Step::Search { memory: None, file },
     }
 }
 
@@ -176,16 +192,6 @@ pub fn within_retrograde(spec: &DbSpec, h: usize, seeds: u32, rules: Rules, limi
     }
     let n = (1..seeds).rev().find(|&n| kalah_core::boards_up_to(h, n) <= limit).unwrap_or(0);
     DbSpec { build_seeds: Some(n), ..spec.clone() }
-}
-
-/// The options of a search of positions of up to `seeds` seeds over a
-/// database of `db_seeds` (the table asked for, or the default), refused
-/// when its transposition table does not fit in memory next to `to_load`,
-/// a file about to be copied into memory for it.
-pub fn search_options(setup: &Setup<'_>, seeds: u32, db_seeds: Option<u32>, to_load: Option<&Database>) -> Result<SearchOptions> {
-    let options = setup.search_options(seeds, db_seeds);
-    check_search_memory(options.reserved_bytes(setup.engine.houses()) as u64, to_load)?;
-    Ok(options)
 }
 
 #[cfg(test)]
@@ -211,21 +217,27 @@ mod tests {
         let spec = DbSpec::default();
         let s = setup(&engine, &spec);
         let open = || Some(Database::open_for(&file, 3, Rules::default()).unwrap());
-        let never = |_: Option<&Database>| -> Result<Option<Arc<Builder>>> { panic!("nothing to build") };
-        assert!(matches!(step(&s, 8, open(), never).unwrap(), Step::Probe(Table::File(_))));
-        assert!(matches!(step(&s, 9, open(), |_| Ok(None)).unwrap(), Step::Search { memory: None, file: Some(_) }));
-        assert!(matches!(step(&s, 9, None, |_| Ok(None)).unwrap(), Step::Search { memory: None, file: None }));
-        let built = |n| move |_: Option<&Database>| Ok(Some(Arc::new(s.build(n).unwrap())));
-        assert!(matches!(step(&s, 9, None, built(9)).unwrap(), Step::Probe(Table::Memory(_))));
-        assert!(matches!(step(&s, 12, None, built(6)).unwrap(), Step::Search { memory: Some(_), file: None }));
+        assert!(matches!(step(&s, 8, open()).unwrap(), Plan::Take(Step::Probe(Table::File(_)))));
+        assert!(matches!(step(&s, 9, open()).unwrap(), Plan::Take(Step::Search { memory: None, file: Some(_) })));
+        assert!(matches!(step(&s, 9, None).unwrap(), Plan::Take(Step::Search { memory: None, file: None })));
+        // A database built in memory: asked for, probed where it covers.
+        let asked = |n| DbSpec { build_seeds: Some(n), ..DbSpec::default() };
+        let (nine, six) = (asked(9), asked(6));
+        assert!(matches!(step(&setup(&engine, &nine), 9, None).unwrap(), Plan::Build { seeds: 9, file: None }));
+        assert!(matches!(step(&setup(&engine, &six), 12, open()).unwrap(), Plan::Take(Step::Search { memory: None, file: Some(_) })), "the file covers the size asked");
+        assert!(matches!(step(&setup(&engine, &asked(10)), 12, open()).unwrap(), Plan::Build { seeds: 10, file: Some(_) }));
+        let build = |n| Some(Arc::new(s.build(n).unwrap()));
+        assert!(matches!(built(9, build(9), None), Step::Probe(Table::Memory(_))));
+        assert!(matches!(built(12, build(6), open()), Step::Search { memory: Some(_), file: None }));
+        assert!(matches!(built(12, None, open()), Step::Search { memory: None, file: Some(_) }), "a build stopped: the file");
         // Clockwise: retrograde analysis where it fits, the file unused.
         let clockwise = Rules { sowing: kalah_core::Sowing::Cw, ..Rules::default() };
         let engine = Engine::new(3, clockwise);
         let s = setup(&engine, &spec);
-        assert!(matches!(step(&s, 9, None, never).unwrap(), Step::Retrograde { unused: None }));
+        assert!(matches!(step(&s, 9, None).unwrap(), Plan::Take(Step::Retrograde { unused: None })));
         let smaller = DbSpec { build_seeds: Some(4), ..DbSpec::default() };
         let s = setup(&engine, &smaller);
-        assert!(matches!(step(&s, 9, None, never).unwrap(), Step::Bounds(None)));
+        assert!(matches!(step(&s, 9, None).unwrap(), Plan::Take(Step::Bounds(None))));
     }
 
     /// A cap on retrograde analysis gives a clockwise position beyond it a

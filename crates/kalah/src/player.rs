@@ -42,12 +42,12 @@ use kalah_db::Tablebase;
 use kalah_search::{analyze_from_table, table_move, Bounded, SearchError, Solver};
 
 use crate::book::Book;
-use crate::databases::{for_search_up_to, Databases, INTERACTIVE_LOAD_LIMIT};
+use crate::databases::{Databases, INTERACTIVE_LOAD_LIMIT};
 use crate::error::{Error, Result};
 use crate::oracle::table_value;
-use crate::plan::{self, Step, Table};
+use crate::plan::{self, Plan, Step, Table};
 use crate::report::UsedDatabase;
-use crate::setup::{searched_db_seeds, BoundsOverDatabase, Setup, BOUNDS_TIME};
+use crate::setup::{BoundsOverDatabase, Load, Setup, BOUNDS_TIME};
 use crate::text::{a_size, group};
 
 /// How long the first slice of pondering may run before it checks whether
@@ -71,14 +71,17 @@ pub fn for_game(databases: &Databases, setup: &Setup<'_>, start: &Position) -> R
     }
     let (threads, seeds) = (setup.threads, start.seeds_in_houses());
     let file = databases.open_up_to(setup.spec, h, rules, INTERACTIVE_LOAD_LIMIT)?;
-    let memory = |file: Option<&kalah_db::Database>| {
-        let mut memory = setup.memory_database(seeds, file)?;
-        if let (Some(builder), None) = (memory.as_mut(), setup.spec.build_seeds) {
-            databases.keep_built(builder, setup.observer);
+    let step = match plan::step(setup, seeds, file)? {
+        Plan::Take(step) => step,
+        Plan::Build { seeds: n, file } => {
+            let mut memory = setup.build_noted(n, file.is_some())?;
+            if let (Some(builder), None) = (memory.as_mut(), setup.spec.build_seeds) {
+                databases.keep_built(builder, setup.observer);
+            }
+            plan::built(seeds, memory.map(Arc::new), file)
         }
-        Ok(memory.map(Arc::new))
     };
-    let brain: Box<dyn Brain> = match plan::step(setup, seeds, file, memory)? {
+    let brain: Box<dyn Brain> = match step {
         Step::Probe(table) => {
             let what = match &table {
                 Table::File(d) => format!("the {}-seed database {}", d.header().max_seeds, d.path().display()),
@@ -105,21 +108,15 @@ pub fn for_game(databases: &Databases, setup: &Setup<'_>, start: &Position) -> R
             Box::new(TableBrain { engine, table, what })
         }
         Step::Search { memory, file } => {
-            let loaded = file.as_ref().filter(|d| memory.is_none() && d.file_bytes() <= INTERACTIVE_LOAD_LIMIT);
-            let options = plan::search_options(setup, seeds, searched_db_seeds(memory.as_deref(), file.as_ref()), loaded)?;
-            let resources = format!("{threads} thread{}, {} table", if threads == 1 { "" } else { "s" }, a_size(options.table_bytes(h) as u64));
-            let (table, what) = match (memory, file) {
-                (Some(b), _) => {
-                    let what = format!("a search ({resources}) backed by the {}-seed database built in memory", b.indexer().max_seeds());
-                    (Table::Memory(b), what)
-                }
-                (None, Some(d)) => {
-                    let what = format!("a search ({resources}) backed by the {}-seed database {}", d.header().max_seeds, d.path().display());
-                    (Table::File(Arc::new(for_search_up_to(d, INTERACTIVE_LOAD_LIMIT, threads)?)), what)
-                }
-                (None, None) => (Table::none(h, rules), format!("a search ({resources}), no endgame database")),
+            let backed = match (&memory, &file) {
+                (Some(b), _) => format!(" backed by the {}-seed database built in memory", b.indexer().max_seeds()),
+                (None, Some(d)) => format!(" backed by the {}-seed database {}", d.header().max_seeds, d.path().display()),
+                (None, None) => ", no endgame database".to_string(),
             };
-            Box::new(SearchBrain::new(Solver::new(h, rules, table, options)?, what))
+            let solver = setup.searcher(seeds, memory, file, Load::UpTo(INTERACTIVE_LOAD_LIMIT))?;
+            let plural = if threads == 1 { "" } else { "s" };
+            let what = format!("a search ({threads} thread{plural}, {} table){backed}", a_size(solver.tt_bytes() as u64));
+            Box::new(SearchBrain::new(solver, what))
         }
     };
     Ok(brain)

@@ -9,9 +9,9 @@ use std::time::{Duration, Instant};
 
 use kalah_core::{boards_up_to, Engine, Rules};
 use kalah_db::{human_bytes, Builder, Database};
-use kalah_search::{BoundSolver, SearchOptions};
+use kalah_search::{BoundSolver, SearchOptions, Solver};
 
-use crate::databases::{for_search, table_mb_within, DbSpec, SetupBudget};
+use crate::databases::{for_search, for_search_up_to, table_mb_within, DbSpec, SetupBudget};
 use crate::error::{Error, Field, Result};
 use crate::progress::Observer;
 use crate::report::UsedDatabase;
@@ -187,6 +187,25 @@ pub fn check_table_memory(bytes: u64) -> Result<()> {
     check_search_memory(bytes, None)
 }
 
+/// Refuses transposition tables of `bytes` each that `copies` processes
+/// of this machine (the ranks of a shared search) cannot hold together.
+pub fn check_tables_memory(bytes: u64, copies: usize) -> Result<()> {
+    if copies <= 1 {
+        return check_table_memory(bytes);
+    }
+    let total = bytes.saturating_mul(copies as u64);
+    match kalah_db::writer::available_memory() {
+        Some(available) if total > available => Err(Error::refused(format!(
+            "{copies} processes on this machine with {} transposition table each need {}: {} of memory is available",
+            a_size(bytes),
+            human_bytes(total),
+            human_bytes(available)
+        ))
+        .about(Field::TtMb)),
+        _ => Ok(()),
+    }
+}
+
 /// Refuses a transposition table of `bytes` that does not fit in the
 /// memory available next to `db`, if the search will copy it into memory
 /// ([`for_search`]: when it takes less than half the memory).
@@ -253,7 +272,7 @@ pub struct Setup<'a> {
     /// Hears notes and progress.
     pub observer: &'a dyn Observer,
     /// The request's cancel flag: a database built in memory for a search
-    /// ([`Setup::memory_database`]) is not begun, or stops between its
+    /// ([`Setup::build_noted`]) is not begun, or stops between its
     /// levels, once it is raised (the search then runs without it, and
     /// stops at once with its bounds).
     pub cancel: Option<&'a AtomicBool>,
@@ -357,20 +376,11 @@ impl Setup<'_> {
 
     /// The database to build in memory before a search of positions of up
     /// to `seeds` seeds ([`DbSpec::build_seeds`], or by default when no
-    /// file is used, [`default_memory_seeds`]), built; `None` when there is
-    /// none to build: a file covers what is asked, the rules are clockwise
-    /// (retrograde analysis builds its own), a size of 0, or (by default
-    /// only) the memory is short. A size asked for that does not fit is
-    /// refused with the figures.
-    pub fn memory_database(&self, seeds: u32, file: Option<&Database>) -> Result<Option<Builder>> {
-        match self.memory_seeds(seeds, file)? {
-            Some(n) => self.build_noted(n, file.is_some()),
-            None => Ok(None),
-        }
-    }
-
-    /// The seeds of the database [`Setup::memory_database`] would build,
-    /// or `None`; a size asked for that does not fit is refused.
+    /// file is used, [`default_memory_seeds`]): its seeds, or `None` when
+    /// there is none to build: a file covers what is asked, the rules are
+    /// clockwise (retrograde analysis builds its own), a size of 0, or (by
+    /// default only) the memory is short, which a note says. A size asked
+    /// for that does not fit is refused with the figures.
     pub fn memory_seeds(&self, seeds: u32, file: Option<&Database>) -> Result<Option<u32>> {
         let h = self.houses();
         if self.spec.is_none() || self.engine.rules().may_cycle() {
@@ -530,12 +540,72 @@ impl Setup<'_> {
                 }
             }
         };
-        Ok((BoundSolver::new(h, rules, table, options)?, used))
+        Ok((bound_solver_over(self.engine, table, options)?, used))
+    }
+
+    /// The options of a search of positions of up to `seeds` seeds over a
+    /// database of `db_seeds` (the table asked for, or the default),
+    /// refused when its transposition table does not fit in memory next to
+    /// `to_load`, a file about to be copied into memory for it.
+    pub fn checked_search_options(&self, seeds: u32, db_seeds: Option<u32>, to_load: Option<&Database>) -> Result<SearchOptions> {
+        let options = self.search_options(seeds, db_seeds);
+        check_search_memory(options.reserved_bytes(self.houses()) as u64, to_load)?;
+        Ok(options)
+    }
+
+    /// A search of positions of up to `seeds` seeds, ready: over `memory`,
+    /// the database built in memory, else over `file` made ready as `load`
+    /// says, else over none; its options checked
+    /// ([`Setup::checked_search_options`]).
+    pub fn searcher(&self, seeds: u32, memory: Option<Arc<Builder>>, file: Option<Database>, load: Load) -> Result<Solver<Table>> {
+        let limit = match load {
+            Load::Whole => u64::MAX,
+            Load::UpTo(bytes) => bytes,
+        };
+        let to_load = file.as_ref().filter(|d| memory.is_none() && d.file_bytes() <= limit);
+        let options = self.checked_search_options(seeds, searched_db_seeds(memory.as_deref(), file.as_ref()), to_load)?;
+        let table = search_table(self.engine, memory, file, |d| Ok(Arc::new(for_search_up_to(d, limit, self.threads)?)))?;
+        solver_over(self.engine, table, options)
     }
 }
 
+/// How a database file that backs a search is made ready ([`Setup::searcher`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Load {
+    /// Copied into memory where it fits comfortably ([`for_search`]).
+    Whole,
+    /// The same if it has at most this many bytes; else used mapped (a
+    /// game starts at once).
+    UpTo(u64),
+}
+
+/// The table a search reads: `memory`, the database built in memory, else
+/// `file` made ready by `load` (loaded into memory, or left mapped), else
+/// none.
+pub fn search_table(engine: &Engine, memory: Option<Arc<Builder>>, file: Option<Database>, load: impl FnOnce(Database) -> Result<Arc<Database>>) -> Result<Table> {
+    Ok(match (memory, file) {
+        (Some(b), _) => Table::Memory(b),
+        (None, Some(d)) => Table::File(load(d)?),
+        (None, None) => Table::none(engine.houses(), engine.rules()),
+    })
+}
+
+/// A solver of exact values over `table` for `engine`'s board and rules,
+/// with `options`: the one place one is made, for every search (the
+/// plan's, an oracle's, a game's, a rank's of a distributed search).
+pub fn solver_over(engine: &Engine, table: Table, options: SearchOptions) -> Result<Solver<Table>> {
+    Ok(Solver::new(engine.houses(), engine.rules(), table, options)?)
+}
+
+/// A solver of proven bounds over `table` ([`solver_over`]'s brother):
+/// the one place one is made, for the plan's proofs of bounds and the
+/// clockwise oracle's.
+pub fn bound_solver_over(engine: &Engine, table: Table, options: SearchOptions) -> Result<BoundsOverDatabase> {
+    Ok(BoundSolver::new(engine.houses(), engine.rules(), table, options)?)
+}
+
 /// Seeds the database a search uses covers: the one built in memory
-/// ([`Setup::memory_database`]) if any, else the file.
+/// ([`Setup::build_noted`]) if any, else the file.
 pub fn searched_db_seeds(memory: Option<&Builder>, file: Option<&Database>) -> Option<u32> {
     memory.map(|b| b.indexer().max_seeds()).or_else(|| file.map(|d| d.header().max_seeds))
 }

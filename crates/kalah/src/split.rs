@@ -67,15 +67,20 @@
 //! `KALAH_SLICE_MAX`), and [`master`] can hear a trace of every message.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-use kalah_core::{Board, Engine, Next, Position, Rules, Side};
+use kalah_core::{Board, Engine, Next, Position, Side};
 use kalah_db::Tablebase;
 use kalah_search::{Analysis, LineEnd, MoveValue, Solver};
 
-use crate::error::{Error, Result};
+use crate::analyzer::Request;
+use crate::databases::{for_search_by, Databases, Purpose, SetupBudget, ANALYSIS_LOAD_GAP};
+use crate::error::{Error, Field, Result};
+use crate::progress::Observer;
 use crate::report::{Report, Source, UsedDatabase};
+use crate::setup::{check_tables_memory, search_table, solver_over, SearchWork, Setup};
+use crate::table::Table;
 
 /// Jobs per rank the first split aims at. Few: a deeper split costs more
 /// nodes (a job is searched to its exact value or until it is not needed,
@@ -628,26 +633,17 @@ pub struct DistributedReport {
     pub distributed: Distributed,
 }
 
-/// What a finished tree answers for `position` under `rules` (every
-/// move's value unless `value_only`), with what each rank did (`stats`,
-/// one a rank), its `threads_per_rank`, the database the ranks searched
-/// over and the `seconds` it all took.
-#[allow(clippy::too_many_arguments)] // each is one fact of the answer
-pub fn report(
-    tree: &Tree,
-    stats: &[WorkerStats],
-    position: Position,
-    rules: Rules,
-    value_only: bool,
-    threads_per_rank: usize,
-    database: Option<UsedDatabase>,
-    seconds: f64,
-) -> Result<DistributedReport> {
+/// What a finished tree answers for `request`'s position (every move's
+/// value if it asks for them, the value alone otherwise), with what each
+/// rank did (`stats`, one a rank) on `request`'s threads each, the
+/// database the ranks searched over and the `seconds` it all took.
+pub fn report(tree: &Tree, stats: &[WorkerStats], request: &Request, database: Option<UsedDatabase>, seconds: f64) -> Result<DistributedReport> {
     if !tree.finished() {
         return Err(Error::internal("the shared search ended before its root was decided"));
     }
+    let (position, rules) = (request.position, request.rules);
     let base = position.store_difference();
-    let moves = if value_only { Vec::new() } else { tree.moves().into_iter().map(|(house, v)| MoveValue { house, value: base + v }).collect() };
+    let moves = if request.want.moves() { tree.moves().into_iter().map(|(house, v)| MoveValue { house, value: base + v }).collect() } else { Vec::new() };
     let analysis = Analysis { value: base + tree.value(), moves, pv: Vec::new(), end: LineEnd::GameOver };
     let (jobs, never, splits) = tree.job_counts();
     let report = Report {
@@ -665,7 +661,7 @@ pub fn report(
     };
     let distributed = Distributed {
         ranks: stats.len(),
-        threads_per_rank,
+        threads_per_rank: request.threads,
         split_depth: tree.depth(),
         jobs,
         jobs_solved: stats.iter().map(|s| s.solved).sum(),
@@ -676,6 +672,50 @@ pub fn report(
         jobs_by_rank: stats.iter().map(|s| s.solved + s.stopped).collect(),
     };
     Ok(DistributedReport { report, distributed })
+}
+
+// ----- one rank's search -----
+
+/// One rank's part of a shared search ([`prepare`]): its solver, and the
+/// database it reads as the answer names it.
+#[derive(Debug)]
+pub struct RankSearch {
+    /// The rank's solver: its threads, transposition table and database.
+    pub solver: Solver<Table>,
+    /// The database file it reads, if any.
+    pub database: Option<UsedDatabase>,
+}
+
+/// The search of one rank of a shared search of `request`'s position, set
+/// up as one process sets up its own search of every move's value: the
+/// file `request` names, else the one `databases` chooses (none is built
+/// in memory), copied into memory where the `ranks_here` ranks of this
+/// machine can each hold a copy, else used mapped and shared between them;
+/// the default table for the position and that database, or the size
+/// asked, refused when the tables of those ranks do not fit in memory
+/// together. Clockwise sowing (retrograde analysis, in one process) and a
+/// database built in memory are refused. `observer` hears of a file passed
+/// over.
+pub fn prepare(databases: &Databases, request: &Request, ranks_here: usize, observer: &dyn Observer) -> Result<RankSearch> {
+    request.check()?;
+    let (position, rules) = (&request.position, request.rules);
+    if rules.may_cycle() {
+        return Err(Error::refused("clockwise sowing is solved by retrograde analysis in memory, which a shared search does not do: search it in one process"));
+    }
+    if request.db.build_seeds.is_some_and(|n| n > 0) {
+        return Err(Error::refused("a database built in memory is not shared by the ranks of a search: build a database file and name it").about(Field::DbSeeds));
+    }
+    let (h, seeds) = (position.houses(), position.seeds_in_houses());
+    let engine = Engine::shared(h, rules);
+    let setup = Setup { engine, spec: &request.db, threads: request.threads, tt_mb: request.tt_mb, budget: SetupBudget::UNLIMITED, work: SearchWork::Analysis, observer, cancel: None };
+    let purpose = Purpose { houses: h, rules, seeds, gap: ANALYSIS_LOAD_GAP };
+    let file = databases.open_for(setup.spec, purpose, SetupBudget::UNLIMITED, observer)?;
+    let database = file.as_ref().map(UsedDatabase::file);
+    let options = setup.search_options(seeds, database.as_ref().map(|d| d.max_seeds));
+    let table = search_table(engine, None, file, |d| Ok(Arc::new(for_search_by(d, ranks_here, request.threads)?)))?;
+    // Checked with the database in memory: what is available is what is left.
+    check_tables_memory(options.reserved_bytes(h) as u64, ranks_here)?;
+    Ok(RankSearch { solver: solver_over(engine, table, options)?, database })
 }
 
 // ----- master and workers -----
@@ -923,13 +963,18 @@ mod tests {
     /// Runs the master and `workers` workers (each with its own solver, as
     /// ranks have) in this process.
     fn shared<T: Tablebase>(h: usize, rules: Rules, tables: Vec<T>, position: &Position, wanted: usize, all_moves: bool) -> (Tree, Vec<WorkerStats>) {
-        let workers = tables.len();
         let options = SearchOptions {
             threads: 1,
             tt_bytes: 1 << 22,
             max_seeds: None,
         };
         let solvers: Vec<Solver<T>> = tables.into_iter().map(|t| Solver::new(h, rules, t, options).unwrap()).collect();
+        shared_by(&solvers, position, wanted, all_moves)
+    }
+
+    /// [`shared`] with the ranks' solvers made.
+    fn shared_by<T: Tablebase>(solvers: &[Solver<T>], position: &Position, wanted: usize, all_moves: bool) -> (Tree, Vec<WorkerStats>) {
+        let workers = solvers.len();
         let mut tree = Tree::new(solvers[0].engine(), solvers[0].tablebase(), position.mover_board(), wanted, 30, all_moves);
         let (mut link, ends) = local_links(workers);
         let stats = std::thread::scope(|scope| {
@@ -939,6 +984,35 @@ mod tests {
             master(&mut tree, (solvers[0].engine(), solvers[0].tablebase()), &mut link, workers, Knobs::default(), None).unwrap()
         });
         (tree, stats)
+    }
+
+    /// Ranks set up by the library over the folder's database answer as
+    /// one process does, and say which database they read; what a shared
+    /// search does not do is refused.
+    #[test]
+    fn prepared_ranks_answer_as_one_process() {
+        let dir = tempfile::tempdir().unwrap();
+        let databases = Databases::new(dir.path());
+        let rules = Rules { capture: Capture::Empty, ..Rules::default() };
+        kalah_db::build_file(&databases.path_for(4, 10, rules), 4, rules, 10, &kalah_db::Quiet).unwrap();
+        let request = Request { threads: 1, want: crate::plan::Want::Moves, ..Request::new(Position::start(4, 3).unwrap(), rules) };
+        let ranks: Vec<RankSearch> = (0..2).map(|_| prepare(&databases, &request, 2, &crate::progress::Silent).unwrap()).collect();
+        let database = ranks[0].database.clone();
+        assert_eq!(database.as_ref().map(|d| d.max_seeds), Some(10));
+        let solvers: Vec<Solver<Table>> = ranks.into_iter().map(|r| r.solver).collect();
+        let (tree, stats) = shared_by(&solvers, &request.position, 8, true);
+        let answer = report(&tree, &stats, &request, database, 1.0).unwrap();
+        let one = crate::analyzer::Analyzer::new(databases.clone()).analyze(&Request { book: false, ..request.clone() }, &crate::progress::Silent).unwrap();
+        assert_eq!(answer.report.value(), one.value());
+        assert_eq!(answer.report.analysis.moves, one.analysis.moves);
+        assert_eq!((answer.distributed.ranks, answer.distributed.threads_per_rank), (2, 1));
+        let value_only = report(&tree, &stats, &Request { want: crate::plan::Want::Value, ..request.clone() }, None, 1.0).unwrap();
+        assert!(value_only.report.analysis.moves.is_empty());
+        // Clockwise sowing, and a database built in memory, are one process's.
+        let cw = Request { rules: Rules { sowing: kalah_core::Sowing::Cw, ..rules }, ..request.clone() };
+        assert_eq!(prepare(&databases, &cw, 1, &crate::progress::Silent).unwrap_err().kind(), crate::error::ErrorKind::Refused);
+        let built = Request { db: crate::databases::DbSpec { build_seeds: Some(8), ..Default::default() }, ..request.clone() };
+        assert_eq!(prepare(&databases, &built, 1, &crate::progress::Silent).unwrap_err().field(), Some(Field::DbSeeds));
     }
 
     #[test]

@@ -475,8 +475,9 @@ fn an_exact_answer_is_kept_and_answers_at_once() {
     assert!(!dir.path().join("answers").exists(), "a request that does not remember made the store");
     let first = analyzer.analyze(&asked(Memory::Answers, Want::MovesAndLine), &Silent).unwrap();
     assert_eq!((first.source, first.value(), moves(&first)), (Source::Search, Some(value), reference_moves.clone()));
-    assert!(analyzer.has_kept_answer(&asked(Memory::Answers, Want::Value)));
-    assert!(!analyzer.has_kept_answer(&asked(Memory::Off, Want::Value)));
+    let at_once = analyzer.analyze_at_once(&asked(Memory::Answers, Want::Value), &Silent).unwrap().expect("kept");
+    assert_eq!((at_once.source, at_once.value()), (Source::Kept, Some(value)));
+    assert!(analyzer.analyze_at_once(&asked(Memory::Off, Want::Value), &Silent).unwrap().is_none());
 
     // Another analyzer on the folder (another process alike: LMDB).
     let other = Analyzer::new(Databases::new(dir.path()));
@@ -515,7 +516,7 @@ fn a_folder_that_cannot_keep_answers_is_said() {
     std::fs::write(&file, b"x").unwrap();
     let analyzer = Analyzer::new(Databases::new(&file));
     let request = Request { threads: 1, memory: Memory::Answers, book: false, ..Request::new(Position::start(3, 3).unwrap(), Rules::default()) };
-    assert!(!analyzer.has_kept_answer(&request));
+    assert!(analyzer.analyze_at_once(&request, &Silent).unwrap().is_none());
     let notes = Notes::default();
     assert!(!analyzer.open_kept_answers(&notes));
     let report = analyzer.analyze(&request, &Silent).unwrap();
