@@ -278,49 +278,43 @@
 //! ```
 #![warn(missing_docs)]
 
-mod analyzer;
-pub mod answers;
-pub mod api;
-pub mod background;
-pub mod book;
-pub mod book_build;
-mod bytes;
-pub mod chains;
-mod cost;
+// The rooms, by concern: where an answer is decided, what is remembered,
+// what is stored, what is studied over many positions, what is
+// distributed, what serves. Their public items are the face below.
+mod answer;
 pub mod databases;
+pub mod distributed;
 mod error;
-pub mod journal;
-pub mod openings;
-mod oracle;
-mod plan;
-mod player;
+mod limits;
+mod memory;
 mod progress;
-pub mod published;
 pub mod report;
-mod setup;
-mod snapshot;
-pub mod split;
-pub mod starts;
-pub mod strong;
-mod table;
+mod service;
+mod studies;
 pub mod text;
-pub mod verify;
 
-pub use analyzer::{probe, Analyzer, Memory, Request, RootTests, MAX_THREADS, MAX_TIME_LIMIT, MAX_TT_MB};
-pub use answers::{answers_dir, AnswerStore};
-pub use plan::Want;
-pub use databases::{Databases, DbFile, DbSpec, SetupBudget};
-pub use error::{Error, ErrorKind, Field, Result};
-pub use progress::{Log, Observer, SearchStatus, Silent};
-pub use table::Table;
-pub use report::{Report, Source, UsedDatabase};
-pub use setup::BOUNDS_TIME;
-pub use oracle::Oracle;
-pub use player::{move_values, BookBrain, Brain, Level, MakeBrain};
+pub use databases::strong;
+pub use distributed as split;
+pub use memory::{answers, book, journal};
+pub use service::{api, background};
+pub use studies::{book_build, chains, openings, published, starts, verify};
+
+pub use answer::analyzer::{probe, Analyzer, Memory, Request, RootTests};
+pub use answer::oracle::Oracle;
+pub use answer::plan::Want;
+pub use answer::player::{move_values, BookBrain, Brain, Level, MakeBrain};
+pub use answer::setup::BOUNDS_TIME;
 /// The transposition table's size a search of this program would choose,
 /// and the check that one fits in memory: for doors that run searches of
-/// their own (the distributed solve).
-pub use setup::{check_table_memory, default_tt_mb};
+/// their own.
+pub use answer::setup::{check_table_memory, default_tt_mb};
+pub use answer::table::Table;
+pub use databases::{Databases, DbFile, DbSpec, SetupBudget};
+pub use error::{Error, ErrorKind, Field, Result};
+pub use limits::{MAX_THREADS, MAX_TIME_LIMIT, MAX_TT_MB};
+pub use memory::answers::{answers_dir, AnswerStore};
+pub use progress::{Log, Observer, SearchStatus, Silent};
+pub use report::{Report, Source, UsedDatabase};
 
 pub use kalah_core::{max_board_seeds, Board, Capture, End, Engine, Indexer, Leftovers, Next, Outcome, Position, PositionError, Relay, RuleError, Rules, Side, Sowing, MAX_HOUSES};
 pub use kalah_db::format::Header;

@@ -90,7 +90,7 @@ pub enum Source {
     /// an earlier request's search, retrograde analysis or bounds that met
     /// ([`crate::Memory::Answers`]).
     Kept,
-    /// One search shared by the ranks of an MPI job ([`crate::split`]).
+    /// One search shared by the ranks of an MPI job ([`crate::distributed`]).
     Distributed,
 }
 
@@ -133,7 +133,7 @@ pub struct Report {
     pub best_found: Option<usize>,
     /// The search's journal, when it kept one ([`crate::journal`]).
     pub journal: Option<JournalReport>,
-    /// The one test asked ([`crate::analyzer::RootTests::AtLeast`]) and
+    /// The one test asked ([`crate::RootTests::AtLeast`]) and
     /// what it proved; `None` when none was asked, or it was stopped first.
     pub test: Option<TestOutcome>,
     /// When a best move was asked and none was proven in time: the move

@@ -50,14 +50,14 @@ use kalah_core::{Board, Engine, Next, Position, Rules, Side};
 use kalah_search::{Bounded, BoundedAnalysis, BoundedMove, LineEnd, PvMove};
 use xxhash_rust::xxh3::xxh3_64;
 
-use crate::bytes::{board_text, Reader};
+use crate::memory::bytes::{board_text, Reader};
 use crate::error::{Error, Result};
 
 /// The book this library carries: `data/book/book.kbk` of its
 /// repository (through the crate's `data/book.kbk`, a link to it, so that
 /// the packaged crate holds it), built in (empty in a build without a
 /// book).
-static CARRIED: &[u8] = include_bytes!("../data/book.kbk");
+static CARRIED: &[u8] = include_bytes!("../../data/book.kbk");
 
 /// The opening book this library carries, read once a process; `None`
 /// when the build carries none. An error (kind corrupt) if it is damaged.

@@ -16,10 +16,10 @@ use std::time::{Duration, Instant};
 use kalah_core::{Board, Position, Side};
 use rand::{rngs::StdRng, SeedableRng};
 
-use crate::analyzer::{Analyzer, Request, RootTests};
+use crate::answer::analyzer::{Analyzer, Request, RootTests};
 use crate::databases::DbSpec;
 use crate::error::{Error, Result};
-use crate::journal::{Contents, FILE_NAME};
+use crate::memory::journal::{Contents, FILE_NAME};
 use crate::progress::Observer;
 
 /// What to check, and with what.
@@ -110,10 +110,10 @@ pub fn verify(analyzer: &Analyzer, request: &VerifyRequest, observer: &dyn Obser
                 db: request.db.clone(),
                 threads: request.threads,
                 tt_mb: request.tt_mb,
-                want: crate::plan::Want::Value,
+                want: crate::answer::plan::Want::Value,
                 time_limit: Some(request.time_limit),
                 journal: None,
-                memory: crate::analyzer::Memory::Off,
+                memory: crate::answer::analyzer::Memory::Off,
                 tests: RootTests::AtLeast(at_least),
                 ..Request::new(position, rules)
             };

@@ -42,7 +42,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use crate::analyzer::{Analyzer, Memory, Request};
+use crate::answer::analyzer::{Analyzer, Memory, Request};
 use crate::error::{Error, Result};
 use crate::progress::Silent;
 use crate::report::Report;
@@ -194,7 +194,7 @@ impl ApiRequest {
     /// name it ([`crate::answers::key`]); what else a request says (its
     /// time limit, the book) does not change an exact answer.
     pub fn question(&self) -> Result<String> {
-        Ok(crate::answers::key(&self.position()?, self.rules()?))
+        Ok(crate::memory::answers::key(&self.position()?, self.rules()?))
     }
 }
 

@@ -130,8 +130,8 @@ pub fn solve(request: &StrongRequest, progress: &dyn BuildProgress, observer: &d
     let start = Position::start(h, seeds)?;
     let n = start.seeds_in_houses();
     kalah_db::builder::check_size(h, n)?;
-    if !(1..=crate::analyzer::MAX_THREADS).contains(&threads) {
-        return Err(Error::bad_input(format!("{threads} threads: give 1 to {}", crate::analyzer::MAX_THREADS)).about(crate::error::Field::Threads));
+    if !(1..=crate::limits::MAX_THREADS).contains(&threads) {
+        return Err(Error::bad_input(format!("{threads} threads: give 1 to {}", crate::limits::MAX_THREADS)).about(crate::error::Field::Threads));
     }
     if let Some(m) = manifest {
         // Before the work, not after it: a place that cannot be written, a

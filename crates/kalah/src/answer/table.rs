@@ -1,6 +1,6 @@
 //! The one table type every search and probe reads ([`Table`]): a
 //! database file, one built in memory, or none, so that one solver type
-//! serves every source ([`crate::plan`]).
+//! serves every source ([`crate::answer::plan`]).
 
 use std::sync::Arc;
 

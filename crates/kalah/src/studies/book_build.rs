@@ -9,11 +9,11 @@ use std::time::{Duration, Instant};
 use kalah_core::{Board, Capture, Engine, Next, Position, Rules};
 use rand::{rngs::StdRng, SeedableRng};
 
-use crate::analyzer::{Analyzer, Request};
-use crate::book::{board_position, boards_within, check_entry, Book, BookEntry, Section, SectionInfo};
+use crate::answer::analyzer::{Analyzer, Request};
+use crate::memory::book::{board_position, boards_within, check_entry, Book, BookEntry, Section, SectionInfo};
 use crate::databases::{DbFile, DbSpec};
 use crate::error::{Error, Result};
-use crate::oracle::Oracle;
+use crate::answer::oracle::Oracle;
 use crate::progress::Observer;
 
 /// What a section of a book is of: Kalah(houses, seeds) under `rules`, to

@@ -16,30 +16,21 @@ use kalah_core::{Engine, Position, Rules};
 use kalah_db::{Builder, Database, Tablebase};
 use kalah_search::{analyze_from_table, Bounded, BoundedAnalysis, LineEnd, SearchOptions, Solver, TestOutcome};
 
-use crate::answers::Answers;
-use crate::book::Book;
-use crate::oracle::Oracle;
-use crate::player::Brain;
+use crate::memory::answers::Answers;
+use crate::memory::book::Book;
+use crate::answer::oracle::Oracle;
+use crate::answer::player::Brain;
 use crate::databases::{for_search, Databases, DbSpec, Purpose, SetupBudget, ANALYSIS_LOAD_GAP, VALUE_LOAD_GAP};
-use crate::journal::{Identity, JournalSpec, Journaling};
+use crate::memory::journal::{Identity, JournalSpec, Journaling};
 use crate::error::{Error, Field, Result};
 use crate::progress::{watched_search, Observer, SearchStatus};
 use crate::report::{JournalReport, Report, Source, UsedDatabase};
-use crate::setup::{search_table, solver_over, SearchWork, Setup, BOUNDS_TIME};
-use crate::plan::{self, Plan, Step, Table};
-use crate::table::describe_file;
-pub use crate::plan::Want;
+use crate::answer::setup::{search_table, solver_over, SearchWork, Setup, BOUNDS_TIME};
+use crate::answer::plan::{self, Plan, Step, Table};
+use crate::answer::table::describe_file;
+pub use crate::answer::plan::Want;
+use crate::limits::{MAX_THREADS, MAX_TIME_LIMIT, MAX_TT_MB};
 use crate::text::a_size;
-
-/// The most search threads a request may ask for.
-pub const MAX_THREADS: usize = 1024;
-
-/// The largest transposition table a request may ask for, in MiB (1 PiB).
-pub const MAX_TT_MB: usize = 1 << 30;
-
-/// The longest time limit, in seconds (about 31 years): a deadline beyond
-/// it could overflow the clock.
-pub const MAX_TIME_LIMIT: f64 = 1e9;
 
 /// What to answer about a position, and with what.
 #[derive(Clone, Debug)]
@@ -355,7 +346,7 @@ impl Analyzer {
     /// # Ok::<(), kalah::Error>(())
     /// ```
     pub fn with_carried_book(self) -> Result<Analyzer> {
-        Ok(match crate::book::carried()? {
+        Ok(match crate::memory::book::carried()? {
             Some(book) => self.with_book(book),
             None => self,
         })
@@ -428,7 +419,7 @@ impl Analyzer {
         request.check()?;
         let engine = Engine::shared(request.position.houses(), request.rules);
         let setup = Setup { engine, spec: &request.db, threads: request.threads, tt_mb: request.tt_mb, budget: SetupBudget::UNLIMITED, work: SearchWork::Analysis, observer, cancel: None };
-        crate::oracle::for_positions(&self.databases, &setup, seeds, limit)
+        crate::answer::oracle::for_positions(&self.databases, &setup, seeds, limit)
     }
 
     /// A player of the game that starts at `request`'s position, over its
@@ -438,7 +429,7 @@ impl Analyzer {
         request.check()?;
         let engine = Engine::shared(request.position.houses(), request.rules);
         let setup = Setup { engine, spec: &request.db, threads: request.threads, tt_mb: request.tt_mb, budget: SetupBudget::UNLIMITED, work: SearchWork::Analysis, observer, cancel: None };
-        crate::player::for_game(&self.databases, &setup, &request.position)
+        crate::answer::player::for_game(&self.databases, &setup, &request.position)
     }
 
     /// The database of `n` seeds built in memory (beside a database
@@ -574,11 +565,11 @@ impl Analyzer {
         Ok(Some(self.report(request, analysis.into(), Source::Database, start, Some(database))))
     }
 
-    /// Step 1 of the plan ([`crate::plan::at_once`]): a finished game,
+    /// Step 1 of the plan ([`crate::answer::plan::at_once`]): a finished game,
     /// then the opening book, unless the request passes the book over.
     fn at_once(&self, request: &Request) -> Option<Report> {
         let book = self.book.as_deref().filter(|_| request.book);
-        crate::plan::at_once(book, &request.position, request.rules, request.want)
+        crate::answer::plan::at_once(book, &request.position, request.rules, request.want)
     }
 
     /// Step 1 of the plan, last: the exact answer an earlier request kept,
@@ -641,7 +632,7 @@ impl Analyzer {
         }
     }
 
-    /// The rest of the plan ([`crate::plan`]) for a request that
+    /// The rest of the plan ([`crate::answer::plan`]) for a request that
     /// [`Analyzer::without_work`] did not answer.
     fn answer(&self, request: &Request, observer: &dyn Observer) -> Result<Report> {
         let position = &request.position;
@@ -738,7 +729,7 @@ impl Analyzer {
         // journal (or the search memory) already has its value.
         let known = journaling.and_then(|j| j.journal().bounds(position.mover_board())).is_some_and(|(l, u)| l == u);
         if request.time_limit.is_none() && !known {
-            if let Some(note) = crate::cost::likely_cost(h, seeds, db_seeds, setup.work, rules.capture, request.threads) {
+            if let Some(note) = crate::answer::cost::likely_cost(h, seeds, db_seeds, setup.work, rules.capture, request.threads) {
                 observer.note(&note);
             }
         }

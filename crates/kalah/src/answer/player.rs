@@ -41,13 +41,13 @@ use kalah_core::{boards_up_to, Board, Engine, Next, Outcome, Position, Side};
 use kalah_db::Tablebase;
 use kalah_search::{analyze_from_table, table_move, Bounded, SearchError, Solver};
 
-use crate::book::Book;
+use crate::memory::book::Book;
 use crate::databases::{Databases, INTERACTIVE_LOAD_LIMIT};
 use crate::error::{Error, Result};
-use crate::oracle::table_value;
-use crate::plan::{self, Plan, Step, Table};
+use crate::answer::oracle::table_value;
+use crate::answer::plan::{self, Plan, Step, Table};
 use crate::report::UsedDatabase;
-use crate::setup::{BoundsOverDatabase, Load, Setup, BOUNDS_TIME};
+use crate::answer::setup::{BoundsOverDatabase, Load, Setup, BOUNDS_TIME};
 use crate::text::{a_size, group};
 
 /// How long the first slice of pondering may run before it checks whether
@@ -337,7 +337,7 @@ impl BookBrain {
         BookBrain { engine, book, make: Mutex::new(Some(make)), inner: std::sync::OnceLock::new(), what }
     }
 
-    fn entry(&self, board: Board) -> Option<&crate::book::BookEntry> {
+    fn entry(&self, board: Board) -> Option<&crate::memory::book::BookEntry> {
         let position = Position::from_mover_board(self.engine.houses(), board, Side::South, [0, 0]).ok()?;
         self.book.lookup(self.engine.rules(), &position)
     }
@@ -639,7 +639,7 @@ impl<T: Tablebase> Brain for SearchBrain<T> {
 
 /// Clockwise sowing on a board too large for retrograde analysis: values
 /// proven by searches to growing depths over a smaller database
-/// ([`bound_solver`]), each within [`BOUNDS_TIME`] (an error if its bounds
+/// ([`Setup::bound_solver`]), each within [`BOUNDS_TIME`] (an error if its bounds
 /// do not meet by then). A best move is one proven to reach the position's
 /// exact value (the moves are proven in rounds of growing slices until one
 /// is); among those the first round proves, the computer prefers, when

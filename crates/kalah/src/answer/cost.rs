@@ -17,7 +17,7 @@
 
 use kalah_core::Capture;
 
-use crate::setup::SearchWork;
+use crate::answer::setup::SearchWork;
 use crate::text::group;
 
 /// A search measured on this project's machine (2 cores of an Intel Xeon

@@ -5,7 +5,7 @@
 use kalah_core::{Capture, End, Leftovers, Relay, Rules, Sowing};
 
 /// The file, as shipped in `data/`.
-const CSV: &str = include_str!("../data/published.csv");
+const CSV: &str = include_str!("../../data/published.csv");
 
 /// A published value.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -19,7 +19,7 @@ use kalah_search::Bounded;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::oracle::Oracle;
+use crate::answer::oracle::Oracle;
 use crate::text::RulesView;
 
 /// One opening turn of South and South's value after it.

@@ -15,7 +15,7 @@ use crate::databases::{for_search, for_search_up_to, table_mb_within, DbSpec, Se
 use crate::error::{Error, Field, Result};
 use crate::progress::Observer;
 use crate::report::UsedDatabase;
-use crate::table::Table;
+use crate::answer::table::Table;
 use crate::text::{a_size, article, group};
 
 /// The default transposition table size in MiB for positions of `h`

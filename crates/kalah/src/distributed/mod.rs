@@ -74,13 +74,13 @@ use kalah_core::{Board, Engine, Next, Position, Side};
 use kalah_db::Tablebase;
 use kalah_search::{Analysis, LineEnd, MoveValue, Solver};
 
-use crate::analyzer::Request;
+use crate::answer::analyzer::Request;
 use crate::databases::{for_search_by, Databases, Purpose, SetupBudget, ANALYSIS_LOAD_GAP};
 use crate::error::{Error, Field, Result};
 use crate::progress::Observer;
 use crate::report::{Report, Source, UsedDatabase};
-use crate::setup::{check_tables_memory, search_table, solver_over, SearchWork, Setup};
-use crate::table::Table;
+use crate::answer::setup::{check_tables_memory, search_table, solver_over, SearchWork, Setup};
+use crate::answer::table::Table;
 
 /// Jobs per rank the first split aims at. Few: a deeper split costs more
 /// nodes (a job is searched to its exact value or until it is not needed,
@@ -995,18 +995,18 @@ mod tests {
         let databases = Databases::new(dir.path());
         let rules = Rules { capture: Capture::Empty, ..Rules::default() };
         kalah_db::build_file(&databases.path_for(4, 10, rules), 4, rules, 10, &kalah_db::Quiet).unwrap();
-        let request = Request { threads: 1, want: crate::plan::Want::Moves, ..Request::new(Position::start(4, 3).unwrap(), rules) };
+        let request = Request { threads: 1, want: crate::answer::plan::Want::Moves, ..Request::new(Position::start(4, 3).unwrap(), rules) };
         let ranks: Vec<RankSearch> = (0..2).map(|_| prepare(&databases, &request, 2, &crate::progress::Silent).unwrap()).collect();
         let database = ranks[0].database.clone();
         assert_eq!(database.as_ref().map(|d| d.max_seeds), Some(10));
         let solvers: Vec<Solver<Table>> = ranks.into_iter().map(|r| r.solver).collect();
         let (tree, stats) = shared_by(&solvers, &request.position, 8, true);
         let answer = report(&tree, &stats, &request, database, 1.0).unwrap();
-        let one = crate::analyzer::Analyzer::new(databases.clone()).analyze(&Request { book: false, ..request.clone() }, &crate::progress::Silent).unwrap();
+        let one = crate::answer::analyzer::Analyzer::new(databases.clone()).analyze(&Request { book: false, ..request.clone() }, &crate::progress::Silent).unwrap();
         assert_eq!(answer.report.value(), one.value());
         assert_eq!(answer.report.analysis.moves, one.analysis.moves);
         assert_eq!((answer.distributed.ranks, answer.distributed.threads_per_rank), (2, 1));
-        let value_only = report(&tree, &stats, &Request { want: crate::plan::Want::Value, ..request.clone() }, None, 1.0).unwrap();
+        let value_only = report(&tree, &stats, &Request { want: crate::answer::plan::Want::Value, ..request.clone() }, None, 1.0).unwrap();
         assert!(value_only.report.analysis.moves.is_empty());
         // Clockwise sowing, and a database built in memory, are one process's.
         let cw = Request { rules: Rules { sowing: kalah_core::Sowing::Cw, ..rules }, ..request.clone() };

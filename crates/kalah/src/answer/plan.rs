@@ -1,8 +1,8 @@
 //! How a position is answered: the one plan that every question goes
 //! through, whichever door asked it (the [`Analyzer`](crate::Analyzer)
 //! behind `kalah solve`, `query`, `engine`, `serve` and Python; the
-//! openings and seed shifts of [`crate::oracle`]; a game's
-//! [`player`](crate::player)).
+//! openings and seed shifts of [`crate::answer::oracle`]; a game's
+//! [`player`](crate::answer::player)).
 //!
 //! # The steps, in order
 //!
@@ -38,12 +38,12 @@ use kalah_core::{Engine, Position, Rules};
 use kalah_db::{Builder, Database};
 use kalah_search::{Bounded, BoundedAnalysis, LineEnd};
 
-use crate::book::Book;
+use crate::memory::book::Book;
 use crate::databases::DbSpec;
 use crate::error::Result;
 use crate::report::{Report, Source};
-use crate::setup::{proves_bounds, Setup};
-pub use crate::table::Table;
+use crate::answer::setup::{proves_bounds, Setup};
+pub use crate::answer::table::Table;
 
 /// What a request asks beside the position's value (always answered).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -198,7 +198,7 @@ pub fn within_retrograde(spec: &DbSpec, h: usize, seeds: u32, rules: Rules, limi
 mod tests {
     use super::*;
     use crate::databases::DbSpec;
-    use crate::setup::SearchWork;
+    use crate::answer::setup::SearchWork;
     use crate::databases::SetupBudget;
     use crate::progress::Silent;
 

@@ -76,7 +76,7 @@ use kalah_db::safe::{claim, SafeFile};
 use kalah_search::{Entry, Journal};
 use xxhash_rust::xxh3::xxh3_64;
 
-use crate::bytes::{board_text, Reader};
+use crate::memory::bytes::{board_text, Reader};
 use crate::error::{Error, Field, Result};
 
 /// The journal's file name in its directory.
@@ -540,7 +540,7 @@ fn check_entry(e: &Entry, houses: usize) -> std::result::Result<(), String> {
 /// 6 minutes; ten times that would leave an hour of work unwritten).
 pub const MAX_WRITE_SPACING: std::time::Duration = std::time::Duration::from_secs(20 * 60);
 
-/// Where and how often a search keeps its journal ([`crate::analyzer::Request::journal`]).
+/// Where and how often a search keeps its journal ([`crate::Request::journal`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct JournalSpec {
     /// The directory (created if need be).
@@ -562,7 +562,7 @@ impl JournalSpec {
 }
 
 pub use crate::report::JournalReport;
-pub use crate::snapshot::TableEntries;
+pub use crate::memory::snapshot::TableEntries;
 
 /// A journal in use by one search: read, locked, and written while the
 /// search runs ([`Journaling::run`]).
@@ -592,9 +592,9 @@ impl Journaling {
 
     /// What a table snapshot of this search is tagged with; `None` for a
     /// search memory, which keeps none.
-    fn snapshot_tag(&self) -> Option<crate::snapshot::Tag> {
+    fn snapshot_tag(&self) -> Option<crate::memory::snapshot::Tag> {
         let id = &self.dir.identity;
-        id.search.map(|(position, _)| crate::snapshot::Tag { houses: id.houses, rules: id.rules.to_string(), position: position.ring() })
+        id.search.map(|(position, _)| crate::memory::snapshot::Tag { houses: id.houses, rules: id.rules.to_string(), position: position.ring() })
     }
 
     /// Gives `restore` every entry of the table snapshot an earlier run of
@@ -603,7 +603,7 @@ impl Journaling {
     /// passed over with a note to `observer`.
     pub fn restore_table(&self, restore: &mut dyn FnMut(Board, kalah_search::tt::Bounds), observer: &dyn crate::progress::Observer) -> Option<u64> {
         let tag = self.snapshot_tag()?;
-        match crate::snapshot::read(&self.dir.dir, &tag, restore) {
+        match crate::memory::snapshot::read(&self.dir.dir, &tag, restore) {
             Ok(count) => count,
             Err(e) => {
                 observer.note(&format!("the table snapshot is not used (the journal is): {e}"));
@@ -638,7 +638,7 @@ impl Journaling {
         let snapshot = table.zip(tag.as_ref());
         let write = || {
             if let Some((table, tag)) = snapshot {
-                if let Err(e) = crate::snapshot::write(&self.dir.dir, tag, table) {
+                if let Err(e) = crate::memory::snapshot::write(&self.dir.dir, tag, table) {
                     observer.note(&format!("the table snapshot was not written (the journal is): {e}"));
                 }
             }
