@@ -243,7 +243,7 @@ impl From<kalah_core::PositionError> for Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::answer::analyzer::{Analyzer, Request};
+    use crate::answer::{Analyzer, Request};
     use crate::databases::Databases;
     use crate::progress::Silent;
     use kalah_core::{Position, Rules};

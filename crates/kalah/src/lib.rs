@@ -299,15 +299,17 @@ pub use memory::{answers, book, journal};
 pub use service::{api, background};
 pub use studies::{book_build, chains, openings, published, starts, verify};
 
-pub use answer::analyzer::{probe, Analyzer, Memory, Request, RootTests};
+pub use answer::analyzer::Analyzer;
+pub use answer::request::{Memory, Request, RootTests};
+pub use answer::search::probe;
 pub use answer::oracle::Oracle;
 pub use answer::plan::Want;
 pub use answer::player::{move_values, BookBrain, Brain, Level, MakeBrain};
-pub use answer::setup::BOUNDS_TIME;
+pub use answer::sizes::BOUNDS_TIME;
 /// The transposition table's size a search of this program would choose,
 /// and the check that one fits in memory: for doors that run searches of
 /// their own.
-pub use answer::setup::{check_table_memory, default_tt_mb};
+pub use answer::sizes::{check_table_memory, default_tt_mb};
 pub use answer::table::Table;
 pub use databases::{Databases, DbFile, DbSpec, SetupBudget};
 pub use error::{Error, ErrorKind, Field, Result};

@@ -7,310 +7,42 @@
 //! has (two more for every move's value), and at most 24 (Kalah(6,4), 48
 //! seeds: 18 for its value alone, 20 for every move's).
 
-use std::sync::atomic::AtomicBool;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use kalah_core::{Engine, Position, Rules};
-use kalah_db::{Builder, Database, Tablebase};
-use kalah_search::{analyze_from_table, Bounded, BoundedAnalysis, LineEnd, SearchOptions, Solver, TestOutcome};
+use kalah_core::Engine;
+use kalah_db::{Builder, Database};
+use kalah_search::{analyze_from_table, Bounded, BoundedAnalysis, LineEnd, TestOutcome};
 
+use crate::answer::kept::{Keeping, KEPT_SOLVER_BYTES};
+use crate::answer::oracle::Oracle;
+use crate::answer::plan::{self, Plan, Step, Table, Want};
+use crate::answer::player::Brain;
+use crate::answer::request::{cancelled, keeps_answers, purpose_and_budget, Memory, Request, RootTests};
+use crate::answer::search::{bounds, open_journal, probe_file, search, stopped_analysis};
+use crate::answer::setup::{search_table, solver_over, Setup};
+use crate::answer::sizes::SearchWork;
+use crate::answer::table::describe_file;
+use crate::databases::{for_search, Databases, DbFile, DbSpec, Purpose, SetupBudget};
+use crate::error::{Error, Field, Result};
+use crate::limits::MAX_THREADS;
 use crate::memory::answers::Answers;
 use crate::memory::book::Book;
-use crate::answer::oracle::Oracle;
-use crate::answer::player::Brain;
-use crate::databases::{for_search, Databases, DbSpec, Purpose, SetupBudget, ANALYSIS_LOAD_GAP, VALUE_LOAD_GAP};
-use crate::memory::journal::{Identity, JournalSpec, Journaling};
-use crate::error::{Error, Field, Result};
-use crate::progress::{watched_search, Observer, SearchStatus};
-use crate::report::{JournalReport, Report, Source, UsedDatabase};
-use crate::answer::setup::{search_table, solver_over, SearchWork, Setup, BOUNDS_TIME};
-use crate::answer::plan::{self, Plan, Step, Table};
-use crate::answer::table::describe_file;
-pub use crate::answer::plan::Want;
-use crate::limits::{MAX_THREADS, MAX_TIME_LIMIT, MAX_TT_MB};
+use crate::progress::{Observer, SearchStatus};
+use crate::report::{Report, Source, UsedDatabase};
 use crate::text::a_size;
-
-/// What to answer about a position, and with what.
-#[derive(Clone, Debug)]
-pub struct Request {
-    /// The position.
-    pub position: Position,
-    /// The rules.
-    pub rules: Rules,
-    /// Which database.
-    pub db: DbSpec,
-    /// Search threads (1 to [`MAX_THREADS`]).
-    pub threads: usize,
-    /// Transposition table MiB (`None`: sized by the position and database).
-    /// Rounded down to a power of two; a table too small for the keys of
-    /// the position's boards grows to what they need (at most 128 MiB on
-    /// five and six houses, 2 GiB on eight): the report's note says the
-    /// size used.
-    pub tt_mb: Option<usize>,
-    /// What to answer beside the position's value.
-    pub want: Want,
-    /// Time for the search: what it has not proven by then is reported as
-    /// bounds. `None`: a search runs until it is done, a proof of bounds
-    /// ([`Source::Bounds`]) for [`BOUNDS_TIME`]. Database probes and
-    /// retrograde analysis are always exact, and setting up a database is
-    /// not counted (but a default one is chosen to take at most about a
-    /// quarter of the limit).
-    pub time_limit: Option<Duration>,
-    /// Raised from another thread, stops the work within moments: what the
-    /// search proved by then is reported as bounds; a database built in
-    /// memory, or retrograde analysis, stops within its level and is
-    /// dropped (the answer is then the bounds a search proves by then:
-    /// few). With a flag and no time limit, the search is the exact one
-    /// (as fast as without a flag), and stopped it answers the bounds it
-    /// proved on the position's value alone. Raised before the work
-    /// begins, nothing is searched and no database is loaded or built:
-    /// the answer is the bounds the position's seeds allow, at once, with
-    /// a legal move to play if a move was asked ([`Report::move_to_play`]).
-    /// What takes no work still answers exactly: a finished game, the
-    /// book, a kept answer, a probe of a file the analyzer holds open
-    /// ([`Analyzer::analyze_at_once`]).
-    pub cancel: Option<Arc<AtomicBool>>,
-    /// Keep what the search proves in a journal, and resume from what an
-    /// earlier run of the same search kept there ([`crate::journal`]).
-    /// Only searches use it: an answer read from a database, or found by
-    /// retrograde analysis, leaves it as it is.
-    pub journal: Option<JournalSpec>,
-    /// What this request reads of what earlier ones kept in the
-    /// analyzer's database folder, and keeps there for later ones
-    /// ([`Memory`]). [`Memory::Off`] in [`Request::new`]: `kalah solve`
-    /// and `kalah query` ask for [`Memory::All`], a server for
-    /// [`Memory::Answers`].
-    pub memory: Memory,
-    /// Which null-window tests the search of the position runs.
-    pub tests: RootTests,
-    /// Answer from the analyzer's opening book where it has the position,
-    /// before anything else. On in [`Request::new`]; an analyzer has a book
-    /// only when given one ([`Analyzer::with_carried_book`],
-    /// [`Analyzer::with_book`]).
-    pub book: bool,
-    /// The most boards retrograde analysis may solve for this request, for
-    /// a door open to others: a clockwise position beyond it gets bounds
-    /// proven within the time limit over a database of at most that many
-    /// boards. `None` in
-    /// [`Request::new`]: what memory allows.
-    pub retrograde_boards: Option<u64>,
-    /// The time the set-up is held to (which database is chosen, loaded
-    /// or built in memory, how large a table), if not the time limit: for
-    /// a long search that must set up as a short one would (a server's
-    /// search that goes on in the background). `None` in [`Request::new`].
-    pub setup_time: Option<Duration>,
-}
-
-/// What a request reads of what earlier requests kept in the analyzer's
-/// database folder, and keeps there for later ones.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Memory {
-    /// Nothing: the answer is found anew, and nothing is kept.
-    #[default]
-    Off,
-    /// Exact answers ([`crate::answers`], `answers/` in the folder): a
-    /// kept one answers at once ([`Source::Kept`]), with as much as the
-    /// request asks ([`Want`]); an exact answer that took work (a search,
-    /// retrograde analysis, bounds that met) is kept when it has every
-    /// move's value and the line ([`Want::MovesAndLine`]: the answer to
-    /// every other question too). A store that cannot be opened, a
-    /// damaged answer, or one that cannot be written is passed over, with
-    /// a note. Not for a request that says how to answer: a database other
-    /// than the default ([`DbSpec::default`]), a `journal`, the one test
-    /// [`RootTests::AtLeast`] ([`RootTests::FirstGuess`] reads and keeps
-    /// them).
-    Answers,
-    /// The exact answers, and the search memory ([`crate::journal`],
-    /// "Search memory"): a search run again answers from what the earlier
-    /// one proved (passed over, with a note, when it is in use by another
-    /// process, damaged or cannot be written; not with a `journal`). A
-    /// database built in memory by default (no file for the rules, no
-    /// `DbSpec::build_seeds`) is kept too, as a file of the folder, which
-    /// the next requests then load (with a note; one that cannot be
-    /// written is a note, not an error).
-    All,
-}
-
-/// Which null-window tests ("is the value at least V?") an exact search of
-/// the position runs. Its values are the position's, for the player to
-/// move, stores included. Every move's value is searched as always; only
-/// the position's own search follows this.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum RootTests {
-    /// MTD(f), its first test chosen by depth-limited searches (or the
-    /// one a journal recorded as running).
-    #[default]
-    Deepening,
-    /// MTD(f) from this guess of the value: the first test is "value >=
-    /// guess", with no depth-limited searches before it, and it comes
-    /// before the test a journal recorded. For a value known or closely
-    /// guessed (a published one), it is the fewest tests.
-    FirstGuess(i32),
-    /// One test only, "is the value at least V?": answered as holding or
-    /// not, with the bound it proves ([`Report::test`]). The value alone
-    /// is asked (no moves, line or best move).
-    AtLeast(i32),
-}
-
-impl Request {
-    /// Every move's value and a line of best play of `position` under
-    /// `rules`, on every core, with the default database: what `kalah
-    /// query` answers.
-    pub fn new(position: Position, rules: Rules) -> Request {
-        Request {
-            position,
-            rules,
-            db: DbSpec::default(),
-            threads: kalah_search::cores(),
-            tt_mb: None,
-            want: Want::MovesAndLine,
-            time_limit: None,
-            cancel: None,
-            journal: None,
-            memory: Memory::Off,
-            tests: RootTests::Deepening,
-            book: true,
-            retrograde_boards: None,
-            setup_time: None,
-        }
-    }
-
-    /// Refuses what cannot be answered as asked.
-    pub(crate) fn check(&self) -> Result<()> {
-        if !(1..=MAX_THREADS).contains(&self.threads) {
-            return Err(Error::bad_input(format!("{} search threads: give 1 to {MAX_THREADS}", self.threads)).about(Field::Threads));
-        }
-        if let Some(mb) = self.tt_mb.filter(|&mb| mb == 0 || mb > MAX_TT_MB) {
-            return Err(Error::bad_input(format!("a {mb} MiB transposition table: give 1 MiB to 1 PiB")).about(Field::TtMb));
-        }
-        if let Some(t) = self.time_limit.filter(|t| t.is_zero() || t.as_secs_f64() >= MAX_TIME_LIMIT) {
-            return Err(Error::bad_input(format!("a time limit of {} s: give more than 0 and less than {MAX_TIME_LIMIT:e}", t.as_secs_f64())).about(Field::TimeLimit));
-        }
-        // Checked before anything answers (the book, a finished game): a
-        // request that asks the impossible is refused whatever the position.
-        if self.db.is_none() && self.db.build_seeds.is_some_and(|n| n > 0) {
-            return Err(Error::bad_input("no database at all, and one built in memory: ask for one or the other").about(Field::DbSeeds));
-        }
-        if let Some(n) = self.db.build_seeds.filter(|&n| n > 0) {
-            kalah_db::builder::check_size(self.position.houses(), n).map_err(|e| Error::refused(format!("a {n}-seed database built in memory: {e}")).about(Field::DbSeeds))?;
-        }
-        if let RootTests::AtLeast(v) = self.tests {
-            if self.want != Want::Value {
-                return Err(Error::bad_input(format!("the test \"value >= {v}\" answers the value alone: ask for no moves, line or best move with it")).about(Field::Tests));
-            }
-        }
-        Ok(())
-    }
-}
 
 /// Answers positions from a directory of databases, searches and
 /// retrograde analysis; see the module docs.
 #[derive(Clone, Debug)]
 pub struct Analyzer {
     databases: Databases,
-    kept: Option<Arc<Mutex<Kept>>>,
+    /// What a keeping analyzer keeps between requests.
+    kept: Option<Arc<Keeping>>,
     book: Option<Arc<Book>>,
     /// The exact answers kept, read and added to by requests that
     /// remember ([`Memory`]).
     answers: Arc<Answers>,
-}
-
-/// The databases a long-lived analyzer keeps between requests
-/// ([`Analyzer::keeping`]): those built in memory, and files loaded into
-/// memory for searches, the most recently used last.
-#[derive(Default)]
-struct Kept {
-    built: Vec<Arc<Builder>>,
-    loaded: Vec<(PathBuf, Arc<Database>)>,
-    /// Solvers of searches done, with their transposition tables (what
-    /// they proved stays true for the next position of the same rules),
-    /// for the next request whose search they fit ([`KEPT_SOLVERS`]).
-    solvers: Vec<Solver<Table>>,
-    /// Files opened (mapped) for probes, with the size and time of change
-    /// they had then: a file rebuilt since is opened anew.
-    opened: Vec<(PathBuf, FileStamp, Arc<Database>)>,
-}
-
-/// A file's size and time of last change.
-type FileStamp = (u64, Option<std::time::SystemTime>);
-
-fn stamp(path: &std::path::Path) -> Result<FileStamp> {
-    let meta = std::fs::metadata(path).map_err(|e| Error::from(kalah_db::DbError::io(path, e)))?;
-    Ok((meta.len(), meta.modified().ok()))
-}
-
-impl std::fmt::Debug for Kept {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Kept")
-            .field("built", &self.built.len())
-            .field("loaded", &self.loaded.len())
-            .field("opened", &self.opened.len())
-            .field("solvers", &self.solvers.len())
-            .finish()
-    }
-}
-
-/// The entry of `kept` that `fits`, moved to the end (the most recently
-/// used), or one made and added, the least recently used going first when
-/// [`KEPT_DATABASES`] are kept; and whether it was kept from before.
-fn keep<T: Clone>(kept: &mut Vec<T>, fits: impl Fn(&T) -> bool, make: impl FnOnce() -> Result<T>) -> Result<(T, bool)> {
-    keep_made(kept, fits, || make().map(Some))?.ok_or_else(|| Error::internal("a kept item was not made"))
-}
-
-/// [`keep`], where making may come to nothing (`None`: a build stopped
-/// by a cancel flag), which is not kept.
-fn keep_made<T: Clone>(kept: &mut Vec<T>, fits: impl Fn(&T) -> bool, make: impl FnOnce() -> Result<Option<T>>) -> Result<Option<(T, bool)>> {
-    let found = kept.iter().position(fits);
-    let entry = match found {
-        Some(at) => kept.remove(at),
-        None => {
-            let Some(made) = make()? else {
-                return Ok(None);
-            };
-            if kept.len() >= KEPT_DATABASES {
-                kept.remove(0);
-            }
-            made
-        }
-    };
-    kept.push(entry.clone());
-    Ok(Some((entry, found.is_some())))
-}
-
-/// How many databases of each kind a keeping analyzer holds at most; the
-/// least recently used goes first.
-pub const KEPT_DATABASES: usize = 4;
-
-/// How many solvers a keeping analyzer holds at most for later requests,
-/// each with its transposition table of at most [`KEPT_SOLVER_BYTES`]:
-/// a new solver starts threads and a table whose pages the kernel clears
-/// as they are first touched, most of the time of a small search
-/// (BENCHMARKS.md, "Python: many positions").
-pub const KEPT_SOLVERS: usize = 4;
-
-/// The largest transposition table a kept solver may hold.
-pub const KEPT_SOLVER_BYTES: usize = 256 << 20;
-
-/// Whether `solver` serves a search of `h` houses under `rules` over
-/// `table` with `options`, as one made for it would: the same table, the
-/// same transposition table and the same keys into it (a kept solver
-/// packs keys as it always did, so its entries never mix two packings).
-fn fits(solver: &Solver<Table>, h: usize, rules: Rules, table: &Table, options: &SearchOptions) -> bool {
-    let same_table = match (solver.tablebase(), table) {
-        (Table::File(a), Table::File(b)) => Arc::ptr_eq(a, b),
-        (Table::Memory(a), Table::Memory(b)) => Arc::ptr_eq(a, b),
-        (Table::None(_), Table::None(_)) => true,
-        _ => false,
-    };
-    let engine = solver.engine();
-    same_table
-        && engine.houses() == h
-        && engine.rules() == rules
-        && solver.tt_bytes() == options.table_bytes(h)
-        && solver.keys() == options.keys(h)
-        && solver.threads() == options.threads.max(1)
 }
 
 impl Analyzer {
@@ -436,27 +168,19 @@ impl Analyzer {
     /// `file`, if one is used), from those kept if this analyzer keeps
     /// them (and whether it was).
     fn memory_database(&self, setup: &Setup<'_>, n: u32, file: bool) -> Result<Option<(Arc<Builder>, bool)>> {
-        let Some(kept) = &self.kept else {
-            return Ok(setup.build_noted(n, file)?.map(|b| (Arc::new(b), false)));
-        };
-        let (h, rules) = (setup.engine.houses(), setup.engine.rules());
-        // Held while building: a second request for the same database waits for it.
-        let mut kept = kept.lock().map_err(|_| Error::internal("a request failed while building a database"))?;
-        let fits = |b: &Arc<Builder>| b.houses() == h && b.rules() == rules && b.indexer().max_seeds() >= n;
-        // A build the cancel flag stops (or never begins) is not kept.
-        keep_made(&mut kept.built, fits, || Ok(setup.build_noted(n, file)?.map(Arc::new)))
+        match &self.kept {
+            Some(kept) => kept.built(setup, n, file),
+            None => Ok(setup.build_noted(n, file)?.map(|b| (Arc::new(b), false))),
+        }
     }
 
     /// `db` loaded into memory for a search, from those kept if this
     /// analyzer keeps them (and whether it was).
     fn loaded(&self, db: Database, threads: usize) -> Result<(Arc<Database>, bool)> {
-        let Some(kept) = &self.kept else {
-            return Ok((Arc::new(for_search(db, threads)?), false));
-        };
-        let mut kept = kept.lock().map_err(|_| Error::internal("a request failed while loading a database"))?;
-        let path = db.path().to_path_buf();
-        let ((_, loaded), was_kept) = keep(&mut kept.loaded, |(p, _)| *p == path, || Ok((path.clone(), Arc::new(for_search(db, threads)?))))?;
-        Ok((loaded, was_kept))
+        match &self.kept {
+            Some(kept) => kept.loaded(db, threads),
+            None => Ok((Arc::new(for_search(db, threads)?), false)),
+        }
     }
 
     /// For a keeping analyzer, the default file that covers a position of
@@ -467,7 +191,7 @@ impl Analyzer {
         let Some(kept) = &self.kept else {
             return Ok(None);
         };
-        if spec.file != crate::databases::DbFile::Default {
+        if spec.file != DbFile::Default {
             return Ok(None);
         }
         let Some(path) = self.databases.choose(purpose, budget).path else {
@@ -477,31 +201,7 @@ impl Analyzer {
         if !covers {
             return Ok(None);
         }
-        let now = stamp(&path)?;
-        let mut kept = kept.lock().map_err(|_| Error::internal("a request failed while opening a database"))?;
-        let open = || Ok((path.clone(), now, Arc::new(Database::open_for(&path, purpose.houses, purpose.rules)?)));
-        let ((_, _, db), was_kept) = keep(&mut kept.opened, |(p, s, _)| *p == path && *s == now, open)?;
-        Ok(Some((db, was_kept)).filter(|(db, _)| db.header().max_seeds >= purpose.seeds))
-    }
-
-    /// A kept solver that serves this search ([`fits`]), taken out of the
-    /// keeping while it searches.
-    fn take_solver(&self, h: usize, rules: Rules, table: &Table, options: &SearchOptions) -> Option<Solver<Table>> {
-        let mut kept = self.kept.as_ref()?.lock().ok()?;
-        let at = kept.solvers.iter().position(|s| fits(s, h, rules, table, options))?;
-        Some(kept.solvers.remove(at))
-    }
-
-    /// Keeps `solver` for later requests, the oldest kept going first
-    /// beyond [`KEPT_SOLVERS`].
-    fn keep_solver(&self, solver: Solver<Table>) {
-        let Some(mut kept) = self.kept.as_ref().and_then(|k| k.lock().ok()) else {
-            return;
-        };
-        if kept.solvers.len() >= KEPT_SOLVERS {
-            kept.solvers.remove(0);
-        }
-        kept.solvers.push(solver);
+        Ok(Some(kept.opened(&path, purpose)?).filter(|(db, _)| db.header().max_seeds >= purpose.seeds))
     }
 
     /// The directory of default databases.
@@ -746,7 +446,7 @@ impl Analyzer {
         // no tests chosen) with a solver kept from an earlier request if
         // one fits, and keeps it after.
         let poolable = self.kept.is_some() && journaling.is_none() && request.tests == RootTests::Deepening && options.table_bytes(h) <= KEPT_SOLVER_BYTES;
-        let kept_solver = poolable.then(|| self.take_solver(h, rules, &table, &options)).flatten();
+        let kept_solver = poolable.then(|| self.kept.as_ref()?.take_solver(h, rules, &table, &options)).flatten();
         let mut solver = match kept_solver {
             Some(solver) => solver,
             None => solver_over(setup.engine, table, options)?,
@@ -754,7 +454,9 @@ impl Analyzer {
         let searched = search(&mut solver, request, start, observer, journaling);
         if poolable {
             solver.clear_cancel();
-            self.keep_solver(solver);
+            if let Some(kept) = &self.kept {
+                kept.keep_solver(solver);
+            }
         }
         let searched = searched?;
         let (analysis, nodes, best, journal, test, likely_best) = searched;
@@ -765,18 +467,6 @@ impl Analyzer {
         }
         Ok(report)
     }
-}
-
-/// Every move's value of `position` by probes of the file `db`: values
-/// that contradict each other are said of the file (a damaged or forged
-/// database), with the check that finds every such board.
-fn probe_file(engine: &Engine, db: &Database, position: &Position) -> Result<kalah_search::Analysis> {
-    analyze_from_table(engine, db, position).map_err(|e| match e {
-        kalah_search::SearchError::Inconsistent(why) => {
-            kalah_db::DbError::corrupt(db.path(), format!("inconsistent database: {why}; a deep verification of the file finds every such board")).into()
-        }
-        e => e.into(),
-    })
 }
 
 /// `report` with the test `request` asks answered from it, where its
@@ -793,261 +483,4 @@ fn with_test_decided(request: &Request, mut report: Report) -> Report {
         });
     }
     report
-}
-
-/// What a request's position needs of a database, and what setting one
-/// up may cost ([`SetupBudget::within`]).
-fn purpose_and_budget(request: &Request) -> (Purpose, SetupBudget) {
-    let gap = if request.want.moves() { ANALYSIS_LOAD_GAP } else { VALUE_LOAD_GAP };
-    let purpose = Purpose { houses: request.position.houses(), rules: request.rules, seeds: request.position.seeds_in_houses(), gap };
-    (purpose, SetupBudget::within(request.setup_time.or(request.time_limit), request.threads))
-}
-
-/// The deadline of a search: its time limit counted from `start` (so that
-/// setting up, the database loaded or built, is inside it, as for a proof
-/// of bounds), or with only a way to cancel it, as far off as a deadline
-/// may be.
-fn deadline(request: &Request, start: Instant) -> Option<Instant> {
-    match (request.time_limit, &request.cancel) {
-        (Some(limit), _) => Some(start + limit),
-        (None, Some(_)) => Some(Instant::now() + Duration::from_secs_f64(MAX_TIME_LIMIT)),
-        (None, None) => None,
-    }
-}
-
-/// Whether `request` reads and adds to the exact answers kept
-/// ([`Memory::Answers`]): not when it says how to answer (a database
-/// file, none, or one built in memory of a size it chose; a journal of
-/// its own; a test), which a kept answer would pass over.
-fn keeps_answers(request: &Request) -> bool {
-    request.memory != Memory::Off && request.db == DbSpec::default() && request.journal.is_none() && !matches!(request.tests, RootTests::AtLeast(_))
-}
-
-/// The journal `request` asks for, opened for a search of its position
-/// over a database of `db_seeds` (or none); else the search memory of
-/// `databases` if it asks for that and it can be had (else a note).
-fn open_journal(request: &Request, db_seeds: Option<u32>, databases: &Databases, observer: &dyn Observer) -> Result<Option<Journaling>> {
-    if let Some(spec) = &request.journal {
-        let identity = Identity::search(request.rules, request.position, db_seeds);
-        return Journaling::open(spec, identity).map(Some);
-    }
-    if request.memory != Memory::All {
-        return Ok(None);
-    }
-    let houses = request.position.houses();
-    let spec = JournalSpec::new(databases.memory_dir(houses, request.rules));
-    match Journaling::open(&spec, Identity::memory(request.rules, houses)) {
-        Ok(journaling) => Ok(Some(journaling)),
-        Err(e) => {
-            let fix = if e.kind() == crate::error::ErrorKind::Corrupt { " (delete it to start a new memory)" } else { "" };
-            observer.note(&format!("searching without the search memory: {e}{fix}"));
-            Ok(None)
-        }
-    }
-}
-
-/// Runs `job` under the journal if there is one (written while it runs,
-/// with a snapshot of `solver`'s table beside it), else just runs it.
-fn journaled<R, T: Tablebase>(journaling: Option<&Journaling>, solver: &Solver<T>, observer: &dyn Observer, job: impl FnOnce() -> R) -> Result<(R, Option<JournalReport>)> {
-    let table = |f: &mut dyn FnMut(kalah_core::Board, kalah_search::tt::Bounds)| solver.for_each_table_entry(f);
-    match journaling {
-        Some(j) => j.run(&|| solver.nodes(), Some(&table), observer, job).map(|(r, report)| (r, Some(report))),
-        None => Ok((job(), None)),
-    }
-}
-
-/// Gives `solver` the journal's bounds and the table snapshot an earlier
-/// run of the search left beside it, unless the journal holds the value
-/// of the position (proven again at once from its moves' bounds, which it
-/// also holds: restoring the table would take longer).
-fn resume<T: Tablebase>(solver: &mut Solver<T>, journaling: &Journaling, request: &Request, observer: &dyn Observer) {
-    solver.journal_with(journaling.journal());
-    let known = journaling.journal().bounds(request.position.mover_board()).is_some_and(|(l, u)| l == u);
-    if known && request.tests == RootTests::Deepening {
-        return;
-    }
-    if let Some(n) = journaling.restore_table(&mut |board, bounds| {
-        solver.restore_table_entry(board, bounds);
-    }, observer) {
-        observer.note(&format!("{n} entries of the transposition table restored from the snapshot beside the journal"));
-    }
-}
-
-type Searched = (BoundedAnalysis, u64, Option<usize>, Option<JournalReport>, Option<TestOutcome>, Option<usize>);
-
-/// The search `request` asks of `solver` (made for it, or kept from an
-/// earlier request: its nodes are counted from now).
-fn search<T: Tablebase>(solver: &mut Solver<T>, request: &Request, start: Instant, observer: &dyn Observer, journaling: Option<&Journaling>) -> Result<Searched> {
-    let nodes_before = solver.nodes();
-    if let Some(flag) = &request.cancel {
-        solver.cancel_with(flag.clone());
-    }
-    if let Some(j) = journaling {
-        resume(solver, j, request, observer);
-    }
-    let position = &request.position;
-    if let RootTests::FirstGuess(guess) = request.tests {
-        solver.first_guess(position, guess)?;
-    }
-    if let RootTests::AtLeast(at_least) = request.tests {
-        return single_test(solver, request, at_least, start, observer, journaling);
-    }
-    let solver = &*solver;
-    let status = || SearchStatus::of(position, solver.progress());
-    let (result, journal) = journaled(journaling, solver, observer, || {
-        watched_search(observer, "searching", &status, || {
-            let (moves, line) = (request.want.moves(), request.want.line());
-            let analysis = match (request.time_limit, &request.cancel) {
-                // What can be proven in time; bounds where the search did not finish.
-                (Some(limit), _) => solver.analyze_within(position, start + limit, moves, line)?,
-                // Exact unless stopped; then the bounds proven on the way.
-                (None, Some(flag)) => match solver.analyze_unless(position, moves, line, Some(flag))? {
-                    Some(analysis) => analysis.into(),
-                    None => stopped_analysis(position, status(), line),
-                },
-                (None, None) => solver.analyze(position, moves, line)?.into(),
-            };
-            let v = analysis.value;
-            let best = if request.want.best_alone() && v.is_exact() {
-                solver.best_move(position, v.lower)
-            } else {
-                None
-            };
-            // A damaged database is reported, not a move it may have misled.
-            match solver.tablebase().failure() {
-                Some(why) => Err(kalah_search::SearchError::Tablebase(why)),
-                None => Ok((analysis, best)),
-            }
-        })
-    })?;
-    let (analysis, best) = result?;
-    // A best move asked and none proven in time: the search's first choice,
-    // so that a bot under a time limit always has a legal move.
-    let board = position.mover_board();
-    let likely_best = (request.want.best_alone() && best.is_none() && !solver.engine().is_over(board))
-        .then(|| solver.moves_hint_first(board).first().map(|h| h + 1))
-        .flatten();
-    Ok((analysis, solver.nodes() - nodes_before, best, journal, None, likely_best))
-}
-
-/// Whether `request`'s cancel flag is raised.
-fn cancelled(request: &Request) -> bool {
-    request.cancel.as_ref().is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed))
-}
-
-/// What a search of `position` stopped by its cancel flag answers: the
-/// bounds it proved on the position's value (`status`), within those its
-/// seeds allow; no move's, and a line (if `line` was asked) cut short.
-fn stopped_analysis(position: &Position, status: SearchStatus, line: bool) -> BoundedAnalysis {
-    let (base, seeds) = (position.store_difference(), position.seeds_in_houses() as i32);
-    let value = Bounded { lower: status.lower.unwrap_or(base - seeds).max(base - seeds), upper: status.upper.unwrap_or(base + seeds).min(base + seeds) };
-    BoundedAnalysis { value, moves: Vec::new(), pv: Vec::new(), end: if line { LineEnd::Cut } else { LineEnd::GameOver } }
-}
-
-/// The one test "value >= at_least" of the request's position
-/// ([`RootTests::AtLeast`]): the value's bounds are those the test proved
-/// (or, stopped first, none), within those the seeds allow.
-fn single_test<T: Tablebase>(solver: &Solver<T>, request: &Request, at_least: i32, start: Instant, observer: &dyn Observer, journaling: Option<&Journaling>) -> Result<Searched> {
-    let position = &request.position;
-    let status = || SearchStatus::of(position, solver.progress());
-    let (result, journal) = journaled(journaling, solver, observer, || {
-        watched_search(observer, "testing", &status, || solver.test(position, at_least, deadline(request, start)))
-    })?;
-    let test = result?;
-    let base = position.store_difference();
-    let seeds = position.seeds_in_houses() as i32;
-    let (mut lower, mut upper) = (base - seeds, base + seeds);
-    if let Some(t) = &test {
-        (lower, upper) = t.bounds(lower, upper);
-    }
-    let analysis = BoundedAnalysis { value: Bounded { lower, upper }, moves: Vec::new(), pv: Vec::new(), end: LineEnd::GameOver };
-    Ok((analysis, solver.nodes(), None, journal, test, None))
-}
-
-/// Clockwise, too many seeds for retrograde analysis: bounds on the value
-/// (and on every move's, and a line of best play, as asked) proven within
-/// the time limit by a [`Setup::bound_solver`].
-fn bounds(setup: &Setup<'_>, file: Option<Database>, request: &Request, start: Instant, databases: &Databases) -> Result<Report> {
-    let limit = request.time_limit.unwrap_or(BOUNDS_TIME);
-    let position = &request.position;
-    let seeds = position.seeds_in_houses();
-    let (mut solver, database) = setup.bound_solver(seeds, file, limit)?;
-    if let Some(flag) = &request.cancel {
-        solver.cancel_with(flag.clone());
-    }
-    let journaling = open_journal(request, database.as_ref().map(|d| d.max_seeds), databases, setup.observer)?;
-    if let Some(j) = &journaling {
-        solver.journal_with(j.journal());
-    }
-    let database = database.map(|d| UsedDatabase { build_seconds: d.build_seconds.map(|_| start.elapsed().as_secs_f64()), ..d });
-    // The time limit counts from the request, so that setting up (the
-    // database built, the table allocated) is inside it, not after it.
-    let deadline = start + limit;
-    let status = || SearchStatus::of(position, solver.progress());
-    let job = || {
-        watched_search(setup.observer, "proving bounds", &status, || {
-            let analysis = solver.analyze_within(position, deadline, request.want.moves(), request.want.line())?;
-            let v = analysis.value;
-            let best = if request.want.best_alone() && v.is_exact() && !setup.engine.is_over(position.mover_board()) {
-                solver.best_move_within(position, v.lower, deadline)?
-            } else {
-                None
-            };
-            Ok::<_, kalah_search::SearchError>((analysis, best))
-        })
-    };
-    // No table snapshot: proofs of bounds keep guesses the snapshot leaves out.
-    let (result, journal) = match journaling.as_ref() {
-        Some(j) => j.run(&|| solver.nodes(), None, setup.observer, job).map(|(r, report)| (r, Some(report)))?,
-        None => (job(), None),
-    };
-    let (analysis, best) = result?;
-    Ok(Report {
-        position: *position,
-        rules: request.rules,
-        analysis,
-        source: Source::Bounds,
-        nodes: solver.nodes(),
-        seconds: start.elapsed().as_secs_f64(),
-        database,
-        best_found: best,
-        journal,
-        test: None,
-        likely_best: None,
-    })
-}
-
-/// Every move's value and a line of best play of `position` read from the
-/// database file `db`, refused unless the position is of the database's
-/// board size and the database covers it (what `kalah db probe` answers).
-pub fn probe(db: &Database, position: &Position) -> Result<Report> {
-    let start = Instant::now();
-    let (h, rules) = (db.header().houses, db.header().rules);
-    if position.houses() != h {
-        return Err(Error::bad_input(format!("the position has {} houses a side, the database {h}", position.houses())));
-    }
-    let seeds = position.seeds_in_houses();
-    let max = db.header().max_seeds;
-    // Every move leads to at most as many seeds, so the table covers them too.
-    if seeds > max {
-        return Err(Error::bad_input(format!(
-            "the position has {seeds} seeds in its houses; the database covers at most {max} (an analyzer searches beyond)"
-        )));
-    }
-    // Check the block of the position itself before reporting anything.
-    db.probe_board(position.mover_board())?;
-    let analysis = analyze_from_table(Engine::shared(h, rules), db, position)?;
-    Ok(Report {
-        position: *position,
-        rules,
-        analysis: analysis.into(),
-        source: Source::Database,
-        nodes: 0,
-        seconds: start.elapsed().as_secs_f64(),
-        database: Some(UsedDatabase::file(db)),
-        best_found: None,
-        journal: None,
-        test: None,
-        likely_best: None,
-    })
 }

@@ -17,7 +17,7 @@
 
 use kalah_core::Capture;
 
-use crate::answer::setup::SearchWork;
+use crate::answer::sizes::SearchWork;
 use crate::text::group;
 
 /// A search measured on this project's machine (2 cores of an Intel Xeon

@@ -17,7 +17,8 @@ use kalah_search::{analyze_from_table, Bounded, SearchOptions, Solver};
 use crate::databases::{for_search, Databases, Purpose, SetupBudget, ANALYSIS_LOAD_GAP, VALUE_LOAD_GAP};
 use crate::error::{Error, Field, Result};
 use crate::answer::plan::{self, Plan, Step, Table};
-use crate::answer::setup::{bound_solver_over, bounds_tt_mb, check_table_memory, default_memory_seeds, retrograde_fits, solver_over, BoundsOverDatabase, Load, Setup, BOUNDS_TIME};
+use crate::answer::setup::{bound_solver_over, solver_over, BoundsOverDatabase, Load, Setup};
+use crate::answer::sizes::{bounds_tt_mb, check_table_memory, default_memory_seeds, retrograde_fits, BOUNDS_TIME};
 use crate::text::{article, group};
 
 /// Values of positions of one board size and rule set.

@@ -42,7 +42,8 @@ use crate::memory::book::Book;
 use crate::databases::DbSpec;
 use crate::error::Result;
 use crate::report::{Report, Source};
-use crate::answer::setup::{proves_bounds, Setup};
+use crate::answer::setup::Setup;
+use crate::answer::sizes::proves_bounds;
 pub use crate::answer::table::Table;
 
 /// What a request asks beside the position's value (always answered).
@@ -198,7 +199,7 @@ pub fn within_retrograde(spec: &DbSpec, h: usize, seeds: u32, rules: Rules, limi
 mod tests {
     use super::*;
     use crate::databases::DbSpec;
-    use crate::answer::setup::SearchWork;
+    use crate::answer::sizes::SearchWork;
     use crate::databases::SetupBudget;
     use crate::progress::Silent;
 

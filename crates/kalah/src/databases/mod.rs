@@ -811,7 +811,7 @@ pub fn for_search_by(db: Database, copies: usize, threads: usize) -> Result<Data
 /// processes of this machine) into memory, `available` bytes being free:
 /// when the copies take less than half of it. The one rule of
 /// [`for_search`], and of the memory a search is told it will take
-/// ([`crate::answer::setup::check_search_memory`]).
+/// ([`crate::answer::sizes::check_search_memory`]).
 pub(crate) fn copied_into_memory(bytes: u64, copies: u64, available: u64) -> bool {
     bytes.saturating_mul(copies) < available / 2
 }

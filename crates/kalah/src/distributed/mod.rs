@@ -74,12 +74,13 @@ use kalah_core::{Board, Engine, Next, Position, Side};
 use kalah_db::Tablebase;
 use kalah_search::{Analysis, LineEnd, MoveValue, Solver};
 
-use crate::answer::analyzer::Request;
+use crate::answer::Request;
 use crate::databases::{for_search_by, Databases, Purpose, SetupBudget, ANALYSIS_LOAD_GAP};
 use crate::error::{Error, Field, Result};
 use crate::progress::Observer;
 use crate::report::{Report, Source, UsedDatabase};
-use crate::answer::setup::{check_tables_memory, search_table, solver_over, SearchWork, Setup};
+use crate::answer::setup::{search_table, solver_over, Setup};
+use crate::answer::sizes::{check_tables_memory, SearchWork};
 use crate::answer::table::Table;
 
 /// Jobs per rank the first split aims at. Few: a deeper split costs more
@@ -1002,7 +1003,7 @@ mod tests {
         let solvers: Vec<Solver<Table>> = ranks.into_iter().map(|r| r.solver).collect();
         let (tree, stats) = shared_by(&solvers, &request.position, 8, true);
         let answer = report(&tree, &stats, &request, database, 1.0).unwrap();
-        let one = crate::answer::analyzer::Analyzer::new(databases.clone()).analyze(&Request { book: false, ..request.clone() }, &crate::progress::Silent).unwrap();
+        let one = crate::answer::Analyzer::new(databases.clone()).analyze(&Request { book: false, ..request.clone() }, &crate::progress::Silent).unwrap();
         assert_eq!(answer.report.value(), one.value());
         assert_eq!(answer.report.analysis.moves, one.analysis.moves);
         assert_eq!((answer.distributed.ranks, answer.distributed.threads_per_rank), (2, 1));

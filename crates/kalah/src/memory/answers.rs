@@ -347,7 +347,7 @@ impl Answers {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::answer::analyzer::{Analyzer, Request};
+    use crate::answer::{Analyzer, Request};
     use crate::databases::Databases;
     use crate::progress::Silent;
     use crate::report::Source;

@@ -42,7 +42,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use crate::answer::analyzer::{Analyzer, Memory, Request};
+use crate::answer::{Analyzer, Memory, Request};
 use crate::error::{Error, Result};
 use crate::progress::Silent;
 use crate::report::Report;

@@ -21,7 +21,7 @@ use serde::Serialize;
 
 use crate::service::api::{self, ApiRequest, Limits};
 use crate::progress::{Log, Observer, SearchStatus};
-use crate::answer::analyzer::Memory;
+use crate::answer::Memory;
 
 /// Finished searches whose state is still told, the oldest forgotten first.
 pub const KEPT_JOBS: usize = 64;
@@ -188,13 +188,13 @@ impl Background {
     /// Goes on with `request` (question `key`), answered with bounds only,
     /// if no search of it runs or ran lately and a slot is free; says
     /// whether it did.
-    pub fn start(self: &Arc<Self>, analyzer: &crate::answer::analyzer::Analyzer, limits: &Limits, key: String, request: ApiRequest) -> bool {
+    pub fn start(self: &Arc<Self>, analyzer: &crate::answer::Analyzer, limits: &Limits, key: String, request: ApiRequest) -> bool {
         self.launch(analyzer, limits, key, request, (Instant::now(), 0))
     }
 
     /// [`Background::start`], for a search begun at `begun.0` and given
     /// more time `begun.1` times (a search taken up again goes on counting).
-    fn launch(self: &Arc<Self>, analyzer: &crate::answer::analyzer::Analyzer, limits: &Limits, key: String, request: ApiRequest, begun: (Instant, u32)) -> bool {
+    fn launch(self: &Arc<Self>, analyzer: &crate::answer::Analyzer, limits: &Limits, key: String, request: ApiRequest, begun: (Instant, u32)) -> bool {
         let job = {
             let mut jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
             let running = jobs.iter().filter(|j| j.told().state == Some(State::Running)).count();
@@ -233,7 +233,7 @@ impl Background {
     /// of the same size), not as one of its own time: a larger database
     /// would be built first, with memory to match, and no stop reaches a
     /// build. Its exact answer is kept with the analyzer's answers.
-    fn run(&self, analyzer: &crate::answer::analyzer::Analyzer, limits: Limits, job: &Job, request: ApiRequest) {
+    fn run(&self, analyzer: &crate::answer::Analyzer, limits: Limits, job: &Job, request: ApiRequest) {
         let request = ApiRequest { time_limit: None, ..request };
         loop {
             let left = job.now.lock().unwrap_or_else(|e| e.into_inner()).ends.saturating_duration_since(Instant::now());
@@ -291,7 +291,7 @@ impl Background {
     /// one that never ran (every place was taken when it was answered)
     /// starts, if a place is free. Err with what a client is told if it
     /// may not.
-    pub fn more(self: &Arc<Self>, analyzer: &crate::answer::analyzer::Analyzer, limits: &Limits, key: &str, request: ApiRequest) -> Result<Told, Told> {
+    pub fn more(self: &Arc<Self>, analyzer: &crate::answer::Analyzer, limits: &Limits, key: &str, request: ApiRequest) -> Result<Told, Told> {
         let Some(job) = self.find(key) else {
             if self.start(analyzer, limits, key.to_string(), request) {
                 return Ok(self.told(key));

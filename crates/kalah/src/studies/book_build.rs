@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use kalah_core::{Board, Capture, Engine, Next, Position, Rules};
 use rand::{rngs::StdRng, SeedableRng};
 
-use crate::answer::analyzer::{Analyzer, Request};
+use crate::answer::{Analyzer, Request};
 use crate::memory::book::{board_position, boards_within, check_entry, Book, BookEntry, Section, SectionInfo};
 use crate::databases::{DbFile, DbSpec};
 use crate::error::{Error, Result};

@@ -14,7 +14,8 @@ use crate::databases::{Databases, DbSpec, SetupBudget};
 use crate::error::{Error, Result};
 use crate::progress::Observer;
 use crate::studies::published::{self, Published};
-use crate::answer::setup::{SearchWork, Setup};
+use crate::answer::setup::Setup;
+use crate::answer::sizes::SearchWork;
 use crate::text::{bounded, RulesView};
 
 /// What to tabulate.

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use kalah_core::{Board, Position, Side};
 use rand::{rngs::StdRng, SeedableRng};
 
-use crate::answer::analyzer::{Analyzer, Request, RootTests};
+use crate::answer::{Analyzer, Request, RootTests};
 use crate::databases::DbSpec;
 use crate::error::{Error, Result};
 use crate::memory::journal::{Contents, FILE_NAME};
@@ -113,7 +113,7 @@ pub fn verify(analyzer: &Analyzer, request: &VerifyRequest, observer: &dyn Obser
                 want: crate::answer::plan::Want::Value,
                 time_limit: Some(request.time_limit),
                 journal: None,
-                memory: crate::answer::analyzer::Memory::Off,
+                memory: crate::answer::Memory::Off,
                 tests: RootTests::AtLeast(at_least),
                 ..Request::new(position, rules)
             };
