@@ -261,3 +261,87 @@ impl<R: Read> HashedReader<R> {
         String::from_utf8(bytes).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tag() -> Tag {
+        Tag { houses: 3, rules: "capture=empty".into(), position: "2,2,2,0,2,2,2,0 S".into() }
+    }
+
+    /// `count` entries of boards of 3 houses, every field varied: bounds
+    /// missing on either side, a move, a work; the boards distinct.
+    fn entries(count: usize) -> Vec<(Board, Bounds)> {
+        (0..count)
+            .map(|i| {
+                let board = Board::from_sides(&[(i % 7) as u8, (i / 7 % 7) as u8, (i / 49 % 7) as u8], &[(i / 343 % 7) as u8, 1, 2]);
+                let seeds = board.total() as i32;
+                let lower = if i % 5 == 0 { i32::MIN } else { -seeds + (i % 3) as i32 };
+                let upper = if i % 7 == 1 { i32::MAX } else { seeds - (i % 2) as i32 };
+                (board, Bounds { lower, upper, best: (i % 3) as u8, guess_depth: None, work: (i % 32) as u32 })
+            })
+            .collect()
+    }
+
+    fn written(dir: &Path, all: &[(Board, Bounds)]) -> u64 {
+        write(dir, &tag(), &|each: &mut dyn FnMut(Board, Bounds)| all.iter().for_each(|&(b, x)| each(b, x))).unwrap()
+    }
+
+    /// Every entry comes back as it was written, over several blocks.
+    #[test]
+    fn a_snapshot_reads_back_what_was_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let all = entries(BLOCK + 300);
+        assert_eq!(written(dir.path(), &all), all.len() as u64);
+        let mut back = Vec::new();
+        assert_eq!(read(dir.path(), &tag(), &mut |b, x| back.push((b, x))).unwrap(), Some(all.len() as u64));
+        assert_eq!(back, all);
+        // No snapshot: nothing, and no error.
+        let empty = tempfile::tempdir().unwrap();
+        assert_eq!(read(empty.path(), &tag(), &mut |_, _| panic!("no entry")).unwrap(), None);
+    }
+
+    /// A snapshot of another search, or damaged anywhere, gives no entry
+    /// at all, and says why.
+    #[test]
+    fn a_snapshot_that_cannot_serve_gives_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let all = entries(1000);
+        written(dir.path(), &all);
+        let refused = |tag: &Tag| {
+            let mut given = 0;
+            let e = read(dir.path(), tag, &mut |_, _| given += 1).unwrap_err();
+            assert_eq!(given, 0, "{e}");
+            assert_eq!(e.kind(), crate::error::ErrorKind::Corrupt);
+            e.to_string()
+        };
+        assert!(refused(&Tag { position: "2,2,2,0,2,2,2,0 N".into(), ..tag() }).contains("another search"));
+        let good = zstd::stream::decode_all(File::open(path(dir.path())).unwrap()).unwrap();
+        // Past the header (50 bytes): an entry, the count, the checksum.
+        for at in [60, good.len() / 2, good.len() - 12, good.len() - 1] {
+            let mut bytes = good.clone();
+            bytes[at] ^= 0x10;
+            std::fs::write(path(dir.path()), zstd::bulk::compress(&bytes, 1).unwrap()).unwrap();
+            let why = refused(&tag());
+            assert!(why.contains("checksum") || why.contains("beyond") || why.contains("out of range") || why.contains("above"), "byte {at}: {why}");
+        }
+        let mut short = good.clone();
+        short.truncate(good.len() - 20);
+        std::fs::write(path(dir.path()), zstd::bulk::compress(&short, 1).unwrap()).unwrap();
+        assert!(refused(&tag()).contains("ends too soon"));
+    }
+
+    /// Bounds beyond what one byte holds are written as the nearest it
+    /// holds: a looser bound, never a wrong one for the board's seeds.
+    #[test]
+    fn bounds_are_clamped_to_a_byte() {
+        let dir = tempfile::tempdir().unwrap();
+        let board = Board::from_sides(&[200, 0, 0], &[0, 0, 0]);
+        let wide = Bounds { lower: -150, upper: 150, best: 0, guess_depth: None, work: 40 };
+        written(dir.path(), &[(board, wide)]);
+        let mut back = Vec::new();
+        read(dir.path(), &tag(), &mut |b, x| back.push((b, x))).unwrap();
+        assert_eq!(back, [(board, Bounds { lower: -127, upper: 127, work: 31, ..wide })]);
+    }
+}
