@@ -35,7 +35,8 @@ fn raised(e: kalah::Error) -> PyErr {
     match e.kind() {
         ErrorKind::BadInput => PyValueError::new_err(message),
         ErrorKind::Refused => Refused::new_err(message),
-        ErrorKind::Corrupt | ErrorKind::Io | ErrorKind::Internal => Error::new_err(message),
+        // Corrupt, Io, Internal, and any kind added later.
+        _ => Error::new_err(message),
     }
 }
 

@@ -3,8 +3,10 @@
 use kalah_db::DbError;
 use kalah_search::SearchError;
 
-/// What went wrong, by what the caller can do about it.
+/// What went wrong, by what the caller can do about it. Kinds may be
+/// added: a caller's match keeps an arm for the others.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ErrorKind {
     /// The request itself is wrong: a malformed position, an option out of
     /// range, a database for another board, a file that is not there.

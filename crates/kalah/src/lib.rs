@@ -220,6 +220,7 @@
 //!         ErrorKind::Refused => "ask for less",
 //!         ErrorKind::Corrupt => "rebuild the database",
 //!         ErrorKind::Io | ErrorKind::Internal => "try again, or report it",
+//!         _ => "report it", // kinds may be added (`#[non_exhaustive]`)
 //!     };
 //!     match e.field() {
 //!         Some(Field::Threads) => assert_eq!(what, "fix the request"),
@@ -314,7 +315,9 @@ pub use answer::table::Table;
 pub use databases::{Databases, DbFile, DbSpec, SetupBudget};
 pub use error::{Error, ErrorKind, Field, Result};
 pub use limits::{MAX_THREADS, MAX_TIME_LIMIT, MAX_TT_MB};
-pub use memory::answers::{answers_dir, AnswerStore};
+pub use memory::answers::answers_dir;
+#[cfg(feature = "answers")]
+pub use memory::answers::AnswerStore;
 pub use progress::{Log, Observer, SearchStatus, Silent};
 pub use report::{Report, Source, UsedDatabase};
 

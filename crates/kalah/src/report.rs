@@ -192,6 +192,7 @@ impl Report {
     /// once with an exact value its seeds allow, the best of them the
     /// position's value, and its line a line of legal moves whose first
     /// is a best move; if not, why.
+    #[cfg(feature = "answers")]
     pub(crate) fn from_kept(json: &serde_json::Value, position: &Position, rules: Rules, start: std::time::Instant) -> Result<Report, String> {
         use kalah_search::{Bounded, PvMove};
         if json["position"].as_str() != Some(position.ring().as_str()) {

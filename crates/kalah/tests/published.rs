@@ -15,6 +15,9 @@
 //!
 //! Release-mode wall times are noted on each test.
 
+// The published values are read with the cargo feature `csv`.
+#![cfg(feature = "csv")]
+
 use kalah::published::{self, Published};
 use kalah_core::{Position, Rules};
 use kalah_db::NoTablebase;

@@ -31,6 +31,7 @@ mod facts;
 mod folder;
 mod listing;
 mod loading;
+#[cfg(feature = "csv")]
 mod manifest;
 pub mod strong;
 

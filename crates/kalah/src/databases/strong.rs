@@ -27,6 +27,7 @@ use crate::progress::Observer;
 use crate::text::{group, verdict};
 
 pub use crate::databases::facts::sha256;
+#[cfg(feature = "csv")]
 pub use crate::databases::manifest::{add_to_manifest, check_manifest, read_manifest, ManifestCheck, ManifestRow, MANIFEST_HEADER};
 
 /// What to solve strongly: Kalah(`houses`,`seeds`) under `rules`, into
@@ -93,6 +94,7 @@ pub struct StrongSolution {
 
 impl StrongSolution {
     /// Its row of a manifest.
+    #[cfg(feature = "csv")]
     pub fn manifest_row(&self) -> ManifestRow {
         let r = self.rules;
         ManifestRow {
@@ -134,8 +136,7 @@ pub fn solve(request: &StrongRequest, progress: &dyn BuildProgress, observer: &d
     if let Some(m) = manifest {
         // Before the work, not after it: a place that cannot be written, a
         // file that is not a manifest.
-        kalah_db::safe::check_writable(m)?;
-        read_manifest(m)?;
+        manifest_ready(m)?;
     }
     let timer = Instant::now();
     let there = Database::open_for(file, h, rules).ok().filter(|d| d.header().max_seeds == n);
@@ -192,13 +193,28 @@ pub fn solve(request: &StrongRequest, progress: &dyn BuildProgress, observer: &d
         build_seconds,
         seconds: timer.elapsed().as_secs_f64(),
     };
+    #[cfg(feature = "csv")]
     if let Some(m) = manifest {
         add_to_manifest(m, &solution.manifest_row())?;
     }
     Ok(solution)
 }
 
-#[cfg(test)]
+/// Refuses a manifest that cannot be added to: a place that cannot be
+/// written, a file that is not a manifest.
+#[cfg(feature = "csv")]
+fn manifest_ready(m: &std::path::Path) -> Result<()> {
+    kalah_db::safe::check_writable(m)?;
+    read_manifest(m).map(drop)
+}
+
+/// Refuses every manifest: a build without the cargo feature `csv` writes none.
+#[cfg(not(feature = "csv"))]
+fn manifest_ready(m: &std::path::Path) -> Result<()> {
+    Err(Error::refused(format!("{}: this build of kalah writes no manifest (its cargo feature `csv` is off)", m.display())))
+}
+
+#[cfg(all(test, feature = "csv"))]
 mod tests {
     use super::*;
 

@@ -1,5 +1,7 @@
 //! Exact answers kept across runs: `DIR/answers/` in the database folder,
-//! an LMDB environment (`data.mdb`, `lock.mdb`, through heed). Step 1 of
+//! an LMDB environment (`data.mdb`, `lock.mdb`, through heed; cargo
+//! feature `answers`, on by default: without it an analyzer keeps the
+//! most recent answers in memory only). Step 1 of
 //! the plan ([the crate docs](crate#how-a-position-is-answered)) reads them for a request that remembers
 //! ([`crate::Memory`]), and the analyzer keeps there every exact answer
 //! that took work (a search, retrograde analysis, bounds that met).
@@ -44,9 +46,10 @@
 //! middle of the file may stop the process (SIGBUS) when it is read.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+#[cfg(feature = "answers")]
 use heed::types::Str;
 use kalah_core::Rules;
 
@@ -54,20 +57,25 @@ use crate::error::{Error, Result};
 use crate::report::Report;
 use kalah_core::Position;
 
+#[cfg(feature = "answers")]
 /// The address space an answer store reserves: 4 GiB, about four
 /// million answers of Kalah(6,4) with every move and the line.
 pub const MAP_BYTES: usize = 4 << 30;
 
+#[cfg(feature = "answers")]
 /// The key of the format's name and version: no question's key begins
 /// with a NUL.
 pub const FORMAT_KEY: &str = "\0format";
 
+#[cfg(feature = "answers")]
 /// The format's name and version.
 pub const FORMAT: &str = "kalah answers 2";
 
+#[cfg(feature = "answers")]
 /// The format before answers carried checksums: its answers are dropped.
 const FORMAT_1: &str = "kalah answers 1";
 
+#[cfg(feature = "answers")]
 /// The checksum of an answer's text.
 fn checksum(text: &str) -> String {
     format!("{:016x}", xxhash_rust::xxh3::xxh3_64(text.as_bytes()))
@@ -80,6 +88,7 @@ pub fn key(position: &Position, rules: Rules) -> String {
     format!("{} {}", position.ring(), rules.tag())
 }
 
+#[cfg(feature = "answers")]
 /// The exact answers kept in a folder (see the module docs).
 pub struct AnswerStore {
     env: heed::Env,
@@ -87,12 +96,14 @@ pub struct AnswerStore {
     dir: PathBuf,
 }
 
+#[cfg(feature = "answers")]
 impl std::fmt::Debug for AnswerStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AnswerStore").field("dir", &self.dir).finish()
     }
 }
 
+#[cfg(feature = "answers")]
 fn store_error(dir: &Path, what: &str, e: heed::Error) -> Error {
     let kind = match &e {
         heed::Error::Io(_) => crate::error::ErrorKind::Io,
@@ -102,6 +113,7 @@ fn store_error(dir: &Path, what: &str, e: heed::Error) -> Error {
     Error::of_kind(kind, format!("{}: the answers kept there: {what}: {e}", dir.display()))
 }
 
+#[cfg(feature = "answers")]
 /// Refuses a store whose file is shorter than the pages its meta page
 /// says it holds, before any of them is read (a read beyond the file's
 /// end would stop the process).
@@ -125,10 +137,12 @@ fn check_length(env: &heed::Env, dir: &Path) -> Result<()> {
     Ok(())
 }
 
+#[cfg(feature = "answers")]
 /// The stores this process has open, by folder: LMDB lets a process open
 /// an environment once.
-static OPEN: Mutex<Vec<(PathBuf, Weak<AnswerStore>)>> = Mutex::new(Vec::new());
+static OPEN: Mutex<Vec<(PathBuf, std::sync::Weak<AnswerStore>)>> = Mutex::new(Vec::new());
 
+#[cfg(feature = "answers")]
 impl AnswerStore {
     /// The store in `dir` (created if need be), shared with whatever else
     /// in this process has it open: LMDB lets a process open a folder's
@@ -246,7 +260,35 @@ impl std::fmt::Debug for Answers {
 }
 
 /// The store opened, or why it could not be and when that was.
-type Opening = std::result::Result<Arc<AnswerStore>, (String, Instant)>;
+type Opening = std::result::Result<Arc<Store>, (String, Instant)>;
+
+/// The folder's store: LMDB's ([`AnswerStore`]) with the cargo feature
+/// `answers`, else none ([`NoStore`]).
+#[cfg(feature = "answers")]
+type Store = AnswerStore;
+#[cfg(not(feature = "answers"))]
+type Store = NoStore;
+
+/// No store: a build without the cargo feature `answers` keeps answers in
+/// memory only.
+#[cfg(not(feature = "answers"))]
+#[derive(Debug)]
+pub(crate) enum NoStore {}
+
+#[cfg(not(feature = "answers"))]
+impl NoStore {
+    fn shared_noting(_: &Path, _: &dyn crate::progress::Observer) -> Result<Arc<NoStore>> {
+        Err(Error::refused("this build of kalah keeps no answers across runs (its cargo feature `answers` is off)"))
+    }
+
+    fn get(&self, _: &Position, _: Rules) -> Result<Option<Report>> {
+        match *self {}
+    }
+
+    fn put(&self, _: &Report) -> Result<()> {
+        match *self {}
+    }
+}
 
 /// How long an analyzer answers without a store that could not be opened
 /// before it tries again (the folder may have been made writable since).
@@ -277,7 +319,7 @@ impl Answers {
     /// The folder's store, opened the first time (and again
     /// [`RETRY_OPENING`] after a failure); a store that cannot be opened is
     /// said to `observer` when the opening is tried, and passed over.
-    fn store(&self, observer: &dyn crate::progress::Observer) -> Option<Arc<AnswerStore>> {
+    fn store(&self, observer: &dyn crate::progress::Observer) -> Option<Arc<Store>> {
         let (store, tried_now) = self.opened(observer);
         if let (Err(why), true) = (&store, tried_now) {
             self.fault(observer, &format!("answering without the answers kept across runs: {why}"));
@@ -286,14 +328,14 @@ impl Answers {
     }
 
     /// The store, or why it cannot be had; and whether it was tried now.
-    fn opened(&self, observer: &dyn crate::progress::Observer) -> (std::result::Result<Arc<AnswerStore>, String>, bool) {
+    fn opened(&self, observer: &dyn crate::progress::Observer) -> (std::result::Result<Arc<Store>, String>, bool) {
         let mut store = self.store.lock().unwrap_or_else(|e| e.into_inner());
         match &*store {
             Some(Ok(open)) => return (Ok(open.clone()), false),
             Some(Err((why, when))) if when.elapsed() < RETRY_OPENING => return (Err(why.clone()), false),
             _ => {}
         }
-        let tried = AnswerStore::shared_noting(&self.dir, observer).map_err(|e| (e.to_string(), Instant::now()));
+        let tried = Store::shared_noting(&self.dir, observer).map_err(|e| (e.to_string(), Instant::now()));
         *store = Some(tried.clone());
         (tried.map_err(|(why, _)| why), true)
     }
@@ -344,7 +386,7 @@ impl Answers {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "answers"))]
 mod tests {
     use super::*;
     use crate::answer::{Analyzer, Request};

@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use kalah_core::{Board, Capture, Engine, Next, Position, Rules};
-use rand::{rngs::StdRng, SeedableRng};
 
 use crate::answer::{Analyzer, Request};
 use crate::memory::book::{board_position, boards_within, check_entry, Book, BookEntry, Section, SectionInfo};
@@ -15,6 +14,7 @@ use crate::databases::{DbFile, DbSpec};
 use crate::error::{Error, Result};
 use crate::answer::oracle::Oracle;
 use crate::progress::Observer;
+use crate::studies::sample::Sampler;
 
 /// What a section of a book is of: Kalah(houses, seeds) under `rules`, to
 /// `plies` sowings from the start.
@@ -338,14 +338,13 @@ pub fn check(analyzer: &Analyzer, book: &Book, request: &CheckRequest, observer:
             None => "the book holds no game of the sizes and rules chosen".to_string(),
         }));
     }
-    let mut rng = StdRng::seed_from_u64(request.seed);
+    let mut sampler = Sampler::new(request.seed);
     let mut all = Vec::new();
     for section in book.sections().iter().filter(chosen) {
         let mut boards: Vec<_> = section.entries.keys().copied().collect();
         boards.sort_unstable();
         if let Some(n) = request.sample {
-            let picked = rand::seq::index::sample(&mut rng, boards.len(), n.min(boards.len()));
-            boards = picked.into_iter().map(|i| boards[i]).collect();
+            boards = sampler.indices(boards.len(), n)?.into_iter().map(|i| boards[i]).collect();
         }
         let oracle = request.searches.oracle(analyzer, section.houses, section.seeds, section.rules, observer)?;
         all.extend(verify(oracle.as_ref(), section, &boards)?);

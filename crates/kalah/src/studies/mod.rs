@@ -9,5 +9,6 @@ pub mod book_build;
 pub mod chains;
 pub mod openings;
 pub mod published;
+mod sample;
 pub mod starts;
 pub mod verify;

@@ -14,13 +14,13 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use kalah_core::{Board, Position, Side};
-use rand::{rngs::StdRng, SeedableRng};
 
 use crate::answer::{Analyzer, Request, RootTests};
 use crate::databases::DbSpec;
 use crate::error::{Error, Result};
 use crate::memory::journal::{Contents, FILE_NAME};
 use crate::progress::Observer;
+use crate::studies::sample::Sampler;
 
 /// What to check, and with what.
 #[derive(Clone, Debug)]
@@ -95,8 +95,7 @@ pub fn verify(analyzer: &Analyzer, request: &VerifyRequest, observer: &dyn Obser
     let contents = Contents::read(&request.dir)?;
     let rules = contents.rules()?;
     let h = contents.houses;
-    let mut rng = StdRng::seed_from_u64(request.seed);
-    let mut chosen = rand::seq::index::sample(&mut rng, contents.entries.len(), request.sample.min(contents.entries.len())).into_vec();
+    let mut chosen = Sampler::new(request.seed).indices(contents.entries.len(), request.sample)?;
     chosen.sort_unstable();
     let mut checked = Vec::new();
     for &i in &chosen {
