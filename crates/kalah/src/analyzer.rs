@@ -93,6 +93,11 @@ pub struct Request {
     pub memory: Memory,
     /// Which null-window tests the search of the position runs.
     pub tests: RootTests,
+    /// Moves (houses 1-based, each of the player to move then) every
+    /// search from the position tries first, one a ply: a line known to
+    /// hold a test, searched before the table's moves
+    /// ([`kalah_search::Solver::first_line`]). Empty: none.
+    pub first: Vec<usize>,
     /// Answer from the analyzer's opening book where it has the position,
     /// before anything else. On in [`Request::new`]; an analyzer has a book
     /// only when given one ([`Analyzer::with_carried_book`],
@@ -179,6 +184,7 @@ impl Request {
             journal: None,
             memory: Memory::Off,
             tests: RootTests::Deepening,
+            first: Vec::new(),
             book: true,
             retrograde_boards: None,
             setup_time: None,
@@ -907,6 +913,7 @@ fn search<T: Tablebase>(solver: &mut Solver<T>, request: &Request, start: Instan
     if let RootTests::FirstGuess(guess) = request.tests {
         solver.first_guess(position, guess)?;
     }
+    solver.first_line(position, &request.first)?;
     if let RootTests::AtLeast(at_least) = request.tests {
         return single_test(solver, request, at_least, start, observer, journaling);
     }
@@ -1050,6 +1057,14 @@ pub fn probe(db: &Database, position: &Position) -> Result<Report> {
     if seeds > max {
         return Err(Error::bad_input(format!(
             "the position has {seeds} seeds in its houses; the database covers at most {max} (an analyzer searches beyond)"
+        )));
+    }
+    if !db.is_exact() {
+        return Err(Error::refused(format!(
+            "{} holds a window of values ({} bits a board) and bounds for the values outside it: a probe reads exact files; `kalah query --db {}` searches over it",
+            db.path().display(),
+            db.header().encoding.bits(0),
+            db.path().display()
         )));
     }
     // Check the block of the position itself before reporting anything.

@@ -11,8 +11,10 @@
 //!    opening book; then, for a request that remembers
 //!    ([`crate::Memory`]), an exact answer kept in the folder
 //!    ([`crate::answers`]).
-//! 2. **Probes** of a database that covers the position: the file chosen
-//!    ([`crate::databases`]: the one named, else the folder's choice).
+//! 2. **Probes** of a database that covers the position with exact values:
+//!    the file chosen ([`crate::databases`]: the one named, else the
+//!    folder's choice). A file in a window encoding, which holds bounds
+//!    for the values outside its windows, covers it for step 5 instead.
 //! 3. **Bounds** proven within a time limit by searches to growing depths
 //!    over a smaller database: clockwise sowing (play can be endless)
 //!    where retrograde analysis of every board up to the position's seeds
@@ -102,15 +104,15 @@ pub fn at_once(book: Option<&Book>, position: &Position, rules: Rules, want: Wan
 }
 
 /// Whether step 1 or 2 answers `position` under `rules`: a finished game,
-/// a position of `book`, or one that a file of `databases` covers; no
-/// search, no database built (a server answers these without waiting for
-/// a search's slot).
+/// a position of `book`, or one that a file of `databases` covers with
+/// exact values; no search, no database built (a server answers these
+/// without waiting for a search's slot).
 pub fn by_probe(book: Option<&Book>, databases: &Databases, position: &Position, rules: Rules) -> bool {
     if Engine::shared(position.houses(), rules).is_over(position.mover_board()) || book.is_some_and(|b| b.lookup(rules, position).is_some()) {
         return true;
     }
     let seeds = position.seeds_in_houses();
-    databases.files(position.houses(), rules).iter().any(|f| f.max_seeds >= seeds)
+    databases.files(position.houses(), rules).iter().any(|f| f.max_seeds >= seeds && f.exact)
 }
 
 /// Steps 2-5 for a position of `seeds` seeds (in its houses).
@@ -145,7 +147,9 @@ pub enum Step {
 pub fn step(setup: &Setup<'_>, seeds: u32, file: Option<Database>, memory: impl FnOnce(Option<&Database>) -> Result<Option<Arc<Builder>>>) -> Result<Step> {
     let (h, rules) = (setup.engine.houses(), setup.engine.rules());
     let file = match file {
-        Some(d) if seeds <= d.header().max_seeds => return Ok(Step::Probe(Table::File(Arc::new(d)))),
+        Some(d) if seeds <= d.header().max_seeds && d.is_exact() => return Ok(Step::Probe(Table::File(Arc::new(d)))),
+        // A window encoding holds bounds for some values: a search over it.
+        Some(d) if seeds <= d.header().max_seeds && !rules.may_cycle() => return Ok(Step::Search { memory: None, file: Some(d) }),
         file => file,
     };
     if proves_bounds(h, seeds, rules, setup.spec, setup.budget) {

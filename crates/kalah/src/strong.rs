@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use kalah_core::{Engine, Next, Position, Rules, Side};
-use kalah_db::{human_bytes, BuildProgress, Database, DbError, Encoding, Tablebase};
+use kalah_db::{human_bytes, BuildProgress, Database, DbError, Encoding};
 use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
@@ -171,8 +171,8 @@ pub fn solve(request: &StrongRequest, progress: &dyn BuildProgress, observer: &d
     };
     // The statistics read the mapped file once, level by level: no copy
     // of it in memory is needed.
-    let value = start.store_difference() + db.value(start.mover_board());
-    let (won, drawn, lost) = outcome_counts(&db);
+    let value = start.store_difference() + db.probe_board(start.mover_board())?.ok_or_else(|| Error::internal("the strong solution does not cover its start"))?;
+    let (won, drawn, lost) = outcome_counts(&db)?;
     let (reachable_boards, reachable_positions) = reachable(&Engine::new(h, rules), &db, &start);
     let (bytes, sha256) = sha256(file)?;
     let solution = StrongSolution {
@@ -200,27 +200,29 @@ pub fn solve(request: &StrongRequest, progress: &dyn BuildProgress, observer: &d
     Ok(solution)
 }
 
-/// Boards whose value for the player to move is positive, zero, negative.
-fn outcome_counts(db: &Database) -> (u64, u64, u64) {
+/// Boards whose value for the player to move is positive, zero,
+/// negative (an exact file: one in a window encoding is refused).
+fn outcome_counts(db: &Database) -> Result<(u64, u64, u64)> {
     use rayon::prelude::*;
     let add = |a: (u64, u64, u64), b: (u64, u64, u64)| (a.0 + b.0, a.1 + b.1, a.2 + b.2);
     const CHUNK: u64 = 1 << 20;
-    (0..=db.header().max_seeds)
-        .map(|n| {
-            let boards = db.indexer().level_len(n);
-            (0..boards.div_ceil(CHUNK))
-                .into_par_iter()
-                .map(|c| {
-                    let values = db.level_values(n, c * CHUNK..((c + 1) * CHUNK).min(boards));
-                    values.iter().fold((0, 0, 0), |(w, d, l), &v| match v {
-                        v if v > 0 => (w + 1, d, l),
-                        0 => (w, d + 1, l),
-                        _ => (w, d, l + 1),
-                    })
-                })
-                .reduce(|| (0, 0, 0), add)
-        })
-        .fold((0, 0, 0), add)
+    let mut total = (0, 0, 0);
+    for n in 0..=db.header().max_seeds {
+        let boards = db.indexer().level_len(n);
+        let level = (0..boards.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|c| {
+                let values = db.level_values(n, c * CHUNK..((c + 1) * CHUNK).min(boards))?;
+                Ok::<_, Error>(values.iter().fold((0, 0, 0), |(w, d, l), &v| match v {
+                    v if v > 0 => (w + 1, d, l),
+                    0 => (w, d + 1, l),
+                    _ => (w, d, l + 1),
+                }))
+            })
+            .try_reduce(|| (0, 0, 0), |a, b| Ok(add(a, b)))?;
+        total = add(total, level);
+    }
+    Ok(total)
 }
 
 /// The boards (seen from the mover) and the positions (board and side to
@@ -494,10 +496,13 @@ fn check_row(row: &ListedFile, path: &Path) -> Result<Option<String>> {
     // What the file says, where the manifest says it too.
     let start = Position::start(row.houses, row.seeds)?;
     let said = |listed: Option<u64>, found: u64, what: &str| listed.filter(|&l| l != found).map(|l| format!("{found} {what}, manifest says {l}"));
-    if let Some(v) = row.start_value.filter(|&v| v != start.store_difference() + db.value(start.mover_board())) {
-        return Ok(Some(format!("the start is worth {:+}, manifest says {v:+}", start.store_difference() + db.value(start.mover_board()))));
+    let Some(start_value) = db.probe_position(&start)? else {
+        return Ok(Some(format!("the file does not cover the start of Kalah({},{})", row.houses, row.seeds)));
+    };
+    if let Some(v) = row.start_value.filter(|&v| v != start_value) {
+        return Ok(Some(format!("the start is worth {start_value:+}, manifest says {v:+}")));
     }
-    let (won, drawn, lost) = outcome_counts(&db);
+    let (won, drawn, lost) = outcome_counts(&db)?;
     if let Some(why) = said(row.won, won, "boards won").or_else(|| said(row.drawn, drawn, "drawn")).or_else(|| said(row.lost, lost, "lost")) {
         return Ok(Some(why));
     }
