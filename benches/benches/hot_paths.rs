@@ -5,7 +5,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use kalah_core::{Board, Capture, Engine, Indexer, KeyPacker, Rules};
-use kalah_db::{Builder, Quiet, Tablebase};
+use kalah_db::{Builder, Quiet};
 
 /// Deterministic boards of `h` houses with `seeds` seeds (xorshift).
 fn boards(h: usize, seeds: u32, count: usize) -> Vec<Board> {

@@ -24,7 +24,7 @@ use std::path::Path;
 
 use kalah_core::Indexer;
 use kalah_db::format::{block_sums, blocks, header_bytes, level_block_sums, level_checksum, Encoding, Header};
-use kalah_db::{Database, Tablebase};
+use kalah_db::{Database, Stored, Tablebase};
 use xxhash_rust::xxh3::xxh3_64;
 
 /// The name the fuzzed bytes go by in errors.
@@ -77,12 +77,12 @@ pub fn check_file(file: &[u8]) {
         match db.probe_board(board) {
             Ok(Some(v)) => {
                 assert!(v.unsigned_abs() <= n, "value {v} for a board of {n} seeds (index {i})");
-                assert_eq!(db.value(board), v, "probe and value differ at index {i}");
+                assert_eq!(db.stored(board), Stored::exact(v), "probe and stored value differ at index {i}");
             }
             Ok(None) => panic!("no value for covered board {i} ({n} seeds)"),
             Err(e) => {
                 assert!(e.to_string().contains(NAME), "{e}");
-                assert_eq!(db.value(board), 0, "a value from a damaged block");
+                assert_eq!(db.stored(board), Stored::exact(0), "a value from a damaged block");
                 assert!(db.failure().is_some(), "damage not reported to the search");
                 damaged = true;
             }
@@ -138,7 +138,7 @@ pub fn repair_header(file: &mut [u8]) {
         return;
     }
     let declared = u32::from_le_bytes(file[12..16].try_into().expect("4 bytes")) as usize;
-    let len = if declared <= file.len() { declared } else { header_bytes(file[17] as u32) as usize };
+    let len = if declared <= file.len() { declared } else { header_bytes(file[17] as u32, Encoding::from_code(file[23]).unwrap_or_default()) as usize };
     if len < 64 || len > file.len() {
         return;
     }

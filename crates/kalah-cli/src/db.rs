@@ -28,9 +28,9 @@ pub enum DbCommand {
     /// Restore a database from its archive, byte for byte.
     Unpack(UnpackArgs),
     /// Write a database again with its values packed (`--packed`: the bits
-    /// each level needs, 5 a board up to 31 seeds) or, without it, one
-    /// byte a board: the same values, checked block by block, in another
-    /// file or in place of this one.
+    /// each level needs, 5 a board up to 31 seeds), in a window of 3 or 4
+    /// bits (`--bits 3|4`), or one byte a board: the same values, checked
+    /// block by block, in another file or in place of this one.
     Repack(RepackArgs),
     /// The databases in a directory (default: where `solve`, `query` and
     /// `play` look for them), with the builds still under way, the archives
@@ -64,9 +64,34 @@ pub struct BuildArgs {
     /// same values in 5 bits a board up to 31 seeds and 6 up to 63 (a bit
     /// more under clockwise sowing or unscored leftovers, whose values lack
     /// the seeds' parity), about 62% of the file and of the memory a search
-    /// that loads it takes (about 72% with the extra bit).
-    #[arg(long)]
+    /// that loads it takes (about 72% with the extra bit). `--bits 5`.
+    #[arg(long, conflicts_with = "bits")]
     packed: bool,
+    /// Bits a board: 8 (one byte, the default), 5 (`--packed`: exact, 6 a
+    /// board above 31 seeds), or 4 or 3: a window of the 14 or 6 values
+    /// most boards of each level and mover's seed count take, and for the
+    /// others a proven bound (below or above the window) that a search
+    /// expands. 34 seeds of six houses take 13.6 GiB at 3 bits (26.4 at 5):
+    /// what a search over them would hold in memory. A 3- or 4-bit file is
+    /// written from the exact file, built first beside it (FILE.exact,
+    /// resumable, removed at the end).
+    #[arg(long, value_name = "BITS", value_parser = ["3", "4", "5", "8"])]
+    bits: Option<String>,
+    /// The most memory the build may take, as `20GiB` or `512MiB`
+    /// (default: what the system has available). Where every level does
+    /// not fit at once, the build holds one level a byte a board and reads
+    /// the levels below back from its file, as many at a time as fit:
+    /// counter-clockwise sowing only. Refused up front if even that does
+    /// not fit, saying what it needs.
+    #[arg(long, value_name = "SIZE")]
+    memory: Option<bytesize::ByteSize>,
+    /// Start from the levels of FILE, a complete database of the same
+    /// board and rules with fewer seeds, stored the way this build's exact
+    /// file is (`--packed`, or a window's exact file: packed): they are
+    /// copied and checked, and only the levels above them are built.
+    /// Ignored when the build has a partial file to resume already.
+    #[arg(long, value_name = "FILE")]
+    from: Option<PathBuf>,
     /// Print one JSON object on stdout when done.
     #[arg(long)]
     json: bool,
@@ -76,10 +101,15 @@ pub struct BuildArgs {
 pub struct RepackArgs {
     /// The database file.
     file: PathBuf,
-    /// Values packed in the bits each level needs; without it the file is
-    /// written one byte a board (a packed file unpacked).
-    #[arg(long)]
+    /// Values packed in the bits each level needs (`--bits 5`); without it
+    /// (or `--bits`) the file is written one byte a board (a packed file
+    /// unpacked).
+    #[arg(long, conflicts_with = "bits")]
     packed: bool,
+    /// Bits a board, as `db build --bits` says: 8, 5, or a window of 4 or
+    /// 3 (from an exact file only).
+    #[arg(long, value_name = "BITS", value_parser = ["3", "4", "5", "8"])]
+    bits: Option<String>,
     /// Where to write (default: in place of FILE, or of the file it links
     /// to, which stays as it was until the new file is complete and checked).
     #[arg(short, long, value_name = "FILE")]
@@ -185,10 +215,18 @@ pub fn run(command: DbCommand) -> anyhow::Result<()> {
     }
 }
 
+/// How a file stores its values, from `--bits` (else `--packed`).
+fn chosen_encoding(bits: Option<&str>, packed: bool, rules: kalah_core::Rules) -> kalah_db::Encoding {
+    match bits.and_then(|b| b.parse().ok()).and_then(|b| kalah_db::Encoding::of_bits(b, rules)) {
+        Some(e) => e,
+        None => kalah_db::Encoding::chosen(packed, rules),
+    }
+}
+
 impl BuildArgs {
-    /// How the file stores its values (`--packed`).
+    /// How the file stores its values (`--bits`, `--packed`).
     pub(crate) fn encoding(&self, rules: kalah_core::Rules) -> kalah_db::Encoding {
-        kalah_db::Encoding::chosen(self.packed, rules)
+        chosen_encoding(self.bits.as_deref(), self.packed, rules)
     }
 
     /// Houses and the seeds covered, as `H N` or `--houses H --max-seeds N`
@@ -210,25 +248,34 @@ fn build(a: BuildArgs) -> anyhow::Result<()> {
     let path = a.output.clone().unwrap_or_else(|| default_database_path(houses, max_seeds, rules));
     crate::common::check_output(&path)?;
     let encoding = a.encoding(rules);
-    kalah_db::check_resources(&path, houses, max_seeds, rules, encoding).map_err(db_error)?;
+    let limit = a.memory.map(|m| m.as_u64());
+    kalah_db::check_resources_within(&path, houses, max_seeds, rules, encoding, limit).map_err(db_error)?;
     // Before the plan is said: a place that cannot be written, or a file
     // another build is writing, is refused in one line.
     kalah_db::safe::check_writable(&path).map_err(db_error)?;
     kalah_db::safe::check_free(&path).map_err(db_error)?;
-    let (memory, disk) = kalah_db::writer::requirements(houses, max_seeds, rules, encoding);
+    if let Some(from) = &a.from {
+        let db = Database::open_for(from, houses, rules).map_err(db_error)?;
+        let copied = kalah_db::writer::start_from(&db, &path, max_seeds, encoding).map_err(db_error)?;
+        if copied > 0 {
+            eprintln!("note: levels 0 to {} copied from {}", copied - 1, from.display());
+        }
+    }
+    let plan = kalah_db::writer::plan(houses, max_seeds, rules, encoding, limit);
+    let method = if plan.by_levels { format!(" (one level at a time, within {})", human_bytes(plan.limit)) } else { String::new() };
     eprintln!(
-        "note: building {} boards of {} houses with up to {} seeds ({rules}) into {}: {} of memory, {} of disk, {threads} threads",
+        "note: building {} boards of {} houses with up to {} seeds ({rules}) into {}: {} of memory{method}, {} of disk, {threads} threads",
         group(kalah_core::boards_up_to(houses, max_seeds)),
         houses,
         max_seeds,
         path.display(),
-        human_bytes(memory),
-        human_bytes(disk),
+        human_bytes(plan.memory),
+        human_bytes(plan.disk),
     );
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     let start = Instant::now();
     let bars = crate::observe::Bars::new(houses, max_seeds);
-    let report = pool.install(|| kalah_db::build_file_encoded(&path, houses, rules, max_seeds, encoding, &bars)).map_err(db_error)?;
+    let report = pool.install(|| kalah_db::build_file_within(&path, houses, rules, max_seeds, encoding, limit, &bars)).map_err(db_error)?;
     let seconds = start.elapsed().as_secs_f64();
     if a.json {
         print_json(&json!({
@@ -238,6 +285,8 @@ fn build(a: BuildArgs) -> anyhow::Result<()> {
             "rules": rules_json(rules),
             "boards": kalah_core::boards_up_to(houses, max_seeds),
             "encoding": encoding.name(),
+            "bits": encoding.bits(max_seeds),
+            "by_levels": plan.by_levels,
             "bytes": report.bytes,
             "resumed_levels": report.resumed_levels,
             "seconds": seconds,
@@ -267,6 +316,7 @@ fn encoding_words(e: kalah_db::Encoding, max_seeds: u32) -> String {
         kalah_db::Encoding::Byte => "one signed byte per board".to_string(),
         kalah_db::Encoding::Share => format!("packed: the mover's share in the bits of its level ({bits} a board at {max_seeds} seeds)"),
         kalah_db::Encoding::Offset => format!("packed: the value plus the seeds in the bits of its level ({bits} a board at {max_seeds} seeds)"),
+        kalah_db::Encoding::Window(w) => format!("a window of {} values a level and mover's seeds in {w} bits a board, bounds outside it", (1 << w) - 2),
     }
 }
 
@@ -278,7 +328,8 @@ fn repack(a: RepackArgs) -> anyhow::Result<()> {
     if a.output.is_some() {
         crate::common::check_output(&to)?;
     }
-    let encoding = kalah_db::Encoding::chosen(a.packed, db.header().rules);
+    let encoding = chosen_encoding(a.bits.as_deref(), a.packed, db.header().rules);
+    kalah_db::writer::check_reencode(&db, encoding).map_err(db_error)?;
     let boards = db.indexer().len();
     eprintln!(
         "note: writing {} ({} boards) again into {}, {}",

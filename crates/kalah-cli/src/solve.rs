@@ -61,7 +61,7 @@ pub struct SolveArgs {
 
 /// What to answer about a position (`kalah solve` and `kalah query`):
 /// by default its value, every move's value and a line of best play.
-#[derive(Args, Clone, Copy, Debug)]
+#[derive(Args, Clone, Debug)]
 pub struct AnswerArgs {
     /// Only the value: skip every move's value and the principal variation.
     #[arg(long, conflicts_with = "best_move")]
@@ -86,6 +86,13 @@ pub struct AnswerArgs {
     /// comes before the test a journal recorded.
     #[arg(long, value_name = "V", allow_negative_numbers = true, conflicts_with = "best_move")]
     test: Option<i32>,
+    /// Search these moves first, one a ply from the position (houses
+    /// 1-based, each of the player to move then, comma-separated): a line
+    /// known to hold the test, as Rawlings' 1-3 (`--first 1,3`) for the
+    /// test "value at least +4" of Kalah(6,6) under standard capture. Only
+    /// the order of the search changes, not a value.
+    #[arg(long, value_name = "HOUSES", value_delimiter = ',', num_args = 1..)]
+    first: Vec<usize>,
     /// Answer without the opening book this program carries (every move's
     /// exact value of the positions near the starts of Kalah(6,4) and
     /// other games people play; `kalah book info` lists them): search.
@@ -259,6 +266,7 @@ impl Asked<'_> {
             journal: self.journal.spec()?,
             memory: if self.journal.no_memory { kalah::Memory::Off } else { kalah::Memory::All },
             tests: self.answer.tests(),
+            first: self.answer.first.clone(),
             book: !self.answer.no_book,
             ..Request::new(position, rules)
         })

@@ -745,6 +745,50 @@ fn packed_databases_build_repack_and_answer_the_same() {
     }
 }
 
+/// `db build --bits 3|4` and `db repack --bits` (issue 63): a window of
+/// values and bounds outside it, refused where exact values are read (a
+/// probe, a repack from it), searched over by `query` and `solve` to the
+/// values of the byte file, checked deep; `--memory` too small is refused
+/// up front with what the build needs.
+#[test]
+fn window_databases_are_searched_over_to_the_values_of_the_byte_file() {
+    let sb = Sandbox::new();
+    let byte = sb.file("byte.kdb");
+    sb.build(3, 12, &[], Some(&byte));
+    let w3 = sb.file("w3.kdb");
+    let b = sb.build(3, 12, &["--bits", "3"], Some(&w3));
+    assert_eq!((&b["encoding"], &b["bits"]), (&"window3".into(), &3.into()), "{b}");
+    assert!(!std::path::Path::new(&format!("{w3}.exact")).exists(), "the exact file is removed");
+    let info = sb.json(&["db", "info", &w3, "--json"]);
+    assert_eq!(info["encoding"], "window3", "{info}");
+    assert_eq!(sb.json(&["db", "verify", &w3, "--deep", "--json"])["ok"], true);
+    let w4 = sb.file("w4.kdb");
+    let r = sb.json(&["db", "repack", &byte, "--bits", "4", "-o", &w4, "--json"]);
+    assert_eq!(r["encoding"], "window4", "{r}");
+    sb.user_error(&["db", "repack", &w4, "--bits", "8", "-o", &sb.file("back.kdb")], &["window", "exact file"]);
+    for p in ["2,2,2,0,2,2,2,0 S", "3,1,2,4,2,2,1,3 N", "1,0,4,2,0,1,3,2 N", "0,2,2,5,1,1,0,1 S"] {
+        let exact = sb.json(&["db", "probe", &byte, "--position", p, "--json"]);
+        sb.user_error(&["db", "probe", &w3, "--position", p], &["window", "kalah query --db"]);
+        for w in [&w3, &w4] {
+            let q = sb.query(&["--position", p, "--db", w]);
+            assert_eq!(q["source"], "search", "a window file is searched over\n{q}");
+            assert_eq!(value_of(&q), value_of(&exact), "{p} over {w}");
+            assert_same_moves(&q, &exact, &format!("query of {p} over {w} against the byte file's probe"));
+        }
+    }
+    sb.user_error(&["db", "build", "3", "12", "--memory", "1KiB", "-o", &sb.file("small.kdb")], &["needs", "1.0 KiB"]);
+    // From the levels of a smaller exact file: the same window file.
+    let nine = sb.file("nine.kdb");
+    sb.build(3, 9, &["--packed"], Some(&nine));
+    let from = sb.file("from.kdb");
+    let b = sb.build(3, 12, &["--bits", "3", "--from", &nine], Some(&from));
+    assert_eq!(b["resumed_levels"], 10, "{b}");
+    assert!(fs::read(&from).unwrap() == fs::read(&w3).unwrap(), "built from nine seeds' levels");
+    sb.user_error(&["db", "build", "3", "12", "--from", &byte, "-o", &sb.file("x.kdb"), "--packed"], &["fewer seeds"]);
+    sb.usage_error(&["db", "build", "3", "12", "--bits", "7"], &["--bits"]);
+    sb.usage_error(&["db", "build", "3", "12", "--bits", "3", "--packed"], &["--packed"]);
+}
+
 #[test]
 fn query_uses_database_where_it_covers_and_search_beyond() {
     let sb = Sandbox::new();

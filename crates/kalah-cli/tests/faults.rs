@@ -225,7 +225,7 @@ fn concurrent_searches_on_one_mapping_agree_with_one_thread() {
         .map(|p| Solver::new(4, Rules::default(), &db, options(1)).unwrap().analyze(p, true, false).unwrap())
         .collect();
     let ix = db.indexer();
-    let truth: Vec<i32> = (0..ix.len()).map(|i| db.value(ix.unrank(i))).collect();
+    let truth: Vec<i32> = (0..ix.len()).map(|i| db.probe_board(ix.unrank(i)).unwrap().unwrap()).collect();
 
     let pool = rayon::ThreadPoolBuilder::new().num_threads(6).build().unwrap();
     pool.install(|| {
@@ -242,7 +242,7 @@ fn concurrent_searches_on_one_mapping_agree_with_one_thread() {
             || {
                 (0..ix.len()).into_par_iter().for_each(|i| {
                     let j = (i * 7919) % ix.len();
-                    assert_eq!(db.value(ix.unrank(j)), truth[j as usize]);
+                    assert_eq!(db.probe_board(ix.unrank(j)).unwrap(), Some(truth[j as usize]));
                 })
             },
         )

@@ -335,6 +335,13 @@ impl Builder {
         self.values.atomic_u8()
     }
 
+    /// The value of `board`, of a solved level (always exact).
+    pub fn value(&self, board: Board) -> i32 {
+        let n = board.total();
+        assert!(n < self.done, "a board of {n} seeds: level {n} is not solved");
+        self.cells()[self.indexer.index(board) as usize].load(Relaxed) as i8 as i32
+    }
+
     /// The value of a board in a solved level, or in level `n` once solved.
     #[cfg(test)]
     fn stored(&self, board: Board) -> Option<i32> {
@@ -481,7 +488,7 @@ impl Builder {
                     best = best.max(v);
                     continue;
                 }
-                kernel::Successor::Lookup { index, gain, same_mover, board } => (index, board, gain, same_mover),
+                kernel::Successor::Lookup { index, gain, same_mover, board, .. } => (index, board, gain, same_mover),
                 kernel::Successor::General => {
                     let o = self.engine.play(board, mv.house as usize);
                     match o.next {
@@ -1081,8 +1088,8 @@ impl Tablebase for Builder {
     }
 
     #[inline]
-    fn value(&self, board: Board) -> i32 {
-        self.value_at(board, self.slot(board))
+    fn stored(&self, board: Board) -> crate::Stored {
+        self.stored_at(board, self.slot(board))
     }
 
     #[inline]
@@ -1096,21 +1103,21 @@ impl Tablebase for Builder {
     }
 
     #[inline]
-    fn value_at(&self, _board: Board, slot: u64) -> i32 {
-        self.cells()[slot as usize].load(Relaxed) as i8 as i32
+    fn stored_at(&self, _board: Board, slot: u64) -> crate::Stored {
+        crate::Stored::exact(self.cells()[slot as usize].load(Relaxed) as i8 as i32)
     }
 }
 
 /// One side's houses with what the kernel precomputes for them, as the
 /// mover's side (its moves) and as the opponent's (its half ranks).
-struct Side {
-    info: kernel::SideInfo,
-    moves: [kernel::SideMove; kalah_core::MAX_HOUSES],
-    count: usize,
+pub(crate) struct Side {
+    pub(crate) info: kernel::SideInfo,
+    pub(crate) moves: [kernel::SideMove; kalah_core::MAX_HOUSES],
+    pub(crate) count: usize,
 }
 
 impl Side {
-    fn new(indexer: &Indexer, word: u64) -> Side {
+    pub(crate) fn new(indexer: &Indexer, word: u64) -> Side {
         let mut moves = [kernel::SideMove {
             house: 0,
             landing: kernel::Landing::General,

@@ -108,6 +108,18 @@ pub enum DbError {
     /// A request this program does not support.
     #[error("unsupported: {0}")]
     Unsupported(String),
+    /// The file holds only bounds for the value asked for (a window
+    /// encoding, for a value outside its window): a search over the file
+    /// finds the value.
+    #[error("{path}: the value lies outside the window this file stores exactly: it is proven to lie in {lower}..={upper}; a search over the file finds it")]
+    OnlyBounds {
+        /// The file.
+        path: PathBuf,
+        /// The value is at least this.
+        lower: i32,
+        /// The value is at most this.
+        upper: i32,
+    },
 }
 
 impl DbError {

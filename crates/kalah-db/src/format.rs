@@ -25,7 +25,7 @@
 //! |---|---|---|
 //! | 0 | 8 | magic `KALAHDB\0` ([`MAGIC`]) |
 //! | 8 | 4 | format version, 1 ([`VERSION`]) |
-//! | 12 | 4 | header_bytes: `64 + 32 (N + 1)` rounded up to 4096 |
+//! | 12 | 4 | header_bytes: `64 + 32 (N + 1)`, plus the window table's `(N + 1)(N + 2) / 2` bytes in encodings 4 and 5, rounded up to 4096 |
 //! | 16 | 1 | houses a side `h`, 1..=8 |
 //! | 17 | 1 | max seeds `N`, 0..=127 |
 //! | 18 | 1 | capture: 0 standard, 1 empty |
@@ -33,7 +33,7 @@
 //! | 20 | 1 | leftovers: 0 owner, 1 unscored, 2 emptier |
 //! | 21 | 1 | sowing: 0 ccw, 1 cw |
 //! | 22 | 1 | relay: 0 off, 1 on |
-//! | 23 | 1 | value encoding ([`Encoding`]): 1 one signed byte a board, 2 the mover's share packed, 3 the value plus `n` packed |
+//! | 23 | 1 | value encoding ([`Encoding`]): 1 one signed byte a board, 2 the mover's share packed, 3 the value plus `n` packed, 4 and 5 a window of values in 3 and 4 bits |
 //! | 24 | 4 | block_bytes: values per checksummed block, 65536 ([`BLOCK_BYTES`]) |
 //! | 28 | 4 | levels_done: levels `0..levels_done` are written and checksummed |
 //! | 32 | 4 | flags: bit 0 [`FLAG_COMPLETE`], set last, once every level is written |
@@ -42,6 +42,7 @@
 //! | 48 | 8 | header checksum: XXH3-64 of the header_bytes bytes with this field zero |
 //! | 56 | 8 | zero |
 //! | 64 | 32 (N+1) | level table, one entry per level `n` (below) |
+//! | 64 + 32 (N+1) | (N+1)(N+2)/2 | encodings 4 and 5 only: the window table (below) |
 //!
 //! Level table entry `n` (32 bytes), filled in when the level is written:
 //!
@@ -74,10 +75,35 @@
 //! * **3, the value plus `n`, packed**: the code `value + n`, in `0..=2n`,
 //!   in `w = bits(2n)` bits; for any rules.
 //!
+//! * **4 and 5, a window, in `w = 3` and `w = 4` bits**: most values of a
+//!   level lie in a narrow range that depends on the mover's seeds `m`
+//!   (the seeds in the houses of the player to move). For each level `n`
+//!   and each `m` in `0..=n` the window table holds the lowest value of a
+//!   window of `K = 2^w - 2` values `low, low + d, .., low + (K - 1) d`,
+//!   `d` the step of the rules' values (2 where a value has the parity of
+//!   `n`, as for encoding 2, else 1). A board's code is `1 + (value - low)
+//!   / d` when its value lies in its window; 0 when it lies below (the
+//!   value is then at most `low - d`), `K + 1` when above (at least `low +
+//!   K d`). A code outside the window is a proven bound, not a value: a
+//!   reader returns it as one ([`crate::Stored`]), and a search expands
+//!   such a board. A window lies within `-n..=n` (`low` from `-n` on, with
+//!   the parity of `n` where `d = 2`, and `low + (K - 1) d <= n`) unless
+//!   the whole range is narrower than the window, and then `low = -n`; a
+//!   writer puts each window where it holds the most boards of its level
+//!   and `m` (the lowest such place). These files are written from exact
+//!   values (a byte file, a packed one, or a build), never built from one
+//!   another: the levels below a level must be exact to solve it.
+//!
+//! The window table lists, level after level (`n = 0..=N`), the `n + 1`
+//! lowest values of the windows of `m = 0..=n` as signed bytes; levels not
+//! written yet have zeros.
+//!
 //! Packed codes follow each other with no gap: the code of board `i` is the
 //! `w` bits from bit `i × w` of the level's values, bit `j` of the values
 //! being bit `j mod 8` of byte `j / 8` (least significant first). A code
-//! above its encoding's largest is damage.
+//! above its encoding's largest is damage, as is a window code whose value
+//! lies outside `-n..=n` or a code below (above) a window that starts at
+//! `-n` (ends at `n`).
 //!
 //! # Integrity
 //!
@@ -95,8 +121,9 @@
 //!
 //! # Version history
 //!
-//! * 1: first version; encodings 2 and 3 added on 2026-12-06 (a reader
-//!   from before refuses them as an unknown encoding).
+//! * 1: first version; encodings 2 and 3 added on 2026-12-06, 4 and 5
+//!   (the window table) on 2026-12-07 (a reader from before refuses them as
+//!   an unknown encoding).
 
 use kalah_core::{Capture, End, Indexer, Leftovers, Relay, Rules, Sowing};
 use xxhash_rust::xxh3::xxh3_64;
@@ -118,6 +145,9 @@ pub enum Encoding {
     Share,
     /// Encoding 3: `value + n` in `bits(2n)` bits.
     Offset,
+    /// Encodings 4 and 5: a window of values a level and mover's seeds in
+    /// 3 or 4 bits ([`Encoding::window`]), values outside it as bounds.
+    Window(u32),
 }
 
 impl Encoding {
@@ -127,6 +157,7 @@ impl Encoding {
             Encoding::Byte => ENCODING_I8,
             Encoding::Share => 2,
             Encoding::Offset => 3,
+            Encoding::Window(bits) => 1 + bits as u8,
         }
     }
 
@@ -136,8 +167,37 @@ impl Encoding {
             ENCODING_I8 => Some(Encoding::Byte),
             2 => Some(Encoding::Share),
             3 => Some(Encoding::Offset),
+            4 | 5 => Some(Encoding::Window(code as u32 - 1)),
             _ => None,
         }
+    }
+
+    /// The window encoding of `bits` bits a board (3 or 4; [`WINDOW_BITS`]).
+    pub fn window(bits: u32) -> Option<Encoding> {
+        WINDOW_BITS.contains(&bits).then_some(Encoding::Window(bits))
+    }
+
+    /// The encoding of `bits` bits a board for `rules`, as `--bits` says
+    /// it: 8 one byte, 5 (or 6) the packed exact encoding of the rules
+    /// ([`Encoding::packed_for`]: 5 bits up to 31 seeds, 6 up to 63), 3 or 4
+    /// a window. `None` for any other width.
+    pub fn of_bits(bits: u32, rules: Rules) -> Option<Encoding> {
+        match bits {
+            8 => Some(Encoding::Byte),
+            5 | 6 => Some(Encoding::packed_for(rules)),
+            _ => Encoding::window(bits),
+        }
+    }
+
+    /// Whether every value is stored exactly (a window stores bounds for
+    /// the values outside it).
+    pub const fn is_exact(self) -> bool {
+        !matches!(self, Encoding::Window(_))
+    }
+
+    /// Whether the header holds a window table.
+    pub const fn has_windows(self) -> bool {
+        matches!(self, Encoding::Window(_))
     }
 
     /// The encoding of a new file: packed for `rules` ([`Encoding::packed_for`])
@@ -180,6 +240,8 @@ impl Encoding {
             Encoding::Byte => "byte",
             Encoding::Share => "share",
             Encoding::Offset => "offset",
+            Encoding::Window(3) => "window3",
+            Encoding::Window(_) => "window4",
         }
     }
 
@@ -190,6 +252,7 @@ impl Encoding {
             Encoding::Byte => 8,
             Encoding::Share => bits(n),
             Encoding::Offset => bits(2 * n),
+            Encoding::Window(w) => w,
         }
     }
 
@@ -199,6 +262,7 @@ impl Encoding {
         match self {
             Encoding::Byte | Encoding::Share => n,
             Encoding::Offset => 2 * n,
+            Encoding::Window(w) => (1 << w) - 1,
         }
     }
 
@@ -215,7 +279,8 @@ impl Encoding {
     }
 
     /// The code of `value` on a board of `n` seeds, if the encoding has one
-    /// (packed encodings; a share needs the parity of `n`).
+    /// (the exact packed encodings; a share needs the parity of `n`; a
+    /// window's codes are [`Window::code`]'s).
     #[inline]
     pub fn code_of(self, n: u32, value: i32) -> Option<u32> {
         let n = n as i32;
@@ -225,17 +290,142 @@ impl Encoding {
         match self {
             Encoding::Byte | Encoding::Offset => Some((value + n) as u32),
             Encoding::Share => ((value + n) % 2 == 0).then_some(((value + n) / 2) as u32),
+            Encoding::Window(_) => None,
         }
     }
 
-    /// The value of `code` on a board of `n` seeds (packed encodings).
+    /// The value of `code` on a board of `n` seeds (the exact packed
+    /// encodings; a window's codes are read by [`Window::stored`]).
     #[inline]
     pub const fn value_of(self, n: u32, code: u32) -> i32 {
         match self {
-            Encoding::Byte | Encoding::Offset => code as i32 - n as i32,
+            Encoding::Byte | Encoding::Offset | Encoding::Window(_) => code as i32 - n as i32,
             Encoding::Share => 2 * code as i32 - n as i32,
         }
     }
+}
+
+/// The widths of the window encodings.
+pub const WINDOW_BITS: [u32; 2] = [3, 4];
+
+/// The window of one level `n` and mover's seeds `m` (encodings 4 and 5;
+/// see the module docs, "Values"): `count` values from `low` on, `step`
+/// apart, with a code below and one above.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Window {
+    /// Seeds on the board.
+    pub n: i32,
+    /// The lowest value in the window.
+    pub low: i32,
+    /// 2 where values have the parity of the seeds, else 1.
+    pub step: i32,
+    /// Values in the window: `2^w - 2`.
+    pub count: i32,
+}
+
+impl Window {
+    /// The window of `bits` bits from `low` on for a level of `n` seeds
+    /// under rules whose values are `step` apart.
+    pub const fn new(bits: u32, n: u32, step: i32, low: i32) -> Window {
+        Window { n: n as i32, low, step, count: (1 << bits) - 2 }
+    }
+
+    /// The highest value in the window.
+    #[inline]
+    pub const fn high(&self) -> i32 {
+        self.low + self.step * (self.count - 1)
+    }
+
+    /// The code of `value`: its place in the window (from 1), or 0 below
+    /// it and `count + 1` above it.
+    #[inline]
+    pub const fn code(&self, value: i32) -> u32 {
+        if value < self.low {
+            0
+        } else if value > self.high() {
+            (self.count + 1) as u32
+        } else {
+            (1 + (value - self.low) / self.step) as u32
+        }
+    }
+
+    /// What `code` says of the value: exact in the window, a bound out of it.
+    #[inline]
+    pub const fn stored(&self, code: u32) -> crate::Stored {
+        let code = code as i32;
+        if code == 0 {
+            crate::Stored { lower: -self.n, upper: self.low - self.step }
+        } else if code > self.count {
+            crate::Stored { lower: self.low + self.step * self.count, upper: self.n }
+        } else {
+            let v = self.low + self.step * (code - 1);
+            crate::Stored { lower: v, upper: v }
+        }
+    }
+
+    /// Whether `code` can be in a file: a value within `-n..=n`, a code
+    /// below (above) only where the window does not start at `-n` (end at
+    /// `n`).
+    #[inline]
+    pub const fn holds(&self, code: u32) -> bool {
+        let code = code as i32;
+        if code == 0 {
+            self.low > -self.n
+        } else if code > self.count {
+            self.high() < self.n
+        } else {
+            self.low + self.step * (code - 1) <= self.n
+        }
+    }
+
+    /// Whether `low` is where a window of level `n` may start (module
+    /// docs): within the level's values, on their parity, and the window
+    /// inside them unless they are fewer than it holds, then at `-n`.
+    pub const fn may_start_at(bits: u32, n: u32, step: i32, low: i32) -> bool {
+        let w = Window::new(bits, n, step, low);
+        let n = n as i32;
+        let values = 2 * n / step + 1;
+        if values <= w.count {
+            low == -n
+        } else {
+            low >= -n && (low + n) % step == 0 && w.high() <= n
+        }
+    }
+
+    /// The window of `bits` bits that holds the most of `counts` (boards of
+    /// each value of a level of `n` seeds and one mover's seeds, index
+    /// `value + n`), the lowest such: where a writer puts it.
+    pub fn best(bits: u32, n: u32, step: i32, counts: &[u64]) -> Window {
+        let n_i = n as i32;
+        let count = (1i32 << bits) - 2;
+        let values = 2 * n_i / step + 1;
+        if values <= count {
+            return Window::new(bits, n, step, -n_i);
+        }
+        let held = |low: i32| (0..count).map(|k| counts.get((low + step * k + n_i) as usize).copied().unwrap_or(0)).sum::<u64>();
+        let last = n_i - step * (count - 1);
+        let mut best = (-n_i, held(-n_i));
+        let mut low = -n_i + step;
+        while low <= last {
+            let h = held(low);
+            if h > best.1 {
+                best = (low, h);
+            }
+            low += step;
+        }
+        Window::new(bits, n, step, best.0)
+    }
+}
+
+/// Index of level `n`'s first window in the window table.
+#[inline]
+pub const fn window_index(n: u32) -> usize {
+    (n as usize) * (n as usize + 1) / 2
+}
+
+/// Bytes of the window table of a database of up to `max_seeds` seeds.
+pub const fn window_table_bytes(max_seeds: u32) -> usize {
+    window_index(max_seeds + 1)
 }
 
 /// Bits of `m` written in binary, at least 1.
@@ -259,25 +449,86 @@ pub fn read_code(values: &[u8], i: u64, w: u32) -> u32 {
     (pair as u32 >> (bit % 8)) & ((1 << w) - 1)
 }
 
+/// How the boards of one level are coded: an exact encoding's one code a
+/// value, or a window for each mover's seed count (encodings 4 and 5),
+/// found from the board's place in the level.
+#[derive(Clone, Debug)]
+pub enum LevelCodes {
+    /// An exact packed encoding of level `n`.
+    Exact(Encoding, u32),
+    /// A window encoding: the window of each mover's seed count `m`, and
+    /// where each `m`'s boards start in the level (`starts[m]`; the last
+    /// entry the level's length).
+    Window {
+        /// The windows, by `m`.
+        windows: Vec<Window>,
+        /// The first board of each `m`, then the level's length.
+        starts: Vec<u64>,
+    },
+}
+
+impl LevelCodes {
+    /// The mover's seeds of board `i` of the level (window encodings).
+    #[inline]
+    fn block_of(starts: &[u64], i: u64) -> usize {
+        starts.partition_point(|&s| s <= i) - 1
+    }
+
+    /// Packs the values (signed bytes) of boards `first..` of the level
+    /// (a whole number of blocks from the level's start, so `first × w`
+    /// is a whole number of bytes) into `out`, which must be zero and
+    /// `value_bytes` of them long; `Err(i)` names the first board whose
+    /// value has no code (an exact encoding's) or lies outside `-n..=n`.
+    pub fn pack(&self, first: u64, values: &[u8], out: &mut [u8]) -> Result<(), u64> {
+        match self {
+            LevelCodes::Exact(encoding, n) => {
+                let w = encoding.bits(*n) as u64;
+                debug_assert!(encoding.is_packed() && (first * w).is_multiple_of(8));
+                for (k, &v) in values.iter().enumerate() {
+                    let code = encoding.code_of(*n, v as i8 as i32).ok_or(first + k as u64)?;
+                    put_code(out, k as u64, w, code);
+                }
+            }
+            LevelCodes::Window { windows, starts } => {
+                let w = windows.first().map_or(3, |x| (x.count + 2).trailing_zeros()) as u64;
+                let mut m = Self::block_of(starts, first);
+                for (k, &v) in values.iter().enumerate() {
+                    let i = first + k as u64;
+                    while i >= starts[m + 1] {
+                        m += 1;
+                    }
+                    let window = &windows[m];
+                    let v = v as i8 as i32;
+                    if v.abs() > window.n || (window.step == 2 && (v + window.n) % 2 != 0) {
+                        return Err(i);
+                    }
+                    put_code(out, k as u64, w, window.code(v));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Writes the `w`-bit `code` of the `k`-th board of `out` (zero there).
+#[inline]
+fn put_code(out: &mut [u8], k: u64, w: u64, code: u32) {
+    let bit = k * w;
+    let at = (bit / 8) as usize;
+    let shifted = (code as u64) << (bit % 8);
+    out[at] |= shifted as u8;
+    if shifted >> 8 != 0 {
+        out[at + 1] |= (shifted >> 8) as u8;
+    }
+}
+
 /// Packs the values (signed bytes) of boards `first..` of level `n` (a
 /// whole number of blocks from the level's start, so `first × w` is a
 /// whole number of bytes) into `out`, which must be zero and
 /// `value_bytes` of them long; `Err(i)` names the first board whose value
-/// has no code.
+/// has no code. Exact packed encodings ([`LevelCodes::pack`] for all).
 pub fn pack_values(encoding: Encoding, n: u32, first: u64, values: &[u8], out: &mut [u8]) -> Result<(), u64> {
-    let w = encoding.bits(n) as u64;
-    debug_assert!(encoding.is_packed() && (first * w).is_multiple_of(8));
-    for (k, &v) in values.iter().enumerate() {
-        let code = encoding.code_of(n, v as i8 as i32).ok_or(first + k as u64)? as u64;
-        let bit = k as u64 * w;
-        let at = (bit / 8) as usize;
-        let shifted = code << (bit % 8);
-        out[at] |= shifted as u8;
-        if shifted >> 8 != 0 {
-            out[at + 1] |= (shifted >> 8) as u8;
-        }
-    }
-    Ok(())
+    LevelCodes::Exact(encoding, n).pack(first, values, out)
 }
 /// Values per checksummed block.
 pub const BLOCK_BYTES: u32 = 1 << 16;
@@ -327,6 +578,10 @@ pub struct Header {
     pub complete: bool,
     /// The level table (entries past `levels_done` are zero).
     pub levels: Vec<LevelEntry>,
+    /// The window table (encodings 4 and 5; empty for the others): the
+    /// lowest value of the window of level `n` and mover's seeds `m` at
+    /// [`window_index`]`(n) + m`, zero for levels not written.
+    pub windows: Vec<i8>,
 }
 
 /// A header that cannot be read; [`crate::DbError`] adds the file name.
@@ -358,12 +613,41 @@ impl Header {
             levels_done: 0,
             complete: false,
             levels: vec![LevelEntry::default(); max_seeds as usize + 1],
+            windows: vec![0; if encoding.has_windows() { window_table_bytes(max_seeds) } else { 0 }],
         }
     }
 
     /// Bytes the header takes.
     pub fn bytes(&self) -> u64 {
-        header_bytes(self.max_seeds)
+        header_bytes(self.max_seeds, self.encoding)
+    }
+
+    /// The step between values of the rules (2 where a value has the
+    /// parity of its seeds, else 1), which a window counts in.
+    pub fn value_step(&self) -> i32 {
+        if self.rules.values_have_seed_parity() {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// The windows of level `n`, by mover's seeds (window encodings;
+    /// empty for the others).
+    pub fn windows_of(&self, n: u32) -> Vec<Window> {
+        let Encoding::Window(bits) = self.encoding else {
+            return Vec::new();
+        };
+        let at = window_index(n);
+        self.windows[at..=at + n as usize].iter().map(|&low| Window::new(bits, n, self.value_step(), low as i32)).collect()
+    }
+
+    /// Sets the windows of level `n` (window encodings).
+    pub fn set_windows(&mut self, n: u32, windows: &[Window]) {
+        let at = window_index(n);
+        for (slot, w) in self.windows[at..=at + n as usize].iter_mut().zip(windows) {
+            *slot = w.low as i8;
+        }
     }
 
     /// Where level `n` would be, by the layout rules (values offset, boards, sums offset).
@@ -422,6 +706,10 @@ impl Header {
             b[at + 16..at + 24].copy_from_slice(&e.sums_offset.to_le_bytes());
             b[at + 24..at + 32].copy_from_slice(&e.checksum.to_le_bytes());
         }
+        let table = FIXED + ENTRY * self.levels.len();
+        for (k, &low) in self.windows.iter().enumerate() {
+            b[table + k] = low as u8;
+        }
         let sum = xxh3_64(&b);
         b[CHECKSUM_AT..CHECKSUM_AT + 8].copy_from_slice(&sum.to_le_bytes());
         b
@@ -455,8 +743,10 @@ impl Header {
         if crate::builder::check_size(houses, max_seeds).is_err() {
             return Err(corrupt(format!("{max_seeds} seeds for {houses} houses")));
         }
+        let unknown = |what: &str, at: usize| corrupt(format!("unknown {what} code {}", bytes[at]));
+        let encoding = Encoding::from_code(bytes[23]).ok_or_else(|| unknown("value encoding", 23))?;
         let declared = u32_at(12) as u64;
-        let expected = header_bytes(max_seeds);
+        let expected = header_bytes(max_seeds, encoding);
         if declared != expected {
             return Err(corrupt(format!("header length {declared}, expected {expected}")));
         }
@@ -475,12 +765,12 @@ impl Header {
         // Reserved fields and the padding after the level table are zero, so
         // that one header has one encoding (issue 6: the fuzzer found
         // headers with other bytes there accepted).
-        let table_end = FIXED + ENTRY * (max_seeds as usize + 1);
+        let windows_at = FIXED + ENTRY * (max_seeds as usize + 1);
+        let table_end = windows_at + if encoding.has_windows() { window_table_bytes(max_seeds) } else { 0 };
         let reserved = [36..40, 56..64, table_end..expected as usize];
         if let Some(at) = reserved.into_iter().flatten().find(|&at| bytes[at] != 0) {
             return Err(corrupt(format!("byte {at} of the header should be zero")));
         }
-        let unknown = |what: &str, at: usize| corrupt(format!("unknown {what} code {}", bytes[at]));
         let rules = Rules {
             capture: Capture::from_code(bytes[18]).ok_or_else(|| unknown("capture", 18))?,
             end: End::from_code(bytes[19]).ok_or_else(|| unknown("end", 19))?,
@@ -488,7 +778,6 @@ impl Header {
             sowing: Sowing::from_code(bytes[21]).ok_or_else(|| unknown("sowing", 21))?,
             relay: Relay::from_code(bytes[22]).ok_or_else(|| unknown("relay", 22))?,
         };
-        let encoding = Encoding::from_code(bytes[23]).ok_or_else(|| unknown("value encoding", 23))?;
         if !encoding.holds_values_of(rules) {
             return Err(corrupt(format!("the {} encoding cannot hold the values of {rules}", encoding.name())));
         }
@@ -529,6 +818,7 @@ impl Header {
             levels_done,
             complete,
             levels,
+            windows: bytes[windows_at..table_end].iter().map(|&b| b as i8).collect(),
         };
         // Every written level where the layout puts it; the rest empty.
         let indexer = Indexer::new(houses, max_seeds);
@@ -542,14 +832,23 @@ impl Header {
             } else if e != LevelEntry::default() {
                 return Err(corrupt(format!("level {n} has a table entry but is not done")));
             }
+            if let Encoding::Window(bits) = encoding {
+                let lows = &header.windows[window_index(n)..=window_index(n) + n as usize];
+                let step = header.value_step();
+                let fits = |&low: &i8| if n < levels_done { Window::may_start_at(bits, n, step, low as i32) } else { low == 0 };
+                if let Some(m) = lows.iter().position(|low| !fits(low)) {
+                    return Err(corrupt(format!("level {n}: the window of {m} seeds to move starts at {}, where no window can", lows[m])));
+                }
+            }
         }
         Ok(header)
     }
 }
 
-/// Bytes of the header of a database of up to `max_seeds` seeds.
-pub const fn header_bytes(max_seeds: u32) -> u64 {
-    align((FIXED + ENTRY * (max_seeds as usize + 1)) as u64)
+/// Bytes of the header of a database of up to `max_seeds` seeds in `encoding`.
+pub const fn header_bytes(max_seeds: u32, encoding: Encoding) -> u64 {
+    let windows = if encoding.has_windows() { window_table_bytes(max_seeds) } else { 0 };
+    align((FIXED + ENTRY * (max_seeds as usize + 1) + windows) as u64)
 }
 
 /// Blocks in a level of `boards` boards.
@@ -661,11 +960,17 @@ mod tests {
         let share = Header::encoded(6, 32, Rules::default(), Encoding::Share).file_bytes(&ix);
         let byte = Header::new(6, 32, Rules::default()).file_bytes(&ix);
         assert_eq!((share >> 27, byte >> 27), (103, 157), "{share} against {byte} (in 1/8 GiB)");
+        // Windows (issue 63): 34 seeds at 3 bits, 33 at 4, beside 34 exact.
+        let ix34 = Indexer::new(6, 34);
+        let window3 = Header::encoded(6, 34, Rules::default(), Encoding::Window(3)).file_bytes(&ix34);
+        let window4 = Header::encoded(6, 33, Rules::default(), Encoding::Window(4)).file_bytes(&Indexer::new(6, 33));
+        let exact34 = Header::encoded(6, 34, Rules::default(), Encoding::Share).file_bytes(&ix34);
+        assert_eq!((window3 >> 27, window4 >> 27, exact34 >> 27), (108, 107, 203), "in 1/8 GiB: 13.5, 13.4 and 25.4 GiB");
         let mut unknown = Header::new(3, 4, Rules::default()).encode();
-        unknown[23] = 4;
+        unknown[23] = 6;
         let sum = xxh3_64(&[&unknown[..CHECKSUM_AT], &[0; 8], &unknown[CHECKSUM_AT + 8..]].concat());
         unknown[CHECKSUM_AT..CHECKSUM_AT + 8].copy_from_slice(&sum.to_le_bytes());
-        assert_eq!(Header::decode(&unknown), Err(HeaderProblem::Corrupt("unknown value encoding code 4".into())));
+        assert_eq!(Header::decode(&unknown), Err(HeaderProblem::Corrupt("unknown value encoding code 6".into())));
     }
 
     #[test]

@@ -154,8 +154,8 @@ pub(crate) enum Successor {
     /// The value of the move is known: the game ended.
     Value(i32),
     /// The move is worth `gain + sign * value(index)`; `board` is the
-    /// successor (needed only if it must be solved first).
-    Lookup { index: u64, gain: i32, same_mover: bool, board: Board },
+    /// successor (needed only if it must be solved first), of `level` seeds.
+    Lookup { index: u64, level: u32, gain: i32, same_mover: bool, board: Board },
     /// Not handled here: play the move with the general engine.
     General,
 }
@@ -183,6 +183,7 @@ pub(crate) fn successor(engine: &Engine, indexer: &Indexer, capture: Capture, n:
                 let index = indexer.block_base(m + y_seeds, y_seeds) + mv.captured_rank * indexer.side_len(y_seeds) + y.without[j];
                 Successor::Lookup {
                     index,
+                    level: m + y_seeds,
                     gain,
                     same_mover: false,
                     board: board.flip(),
@@ -195,6 +196,7 @@ pub(crate) fn successor(engine: &Engine, indexer: &Indexer, capture: Capture, n:
                 let index = indexer.block_base(n, y.seeds) + mv.after_rank * indexer.side_len(y.seeds) + y.rank;
                 Successor::Lookup {
                     index,
+                    level: n,
                     gain: 0,
                     same_mover: false,
                     board: board.flip(),
@@ -210,6 +212,7 @@ pub(crate) fn successor(engine: &Engine, indexer: &Indexer, capture: Capture, n:
             let index = indexer.block_base(n - 1, m) + y.rank * indexer.side_len(m) + mv.after_rank;
             Successor::Lookup {
                 index,
+                level: n - 1,
                 gain: 1,
                 same_mover: true,
                 board,
@@ -225,6 +228,7 @@ pub(crate) fn successor(engine: &Engine, indexer: &Indexer, capture: Capture, n:
             let index = indexer.block_base(n - 1, y_seeds) + mv.after_rank * indexer.side_len(y_seeds) + y.plus[r as usize];
             Successor::Lookup {
                 index,
+                level: n - 1,
                 gain: 1,
                 same_mover: false,
                 board: board.flip(),
@@ -271,8 +275,9 @@ mod tests {
                                 assert_eq!(o.next, Next::Over, "{rules} {board:?} house {}", mv.house);
                                 assert_eq!(v, o.gain());
                             }
-                            Successor::Lookup { index, gain, same_mover, board: child } => {
+                            Successor::Lookup { index, level, gain, same_mover, board: child } => {
                                 assert_ne!(o.next, Next::Over, "{rules} {board:?} house {}", mv.house);
+                                assert_eq!(level, o.board.total());
                                 assert_eq!(child, o.board);
                                 assert_eq!(index, ix.index(o.board), "{rules} {board:?} house {}", mv.house);
                                 assert_eq!(gain, o.gain());

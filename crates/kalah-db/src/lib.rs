@@ -4,6 +4,8 @@
 //! * [`builder`]: solving the levels in memory ([`Builder`]).
 //! * [`format`](mod@format): the file format, specified at the top of the module.
 //! * [`writer`]: building a file, resumable ([`build_file`]).
+//! * [`levels`]: building a file one level at a time, the levels below read
+//!   back from it, for databases whose levels do not all fit in memory.
 //! * [`reader`]: opening, checking and probing a file ([`Database`]).
 //! * [`pack`]: zstd archives restored byte for byte ([`pack::pack`], [`pack::unpack`]).
 //! * [`memory`]: huge-page tables and the crate's only `unsafe`.
@@ -14,6 +16,7 @@ pub mod builder;
 pub mod error;
 pub mod format;
 mod kernel;
+pub mod levels;
 pub mod memory;
 pub mod pack;
 pub mod reader;
@@ -25,5 +28,5 @@ pub use builder::{Builder, Progress, Quiet};
 pub use error::{human_bytes, DbError};
 pub use format::Encoding;
 pub use reader::Database;
-pub use tablebase::{NoTablebase, Tablebase};
-pub use writer::{build_file, build_file_encoded, build_file_with, check_resources, save_built, BuildProgress, BuildReport};
+pub use tablebase::{NoTablebase, Stored, Tablebase};
+pub use writer::{build_file, build_file_encoded, build_file_with, build_file_within, check_resources, check_resources_within, save_built, BuildProgress, BuildReport};

@@ -17,9 +17,9 @@ use rayon::prelude::*;
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::error::DbError;
-use crate::format::{blocks, level_checksum, read_code, Encoding, Header, HeaderProblem, BLOCK_BYTES};
+use crate::format::{blocks, level_checksum, read_code, window_index, Encoding, Header, HeaderProblem, Window, BLOCK_BYTES};
 use crate::memory::{FrozenBuffer, LargeBuffer, MappedFile};
-use crate::tablebase::Tablebase;
+use crate::tablebase::{Stored, Tablebase};
 
 /// Where a [`Tablebase::slot`] keeps the level (above) and the
 /// index within it (below; a level has fewer than 2^48 boards).
@@ -54,6 +54,11 @@ pub struct Database {
     map: Storage,
     /// Global number of the first block of each level.
     first_block: Vec<u64>,
+    /// Window encodings: every level's windows, level after level
+    /// ([`window_index`]), and where each mover's seed count starts in
+    /// each level (then the level's length); empty otherwise.
+    windows: Vec<Window>,
+    starts: Vec<Vec<u64>>,
     /// One bit per block: its checksum has been checked and holds.
     verified: Vec<AtomicU64>,
     failed: AtomicBool,
@@ -158,12 +163,23 @@ impl Database {
             total_blocks += blocks(e.boards);
         }
         let verified = (0..total_blocks.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
+        let (windows, starts) = if header.encoding.has_windows() {
+            let windows = (0..=header.max_seeds).flat_map(|n| header.windows_of(n)).collect();
+            let starts = (0..=header.max_seeds)
+                .map(|n| (0..=n).map(|m| indexer.block_start(n, m)).chain([indexer.level_len(n)]).collect())
+                .collect();
+            (windows, starts)
+        } else {
+            (Vec::new(), Vec::new())
+        };
         Ok(Database {
             path: path.into(),
             header,
             indexer,
             map,
             first_block,
+            windows,
+            starts,
             verified,
             failed: AtomicBool::new(false),
             failure: Mutex::new(None),
@@ -245,10 +261,57 @@ impl Database {
         self.level(n)
     }
 
+    /// `len` bytes of the file from `offset` (within it), as they are.
+    pub fn raw_bytes(&self, offset: u64, len: u64) -> Vec<u8> {
+        let mut out = vec![0u8; len as usize];
+        match &self.map {
+            // A read, not a copy from the map: no page of it kept resident.
+            Storage::Mapped(m) if m.read_at(&mut out, offset).is_ok() => {}
+            storage => out.copy_from_slice(&storage.bytes()[offset as usize..(offset + len) as usize]),
+        }
+        out
+    }
+
     /// The values of boards `range` of level `n`, decoded, checked only as
-    /// far as [`Database::level_bytes`] are.
-    pub fn level_values(&self, n: u32, range: std::ops::Range<u64>) -> Vec<i8> {
-        range.into_par_iter().map(|i| self.stored_value(n, i) as i8).collect()
+    /// far as [`Database::level_bytes`] are. Refused for a file in a window
+    /// encoding, which holds bounds for some boards
+    /// ([`Database::level_stored`] reads them).
+    pub fn level_values(&self, n: u32, range: std::ops::Range<u64>) -> Result<Vec<i8>, DbError> {
+        self.refuse_bounds("its values")?;
+        Ok(range.into_par_iter().map(|i| self.stored_in(n, 0, i).lower as i8).collect())
+    }
+
+    /// What is stored of boards `range` of level `n` (for any encoding),
+    /// checked only as far as [`Database::level_bytes`] are.
+    pub fn level_stored(&self, n: u32, range: std::ops::Range<u64>) -> Vec<Stored> {
+        range.into_par_iter().map(|i| self.stored_in(n, self.mover_seeds_at(n, i), i)).collect()
+    }
+
+    /// Whether every value stored is exact (not a window encoding).
+    pub fn is_exact(&self) -> bool {
+        self.header.encoding.is_exact()
+    }
+
+    /// Refuses reading `what` as exact values from a window encoding.
+    fn refuse_bounds(&self, what: &str) -> Result<(), DbError> {
+        if self.is_exact() {
+            return Ok(());
+        }
+        Err(DbError::Unsupported(format!(
+            "{}: {what} as exact values: the file holds a window of values in {} bits a board, and bounds for the values outside it",
+            self.path.display(),
+            self.header.encoding.bits(0)
+        )))
+    }
+
+    /// The mover's seeds of board `i` of level `n` (window encodings:
+    /// from the level's blocks; 0 for the others, which do not need it).
+    #[inline]
+    fn mover_seeds_at(&self, n: u32, i: u64) -> u32 {
+        match self.starts.get(n as usize) {
+            Some(starts) => (starts.partition_point(|&s| s <= i) - 1) as u32,
+            None => 0,
+        }
     }
 
     /// The values of level `n`.
@@ -269,16 +332,20 @@ impl Database {
         &self.map.bytes()[(e.offset + i * self.header.encoding.bits(n) as u64 / 8) as usize]
     }
 
-    /// The value stored for board `i` of level `n`, its block unchecked.
+    /// What is stored for board `i` of level `n`, whose mover has `m`
+    /// seeds (read only by window encodings), its block unchecked.
     #[inline]
-    fn stored_value(&self, n: u32, i: u64) -> i32 {
+    fn stored_in(&self, n: u32, m: u32, i: u64) -> Stored {
         match self.header.encoding {
-            Encoding::Byte => *self.byte(n, i) as i8 as i32,
+            Encoding::Byte => Stored::exact(*self.byte(n, i) as i8 as i32),
             packed => {
                 let e = &self.header.levels[n as usize];
                 debug_assert!(i < e.boards);
                 let code = read_code(&self.map.bytes()[e.offset as usize..], i, packed.bits(n));
-                packed.value_of(n, code)
+                match packed {
+                    Encoding::Window(_) => self.windows[window_index(n) + m as usize].stored(code),
+                    exact => Stored::exact(exact.value_of(n, code)),
+                }
             }
         }
     }
@@ -305,9 +372,10 @@ impl Database {
         ((slot >> SLOT_LEVEL_SHIFT) as u32, slot & ((1 << SLOT_LEVEL_SHIFT) - 1))
     }
 
-    /// The value of the board at index `i` of level `n`.
+    /// What is stored of the board at index `i` of level `n`, whose mover
+    /// has `m` seeds.
     #[inline]
-    fn value_in(&self, n: u32, i: u64) -> i32 {
+    fn value_in(&self, n: u32, m: u32, i: u64) -> Stored {
         let b = i / BLOCK_BYTES as u64;
         if !self.check_block(n, b) {
             // No value from a damaged block: remember the damage and answer
@@ -316,9 +384,9 @@ impl Database {
                 let why = self.damaged(n, b).to_string();
                 *self.failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(why);
             }
-            return 0;
+            return Stored::exact(0);
         }
-        self.stored_value(n, i)
+        self.stored_in(n, m, i)
     }
 
     /// Checks block `b` of level `n` (once); `false` if it is damaged.
@@ -337,7 +405,7 @@ impl Database {
     #[inline(never)]
     fn verify_block(&self, n: u32, b: u64, word: &AtomicU64, bit: u64) -> bool {
         let (block, boards) = self.block(n, b);
-        if self.codes_in_range(block, boards, n) && xxh3_64(block) == self.stored_sum(n, b) {
+        if self.codes_in_range(block, b * BLOCK_BYTES as u64, boards, n) && xxh3_64(block) == self.stored_sum(n, b) {
             word.fetch_or(bit, Relaxed);
             true
         } else {
@@ -350,7 +418,7 @@ impl Database {
         let what = if xxh3_64(block) != self.stored_sum(n, b) {
             "checksum does not match"
         } else {
-            "a value lies outside -n..=n (packed: a code above its largest, or bits set after the level's last) although the checksum matches (written wrong)"
+            "a value lies outside -n..=n (packed: a code above its largest or outside its window's values, or bits set after the level's last) although the checksum matches (written wrong)"
         };
         DbError::corrupt(
             &self.path,
@@ -361,13 +429,26 @@ impl Database {
     /// The value of `board`, a board of this database's size (its houses,
     /// the player to move's first): what the player to move gains from it
     /// on, stores not counted; `None` if it has more seeds than the
-    /// database covers; an error if its block is damaged. A board with
+    /// database covers; an error if its block is damaged, or if the file
+    /// holds only bounds for it (a window encoding:
+    /// [`Database::probe_stored`] reads them). A board with
     /// seeds beyond this database's houses is refused
     /// ([`DbError::WrongBoard`]); a [`Board`] does not know its size, so
     /// one of fewer houses is read as this size with the last houses
     /// empty: [`Database::probe_position`] checks the size, and adds the
     /// stores.
     pub fn probe_board(&self, board: Board) -> Result<Option<i32>, DbError> {
+        match self.probe_stored(board)? {
+            None => Ok(None),
+            Some(Stored { lower, upper }) if lower == upper => Ok(Some(lower)),
+            Some(Stored { lower, upper }) => Err(DbError::OnlyBounds { path: self.path.clone(), lower, upper }),
+        }
+    }
+
+    /// What the file stores of the value of `board`, as
+    /// [`Database::probe_board`] reads it: exact, or in a window encoding
+    /// bounds for a value outside its window.
+    pub fn probe_stored(&self, board: Board) -> Result<Option<Stored>, DbError> {
         let houses = self.header.houses;
         let used = (0..kalah_core::MAX_HOUSES).rev().find(|&i| board.mover(i) != 0 || board.opponent(i) != 0);
         if let Some(last) = used.filter(|&last| last >= houses) {
@@ -382,14 +463,14 @@ impl Database {
         if !self.check_block(n, b) {
             return Err(self.damaged(n, b));
         }
-        Ok(Some(self.stored_value(n, i)))
+        Ok(Some(self.stored_in(n, board.mover_seeds(), i)))
     }
 
     /// Every board with `seeds` seeds in its houses (a level of the file),
     /// each with its value as [`Database::probe_board`] gives it, in the
     /// file's order. Each block is checked before its values are given: a
-    /// damaged one ends the boards with its error. A level beyond the file
-    /// is refused ([`DbError::Unsupported`]).
+    /// damaged one ends the boards with its error. A level beyond the file,
+    /// and a file in a window encoding, are refused ([`DbError::Unsupported`]).
     pub fn boards_of(&self, seeds: u32) -> Result<impl Iterator<Item = Result<(Board, i32), DbError>> + '_, DbError> {
         self.boards_from(seeds, 0)
     }
@@ -397,6 +478,7 @@ impl Database {
     /// [`Database::boards_of`] from the `first` board of the level on (a
     /// reader that stops and goes on; none past the level's end).
     pub fn boards_from(&self, seeds: u32, first: u64) -> Result<impl Iterator<Item = Result<(Board, i32), DbError>> + '_, DbError> {
+        self.refuse_bounds("its boards")?;
         let max = self.header.max_seeds;
         if seeds > max {
             return Err(DbError::Unsupported(format!("boards of {seeds} seeds: the database covers at most {max}")));
@@ -413,18 +495,29 @@ impl Database {
                 failed = true;
                 return Some(Err(self.damaged(seeds, b)));
             }
-            Some(Ok((self.indexer.unrank(start + i), self.stored_value(seeds, i))))
+            Some(Ok((self.indexer.unrank(start + i), self.stored_in(seeds, 0, i).lower)))
         }))
     }
 
     /// The value of `position` for its player to move, stores included;
     /// `None` if it has more seeds in its houses than the database covers.
-    /// A position of another board size is refused.
+    /// A position of another board size is refused, as is one the file
+    /// holds only bounds for ([`Database::probe_board`]).
     pub fn probe_position(&self, position: &kalah_core::Position) -> Result<Option<i32>, DbError> {
         if position.houses() != self.header.houses {
             return Err(DbError::WrongBoard { position_houses: position.houses(), db_houses: self.header.houses });
         }
         Ok(self.probe_board(position.mover_board())?.map(|v| position.store_difference() + v))
+    }
+
+    /// [`Database::probe_position`] as [`Database::probe_stored`] reads it:
+    /// bounds where the file holds only bounds, stores included.
+    pub fn probe_position_stored(&self, position: &kalah_core::Position) -> Result<Option<Stored>, DbError> {
+        if position.houses() != self.header.houses {
+            return Err(DbError::WrongBoard { position_houses: position.houses(), db_houses: self.header.houses });
+        }
+        let base = position.store_difference();
+        Ok(self.probe_stored(position.mover_board())?.map(|s| Stored { lower: base + s.lower, upper: base + s.upper }))
     }
 
     /// Checks every block of every level (in parallel); `progress` hears
@@ -459,15 +552,27 @@ impl Database {
 
 impl Database {
     /// Whether every value of a block of level `n`, `boards` boards in
-    /// `block`, lies in `-n..=n` (a packed code: at most its encoding's
-    /// largest, and the bits after the last code zero).
-    fn codes_in_range(&self, block: &[u8], boards: u64, n: u32) -> bool {
+    /// `block` from board `first` of the level on, lies in `-n..=n` (a
+    /// packed code: at most its encoding's largest, a window's one that
+    /// its window can hold, and the bits after the last code zero).
+    fn codes_in_range(&self, block: &[u8], first: u64, boards: u64, n: u32) -> bool {
         let encoding = self.header.encoding;
         if encoding == Encoding::Byte {
             return values_in_range(block, n);
         }
-        let (w, largest) = (encoding.bits(n), encoding.largest_code(n));
-        let fit = (0..boards).fold(0, |m, i| m.max(read_code(block, i, w))) <= largest;
+        let w = encoding.bits(n);
+        let fit = if encoding.has_windows() {
+            let (starts, windows) = (&self.starts[n as usize], &self.windows[window_index(n)..]);
+            let mut m = starts.partition_point(|&s| s <= first) - 1;
+            (0..boards).all(|k| {
+                while first + k >= starts[m + 1] {
+                    m += 1;
+                }
+                windows[m].holds(read_code(block, k, w))
+            })
+        } else {
+            (0..boards).fold(0, |m, i| m.max(read_code(block, i, w))) <= encoding.largest_code(n)
+        };
         // The bits after the last code are zero, so one set of values has one file.
         let used = boards * w as u64;
         let rest = if used.is_multiple_of(8) { 0 } else { block[(used / 8) as usize] >> (used % 8) };
@@ -498,9 +603,13 @@ impl Tablebase for Database {
     }
 
     #[inline]
-    fn value(&self, board: Board) -> i32 {
+    fn stored(&self, board: Board) -> Stored {
         let (n, i) = self.indexer.locate(board);
-        self.value_in(n, i)
+        self.value_in(n, board.mover_seeds(), i)
+    }
+
+    fn is_exact(&self) -> bool {
+        self.header.encoding.is_exact()
     }
 
     /// The slot is the board's level (its seeds) above bit 48 and its index
@@ -518,9 +627,9 @@ impl Tablebase for Database {
     }
 
     #[inline]
-    fn value_at(&self, _board: Board, slot: u64) -> i32 {
+    fn stored_at(&self, board: Board, slot: u64) -> Stored {
         let (n, i) = Self::unslot(slot);
-        self.value_in(n, i)
+        self.value_in(n, board.mover_seeds(), i)
     }
 
     fn failure(&self) -> Option<String> {
@@ -583,7 +692,7 @@ mod tests {
         let ix = loaded.indexer().clone();
         for i in (0..ix.len()).step_by(7) {
             let board = ix.unrank(i);
-            assert_eq!(loaded.value(board), mapped.value(board));
+            assert_eq!(loaded.stored(board), mapped.stored(board));
         }
 
         // A flipped value in the last level is found by the load.

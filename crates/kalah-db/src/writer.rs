@@ -23,7 +23,7 @@ use kalah_core::{Indexer, Rules};
 
 use crate::builder::{check_size, Builder, Progress};
 use crate::error::DbError;
-use crate::format::{align, block_sums_parallel, level_block_sums, level_checksum, pack_values, Encoding, Header, BLOCK_BYTES};
+use crate::format::{align, block_sums_parallel, level_block_sums, level_checksum, Encoding, Header, LevelCodes, Window, BLOCK_BYTES};
 
 /// Hears about a file build as it goes.
 pub trait BuildProgress: Progress {
@@ -58,13 +58,57 @@ pub struct BuildReport {
 /// The name of the file a build of `path` writes until it is complete.
 pub use crate::safe::partial_path;
 
-/// Memory and disk a build needs: `(memory bytes, file bytes)`.
+/// Memory and disk a build needs: `(memory bytes, file bytes)`, by the
+/// method [`plan`] chooses within the memory available now.
 pub fn requirements(h: usize, max_seeds: u32, rules: Rules, encoding: Encoding) -> (u64, u64) {
+    let plan = plan(h, max_seeds, rules, encoding, None);
+    (plan.memory, plan.disk)
+}
+
+/// How a build is made, and what it needs ([`plan`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BuildPlan {
+    /// One level at a time ([`crate::levels`]), because every level does
+    /// not fit in memory at once.
+    pub by_levels: bool,
+    /// Bytes of memory it needs at least: every level a byte a board (and
+    /// for rules that may cycle the retrograde working set), or by levels
+    /// the largest level beside the level below it.
+    pub memory: u64,
+    /// The memory it may use: the limit given, else what the system has
+    /// available (`u64::MAX` if it does not say).
+    pub limit: u64,
+    /// Bytes of disk: the file, and for a window encoding the exact file
+    /// it is written from, until it is removed.
+    pub disk: u64,
+}
+
+/// How a database of `h` houses, `rules` and up to `max_seeds` seeds in
+/// `encoding` is built within `limit` bytes of memory (default: what the
+/// system has available): every level in memory when that fits (or the
+/// rules may cycle, whose levels are solved by retrograde analysis), else
+/// one level at a time. The one choice of [`build_file_within`].
+pub fn plan(h: usize, max_seeds: u32, rules: Rules, encoding: Encoding, limit: Option<u64>) -> BuildPlan {
     let indexer = Indexer::new(h, max_seeds);
+    let limit = limit.or_else(available_memory).unwrap_or(u64::MAX);
+    let exact = exact_encoding(encoding, rules);
     let file = Header::encoded(h, max_seeds, rules, encoding).file_bytes(&indexer);
+    let disk = if encoding.is_exact() { file } else { file.saturating_add(Header::encoded(h, max_seeds, rules, exact).file_bytes(&indexer)) };
     // The builder's memory, plus the largest level's checksum table and slack.
-    let memory = crate::builder::memory_needed(h, max_seeds, rules).saturating_add(indexer.len() / 4096 + (64 << 20));
-    (memory, file)
+    let whole = crate::builder::memory_needed(h, max_seeds, rules).saturating_add(indexer.len() / 4096 + (64 << 20));
+    let by_levels = whole > limit && crate::levels::supports(rules) && max_seeds <= crate::levels::MAX_SEEDS;
+    let memory = if by_levels { crate::levels::least_memory(h, max_seeds, exact) } else { whole };
+    BuildPlan { by_levels, memory, limit, disk }
+}
+
+/// The exact encoding a file of `encoding` is built in: itself, or for a
+/// window the packed exact encoding of the rules.
+fn exact_encoding(encoding: Encoding, rules: Rules) -> Encoding {
+    if encoding.is_exact() {
+        encoding
+    } else {
+        Encoding::packed_for(rules)
+    }
 }
 
 /// Bytes of memory available for new allocations, if the system says.
@@ -78,10 +122,20 @@ pub fn available_memory() -> Option<u64> {
 
 /// Refuses up front a build that cannot fit in memory or on disk.
 pub fn check_resources(path: &Path, h: usize, max_seeds: u32, rules: Rules, encoding: Encoding) -> Result<(), DbError> {
+    check_resources_within(path, h, max_seeds, rules, encoding, None)
+}
+
+/// [`check_resources`] within `limit` bytes of memory (default: what the
+/// system has available).
+pub fn check_resources_within(path: &Path, h: usize, max_seeds: u32, rules: Rules, encoding: Encoding, limit: Option<u64>) -> Result<(), DbError> {
     check_size(h, max_seeds)?;
-    let (memory, file) = requirements(h, max_seeds, rules, encoding);
-    check_memory(|| format!("memory for {} {h}-house, {max_seeds}-seed database", kalah_core::article(h as u64)), memory)?;
-    check_disk(path, file)
+    let plan = plan(h, max_seeds, rules, encoding, limit);
+    let what = || format!("memory for {} {h}-house, {max_seeds}-seed database", kalah_core::article(h as u64));
+    if plan.memory > plan.limit {
+        return Err(DbError::too_large(what(), plan.memory, plan.limit));
+    }
+    check_memory(what, plan.memory)?;
+    check_disk(path, plan.disk)
 }
 
 /// Refuses `needed` bytes of memory (for `what`) when the system says
@@ -119,7 +173,8 @@ pub fn build_file(
     build_file_encoded(path, h, rules, max_seeds, Encoding::Byte, progress)
 }
 
-/// [`build_file`] with the values stored in `encoding`. A build that
+/// [`build_file`] with the values stored in `encoding`, within the memory
+/// the system has available ([`build_file_within`]). A build that
 /// `progress` tells to stop ([`Progress::stopped`]) ends with
 /// [`DbError::Stopped`], the levels written kept for the next build.
 pub fn build_file_encoded(
@@ -130,10 +185,104 @@ pub fn build_file_encoded(
     encoding: Encoding,
     progress: &dyn BuildProgress,
 ) -> Result<BuildReport, DbError> {
+    build_file_within(path, h, rules, max_seeds, encoding, None, progress)
+}
+
+/// [`build_file_encoded`] within `limit` bytes of memory (default: what
+/// the system has available): every level in memory if that fits, else
+/// one level at a time ([`plan`], [`crate::levels`]). A window encoding
+/// is written from the exact file, built first (or finished) at
+/// [`exact_path`]`(path)` and removed once the window file is complete.
+pub fn build_file_within(
+    path: &Path,
+    h: usize,
+    rules: Rules,
+    max_seeds: u32,
+    encoding: Encoding,
+    limit: Option<u64>,
+    progress: &dyn BuildProgress,
+) -> Result<BuildReport, DbError> {
+    check_size(h, max_seeds)?;
+    check_encoding(encoding, rules)?;
+    if !encoding.is_exact() {
+        let exact = exact_path(path);
+        let mut report = match crate::Database::open_for(&exact, h, rules) {
+            // A build stopped after its exact file was complete.
+            Ok(db) if db.header().max_seeds == max_seeds && db.is_exact() => BuildReport { path: exact.clone(), bytes: db.file_bytes(), resumed_levels: max_seeds + 1, level_seconds: Vec::new() },
+            _ => build_file_within(&exact, h, rules, max_seeds, exact_encoding(encoding, rules), limit, progress)?,
+        };
+        let windowed = reencode(&crate::Database::open(&exact)?, path, encoding, &|_| {})?;
+        fs::remove_file(&exact).map_err(|e| DbError::io(&exact, e))?;
+        report.path = windowed.path;
+        report.bytes = windowed.bytes;
+        return Ok(report);
+    }
+    let plan = plan(h, max_seeds, rules, encoding, limit);
+    if plan.by_levels {
+        return crate::levels::build_file_by_levels(path, h, rules, max_seeds, encoding, plan.limit, progress);
+    }
     build_file_with(path, h, rules, max_seeds, encoding, progress, &mut |builder, n| match builder.build_next(progress) {
         Some(_) => Ok(()),
         None => Err(DbError::Stopped { path: path.to_path_buf(), levels: n, total: max_seeds + 1 }),
     })
+}
+
+/// Starts the build of `path` (`max_seeds` seeds in `encoding`, the file
+/// [`build_file_within`] writes for it first: the exact one) from the
+/// levels of `from`, a complete database of the same board and rules with
+/// fewer seeds: they are copied into its partial file, which the build
+/// then checks and goes on from. Returns the levels copied; 0 where the
+/// build has a partial file already (it resumes from that). A database of
+/// another board, other rules or values stored otherwise (exact in
+/// another encoding), or of as many seeds, is refused.
+pub fn start_from(from: &crate::Database, path: &Path, max_seeds: u32, encoding: Encoding) -> Result<u32, DbError> {
+    let (old, rules) = (from.header(), from.header().rules);
+    let target = if encoding.is_exact() { path.to_path_buf() } else { exact_path(path) };
+    let exact = exact_encoding(encoding, rules);
+    if old.encoding != exact || old.max_seeds >= max_seeds {
+        return Err(DbError::Unsupported(format!(
+            "{}: a build of {max_seeds} seeds in the {} encoding starts from a database of fewer seeds in it, not one of {} seeds in the {} encoding",
+            from.path().display(),
+            exact.name(),
+            old.max_seeds,
+            old.encoding.name()
+        )));
+    }
+    crate::safe::refuse_partial_input(from.path(), &target)?;
+    if partial_path(&target).exists() {
+        return Ok(0);
+    }
+    let indexer = Indexer::new(old.houses, max_seeds);
+    let mut header = Header::encoded(old.houses, max_seeds, rules, exact);
+    check_disk(&target, header.file_bytes(&indexer))?;
+    let (mut file, partial) = crate::safe::open_partial(&target)?;
+    write_at(&mut file, &partial, 0, &header.encode())?;
+    let bytes = from.file_bytes();
+    for n in 0..=old.max_seeds {
+        let (was, entry) = (old.levels[n as usize], header.layout(&indexer, n));
+        // The values, their padding and the block checksums, as they were.
+        let end = old.levels.get(n as usize + 1).map_or(bytes, |e| e.offset);
+        let mut at = 0;
+        while at < end - was.offset {
+            let piece = (end - was.offset - at).min(64 << 20);
+            write_at(&mut file, &partial, entry.offset + at, &from.raw_bytes(was.offset + at, piece))?;
+            at += piece;
+        }
+        header.levels[n as usize] = crate::format::LevelEntry { checksum: was.checksum, ..entry };
+    }
+    file.sync_data().map_err(|e| DbError::io(&partial, e))?;
+    header.levels_done = old.max_seeds + 1;
+    write_at(&mut file, &partial, 0, &header.encode())?;
+    file.sync_data().map_err(|e| DbError::io(&partial, e))?;
+    Ok(header.levels_done)
+}
+
+/// Where a file in a window encoding is built exactly first: `FILE.exact`
+/// beside it (not a name the database folder takes for a database).
+pub fn exact_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_os_string();
+    name.push(".exact");
+    PathBuf::from(name)
 }
 
 /// [`build_file_encoded`] with the solving of each level left to
@@ -218,16 +367,24 @@ pub fn save_built(path: &Path, builder: &mut Builder) -> Result<BuildReport, DbE
 /// block checksums), then the header counting it; with `sync`, each
 /// flushed to disk before the next, so a killed build resumes after it.
 fn write_level(file: &mut File, partial: &Path, header: &mut Header, builder: &mut Builder, n: u32, sync: bool) -> Result<(), DbError> {
-    let entry = header.layout(builder.indexer(), n);
+    let indexer = builder.indexer().clone();
+    write_level_values(file, partial, header, &indexer, n, builder.level_bytes(n), sync)
+}
+
+/// Writes level `n`, its `values` a signed byte a board (its values in
+/// `header`'s encoding, zero padding and block checksums), then the header
+/// counting it; with `sync`, each flushed to disk before the next.
+pub(crate) fn write_level_values(file: &mut File, partial: &Path, header: &mut Header, indexer: &Indexer, n: u32, values: &[u8], sync: bool) -> Result<(), DbError> {
+    let entry = header.layout(indexer, n);
     let encoding = header.encoding;
+    let codes = level_codes(header, indexer, n, &mut |range| Ok(values[range.start as usize..range.end as usize].to_vec()))?;
     // Encoded and written a piece at a time: a packed copy of a whole
     // level beside the builder's bytes would not fit where the builder
     // barely does (32 seeds: 2.7 GB more for level 31 beside 21.1 GB).
     let mut sums = Vec::with_capacity(8 * crate::format::blocks(entry.boards) as usize);
     let mut at = entry.offset;
-    for (k, piece) in builder.level_bytes(n).chunks(REENCODE_PIECE as usize).enumerate() {
-        let encoded = encode_level(encoding, n, piece).map_err(|(i, v)| {
-            let board = k as u64 * REENCODE_PIECE + i;
+    for (k, piece) in values.chunks(REENCODE_PIECE as usize).enumerate() {
+        let encoded = encode_level(&codes, encoding, k as u64 * REENCODE_PIECE, piece).map_err(|(board, v)| {
             let why = format!("level {n}, board {board}: value {v} has no code in the {} encoding (the build is wrong)", encoding.name());
             DbError::corrupt(partial, why)
         })?;
@@ -269,7 +426,7 @@ fn write_level(file: &mut File, partial: &Path, header: &mut Header, builder: &m
 /// hears the boards written.
 pub fn reencode(from: &crate::Database, to: &Path, encoding: Encoding, progress: &(dyn Fn(u64) + Sync)) -> Result<BuildReport, DbError> {
     let old = from.header();
-    check_encoding(encoding, old.rules)?;
+    check_reencode(from, encoding)?;
     crate::safe::refuse_partial_input(from.path(), to)?;
     crate::safe::check_writable(to)?;
     crate::safe::check_free(to)?;
@@ -281,16 +438,20 @@ pub fn reencode(from: &crate::Database, to: &Path, encoding: Encoding, progress:
     let partial = out.path().to_path_buf();
     let file = out.file();
     write_at(file, &partial, 0, &header.encode())?;
+    let read = |n: u32, range: std::ops::Range<u64>| -> Result<Vec<u8>, DbError> {
+        // Signed bytes, converted in place.
+        Ok(from.level_values(n, range)?.into_iter().map(|v| v as u8).collect())
+    };
     for n in 0..=old.max_seeds {
         let entry = header.layout(indexer, n);
+        let codes = level_codes(&mut header, indexer, n, &mut |range| read(n, range))?;
         let mut sums = Vec::with_capacity(8 * crate::format::blocks(entry.boards) as usize);
         let mut at = entry.offset;
         // A piece is a whole number of blocks, so its codes start at a whole byte.
         for first in (0..entry.boards).step_by(REENCODE_PIECE as usize) {
-            // Signed bytes, converted in place.
-            let bytes: Vec<u8> = from.level_values(n, first..(first + REENCODE_PIECE).min(entry.boards)).into_iter().map(|v| v as u8).collect();
-            let encoded = encode_level(encoding, n, &bytes).map_err(|(i, v)| {
-                let why = format!("level {n}, board {}: value {v} has no code in the {} encoding", first + i, encoding.name());
+            let bytes = read(n, first..(first + REENCODE_PIECE).min(entry.boards))?;
+            let encoded = encode_level(&codes, encoding, first, &bytes).map_err(|(board, v)| {
+                let why = format!("level {n}, board {board}: value {v} has no code in the {} encoding", encoding.name());
                 DbError::corrupt(from.path(), why)
             })?;
             let piece = encoded.as_deref().unwrap_or(&bytes);
@@ -318,13 +479,27 @@ pub fn reencode(from: &crate::Database, to: &Path, encoding: Encoding, progress:
     Ok(BuildReport { path: to.to_path_buf(), bytes: total, resumed_levels: 0, level_seconds: Vec::new() })
 }
 
+/// Refuses writing `from` again in `encoding` ([`reencode`]) when the
+/// encoding cannot hold the values of its rules, or when `from` holds
+/// bounds for some values (a window encoding).
+pub fn check_reencode(from: &crate::Database, encoding: Encoding) -> Result<(), DbError> {
+    check_encoding(encoding, from.header().rules)?;
+    if !from.is_exact() {
+        return Err(DbError::Unsupported(format!(
+            "{}: written again from a file in a window encoding, which holds bounds for some values: write it from the exact file (or build it again)",
+            from.path().display()
+        )));
+    }
+    Ok(())
+}
+
 /// Boards a level is encoded and written (or read back and decoded) in at
 /// a time: 256 blocks (one in unit tests, so that small levels take many).
 pub const REENCODE_PIECE: u64 = if cfg!(test) { 1 } else { 256 } * BLOCK_BYTES as u64;
 
 /// Marks the partial file of `path`, every level written, complete,
 /// syncs it and renames it over `path`; returns its size.
-fn finish(mut file: File, partial: &Path, path: &Path, header: &mut Header, indexer: &Indexer) -> Result<u64, DbError> {
+pub(crate) fn finish(mut file: File, partial: &Path, path: &Path, header: &mut Header, indexer: &Indexer) -> Result<u64, DbError> {
     header.complete = true;
     let total = header.file_bytes(indexer);
     file.set_len(total).map_err(|e| DbError::io(partial, e))?;
@@ -351,6 +526,10 @@ fn resume(file: &mut File, path: &Path, header: &mut Header, builder: &mut Build
         return Ok(0);
     };
     if (found.houses, found.max_seeds, found.rules, found.encoding) != (header.houses, header.max_seeds, header.rules, header.encoding) {
+        return Ok(0);
+    }
+    if !found.encoding.is_exact() {
+        // A window holds bounds, not the values the next levels need.
         return Ok(0);
     }
     let mut kept = 0;
@@ -402,6 +581,59 @@ fn resume(file: &mut File, path: &Path, header: &mut Header, builder: &mut Build
     Ok(kept)
 }
 
+/// The finished levels of an interrupted build of the same database as
+/// `header`, each checked against its block checksums (read a piece at a
+/// time, not kept); returns how many, `header` counting them. A partial
+/// file of another database, or one whose header is damaged, is started
+/// over; a level whose checksums fail and every level after it are built
+/// again.
+pub(crate) fn resume_checked(file: &mut File, path: &Path, header: &mut Header) -> Result<u32, DbError> {
+    let mut head = vec![0u8; header.bytes() as usize];
+    let len = file.metadata().map_err(|e| DbError::io(path, e))?.len();
+    if len < head.len() as u64 {
+        return Ok(0);
+    }
+    read_at(file, path, 0, &mut head)?;
+    let Ok(found) = Header::decode(&head) else {
+        return Ok(0);
+    };
+    if (found.houses, found.max_seeds, found.rules, found.encoding) != (header.houses, header.max_seeds, header.rules, header.encoding) {
+        return Ok(0);
+    }
+    let mut kept = 0;
+    for n in 0..found.levels_done {
+        let e = found.levels[n as usize];
+        if e.sums_offset + 8 * crate::format::blocks(e.boards) > len {
+            break;
+        }
+        let (value_bytes, piece) = (found.value_bytes(n, &e), found.encoding.block_bytes(n) * 256);
+        let mut sums = Vec::new();
+        let mut at = e.offset;
+        while at < e.offset + value_bytes {
+            let mut bytes = vec![0u8; piece.min(e.offset + value_bytes - at) as usize];
+            read_at(file, path, at, &mut bytes)?;
+            sums.extend(level_block_sums(found.encoding, n, &bytes));
+            at += bytes.len() as u64;
+        }
+        let mut stored = vec![0u8; sums.len()];
+        read_at(file, path, e.sums_offset, &mut stored)?;
+        if sums != stored || level_checksum(&sums) != e.checksum {
+            break;
+        }
+        header.levels[n as usize] = e;
+        kept = n + 1;
+    }
+    header.levels_done = kept;
+    for e in header.levels.iter_mut().skip(kept as usize) {
+        *e = Default::default();
+    }
+    if kept > 0 {
+        write_at(file, path, 0, &header.encode())?;
+        file.sync_data().map_err(|e| DbError::io(path, e))?;
+    }
+    Ok(kept)
+}
+
 /// Refuses `encoding` for `rules` whose values it cannot hold.
 fn check_encoding(encoding: Encoding, rules: Rules) -> Result<(), DbError> {
     if encoding.holds_values_of(rules) {
@@ -414,22 +646,61 @@ fn check_encoding(encoding: Encoding, rules: Rules) -> Result<(), DbError> {
     )))
 }
 
-/// The values of level `n` (a signed byte a board) in `encoding`; `None`
-/// for [`Encoding::Byte`], whose bytes are the values. `Err((board, value))`
+/// How level `n` is coded in `header`'s encoding: for a window encoding,
+/// each mover's seed count's window where it holds the most of the level's
+/// values (read by `read`, a piece at a time, as signed bytes), set in
+/// `header` too.
+fn level_codes(
+    header: &mut Header,
+    indexer: &Indexer,
+    n: u32,
+    read: &mut dyn FnMut(std::ops::Range<u64>) -> Result<Vec<u8>, DbError>,
+) -> Result<LevelCodes, DbError> {
+    let Encoding::Window(bits) = header.encoding else {
+        return Ok(LevelCodes::Exact(header.encoding, n));
+    };
+    let starts: Vec<u64> = (0..=n).map(|m| indexer.block_start(n, m)).chain([indexer.level_len(n)]).collect();
+    let step = header.value_step();
+    let mut windows = Vec::with_capacity(n as usize + 1);
+    for m in 0..=n as usize {
+        let mut counts = vec![0u64; 2 * n as usize + 1];
+        let mut first = starts[m];
+        while first < starts[m + 1] {
+            let last = (first + REENCODE_PIECE).min(starts[m + 1]);
+            for v in read(first..last)? {
+                if let Some(c) = counts.get_mut((v as i8 as i32 + n as i32) as usize) {
+                    *c += 1;
+                }
+            }
+            first = last;
+        }
+        windows.push(Window::best(bits, n, step, &counts));
+    }
+    header.set_windows(n, &windows);
+    Ok(LevelCodes::Window { windows, starts })
+}
+
+/// The values of boards `first..` of a level (a signed byte a board,
+/// `first` a whole number of blocks) coded by `codes`; `None` for
+/// [`Encoding::Byte`], whose bytes are the values. `Err((board, value))`
 /// names a value the encoding has no code for.
-fn encode_level(encoding: Encoding, n: u32, values: &[u8]) -> Result<Option<Vec<u8>>, (u64, i8)> {
+fn encode_level(codes: &LevelCodes, encoding: Encoding, first: u64, values: &[u8]) -> Result<Option<Vec<u8>>, (u64, i8)> {
     use rayon::prelude::*;
     if encoding == Encoding::Byte {
         return Ok(None);
     }
+    let n = match codes {
+        LevelCodes::Exact(_, n) => *n,
+        LevelCodes::Window { windows, .. } => windows.len() as u32 - 1,
+    };
     let mut out = vec![0u8; encoding.value_bytes(n, values.len() as u64) as usize];
     // A block's codes start at a whole byte, so blocks pack apart.
     out.par_chunks_mut(encoding.block_bytes(n) as usize)
         .zip(values.par_chunks(BLOCK_BYTES as usize))
         .enumerate()
-        .try_for_each(|(b, (out, values))| {
-            let first = b as u64 * BLOCK_BYTES as u64;
-            pack_values(encoding, n, first, values, out).map_err(|i| (i, values[(i - first) as usize] as i8))
+        .try_for_each(|(b, (out, piece))| {
+            let start = first + b as u64 * BLOCK_BYTES as u64;
+            codes.pack(start, piece, out).map_err(|i| (i, values[(i - first) as usize] as i8))
         })?;
     Ok(Some(out))
 }
@@ -447,12 +718,12 @@ fn decode_level(encoding: Encoding, n: u32, packed: &[u8], out: &mut [u8]) {
     });
 }
 
-fn write_at(file: &mut File, path: &Path, offset: u64, bytes: &[u8]) -> Result<(), DbError> {
+pub(crate) fn write_at(file: &mut File, path: &Path, offset: u64, bytes: &[u8]) -> Result<(), DbError> {
     file.seek(SeekFrom::Start(offset)).map_err(|e| DbError::io(path, e))?;
     file.write_all(bytes).map_err(|e| DbError::io(path, e))
 }
 
-fn read_at(file: &mut File, path: &Path, offset: u64, bytes: &mut [u8]) -> Result<(), DbError> {
+pub(crate) fn read_at(file: &mut File, path: &Path, offset: u64, bytes: &mut [u8]) -> Result<(), DbError> {
     file.seek(SeekFrom::Start(offset)).map_err(|e| DbError::io(path, e))?;
     file.read_exact(bytes).map_err(|e| DbError::io(path, e))
 }
@@ -481,7 +752,7 @@ mod tests {
         let packed_db = Database::open(&packed).unwrap();
         for n in [10, 11, 12] {
             let len = byte_db.indexer().level_len(n);
-            assert_eq!(packed_db.level_values(n, 0..len), byte_db.level_values(n, 0..len), "level {n}");
+            assert_eq!(packed_db.level_values(n, 0..len).unwrap(), byte_db.level_values(n, 0..len).unwrap(), "level {n}");
         }
         // Killed while writing level 12: levels 0-11 kept, 11 of three pieces.
         let mut h = Header::decode(&good).unwrap();

@@ -15,7 +15,7 @@ use std::process::Command;
 
 use kalah_core::{Capture, Indexer, Relay, Rules, Sowing};
 use kalah_db::format::{blocks, Header};
-use kalah_db::{build_file, Database, DbError, Quiet, Tablebase};
+use kalah_db::{build_file, Database, DbError, Quiet, Stored, Tablebase};
 use rayon::prelude::*;
 
 #[allow(dead_code)]
@@ -439,8 +439,8 @@ fn concurrent_probes_of_one_mapping_agree_with_one_thread() {
                         let slot = db.slot(board);
                         db.prefetch_slot(slot);
                         assert_eq!(db.probe_board(board).unwrap(), Some(truth[j as usize]), "board {j}");
-                        assert_eq!(db.value(board), truth[j as usize], "board {j}");
-                        assert_eq!(db.value_at(board, slot), truth[j as usize], "board {j}");
+                        assert_eq!(db.stored(board), Stored::exact(truth[j as usize]), "board {j}");
+                        assert_eq!(db.stored_at(board, slot), Stored::exact(truth[j as usize]), "board {j}");
                     })
                 },
             )
@@ -471,7 +471,7 @@ fn concurrent_probes_of_one_mapping_agree_with_one_thread() {
                 Err(e) => {
                     assert!(bad.contains(&j), "board {j} refused: {e}");
                     assert!(e.to_string().contains("damaged.kdb") && e.to_string().contains("level 14, block 1"), "{e}");
-                    assert_eq!(db.value(board), 0);
+                    assert_eq!(db.stored(board), Stored::exact(0));
                 }
             }
         })

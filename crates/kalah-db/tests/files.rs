@@ -50,7 +50,7 @@ fn a_built_file_reads_back_every_value() {
     for i in 0..ix.len() {
         let board = ix.unrank(i);
         assert_eq!(db.probe_board(board).unwrap(), Some(builder.value(board)));
-        assert_eq!(db.value(board), builder.value(board));
+        assert_eq!(db.stored(board), kalah_db::Stored::exact(builder.value(board)));
     }
     assert_eq!(db.probe_board(Board::from_sides(&[11, 0, 0], &[0, 0, 0])).unwrap(), None, "beyond the database");
     db.verify(&|_| {}).unwrap();
@@ -151,7 +151,7 @@ fn damaged_files_are_refused_with_the_reason() {
     assert!(e.contains("level 7") && e.contains("checksum"), "{e}");
     assert!(db.verify(&|_| {}).is_err());
     assert_eq!(db.failure(), None);
-    let _ = db.value(board);
+    let _ = db.stored(board);
     assert!(db.failure().unwrap().contains("checksum"), "the search learns of the damage");
 
     // A flipped bit in a block checksum table.

@@ -2,7 +2,7 @@
 //! reference solver's, for all 48 rule sets (issue "Endgame databases").
 
 use kalah_core::{Board, Rules};
-use kalah_db::{Builder, Quiet, Tablebase};
+use kalah_db::{Builder, Quiet};
 
 fn check(h: usize, max_seeds: u32, rules: Rules) {
     let mut builder = Builder::new(h, rules, max_seeds).unwrap();

@@ -388,6 +388,9 @@ pub struct Stats {
     pub all_nodes: u64,
     /// Nodes whose moves were searched in parallel (`Searcher::split`).
     pub splits: u64,
+    /// Moves to a board the database holds only bounds for (a window
+    /// encoding), probed.
+    pub db_bounds: u64,
 }
 
 impl Stats {
@@ -401,6 +404,7 @@ impl Stats {
         self.later_cuts += o.later_cuts;
         self.all_nodes += o.all_nodes;
         self.splits += o.splits;
+        self.db_bounds += o.db_bounds;
     }
 }
 
@@ -550,6 +554,9 @@ pub(crate) struct Shared<'a, T: Tablebase> {
     /// ([`crate::Solver::first_guess`]): iterative deepening is skipped
     /// there, and the guess wins over the test a journal recorded.
     pub(crate) guess: Option<(Board, i32)>,
+    /// A line searched first ([`crate::Solver::first_line`]): the board at
+    /// each ply from the root and its move.
+    pub(crate) line: &'a [(Board, u8)],
 }
 
 /// One thread's search state.
@@ -564,6 +571,8 @@ pub(crate) struct Searcher<'a, T: Tablebase> {
     /// Subtrees of at least this many nodes are recorded in the journal
     /// (`u64::MAX`: there is none).
     journal_min: u64,
+    /// Plies of the line searched first (`Shared::line`).
+    line_len: u32,
     /// Boards with fewer seeds are never split ([`Searcher::split`]).
     split_min: i32,
     parity: bool,
@@ -665,6 +674,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             table_max: shared.table.max_seeds().map_or(-1, |m| m as i32),
             tt_min,
             journal_min: shared.journal.map_or(u64::MAX, Journal::min_nodes),
+            line_len: shared.line.len() as u32,
             split_min: tt_min + SPLIT_ABOVE_TT,
             parity: rules.values_have_seed_parity(),
             bounds: Bounds::new(shared.engine.houses(), rules),
@@ -807,6 +817,12 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                 return if lower >= beta { lower } else { upper };
             }
             hint = self.hint(&entry);
+        }
+        if ply < self.line_len {
+            // On the line to search first: its move before the table's.
+            if let Some(&(_, house)) = self.shared.line.get(ply as usize).filter(|(b, _)| *b == board) {
+                hint = house;
+            }
         }
         if ply >= self.horizon {
             // A depth-limited search stops here.
@@ -969,20 +985,30 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         let history_shift = self.history.shift();
         for (i, child) in children.iter_mut().enumerate() {
             let gain = child.gain;
-            if child.seeds <= self.table_max {
-                // Covered by the database: an exact value.
-                let slot = child.key;
-                let v = child.value_with(self.shared.table.value_at(child.board, slot));
-                if v > best.value {
-                    best = Best { value: v, house: child.house };
-                    if v >= beta {
-                        self.stats.exact_cuts += 1;
-                        return self.finish(&node, best);
+            let (mut lo, mut hi) = if child.seeds <= self.table_max {
+                // Covered by the database: an exact value, or (a window
+                // encoding, for a value outside its window) bounds, and the
+                // board is searched below like any other, without the table
+                // (its key was the database's slot).
+                let stored = self.shared.table.stored_at(child.board, child.key);
+                if let Some(v) = stored.value() {
+                    let v = child.value_with(v);
+                    if v > best.value {
+                        best = Best { value: v, house: child.house };
+                        if v >= beta {
+                            self.stats.exact_cuts += 1;
+                            return self.finish(&node, best);
+                        }
                     }
+                    continue;
                 }
-                continue;
-            }
-            let (mut lo, mut hi) = (self.bounds.floor(child.board, child.seeds), self.bounds.ceiling(child.board, child.seeds));
+                child.keyed = false;
+                self.stats.db_bounds += 1;
+                let (floor, ceiling) = (self.bounds.floor(child.board, child.seeds), self.bounds.ceiling(child.board, child.seeds));
+                (stored.lower.max(floor), stored.upper.min(ceiling))
+            } else {
+                (self.bounds.floor(child.board, child.seeds), self.bounds.ceiling(child.board, child.seeds))
+            };
             let mut guessed = false;
             if let Some(e) = child.key().and_then(|k| self.shared.tt.probe(k)) {
                 child.hint = self.hint(&e);
@@ -1256,6 +1282,18 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         (lower, upper)
     }
 
+    /// The value of a root board (of `seeds` seeds) where the database
+    /// holds it exactly; `None` where it does not cover the board, or holds
+    /// only bounds for it (a window encoding): the board is searched then,
+    /// its moves probed as any node's.
+    #[inline]
+    fn exact_in_table(&self, board: Board, seeds: i32) -> Option<i32> {
+        if seeds > self.table_max {
+            return None;
+        }
+        self.shared.table.exact_value(board)
+    }
+
     /// The exact value of a board by MTD(f): null-window tests around a
     /// guess until the lower and upper bounds meet. `None` if stopped.
     ///
@@ -1269,8 +1307,8 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             return Some(v);
         }
         let seeds = board.total() as i32;
-        if seeds <= self.table_max {
-            return Some(self.shared.table.value(board));
+        if let Some(v) = self.exact_in_table(board, seeds) {
+            return Some(v);
         }
         // Iterative deepening gives the exact search its first guess, and
         // orders its moves. A guess the caller gave goes first, then the
@@ -1383,8 +1421,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             return Some((v >= beta, v));
         }
         let seeds = board.total() as i32;
-        if seeds <= self.table_max {
-            let v = self.shared.table.value(board);
+        if let Some(v) = self.exact_in_table(board, seeds) {
             return Some((v >= beta, v));
         }
         let (mut lower, mut upper) = self.root_bounds(board, seeds);
@@ -1481,8 +1518,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             return Some((v, v));
         }
         let seeds = board.total() as i32;
-        if seeds <= self.table_max {
-            let v = self.shared.table.value(board);
+        if let Some(v) = self.exact_in_table(board, seeds) {
             return Some((v, v));
         }
         // Cycles make every table entry pay: keep every board above the database.
@@ -1542,8 +1578,8 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             return Some(v >= beta);
         }
         let seeds = board.total() as i32;
-        if seeds <= self.table_max {
-            return Some(self.shared.table.value(board) >= beta);
+        if let Some(v) = self.exact_in_table(board, seeds) {
+            return Some(v >= beta);
         }
         let v = self.search(board, seeds, beta - 1, beta, 0);
         if self.aborted {
@@ -1616,7 +1652,7 @@ impl Live {
 mod tests {
     use super::{banked_by_chain, houses_reaching_store, occupied_houses, reaches_store, store_distances, two_occupied, Bounds, History};
     use kalah_core::{Engine, Rules};
-    use kalah_db::{Builder, Quiet, Tablebase};
+    use kalah_db::{Builder, Quiet};
 
     #[test]
     fn houses_reaching_the_store_are_those_holding_their_distance_or_more() {

@@ -56,6 +56,13 @@ pub enum SearchError {
         /// Houses a side of the solver.
         houses: usize,
     },
+    /// A line to search first that cannot be played ([`Solver::first_line`]).
+    #[error("the line to search first cannot be played: {0}")]
+    IllegalLine(String),
+    /// A line read from a table that holds bounds for some values (a
+    /// database in a window encoding): such a table is searched, not read.
+    #[error("the endgame database holds a window of values and bounds outside it, so a line of best play cannot be read from it; search over it instead")]
+    NotExact,
     /// A table asked for a board it does not cover.
     #[error("the position has {seeds} seeds in its houses; the database covers at most {max}")]
     NotCovered {
@@ -357,6 +364,9 @@ pub struct Solver<T: Tablebase> {
     live: Live,
     /// MTD(f)'s first guess at one root board ([`Solver::first_guess`]).
     guess: Option<(Board, i32)>,
+    /// A line searched first ([`Solver::first_line`]): each board on it
+    /// and its move (0-based).
+    line: Vec<(Board, u8)>,
 }
 
 impl<T: Tablebase> std::fmt::Debug for Solver<T> {
@@ -420,6 +430,7 @@ impl<T: Tablebase> Solver<T> {
             journal: None,
             live: Live::default(),
             guess: None,
+            line: Vec::new(),
         })
     }
 
@@ -491,6 +502,7 @@ impl<T: Tablebase> Solver<T> {
             journal: self.journal.as_deref(),
             live: &self.live,
             guess: self.guess,
+            line: &self.line,
         };
         // No watcher thread: the searchers look at the clock and the
         // cancel flag themselves, every 1,024 nodes
@@ -580,6 +592,29 @@ impl<T: Tablebase> Solver<T> {
     pub fn first_guess(&mut self, position: &Position, guess: i32) -> Result<(), SearchError> {
         self.check(position)?;
         self.guess = Some((position.mover_board(), guess - position.store_difference()));
+        Ok(())
+    }
+
+    /// Makes every search from `position` try the moves `houses` (1-based,
+    /// each of the player to move then) first, one after the other: the
+    /// first at the position, the second at the position it leads to, and
+    /// so on, before the move the table suggests. For a test that should
+    /// hold through a line known to work (Rawlings' 1-3 for Kalah(6,6)), a
+    /// proof needs only that line's subtree if it is searched first.
+    /// Moves that are not legal are refused; the values searched are the
+    /// same whatever the order.
+    pub fn first_line(&mut self, position: &Position, houses: &[usize]) -> Result<(), SearchError> {
+        self.check(position)?;
+        let mut line = Vec::with_capacity(houses.len());
+        let mut board = position.mover_board();
+        for (k, &house) in houses.iter().enumerate() {
+            if self.engine.is_over(board) || house == 0 || house > self.engine.houses() || board.get(house - 1) == 0 {
+                return Err(SearchError::IllegalLine(format!("move {} of the line ({}): house {house} cannot be played there", k + 1, join_houses(houses))));
+            }
+            line.push((board, (house - 1) as u8));
+            board = self.engine.play(board, house - 1).board;
+        }
+        self.line = line;
         Ok(())
     }
 
@@ -943,7 +978,7 @@ pub fn analyze_from_table<T: Tablebase>(engine: &Engine, table: &T, position: &P
             value: base + move_value(engine, table, board, house),
         })
         .collect();
-    let value = table.value(board) + base;
+    let value = exact_value_of(table, board) + base;
     if let Some(e) = damaged() {
         return Err(e);
     }
@@ -965,10 +1000,14 @@ pub fn analyze_from_table<T: Tablebase>(engine: &Engine, table: &T, position: &P
     })
 }
 
-/// Refuses a table, engine and position that do not belong together, or a
-/// position the table does not cover: a board of another size would be
-/// read as one of the table's, and an uncovered one lies outside it.
+/// Refuses a table, engine and position that do not belong together, a
+/// position the table does not cover, or a table that holds bounds for
+/// some values: a board of another size would be read as one of the
+/// table's, an uncovered one lies outside it, and a bound is no value.
 fn check_table<T: Tablebase>(engine: &Engine, table: &T, position: &Position) -> Result<(), SearchError> {
+    if !table.is_exact() {
+        return Err(SearchError::NotExact);
+    }
     if table.houses() != engine.houses() || table.rules() != engine.rules() {
         return Err(SearchError::WrongTablebase {
             db_houses: table.houses(),
@@ -1010,8 +1049,23 @@ fn move_value<T: Tablebase>(engine: &Engine, table: &T, board: Board, house: usi
     let o = engine.play(board, house);
     match o.next {
         Next::Over => o.gain(),
-        _ => o.value_with(table.value(o.board)),
+        _ => o.value_with(exact_value_of(table, o.board)),
     }
+}
+
+/// Houses (1-based) as "1-3", Rawlings' way of writing a line.
+fn join_houses(houses: &[usize]) -> String {
+    houses.iter().map(|h| h.to_string()).collect::<Vec<_>>().join("-")
+}
+
+/// The value of `board` in a table whose every value is exact, as
+/// [`check_table`] makes sure before a line is read from it
+/// ([`Tablebase::is_exact`]).
+#[inline]
+fn exact_value_of<T: Tablebase>(table: &T, board: Board) -> i32 {
+    let stored = table.stored(board);
+    debug_assert!(stored.is_exact(), "a line read from a table of bounds");
+    stored.lower
 }
 
 /// A line of best play from the table, and how it ends.
@@ -1031,7 +1085,7 @@ fn table_line<T: Tablebase>(engine: &Engine, table: &T, start: Board, mut side: 
     // The last level found too large to rank.
     let mut unranked = None;
     while !engine.is_over(board) && line.len() < max_moves {
-        let target = table.value(board);
+        let target = exact_value_of(table, board);
         let optimal: Vec<usize> = engine
             .moves(board)
             .filter(|&house| move_value(engine, table, board, house) == target)
@@ -1115,7 +1169,7 @@ impl ProgressRanks {
         let mut i = 0;
         while i < boards.len() {
             let b = boards[i];
-            let v = table.value(b);
+            let v = exact_value_of(table, b);
             let mut kids = Vec::new();
             let mut exit = false;
             if !engine.is_over(b) {
@@ -1140,7 +1194,7 @@ impl ProgressRanks {
             exits_to_value.push(exit);
             i += 1;
         }
-        let values: Vec<i32> = boards.iter().map(|&b| table.value(b)).collect();
+        let values: Vec<i32> = boards.iter().map(|&b| exact_value_of(table, b)).collect();
         let mut parents: Vec<Vec<usize>> = vec![Vec::new(); boards.len()];
         for (p, kids) in inside.iter().enumerate() {
             for &c in kids {
@@ -1191,7 +1245,7 @@ impl ProgressRanks {
 
     /// Among `optimal` moves of `board`, one that makes progress.
     fn best_move<T: Tablebase>(&self, engine: &Engine, table: &T, board: Board, optimal: &[usize]) -> usize {
-        let ahead = table.value(board) > 0;
+        let ahead = exact_value_of(table, board) > 0;
         let rank_of = |house: usize| {
             let o = engine.play(board, house);
             if o.next == Next::Over || o.board.total() != self.seeds {
@@ -1366,7 +1420,8 @@ impl<T: Tablebase> BoundSolver<T> {
     /// see [`BoundSolver::analyze_within`].
     fn line(&self, position: &Position, mut value: i32, limit: Limit) -> Result<(Vec<PvMove>, LineEnd), SearchError> {
         let engine = &self.0.engine;
-        let covered = self.0.table.max_seeds();
+        // A line goes on from the table only where it holds exact values.
+        let covered = self.0.table.max_seeds().filter(|_| self.0.table.is_exact());
         let mut line = Vec::new();
         let mut side = position.to_move();
         let mut board = position.mover_board();

@@ -2,7 +2,7 @@
 //! on random boards they must give the same values.
 
 use kalah_core::{Capture, Position, Rules, Side};
-use kalah_db::{Builder, NoTablebase, Quiet, Tablebase};
+use kalah_db::{Builder, NoTablebase, Quiet};
 use kalah_search::{SearchOptions, Solver};
 
 mod common;

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use kalah_core::{Capture, Position, Rules, Sowing};
-use kalah_db::{Builder, NoTablebase, Quiet, Tablebase};
+use kalah_db::{Builder, NoTablebase, Quiet};
 use kalah_search::{BoundSolver, Journal, Solver};
 
 #[allow(dead_code)]

@@ -209,6 +209,9 @@ impl From<DbError> for Error {
             }
             DbError::NotADatabase { .. } | DbError::Version { .. } | DbError::Corrupt { .. } | DbError::Incomplete { .. } => ErrorKind::Corrupt,
             DbError::WrongRules { .. } | DbError::WrongBoard { .. } => ErrorKind::BadInput,
+            // A value asked of a file that holds only bounds for it: the
+            // request cannot be answered that way (a search can).
+            DbError::OnlyBounds { .. } => ErrorKind::Refused,
             // A build its caller stopped: the request was not carried out.
             DbError::TooLarge { .. } | DbError::Unsupported(_) | DbError::Stopped { .. } => ErrorKind::Refused,
             DbError::Memory { .. } => ErrorKind::Io,
@@ -220,8 +223,10 @@ impl From<DbError> for Error {
 impl From<SearchError> for Error {
     fn from(e: SearchError) -> Error {
         let kind = match &e {
-            SearchError::EndlessPlay | SearchError::WrongTablebase { .. } | SearchError::WrongPosition { .. } | SearchError::NotCovered { .. } => ErrorKind::BadInput,
-            SearchError::Memory { .. } | SearchError::Threads { .. } => ErrorKind::Refused,
+            SearchError::EndlessPlay | SearchError::WrongTablebase { .. } | SearchError::WrongPosition { .. } | SearchError::NotCovered { .. } | SearchError::IllegalLine(_) => {
+                ErrorKind::BadInput
+            }
+            SearchError::Memory { .. } | SearchError::Threads { .. } | SearchError::NotExact => ErrorKind::Refused,
             // Contradicting values come from a damaged or forged database
             // far more often than from a bug: the file is what to check.
             SearchError::Tablebase(_) | SearchError::Inconsistent(_) => ErrorKind::Corrupt,

@@ -20,6 +20,7 @@ impl Rng {
 }
 
 /// A board of `h` houses a side with `seeds` seeds dropped at random.
+#[allow(dead_code)] // not every test binary uses it
 pub fn random_board(rng: &mut Rng, h: usize, seeds: u32) -> Board {
     let mut cells = [0u8; 16];
     for _ in 0..seeds {

@@ -184,7 +184,7 @@ impl Analyzer {
     }
 
     /// For a keeping analyzer, the default file that covers a position of
-    /// `purpose`, when the directory's choice is one, opened once and kept
+    /// `purpose` with exact values, when the directory's choice is one, opened once and kept
     /// mapped for the probes of the requests after (and whether it was open
     /// from before).
     fn kept_cover(&self, spec: &DbSpec, purpose: Purpose, budget: SetupBudget) -> Result<Option<(Arc<Database>, bool)>> {
@@ -201,7 +201,8 @@ impl Analyzer {
         if !covers {
             return Ok(None);
         }
-        Ok(Some(kept.opened(&path, purpose)?).filter(|(db, _)| db.header().max_seeds >= purpose.seeds))
+        // A file in a window encoding holds bounds for some values: a search answers over it (step 5).
+        Ok(Some(kept.opened(&path, purpose)?).filter(|(db, _)| db.header().max_seeds >= purpose.seeds && db.is_exact()))
     }
 
     /// The directory of default databases.

@@ -62,12 +62,17 @@ pub trait Oracle: Sync {
 }
 
 /// The value of `board` for its mover read without a search: the game is
-/// over, or `table` covers the board; `None` if neither. An error if the
-/// table met a damaged block (every value read since may be wrong).
+/// over, or `table` covers the board and holds its value exactly; `None`
+/// if neither (a table in a window encoding may hold only bounds). An
+/// error if the table met a damaged block (every value read since may be
+/// wrong).
 pub fn table_value<T: Tablebase + ?Sized>(engine: &Engine, table: &T, board: Board) -> Result<Option<i32>> {
     let v = match engine.terminal_value(board) {
         Some(v) => v,
-        None if table.max_seeds().is_some_and(|m| board.total() <= m) => table.value(board),
+        None if table.max_seeds().is_some_and(|m| board.total() <= m) => match table.exact_value(board) {
+            Some(v) => v,
+            None => return Ok(None),
+        },
         None => return Ok(None),
     };
     match table.failure() {

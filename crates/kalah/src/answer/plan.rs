@@ -11,8 +11,10 @@
 //!    opening book; then, for a request that remembers
 //!    ([`crate::Memory`]), an exact answer kept in the folder
 //!    ([`crate::answers`]).
-//! 2. **Probes** of a database that covers the position: the file chosen
-//!    ([`crate::databases`]: the one named, else the folder's choice).
+//! 2. **Probes** of a database that covers the position with exact values:
+//!    the file chosen ([`crate::databases`]: the one named, else the
+//!    folder's choice). A file in a window encoding, which holds bounds
+//!    for the values outside its windows, covers it for step 5 instead.
 //! 3. **Bounds** proven within a time limit by searches to growing depths
 //!    over a smaller database: clockwise sowing (play can be endless)
 //!    where retrograde analysis of every board up to the position's seeds
@@ -152,7 +154,9 @@ pub enum Plan {
 pub fn step(setup: &Setup<'_>, seeds: u32, file: Option<Database>) -> Result<Plan> {
     let (h, rules) = (setup.engine.houses(), setup.engine.rules());
     let file = match file {
-        Some(d) if seeds <= d.header().max_seeds => return Ok(Plan::Take(Step::Probe(Table::File(Arc::new(d))))),
+        Some(d) if seeds <= d.header().max_seeds && d.is_exact() => return Ok(Plan::Take(Step::Probe(Table::File(Arc::new(d))))),
+        // A window encoding holds bounds for some values: a search over it.
+        Some(d) if seeds <= d.header().max_seeds && !rules.may_cycle() => return Ok(Plan::Take(Step::Search { memory: None, file: Some(d) })),
         file => file,
     };
     if proves_bounds(h, seeds, rules, setup.spec, setup.budget) {

@@ -69,6 +69,11 @@ pub struct Request {
     pub memory: Memory,
     /// Which null-window tests the search of the position runs.
     pub tests: RootTests,
+    /// Moves (houses 1-based, each of the player to move then) every
+    /// search from the position tries first, one a ply: a line known to
+    /// hold a test, searched before the table's moves
+    /// ([`kalah_search::Solver::first_line`]). Empty: none.
+    pub first: Vec<usize>,
     /// Answer from the analyzer's opening book where it has the position,
     /// before anything else. On in [`Request::new`]; an analyzer has a book
     /// only when given one ([`Analyzer::with_carried_book`](crate::Analyzer::with_carried_book),
@@ -155,6 +160,7 @@ impl Request {
             journal: None,
             memory: Memory::Off,
             tests: RootTests::Deepening,
+            first: Vec::new(),
             book: true,
             retrograde_boards: None,
             setup_time: None,

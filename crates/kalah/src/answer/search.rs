@@ -96,6 +96,7 @@ pub(crate) fn search<T: Tablebase>(solver: &mut Solver<T>, request: &Request, st
     if let RootTests::FirstGuess(guess) = request.tests {
         solver.first_guess(position, guess)?;
     }
+    solver.first_line(position, &request.first)?;
     if let RootTests::AtLeast(at_least) = request.tests {
         return single_test(solver, request, at_least, start, observer, journaling);
     }
@@ -234,6 +235,14 @@ pub fn probe(db: &Database, position: &Position) -> Result<Report> {
     if seeds > max {
         return Err(Error::bad_input(format!(
             "the position has {seeds} seeds in its houses; the database covers at most {max} (an analyzer searches beyond)"
+        )));
+    }
+    if !db.is_exact() {
+        return Err(Error::refused(format!(
+            "{} holds a window of values ({} bits a board) and bounds for the values outside it: a probe reads exact files; `kalah query --db {}` searches over it",
+            db.path().display(),
+            db.header().encoding.bits(0),
+            db.path().display()
         )));
     }
     // Check the block of the position itself before reporting anything.

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use kalah_core::{Board, Rules};
-use kalah_db::{human_bytes, Builder, Database, NoTablebase, Tablebase};
+use kalah_db::{human_bytes, Builder, Database, NoTablebase, Stored, Tablebase};
 
 /// A table of exact values that a search or a probe reads: a database
 /// file (mapped, or loaded into memory), one built in memory, or none.
@@ -69,11 +69,18 @@ impl Tablebase for Table {
         }
     }
     #[inline]
-    fn value(&self, board: Board) -> i32 {
+    fn stored(&self, board: Board) -> Stored {
         match self {
-            Table::File(d) => d.value(board),
-            Table::Memory(b) => b.value(board),
-            Table::None(n) => n.value(board),
+            Table::File(d) => d.stored(board),
+            Table::Memory(b) => b.stored(board),
+            Table::None(n) => n.stored(board),
+        }
+    }
+    fn is_exact(&self) -> bool {
+        match self {
+            Table::File(d) => Tablebase::is_exact(&**d),
+            Table::Memory(b) => b.is_exact(),
+            Table::None(n) => n.is_exact(),
         }
     }
     #[inline]
@@ -93,11 +100,11 @@ impl Tablebase for Table {
         }
     }
     #[inline]
-    fn value_at(&self, board: Board, slot: u64) -> i32 {
+    fn stored_at(&self, board: Board, slot: u64) -> Stored {
         match self {
-            Table::File(d) => d.value_at(board, slot),
-            Table::Memory(b) => b.value_at(board, slot),
-            Table::None(n) => n.value_at(board, slot),
+            Table::File(d) => d.stored_at(board, slot),
+            Table::Memory(b) => b.stored_at(board, slot),
+            Table::None(n) => n.stored_at(board, slot),
         }
     }
     fn failure(&self) -> Option<String> {

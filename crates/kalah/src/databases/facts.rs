@@ -11,27 +11,29 @@ use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
 
-/// Boards whose value for the player to move is positive, zero, negative.
-pub(crate) fn outcome_counts(db: &Database) -> (u64, u64, u64) {
+/// Boards whose value for the player to move is positive, zero,
+/// negative (an exact file: one in a window encoding is refused).
+pub(crate) fn outcome_counts(db: &Database) -> Result<(u64, u64, u64)> {
     use rayon::prelude::*;
     let add = |a: (u64, u64, u64), b: (u64, u64, u64)| (a.0 + b.0, a.1 + b.1, a.2 + b.2);
     const CHUNK: u64 = 1 << 20;
-    (0..=db.header().max_seeds)
-        .map(|n| {
-            let boards = db.indexer().level_len(n);
-            (0..boards.div_ceil(CHUNK))
-                .into_par_iter()
-                .map(|c| {
-                    let values = db.level_values(n, c * CHUNK..((c + 1) * CHUNK).min(boards));
-                    values.iter().fold((0, 0, 0), |(w, d, l), &v| match v {
-                        v if v > 0 => (w + 1, d, l),
-                        0 => (w, d + 1, l),
-                        _ => (w, d, l + 1),
-                    })
-                })
-                .reduce(|| (0, 0, 0), add)
-        })
-        .fold((0, 0, 0), add)
+    let mut total = (0, 0, 0);
+    for n in 0..=db.header().max_seeds {
+        let boards = db.indexer().level_len(n);
+        let level = (0..boards.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|c| {
+                let values = db.level_values(n, c * CHUNK..((c + 1) * CHUNK).min(boards))?;
+                Ok::<_, Error>(values.iter().fold((0, 0, 0), |(w, d, l), &v| match v {
+                    v if v > 0 => (w + 1, d, l),
+                    0 => (w, d + 1, l),
+                    _ => (w, d, l + 1),
+                }))
+            })
+            .try_reduce(|| (0, 0, 0), |a, b| Ok(add(a, b)))?;
+        total = add(total, level);
+    }
+    Ok(total)
 }
 
 /// The boards (seen from the mover) and the positions (board and side to

@@ -66,6 +66,10 @@ pub struct FoundFile {
     pub bytes: u64,
     /// The file.
     pub path: PathBuf,
+    /// Whether it holds every value exactly (not a window encoding, whose
+    /// values outside their windows are bounds: a search over it answers,
+    /// not a probe), as its header's encoding byte says.
+    pub exact: bool,
 }
 
 /// The rules whose [`Rules::tag`] (in file and directory names) is `tag`.
@@ -197,7 +201,9 @@ impl Databases {
             .flatten()
             .filter_map(|entry| {
                 let (houses, max_seeds, r) = Databases::name_parts(&entry.file_name().to_string_lossy())?;
-                Some((houses, r, FoundFile { max_seeds, bytes: entry.metadata().map_or(u64::MAX, |m| m.len()), path: entry.path() }))
+                let path = entry.path();
+                let exact = encoding_of(&path).is_none_or(kalah_db::Encoding::is_exact);
+                Some((houses, r, FoundFile { max_seeds, bytes: entry.metadata().map_or(u64::MAX, |m| m.len()), path, exact }))
             })
             .collect();
         // Kept only when the folder's time has settled (a reading of a
@@ -214,6 +220,15 @@ impl Databases {
         found.sort();
         found
     }
+}
+
+/// The encoding a database file's header names (its 24th byte), read
+/// without opening the file as a database; `None` where it cannot be read.
+fn encoding_of(path: &Path) -> Option<kalah_db::Encoding> {
+    use std::io::Read;
+    let mut head = [0u8; 24];
+    std::fs::File::open(path).ok()?.read_exact(&mut head).ok()?;
+    (head[..8] == kalah_db::format::MAGIC).then(|| kalah_db::Encoding::from_code(head[23])).flatten()
 }
 
 #[cfg(test)]

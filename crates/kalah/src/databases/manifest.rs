@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use kalah_core::{Engine, Position};
-use kalah_db::{Database, DbError, Tablebase};
+use kalah_db::{Database, DbError};
 
 use crate::databases::facts::{outcome_counts, reachable, sha256};
 use crate::error::{Error, Result};
@@ -226,10 +226,13 @@ fn check_row(row: &ListedFile, path: &Path) -> Result<Option<String>> {
     // What the file says, where the manifest says it too.
     let start = Position::start(row.houses, row.seeds)?;
     let said = |listed: Option<u64>, found: u64, what: &str| listed.filter(|&l| l != found).map(|l| format!("{found} {what}, manifest says {l}"));
-    if let Some(v) = row.start_value.filter(|&v| v != start.store_difference() + db.value(start.mover_board())) {
-        return Ok(Some(format!("the start is worth {:+}, manifest says {v:+}", start.store_difference() + db.value(start.mover_board()))));
+    let Some(start_value) = db.probe_position(&start)? else {
+        return Ok(Some(format!("the file does not cover the start of Kalah({},{})", row.houses, row.seeds)));
+    };
+    if let Some(v) = row.start_value.filter(|&v| v != start_value) {
+        return Ok(Some(format!("the start is worth {start_value:+}, manifest says {v:+}")));
     }
-    let (won, drawn, lost) = outcome_counts(&db);
+    let (won, drawn, lost) = outcome_counts(&db)?;
     if let Some(why) = said(row.won, won, "boards won").or_else(|| said(row.drawn, drawn, "drawn")).or_else(|| said(row.lost, lost, "lost")) {
         return Ok(Some(why));
     }

@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use kalah_core::{Engine, Position, Rules, Side};
-use kalah_db::{human_bytes, BuildProgress, Database, Encoding, Tablebase};
+use kalah_db::{human_bytes, BuildProgress, Database, Encoding};
 
 use crate::databases::facts::{outcome_counts, reachable};
 use crate::error::{Error, Result};
@@ -170,8 +170,8 @@ pub fn solve(request: &StrongRequest, progress: &dyn BuildProgress, observer: &d
     };
     // The statistics read the mapped file once, level by level: no copy
     // of it in memory is needed.
-    let value = start.store_difference() + db.value(start.mover_board());
-    let (won, drawn, lost) = outcome_counts(&db);
+    let value = start.store_difference() + db.probe_board(start.mover_board())?.ok_or_else(|| Error::internal("the strong solution does not cover its start"))?;
+    let (won, drawn, lost) = outcome_counts(&db)?;
     let (reachable_boards, reachable_positions) = reachable(&Engine::new(h, rules), &db, &start);
     let (bytes, sha256) = sha256(file)?;
     let solution = StrongSolution {

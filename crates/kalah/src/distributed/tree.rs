@@ -44,13 +44,19 @@ struct Node {
 }
 
 impl Node {
-    /// A node for `board`, exact if the game is over or `table` covers it.
+    /// A node for `board`, exact if the game is over or `table` holds its
+    /// value, within the bounds `table` holds for it if only those (a
+    /// window encoding).
     fn new<T: Tablebase>(engine: &Engine, table: &T, board: Board, house: usize, gain: i32, same_mover: bool) -> Node {
         let n = board.total() as i32;
-        let exact = engine
-            .terminal_value(board)
-            .or_else(|| table.max_seeds().filter(|&m| board.total() <= m).map(|_| table.value(board)));
-        let (lo, hi) = exact.map_or((-n, n), |v| (v, v));
+        let (lo, hi) = match engine.terminal_value(board) {
+            Some(v) => (v, v),
+            None if table.max_seeds().is_some_and(|m| board.total() <= m) => {
+                let stored = table.stored(board);
+                (stored.lower, stored.upper)
+            }
+            None => (-n, n),
+        };
         Node {
             board,
             house,
