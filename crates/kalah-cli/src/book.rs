@@ -159,7 +159,14 @@ fn build(args: BuildArgs) -> anyhow::Result<()> {
         &Terminal::unless_json(json),
         &mut |p| {
             if !json {
-                eprintln!("progress: {} of {} boards, {:.0} s, {} nodes; complete to ply {}", p.done, p.total, p.elapsed.as_secs_f64(), p.nodes, p.plies);
+                eprintln!(
+                    "progress: {} of {} boards, {:.0} s, {} nodes; complete to ply {}",
+                    p.done,
+                    p.total,
+                    p.elapsed.as_secs_f64(),
+                    p.nodes,
+                    p.plies
+                );
             }
         },
     )?;

@@ -101,7 +101,11 @@ fn show(args: ShowArgs) -> anyhow::Result<()> {
         summary.seconds / 3600.0,
         summary.database_seeds.map_or(String::new(), |n| format!(", over a {n}-seed database last"))
     );
-    println!("Value:    {}{}", bounds(summary.value, summary.lower, summary.upper), summary.testing.filter(|_| summary.value.is_none()).map_or(String::new(), |t| format!(" (testing >= {t:+})")));
+    println!(
+        "Value:    {}{}",
+        bounds(summary.value, summary.lower, summary.upper),
+        summary.testing.filter(|_| summary.value.is_none()).map_or(String::new(), |t| format!(" (testing >= {t:+})"))
+    );
     println!("Opening turns (the value after each, for the player to move{}):", if args.depth > 1 { "; replies indented" } else { "" });
     fn print(turns: &[kalah::journal::TurnBounds], indent: usize, bounds: &dyn Fn(Option<i32>, Option<i32>, Option<i32>) -> String) {
         for t in turns {
@@ -129,7 +133,12 @@ fn verify(args: VerifyArgs) -> anyhow::Result<()> {
     if args.json {
         print_json(&serde_json::to_value(&report)?);
     } else {
-        println!("Journal:  {} ({}, {} entries)", report.path.display(), if report.memory { "a search memory" } else { "a search's journal" }, report.entries);
+        println!(
+            "Journal:  {} ({}, {} entries)",
+            report.path.display(),
+            if report.memory { "a search memory" } else { "a search's journal" },
+            report.entries
+        );
         println!("Sample:   {} entries, seed {} (--seed {} checks the same)", report.sampled, report.seed, report.seed);
         for c in &report.checked {
             let what = match c.holds {

@@ -45,9 +45,8 @@ use kalah::{Error, ErrorKind};
 use serde_json::{json, Value};
 use tokio::sync::Semaphore;
 
-use kalah::background::Background;
 use crate::common::threads;
-
+use kalah::background::Background;
 
 /// Requests that may wait for a slot at once; one more gets 503 at once.
 const MAX_WAITING: usize = 512;
@@ -137,7 +136,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let analyzer = crate::book::analyzer(analyzer, args.door.no_book)?;
     let limits = Limits { threads: 1, time_limit, bounded: true, show_paths: false, setup_time: None, memory: kalah::Memory::Answers };
     let db_dir = analyzer.databases().dir().display().to_string();
-    let queue_wait = crate::common::seconds(args.queue_wait).map_err(|_| crate::common::user(format!("--queue-wait {}: give a number of seconds above 0", args.queue_wait)))?;
+    let queue_wait = crate::common::seconds(args.queue_wait)
+        .map_err(|_| crate::common::user(format!("--queue-wait {}: give a number of seconds above 0", args.queue_wait)))?;
     if args.max_connections == 0 {
         return Err(crate::common::user("--max-connections 0: give at least 1"));
     }
@@ -295,7 +295,8 @@ fn failure(status: StatusCode, message: &str) -> Response {
 /// nothing of the server's files.
 fn error_response(shared: &Shared, e: &Error) -> Response {
     let message = e.to_string();
-    let servers = matches!(e.kind(), ErrorKind::Corrupt | ErrorKind::Io | ErrorKind::Internal) || (!shared.db_dir.is_empty() && message.contains(&shared.db_dir));
+    let servers = matches!(e.kind(), ErrorKind::Corrupt | ErrorKind::Io | ErrorKind::Internal)
+        || (!shared.db_dir.is_empty() && message.contains(&shared.db_dir));
     if servers {
         // The server's log; a closed stderr must not cost the answer.
         let _ = writeln!(std::io::stderr(), "kalah: a request failed for a fault of the server: {message}");
@@ -329,7 +330,11 @@ fn question(uri: &Uri, query: Result<Query<ApiRequest>, axum::extract::rejection
 
 /// `GET /api/v1/background?...`: how the background search of the
 /// question goes (`{"state": null}` if none runs or ran lately).
-async fn background_told(State(shared): State<Arc<Shared>>, uri: Uri, query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>) -> Response {
+async fn background_told(
+    State(shared): State<Arc<Shared>>,
+    uri: Uri,
+    query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>,
+) -> Response {
     match question(&uri, query) {
         Ok((_, key)) => Json(shared.background.told(&key)).into_response(),
         Err(why) => failure(StatusCode::BAD_REQUEST, &why),
@@ -337,7 +342,11 @@ async fn background_told(State(shared): State<Arc<Shared>>, uri: Uri, query: Res
 }
 
 /// `POST /api/v1/background/stop?...`: stops the question's background search.
-async fn background_stop(State(shared): State<Arc<Shared>>, uri: Uri, query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>) -> Response {
+async fn background_stop(
+    State(shared): State<Arc<Shared>>,
+    uri: Uri,
+    query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>,
+) -> Response {
     match question(&uri, query) {
         Ok((_, key)) => Json(shared.background.stop(&key)).into_response(),
         Err(why) => failure(StatusCode::BAD_REQUEST, &why),
@@ -346,7 +355,11 @@ async fn background_stop(State(shared): State<Arc<Shared>>, uri: Uri, query: Res
 
 /// `POST /api/v1/background/more?...`: gives the question's background
 /// search more time (422 with its state if it may not have more).
-async fn background_more(State(shared): State<Arc<Shared>>, uri: Uri, query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>) -> Response {
+async fn background_more(
+    State(shared): State<Arc<Shared>>,
+    uri: Uri,
+    query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>,
+) -> Response {
     let (request, key) = match question(&uri, query) {
         Ok(question) => question,
         Err(why) => return failure(StatusCode::BAD_REQUEST, &why),
@@ -366,7 +379,11 @@ fn read_query(uri: &Uri, query: Result<Query<ApiRequest>, axum::extract::rejecti
     query.map(|Query(q)| q).map_err(|e| format!("not a valid request: {}", e.body_text().trim_start_matches("Failed to deserialize query string: ")))
 }
 
-async fn analysis(State(shared): State<Arc<Shared>>, uri: Uri, query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>) -> Response {
+async fn analysis(
+    State(shared): State<Arc<Shared>>,
+    uri: Uri,
+    query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>,
+) -> Response {
     match read_query(&uri, query) {
         Ok(request) if request.houses.is_some() || request.seeds.is_some() => {
             failure(StatusCode::BAD_REQUEST, "/api/v1/analysis takes a position; the start of Kalah(h,s) is /api/v1/start?houses=H&seeds=S")
@@ -378,8 +395,12 @@ async fn analysis(State(shared): State<Arc<Shared>>, uri: Uri, query: Result<Que
 
 async fn start(State(shared): State<Arc<Shared>>, uri: Uri, query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>) -> Response {
     match read_query(&uri, query) {
-        Ok(request) if request.position.is_some() => failure(StatusCode::BAD_REQUEST, "/api/v1/start takes houses and seeds; a position is /api/v1/analysis?position=..."),
-        Ok(request) if request.houses.is_none() || request.seeds.is_none() => failure(StatusCode::BAD_REQUEST, "give houses and seeds: /api/v1/start?houses=6&seeds=4"),
+        Ok(request) if request.position.is_some() => {
+            failure(StatusCode::BAD_REQUEST, "/api/v1/start takes houses and seeds; a position is /api/v1/analysis?position=...")
+        }
+        Ok(request) if request.houses.is_none() || request.seeds.is_none() => {
+            failure(StatusCode::BAD_REQUEST, "give houses and seeds: /api/v1/start?houses=6&seeds=4")
+        }
         Ok(request) => answer(shared, request).await,
         Err(why) => failure(StatusCode::BAD_REQUEST, &why),
     }

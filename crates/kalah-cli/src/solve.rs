@@ -162,7 +162,8 @@ impl JournalArgs {
         let Some(dir) = &self.journal else {
             return Ok(None);
         };
-        let every = seconds(self.journal_every).map_err(|_| user(format!("--journal-every {}: give a number of seconds above 0", self.journal_every)))?;
+        let every =
+            seconds(self.journal_every).map_err(|_| user(format!("--journal-every {}: give a number of seconds above 0", self.journal_every)))?;
         Ok(Some(kalah::journal::JournalSpec { dir: dir.clone(), every, min_nodes: self.journal_min_nodes.max(1) }))
     }
 }
@@ -213,14 +214,11 @@ pub fn solve(args: SolveArgs) -> anyhow::Result<()> {
         Some(t) => Some(seconds(t)?),
     };
     if args.pie || args.shift || args.openings {
-        let modes = crate::opening::Modes {
-            pie: args.pie,
-            shift: args.shift,
-            budget,
-        };
+        let modes = crate::opening::Modes { pie: args.pie, shift: args.shift, budget };
         return crate::opening::run(&rules, &position, &title, &args.db, &args.search, modes, args.json);
     }
-    let request = Asked { db: &args.db, search: &args.search, answer: &args.answer, time_limit: budget, journal: &args.journal }.request(position, rules)?;
+    let request =
+        Asked { db: &args.db, search: &args.search, answer: &args.answer, time_limit: budget, journal: &args.journal }.request(position, rules)?;
     answer(&title, &request, args.json)
 }
 

@@ -54,7 +54,11 @@ pub fn run(a: StrongArgs) -> anyhow::Result<()> {
     println!("  start value          {} ({})", signed(s.value), s.verdict);
     println!("  boards (<= {n} seeds)  {}", group(s.boards));
     println!("  won / drawn / lost   {} / {} / {}  (for the player to move)", group(s.won), group(s.drawn), group(s.lost));
-    println!("  reachable from start {} boards, {} positions (side to move counted, stores not)", group(s.reachable_boards), group(s.reachable_positions));
+    println!(
+        "  reachable from start {} boards, {} positions (side to move counted, stores not)",
+        group(s.reachable_boards),
+        group(s.reachable_positions)
+    );
     println!("  file                 {} ({})", s.path.display(), human_bytes(s.bytes));
     println!("  sha256               {}", s.sha256);
     println!("  time                 {:.1} s (build {:.1} s)", s.seconds, s.build_seconds);

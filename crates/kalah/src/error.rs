@@ -199,8 +199,10 @@ impl From<DbError> for Error {
                 // ELOOP (a symbolic link loop), EROFS (a read-only file
                 // system) and ENAMETOOLONG (a name too long) on Linux: the
                 // path given is what is wrong.
-                let users = matches!(source.kind(), K::NotFound | K::PermissionDenied | K::IsADirectory | K::NotADirectory | K::InvalidInput | K::InvalidData)
-                    || matches!(source.raw_os_error(), Some(40) | Some(30) | Some(36));
+                let users = matches!(
+                    source.kind(),
+                    K::NotFound | K::PermissionDenied | K::IsADirectory | K::NotADirectory | K::InvalidInput | K::InvalidData
+                ) || matches!(source.raw_os_error(), Some(40) | Some(30) | Some(36));
                 if users {
                     ErrorKind::BadInput
                 } else {
@@ -223,9 +225,11 @@ impl From<DbError> for Error {
 impl From<SearchError> for Error {
     fn from(e: SearchError) -> Error {
         let kind = match &e {
-            SearchError::EndlessPlay | SearchError::WrongTablebase { .. } | SearchError::WrongPosition { .. } | SearchError::NotCovered { .. } | SearchError::IllegalLine(_) => {
-                ErrorKind::BadInput
-            }
+            SearchError::EndlessPlay
+            | SearchError::WrongTablebase { .. }
+            | SearchError::WrongPosition { .. }
+            | SearchError::NotCovered { .. }
+            | SearchError::IllegalLine(_) => ErrorKind::BadInput,
             SearchError::Memory { .. } | SearchError::Threads { .. } | SearchError::NotExact => ErrorKind::Refused,
             // Contradicting values come from a damaged or forged database
             // far more often than from a bug: the file is what to check.

@@ -63,11 +63,19 @@
 //! | [`chains`] | the clearing chains of one side (`kalah chains`) |
 //! | [`strong`] | strong solutions and their manifest (`kalah strong`) |
 //! | [`report`], [`answers`] | the answer's parts, and the answers kept across runs |
-//! | [`split`] | one search shared by many workers (MPI) |
+//! | [`distributed`] (also [`split`]) | one search shared by many workers (MPI) |
 //! | [`text`] | values and sizes as people read them |
 //!
 //! The analyzer's plan, its cost estimates, search set-up and table
-//! snapshots are private: every door goes through the items above.
+//! snapshots are private: every door goes through the items above. The
+//! code lives in rooms by concern (`answer/`, `memory/`, `databases/`,
+//! `studies/`, `distributed/`, `service/`; docs/architecture.md), whose
+//! public items this face re-exports.
+//!
+//! Three default features hold what an embedder may not want: `answers`
+//! (the answers kept across runs, LMDB through heed), `csv` (strong
+//! solutions' manifests and the published values) and `sampling` (random
+//! samples proven again, rand).
 //!
 //! # Solve Kalah(4,3)
 //!
@@ -301,11 +309,11 @@ pub use service::{api, background};
 pub use studies::{book_build, chains, openings, published, starts, verify};
 
 pub use answer::analyzer::Analyzer;
-pub use answer::request::{Memory, Request, RootTests};
-pub use answer::search::probe;
 pub use answer::oracle::Oracle;
 pub use answer::plan::Want;
 pub use answer::player::{move_values, BookBrain, Brain, Level, MakeBrain};
+pub use answer::request::{Memory, Request, RootTests};
+pub use answer::search::probe;
 pub use answer::sizes::BOUNDS_TIME;
 /// The transposition table's size a search of this program would choose,
 /// and the check that one fits in memory: for doors that run searches of
@@ -321,7 +329,10 @@ pub use memory::answers::AnswerStore;
 pub use progress::{Log, Observer, SearchStatus, Silent};
 pub use report::{Report, Source, UsedDatabase};
 
-pub use kalah_core::{max_board_seeds, Board, Capture, End, Engine, Indexer, Leftovers, Next, Outcome, Position, PositionError, Relay, RuleError, Rules, Side, Sowing, MAX_HOUSES};
+pub use kalah_core::{
+    max_board_seeds, Board, Capture, End, Engine, Indexer, Leftovers, Next, Outcome, Position, PositionError, Relay, RuleError, Rules, Side, Sowing,
+    MAX_HOUSES,
+};
 pub use kalah_db::format::Header;
 pub use kalah_db::{build_file, build_file_encoded, BuildProgress, BuildReport, Builder, Database, DbError, Encoding, Progress, Quiet};
 pub use kalah_search::{Analysis, Bounded, BoundedAnalysis, BoundedMove, LineEnd, MoveValue, PvMove, TestOutcome};

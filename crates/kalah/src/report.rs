@@ -10,8 +10,8 @@ use kalah_db::Database;
 use kalah_search::{BoundedAnalysis, BoundedMove, LineEnd, TestOutcome};
 use serde::ser::{Serialize, Serializer};
 
-pub use crate::text::RulesView;
 use crate::text::verdict;
+pub use crate::text::RulesView;
 
 /// The endgame database a result rests on.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -38,7 +38,14 @@ pub struct UsedDatabase {
 impl UsedDatabase {
     /// A file, as opened.
     pub fn file(db: &Database) -> UsedDatabase {
-        UsedDatabase { path: Some(db.path().display().to_string()), max_seeds: db.header().max_seeds, build_seconds: None, load_seconds: None, kept: false, saved_as: None }
+        UsedDatabase {
+            path: Some(db.path().display().to_string()),
+            max_seeds: db.header().max_seeds,
+            build_seconds: None,
+            load_seconds: None,
+            kept: false,
+            saved_as: None,
+        }
     }
 }
 
@@ -333,7 +340,13 @@ impl Serialize for Report {
         let after = |at: &Position, house: usize| at.play(engine, house).map(|(next, _)| next).map_err(serde::ser::Error::custom);
         let mut moves = Vec::new();
         for m in self.moves_best_first() {
-            moves.push(MoveView { house: m.house, value: m.value.exact(), lower: m.value.lower, upper: m.value.upper, position: after(p, m.house)?.ring() });
+            moves.push(MoveView {
+                house: m.house,
+                value: m.value.exact(),
+                lower: m.value.lower,
+                upper: m.value.upper,
+                position: after(p, m.house)?.ring(),
+            });
         }
         let mut pv = Vec::new();
         let mut at = *p;
@@ -382,7 +395,19 @@ mod tests {
         let bounded = |house, lower, upper| BoundedMove { house, value: Bounded { lower, upper } };
         let moves = vec![bounded(1, -4, 26), bounded(2, 8, 8), bounded(3, -46, 10), bounded(4, 8, 12), bounded(5, -4, 20), bounded(6, 2, 2)];
         let analysis = BoundedAnalysis { value: Bounded { lower: 8, upper: 26 }, moves, pv: Vec::new(), end: LineEnd::Cut };
-        let report = Report { position, rules: Rules::default(), analysis, source: Source::Search, nodes: 1, seconds: 0.0, database: None, best_found: None, journal: None, test: None, likely_best: None };
+        let report = Report {
+            position,
+            rules: Rules::default(),
+            analysis,
+            source: Source::Search,
+            nodes: 1,
+            seconds: 0.0,
+            database: None,
+            best_found: None,
+            journal: None,
+            test: None,
+            likely_best: None,
+        };
         let order: Vec<usize> = report.moves_best_first().iter().map(|m| m.house).collect();
         assert_eq!(order, [4, 2, 6, 1, 5, 3]);
         assert_eq!(report.move_to_play(), Some(4), "the best proven");

@@ -131,7 +131,8 @@ fn a_cancel_flag_stops_retrograde_analysis() {
     let cw = Rules { sowing: kalah::Sowing::Cw, ..Rules::default() };
     let (analyzer, _dir) = analyzer();
     let cancel = Arc::new(AtomicBool::new(false));
-    let request = Request { threads: 2, book: false, want: Want::Value, cancel: Some(cancel.clone()), ..Request::new(Position::start(4, 4).unwrap(), cw) };
+    let request =
+        Request { threads: 2, book: false, want: Want::Value, cancel: Some(cancel.clone()), ..Request::new(Position::start(4, 4).unwrap(), cw) };
     let raiser = std::thread::spawn(move || {
         std::thread::sleep(Duration::from_millis(300));
         cancel.store(true, std::sync::atomic::Ordering::Relaxed);
@@ -152,7 +153,8 @@ fn a_cancel_flag_stops_retrograde_analysis() {
 fn a_time_limit_holds_for_clockwise_positions() {
     let cw = Rules { sowing: kalah::Sowing::Cw, ..Rules::default() };
     let (analyzer, _dir) = analyzer();
-    let request = Request { threads: 2, book: false, time_limit: Some(Duration::from_millis(500)), ..Request::new(Position::start(5, 3).unwrap(), cw) };
+    let request =
+        Request { threads: 2, book: false, time_limit: Some(Duration::from_millis(500)), ..Request::new(Position::start(5, 3).unwrap(), cw) };
     let start = std::time::Instant::now();
     let report = analyzer.analyze(&request, &Silent).unwrap();
     assert_eq!(report.source, Source::Bounds, "{report:?}");
@@ -185,7 +187,8 @@ fn a_position_of_another_board_size_is_refused() {
     assert_eq!(analyzer.analyze(&request, &Silent).unwrap_err().kind(), ErrorKind::BadInput);
 
     // A 4-house solver searching a 6-house position (it read the board as a 4-house one and answered a value).
-    let solver = kalah_search::Solver::new(4, Rules::default(), db, kalah_search::SearchOptions { threads: 1, tt_bytes: 1 << 20, max_seeds: None }).unwrap();
+    let solver =
+        kalah_search::Solver::new(4, Rules::default(), db, kalah_search::SearchOptions { threads: 1, tt_bytes: 1 << 20, max_seeds: None }).unwrap();
     let e = kalah::Error::from(solver.analyze(&six, false, false).unwrap_err());
     assert_eq!(e.kind(), ErrorKind::BadInput, "{e}");
 }
@@ -360,7 +363,12 @@ fn a_forged_value_with_repaired_checksums_fails_the_equations() {
 #[test]
 fn the_move_to_play_is_a_best_move_or_the_best_bounded_one() {
     let (analyzer, _dir) = analyzer();
-    let request = Request { threads: 1, time_limit: Some(Duration::from_millis(300)), db: DbSpec { build_seeds: Some(0), ..DbSpec::default() }, ..Request::new(Position::start(6, 6).unwrap(), Rules::default()) };
+    let request = Request {
+        threads: 1,
+        time_limit: Some(Duration::from_millis(300)),
+        db: DbSpec { build_seeds: Some(0), ..DbSpec::default() },
+        ..Request::new(Position::start(6, 6).unwrap(), Rules::default())
+    };
     let report = analyzer.analyze(&request, &Silent).unwrap();
     assert!(report.value().is_none() && report.best_move().is_none());
     let chosen = report.move_to_play().unwrap();
@@ -439,7 +447,10 @@ fn the_search_memory_gives_the_same_answers_and_passes_over_damage() {
     assert_eq!((report.value(), moves(&report)), (Some(value), reference_moves));
     assert!(report.journal.is_none());
     let notes = notes.0.into_inner().unwrap();
-    assert!(notes.iter().any(|n| n.contains("searching without the search memory") && n.contains("not a usable journal") && n.contains("delete it")), "{notes:?}");
+    assert!(
+        notes.iter().any(|n| n.contains("searching without the search memory") && n.contains("not a usable journal") && n.contains("delete it")),
+        "{notes:?}"
+    );
     let damaged_path = Databases::new(damaged_dir.path()).memory_dir(4, rules).join("journal.kj");
     assert_eq!(std::fs::read(&damaged_path).unwrap(), damaged, "the damaged memory is left as it was");
 
@@ -579,7 +590,11 @@ fn a_database_built_by_default_is_kept_for_the_next_request() {
     let notes = Notes::default();
     let first = analyzer.analyze(&request(start, true, None), &notes).unwrap();
     assert_eq!((first.value(), moves(&first)), (unaided_start.value(), moves(&unaided_start)));
-    assert!(first.database.as_ref().is_some_and(|d| d.path.is_none() && d.saved_as == Some(file.display().to_string())), "built in memory first, then kept: {:?}", first.database);
+    assert!(
+        first.database.as_ref().is_some_and(|d| d.path.is_none() && d.saved_as == Some(file.display().to_string())),
+        "built in memory first, then kept: {:?}",
+        first.database
+    );
     let notes = notes.0.into_inner().unwrap();
     assert!(notes.iter().any(|n| n.contains("kept the 24-seed database as") && n.contains(&file.display().to_string())), "{notes:?}");
     assert!(kalah::Database::open(&file).is_ok_and(|db| db.header().max_seeds == 24));
@@ -691,7 +706,8 @@ impl kalah::Observer for Watcher {
 fn a_watching_observer_hears_the_work_the_library_runs() {
     let (analyzer, _dir) = analyzer();
     let position: Position = "0,0,1,2,0,3,20,1,0,0,4,2,0,15 S".parse().unwrap();
-    let request = Request { db: DbSpec { build_seeds: Some(12), ..DbSpec::default() }, book: false, threads: 1, ..Request::new(position, Rules::default()) };
+    let request =
+        Request { db: DbSpec { build_seeds: Some(12), ..DbSpec::default() }, book: false, threads: 1, ..Request::new(position, Rules::default()) };
     let watcher = Watcher::default();
     let report = analyzer.analyze(&request, &watcher).unwrap();
     assert_eq!(report.value(), analyzer.analyze(&request, &Silent).unwrap().value());
@@ -750,7 +766,11 @@ fn a_book_built_by_the_library_is_described_and_proven_again() {
         assert_eq!(some.unwrap_err().kind(), ErrorKind::Refused);
     }
     // Nothing to check is no pass: bad input.
-    for nothing in [CheckRequest { houses: Some(4), ..check(None) }, check(Some(0)), CheckRequest { searches: Searches { threads: 0, ..searches.clone() }, ..check(None) }] {
+    for nothing in [
+        CheckRequest { houses: Some(4), ..check(None) },
+        check(Some(0)),
+        CheckRequest { searches: Searches { threads: 0, ..searches.clone() }, ..check(None) },
+    ] {
         assert_eq!(kalah::book_build::check(&analyzer, &book, &nothing, &Silent).unwrap_err().kind(), ErrorKind::BadInput);
     }
 }

@@ -19,12 +19,15 @@ use std::time::{Duration, Instant};
 use clap::FromArgMatches;
 use kalah_db::Tablebase;
 use kalah_search::Solver;
-use mpi::topology::SimpleCommunicator;
 use mpi::point_to_point::Source as _;
+use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
 use super::{arg, flag, Cluster, POLL};
-use kalah::split::{local_links, master, prepare, worker, Knobs, LocalMaster, MasterLink, RankSearch, ToMaster, ToWorker, Tree, WorkerLink, Words, JOBS_PER_WORKER, MAX_SPLIT_DEPTH};
+use kalah::split::{
+    local_links, master, prepare, worker, Knobs, LocalMaster, MasterLink, RankSearch, ToMaster, ToWorker, Tree, Words, WorkerLink, JOBS_PER_WORKER,
+    MAX_SPLIT_DEPTH,
+};
 use kalah::text::{a_size, article, group};
 use kalah::{Request, Table, UsedDatabase, Want};
 
@@ -206,9 +209,7 @@ fn lead(cluster: &Cluster, asked: &Asked, solver: &Solver<Table>, database: Opti
                 cluster.fatal(e);
             }
         }
-        let searched = searcher
-            .join()
-            .unwrap_or_else(|_| Err(kalah::Error::internal("internal error: rank 0's search thread panicked")));
+        let searched = searcher.join().unwrap_or_else(|_| Err(kalah::Error::internal("internal error: rank 0's search thread panicked")));
         (stats, searched)
     });
     searched?;

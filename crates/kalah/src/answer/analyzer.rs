@@ -135,7 +135,9 @@ impl Analyzer {
         })?;
         Ok(answers
             .into_iter()
-            .map(|a| a.into_inner().unwrap_or_else(|e| e.into_inner()).unwrap_or_else(|| Err(Error::internal("a request of the batch was not answered"))))
+            .map(|a| {
+                a.into_inner().unwrap_or_else(|e| e.into_inner()).unwrap_or_else(|| Err(Error::internal("a request of the batch was not answered")))
+            })
             .collect())
     }
 
@@ -150,7 +152,16 @@ impl Analyzer {
     pub fn oracle(&self, request: &Request, seeds: u32, limit: Option<Duration>, observer: &dyn Observer) -> Result<Box<dyn Oracle>> {
         request.check()?;
         let engine = Engine::shared(request.position.houses(), request.rules);
-        let setup = Setup { engine, spec: &request.db, threads: request.threads, tt_mb: request.tt_mb, budget: SetupBudget::UNLIMITED, work: SearchWork::Analysis, observer, cancel: None };
+        let setup = Setup {
+            engine,
+            spec: &request.db,
+            threads: request.threads,
+            tt_mb: request.tt_mb,
+            budget: SetupBudget::UNLIMITED,
+            work: SearchWork::Analysis,
+            observer,
+            cancel: None,
+        };
         crate::answer::oracle::for_positions(&self.databases, &setup, seeds, limit)
     }
 
@@ -160,7 +171,16 @@ impl Analyzer {
     pub fn player(&self, request: &Request, observer: &dyn Observer) -> Result<Box<dyn Brain>> {
         request.check()?;
         let engine = Engine::shared(request.position.houses(), request.rules);
-        let setup = Setup { engine, spec: &request.db, threads: request.threads, tt_mb: request.tt_mb, budget: SetupBudget::UNLIMITED, work: SearchWork::Analysis, observer, cancel: None };
+        let setup = Setup {
+            engine,
+            spec: &request.db,
+            threads: request.threads,
+            tt_mb: request.tt_mb,
+            budget: SetupBudget::UNLIMITED,
+            work: SearchWork::Analysis,
+            observer,
+            cancel: None,
+        };
         crate::answer::player::for_game(&self.databases, &setup, &request.position)
     }
 
@@ -345,7 +365,8 @@ impl Analyzer {
         let spec = plan::within_retrograde(&request.db, h, seeds, rules, request.retrograde_boards);
         let db = self.databases.open_for(&spec, purpose, budget, observer)?;
         let work = if request.want.moves() { SearchWork::Analysis } else { SearchWork::Value };
-        let setup = Setup { engine, spec: &spec, threads: request.threads, tt_mb: request.tt_mb, budget, work, observer, cancel: request.cancel.as_deref() };
+        let setup =
+            Setup { engine, spec: &spec, threads: request.threads, tt_mb: request.tt_mb, budget, work, observer, cancel: request.cancel.as_deref() };
         let start = Instant::now();
         let mut built_kept = false;
         let step = match plan::step(&setup, seeds, db)? {
@@ -356,7 +377,14 @@ impl Analyzer {
                 plan::built(seeds, memory.map(|(b, _)| b), file)
             }
         };
-        let built = |b: &Builder| UsedDatabase { path: None, max_seeds: b.indexer().max_seeds(), build_seconds: Some(start.elapsed().as_secs_f64()), load_seconds: None, kept: built_kept, saved_as: None };
+        let built = |b: &Builder| UsedDatabase {
+            path: None,
+            max_seeds: b.indexer().max_seeds(),
+            build_seconds: Some(start.elapsed().as_secs_f64()),
+            load_seconds: None,
+            kept: built_kept,
+            saved_as: None,
+        };
         let (memory, file) = match step {
             Step::Probe(Table::File(db)) => {
                 let analysis = probe_file(engine, &db, position)?;
@@ -404,7 +432,15 @@ impl Analyzer {
     /// database built in memory, else the file (loaded as this analyzer
     /// keeps files), else none; `database` says which, `start` when the
     /// request began.
-    fn answer_by_search(&self, request: &Request, setup: &Setup<'_>, mut memory: Option<Arc<Builder>>, file: Option<Database>, mut database: Option<UsedDatabase>, start: Instant) -> Result<Report> {
+    fn answer_by_search(
+        &self,
+        request: &Request,
+        setup: &Setup<'_>,
+        mut memory: Option<Arc<Builder>>,
+        file: Option<Database>,
+        mut database: Option<UsedDatabase>,
+        start: Instant,
+    ) -> Result<Report> {
         let (position, observer) = (&request.position, setup.observer);
         let (h, rules, seeds) = (position.houses(), request.rules, position.seeds_in_houses());
 
@@ -446,7 +482,8 @@ impl Analyzer {
         // A keeping analyzer answers a plain search (no journal, no memory,
         // no tests chosen) with a solver kept from an earlier request if
         // one fits, and keeps it after.
-        let poolable = self.kept.is_some() && journaling.is_none() && request.tests == RootTests::Deepening && options.table_bytes(h) <= KEPT_SOLVER_BYTES;
+        let poolable =
+            self.kept.is_some() && journaling.is_none() && request.tests == RootTests::Deepening && options.table_bytes(h) <= KEPT_SOLVER_BYTES;
         let kept_solver = poolable.then(|| self.kept.as_ref()?.take_solver(h, rules, &table, &options)).flatten();
         let mut solver = match kept_solver {
             Some(solver) => solver,
@@ -461,7 +498,8 @@ impl Analyzer {
         }
         let searched = searched?;
         let (analysis, nodes, best, journal, test, likely_best) = searched;
-        let mut report = Report { nodes, best_found: best, journal, test, likely_best, ..self.report(request, analysis, Source::Search, start, database) };
+        let mut report =
+            Report { nodes, best_found: best, journal, test, likely_best, ..self.report(request, analysis, Source::Search, start, database) };
         if let Some(d) = report.database.as_mut().filter(|_| load_seconds.is_some()) {
             d.load_seconds = load_seconds;
             d.kept = loaded_kept;

@@ -57,12 +57,7 @@ pub trait Brain: Send + Sync {
 
 /// The value of move `house` (1-based) of `board` for its mover, from
 /// the board values of `brain`.
-pub fn move_value(
-    brain: &dyn Brain,
-    board: Board,
-    house: usize,
-    cancel: Option<&AtomicBool>,
-) -> Result<Option<i32>> {
+pub fn move_value(brain: &dyn Brain, board: Board, house: usize, cancel: Option<&AtomicBool>) -> Result<Option<i32>> {
     if let Some(v) = brain.known_move_value(board, house) {
         return Ok(Some(v));
     }
@@ -128,7 +123,11 @@ pub struct BookBrain {
 
 impl std::fmt::Debug for BookBrain {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("BookBrain").field("engine", &self.engine).field("entries", &self.book.len()).field("made", &self.inner.get().is_some()).finish()
+        f.debug_struct("BookBrain")
+            .field("engine", &self.engine)
+            .field("entries", &self.book.len())
+            .field("made", &self.inner.get().is_some())
+            .finish()
     }
 }
 
@@ -300,12 +299,7 @@ pub(crate) struct SearchBrain<T: Tablebase> {
 
 impl<T: Tablebase> SearchBrain<T> {
     pub(crate) fn new(solver: Solver<T>, what: String) -> Self {
-        SearchBrain {
-            solver,
-            values: Mutex::new(HashMap::new()),
-            replies: Mutex::new(HashMap::new()),
-            what,
-        }
+        SearchBrain { solver, values: Mutex::new(HashMap::new()), replies: Mutex::new(HashMap::new()), what }
     }
 
     /// Bounds on the value of move `house` (1-based) of `board` for its
@@ -318,10 +312,7 @@ impl<T: Tablebase> SearchBrain<T> {
                 return Ok((v, v));
             }
             let position = Position::from_mover_board(self.engine().houses(), child, Side::South, [0, 0])?;
-            let b = self
-                .solver
-                .value_within(&position, Instant::now())
-                ?;
+            let b = self.solver.value_within(&position, Instant::now())?;
             Ok((b.lower, b.upper))
         })
     }
@@ -388,10 +379,7 @@ impl<T: Tablebase> Brain for SearchBrain<T> {
             return Ok(None);
         };
         let chosen = |house: usize| {
-            self.replies
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .insert(board, house);
+            self.replies.lock().unwrap_or_else(|e| e.into_inner()).insert(board, house);
             Ok(Some(house))
         };
         // The search that proved the value left bounds on the moves in the
@@ -417,10 +405,7 @@ impl<T: Tablebase> Brain for SearchBrain<T> {
                 return chosen(house);
             }
         }
-        Err(Error::internal(format!(
-            "internal error: no move of {} reaches its value {value}",
-            position.ring()
-        )))
+        Err(Error::internal(format!("internal error: no move of {} reaches its value {value}", position.ring())))
     }
 
     fn searches(&self, board: Board) -> bool {
@@ -461,12 +446,7 @@ pub(crate) struct BoundBrain {
 
 impl BoundBrain {
     pub(crate) fn new(solver: BoundsOverDatabase, what: String) -> Self {
-        BoundBrain {
-            solver,
-            values: Mutex::new(HashMap::new()),
-            played: Mutex::new(HashSet::new()),
-            what,
-        }
+        BoundBrain { solver, values: Mutex::new(HashMap::new()), played: Mutex::new(HashSet::new()), what }
     }
 
     /// Bounds on the value of a move with outcome `o` for its mover,

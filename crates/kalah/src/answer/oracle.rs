@@ -14,11 +14,11 @@ use kalah_core::{boards_up_to, Board, Engine, Position, Rules};
 use kalah_db::{human_bytes, Database, Tablebase};
 use kalah_search::{analyze_from_table, Bounded, SearchOptions, Solver};
 
-use crate::databases::{for_search, Databases, Purpose, SetupBudget, ANALYSIS_LOAD_GAP, VALUE_LOAD_GAP};
-use crate::error::{Error, Field, Result};
 use crate::answer::plan::{self, Plan, Step, Table};
 use crate::answer::setup::{bound_solver_over, solver_over, BoundsOverDatabase, Load, Setup};
 use crate::answer::sizes::{bounds_tt_mb, check_table_memory, default_memory_seeds, retrograde_fits, BOUNDS_TIME};
+use crate::databases::{for_search, Databases, Purpose, SetupBudget, ANALYSIS_LOAD_GAP, VALUE_LOAD_GAP};
+use crate::error::{Error, Field, Result};
 use crate::text::{article, group};
 
 /// Values of positions of one board size and rule set.
@@ -235,7 +235,13 @@ impl Oracle for ClockwiseOracle {
         let b = self.bounds(position, Some(Instant::now() + BOUNDS_TIME))?;
         match b.is_exact() {
             true => Ok(b.lower),
-            false => Err(Error::refused(format!("the value of {} is not proven within {} s (only {}..{})", position.ring(), BOUNDS_TIME.as_secs(), b.lower, b.upper))),
+            false => Err(Error::refused(format!(
+                "the value of {} is not proven within {} s (only {}..{})",
+                position.ring(),
+                BOUNDS_TIME.as_secs(),
+                b.lower,
+                b.upper
+            ))),
         }
     }
     fn bounds(&self, position: &Position, deadline: Option<Instant>) -> Result<Bounded> {
@@ -361,7 +367,9 @@ pub fn for_starts(databases: &Databases, setup: &Setup<'_>, largest: u32) -> Res
         None => {
             let choice = databases.choose(Purpose { houses: h, rules, seeds: largest, gap: VALUE_LOAD_GAP }, setup.budget);
             if let Some((passed, _)) = &choice.passed_over {
-                setup.observer.note(&format!("{h} houses: {} is not loaded: it would take more than a quarter of the entries' time limits", passed.display()));
+                setup
+                    .observer
+                    .note(&format!("{h} houses: {} is not loaded: it would take more than a quarter of the entries' time limits", passed.display()));
             }
             choice.path
         }
@@ -383,7 +391,8 @@ pub fn for_starts(databases: &Databases, setup: &Setup<'_>, largest: u32) -> Res
         (Some(0), _) => None,
         (Some(n), _) => {
             // Checked as asked, as `solve` checks it, before it is cut to the starts' seeds.
-            kalah_db::builder::check_size(h, n).map_err(|e| Error::refused(format!("a {n}-seed database built in memory: {e}")).about(Field::DbSeeds))?;
+            kalah_db::builder::check_size(h, n)
+                .map_err(|e| Error::refused(format!("a {n}-seed database built in memory: {e}")).about(Field::DbSeeds))?;
             let n = n.min(largest);
             let (memory, _) = kalah_db::writer::requirements(h, n, rules, kalah_db::Encoding::Byte);
             let free = kalah_db::writer::available_memory().unwrap_or(u64::MAX);
@@ -396,7 +405,11 @@ pub fn for_starts(databases: &Databases, setup: &Setup<'_>, largest: u32) -> Res
                 ))
                 .about(Field::DbSeeds));
             }
-            setup.observer.note(&format!("{h} houses: building {} {n}-seed database in memory ({} boards)", article(n.into()), group(boards_up_to(h, n))));
+            setup.observer.note(&format!(
+                "{h} houses: building {} {n}-seed database in memory ({} boards)",
+                article(n.into()),
+                group(boards_up_to(h, n))
+            ));
             Some(Table::Memory(Arc::new(setup.build(n)?)))
         }
         (None, Some(d)) => Some(Table::File(Arc::new(for_search(d, setup.threads)?))),
@@ -408,4 +421,3 @@ pub fn for_starts(databases: &Databases, setup: &Setup<'_>, largest: u32) -> Res
     let table = database.unwrap_or_else(|| Table::none(h, rules));
     Ok(Box::new(SearchOracle(solver_over(engine, table, options)?)))
 }
-

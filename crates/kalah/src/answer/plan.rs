@@ -40,13 +40,13 @@ use kalah_core::{Engine, Position, Rules};
 use kalah_db::{Builder, Database};
 use kalah_search::{Bounded, BoundedAnalysis, LineEnd};
 
-use crate::memory::book::Book;
-use crate::databases::DbSpec;
-use crate::error::Result;
-use crate::report::{Report, Source};
 use crate::answer::setup::Setup;
 use crate::answer::sizes::proves_bounds;
 pub use crate::answer::table::Table;
+use crate::databases::DbSpec;
+use crate::error::Result;
+use crate::memory::book::Book;
+use crate::report::{Report, Source};
 
 /// What a request asks beside the position's value (always answered).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -103,7 +103,19 @@ pub fn at_once(book: Option<&Book>, position: &Position, rules: Rules, want: Wan
         pv: if want.line() { analysis.pv } else { Vec::new() },
         ..analysis
     };
-    Some(Report { position: *position, rules, analysis, source, nodes: 0, seconds: start.elapsed().as_secs_f64(), database: None, best_found, journal: None, test: None, likely_best: None })
+    Some(Report {
+        position: *position,
+        rules,
+        analysis,
+        source,
+        nodes: 0,
+        seconds: start.elapsed().as_secs_f64(),
+        database: None,
+        best_found,
+        journal: None,
+        test: None,
+        likely_best: None,
+    })
 }
 
 /// Steps 2-5 for a position of `seeds` seeds (in its houses).
@@ -202,8 +214,8 @@ pub fn within_retrograde(spec: &DbSpec, h: usize, seeds: u32, rules: Rules, limi
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::databases::DbSpec;
     use crate::answer::sizes::SearchWork;
+    use crate::databases::DbSpec;
     use crate::databases::SetupBudget;
     use crate::progress::Silent;
 
@@ -229,7 +241,10 @@ mod tests {
         let asked = |n| DbSpec { build_seeds: Some(n), ..DbSpec::default() };
         let (nine, six) = (asked(9), asked(6));
         assert!(matches!(step(&setup(&engine, &nine), 9, None).unwrap(), Plan::Build { seeds: 9, file: None }));
-        assert!(matches!(step(&setup(&engine, &six), 12, open()).unwrap(), Plan::Take(Step::Search { memory: None, file: Some(_) })), "the file covers the size asked");
+        assert!(
+            matches!(step(&setup(&engine, &six), 12, open()).unwrap(), Plan::Take(Step::Search { memory: None, file: Some(_) })),
+            "the file covers the size asked"
+        );
         assert!(matches!(step(&setup(&engine, &asked(10)), 12, open()).unwrap(), Plan::Build { seeds: 10, file: Some(_) }));
         let build = |n| Some(Arc::new(s.build(n).unwrap()));
         assert!(matches!(built(9, build(9), None), Step::Probe(Table::Memory(_))));

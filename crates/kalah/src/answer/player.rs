@@ -94,7 +94,10 @@ pub fn for_game(databases: &Databases, setup: &Setup<'_>, start: &Position) -> R
         }
         Step::Retrograde { .. } => {
             let table = setup.retrograde_table(seeds)?;
-            let what = format!("retrograde analysis of all {} boards with up to {seeds} seeds (clockwise play can be endless)", group(boards_up_to(h, seeds)));
+            let what = format!(
+                "retrograde analysis of all {} boards with up to {seeds} seeds (clockwise play can be endless)",
+                group(boards_up_to(h, seeds))
+            );
             Box::new(TableBrain { engine, table, what })
         }
         Step::Search { memory, file } => {
@@ -116,11 +119,7 @@ pub fn for_game(databases: &Databases, setup: &Setup<'_>, start: &Position) -> R
 /// difference for the player to move), in house order; none for a game
 /// that is over. A position of another board size than the brain's
 /// engine is bad input.
-pub fn move_values(
-    brain: &dyn Brain,
-    position: &Position,
-    cancel: Option<&AtomicBool>,
-) -> Result<Option<Vec<(usize, i32)>>> {
+pub fn move_values(brain: &dyn Brain, position: &Position, cancel: Option<&AtomicBool>) -> Result<Option<Vec<(usize, i32)>>> {
     answerable(brain.engine(), position, false)?;
     if position.is_over(brain.engine()) {
         // A side may still hold seeds (an end rule ended it): no move is legal.

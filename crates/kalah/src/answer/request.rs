@@ -176,7 +176,8 @@ impl Request {
             return Err(Error::bad_input(format!("a {mb} MiB transposition table: give 1 MiB to 1 PiB")).about(Field::TtMb));
         }
         if let Some(t) = self.time_limit.filter(|t| t.is_zero() || t.as_secs_f64() >= MAX_TIME_LIMIT) {
-            return Err(Error::bad_input(format!("a time limit of {} s: give more than 0 and less than {MAX_TIME_LIMIT:e}", t.as_secs_f64())).about(Field::TimeLimit));
+            return Err(Error::bad_input(format!("a time limit of {} s: give more than 0 and less than {MAX_TIME_LIMIT:e}", t.as_secs_f64()))
+                .about(Field::TimeLimit));
         }
         // Checked before anything answers (the book, a finished game): a
         // request that asks the impossible is refused whatever the position.
@@ -184,11 +185,15 @@ impl Request {
             return Err(Error::bad_input("no database at all, and one built in memory: ask for one or the other").about(Field::DbSeeds));
         }
         if let Some(n) = self.db.build_seeds.filter(|&n| n > 0) {
-            kalah_db::builder::check_size(self.position.houses(), n).map_err(|e| Error::refused(format!("a {n}-seed database built in memory: {e}")).about(Field::DbSeeds))?;
+            kalah_db::builder::check_size(self.position.houses(), n)
+                .map_err(|e| Error::refused(format!("a {n}-seed database built in memory: {e}")).about(Field::DbSeeds))?;
         }
         if let RootTests::AtLeast(v) = self.tests {
             if self.want != Want::Value {
-                return Err(Error::bad_input(format!("the test \"value >= {v}\" answers the value alone: ask for no moves, line or best move with it")).about(Field::Tests));
+                return Err(Error::bad_input(format!(
+                    "the test \"value >= {v}\" answers the value alone: ask for no moves, line or best move with it"
+                ))
+                .about(Field::Tests));
             }
         }
         Ok(())

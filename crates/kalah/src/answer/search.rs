@@ -24,7 +24,8 @@ use crate::report::{JournalReport, Report, Source, UsedDatabase};
 pub(crate) fn probe_file(engine: &Engine, db: &Database, position: &Position) -> Result<kalah_search::Analysis> {
     analyze_from_table(engine, db, position).map_err(|e| match e {
         kalah_search::SearchError::Inconsistent(why) => {
-            kalah_db::DbError::corrupt(db.path(), format!("inconsistent database: {why}; a deep verification of the file finds every such board")).into()
+            kalah_db::DbError::corrupt(db.path(), format!("inconsistent database: {why}; a deep verification of the file finds every such board"))
+                .into()
         }
         e => e.into(),
     })
@@ -55,7 +56,12 @@ pub(crate) fn open_journal(request: &Request, db_seeds: Option<u32>, databases: 
 
 /// Runs `job` under the journal if there is one (written while it runs,
 /// with a snapshot of `solver`'s table beside it), else just runs it.
-fn journaled<R, T: Tablebase>(journaling: Option<&Journaling>, solver: &Solver<T>, observer: &dyn Observer, job: impl FnOnce() -> R) -> Result<(R, Option<JournalReport>)> {
+fn journaled<R, T: Tablebase>(
+    journaling: Option<&Journaling>,
+    solver: &Solver<T>,
+    observer: &dyn Observer,
+    job: impl FnOnce() -> R,
+) -> Result<(R, Option<JournalReport>)> {
     let table = |f: &mut dyn FnMut(kalah_core::Board, kalah_search::tt::Bounds)| solver.for_each_table_entry(f);
     match journaling {
         Some(j) => j.run(&|| solver.nodes(), Some(&table), observer, job).map(|(r, report)| (r, Some(report))),
@@ -73,9 +79,12 @@ fn resume<T: Tablebase>(solver: &mut Solver<T>, journaling: &Journaling, request
     if known && request.tests == RootTests::Deepening {
         return;
     }
-    if let Some(n) = journaling.restore_table(&mut |board, bounds| {
-        solver.restore_table_entry(board, bounds);
-    }, observer) {
+    if let Some(n) = journaling.restore_table(
+        &mut |board, bounds| {
+            solver.restore_table_entry(board, bounds);
+        },
+        observer,
+    ) {
         observer.note(&format!("{n} entries of the transposition table restored from the snapshot beside the journal"));
     }
 }
@@ -84,7 +93,13 @@ type Searched = (BoundedAnalysis, u64, Option<usize>, Option<JournalReport>, Opt
 
 /// The search `request` asks of `solver` (made for it, or kept from an
 /// earlier request: its nodes are counted from now).
-pub(crate) fn search<T: Tablebase>(solver: &mut Solver<T>, request: &Request, start: Instant, observer: &dyn Observer, journaling: Option<&Journaling>) -> Result<Searched> {
+pub(crate) fn search<T: Tablebase>(
+    solver: &mut Solver<T>,
+    request: &Request,
+    start: Instant,
+    observer: &dyn Observer,
+    journaling: Option<&Journaling>,
+) -> Result<Searched> {
     let nodes_before = solver.nodes();
     if let Some(flag) = &request.cancel {
         solver.cancel_with(flag.clone());
@@ -116,11 +131,7 @@ pub(crate) fn search<T: Tablebase>(solver: &mut Solver<T>, request: &Request, st
                 (None, None) => solver.analyze(position, moves, line)?.into(),
             };
             let v = analysis.value;
-            let best = if request.want.best_alone() && v.is_exact() {
-                solver.best_move(position, v.lower)
-            } else {
-                None
-            };
+            let best = if request.want.best_alone() && v.is_exact() { solver.best_move(position, v.lower) } else { None };
             // A damaged database is reported, not a move it may have misled.
             match solver.tablebase().failure() {
                 Some(why) => Err(kalah_search::SearchError::Tablebase(why)),
@@ -143,14 +154,22 @@ pub(crate) fn search<T: Tablebase>(solver: &mut Solver<T>, request: &Request, st
 /// seeds allow; no move's, and a line (if `line` was asked) cut short.
 pub(crate) fn stopped_analysis(position: &Position, status: SearchStatus, line: bool) -> BoundedAnalysis {
     let (base, seeds) = (position.store_difference(), position.seeds_in_houses() as i32);
-    let value = Bounded { lower: status.lower.unwrap_or(base - seeds).max(base - seeds), upper: status.upper.unwrap_or(base + seeds).min(base + seeds) };
+    let value =
+        Bounded { lower: status.lower.unwrap_or(base - seeds).max(base - seeds), upper: status.upper.unwrap_or(base + seeds).min(base + seeds) };
     BoundedAnalysis { value, moves: Vec::new(), pv: Vec::new(), end: if line { LineEnd::Cut } else { LineEnd::GameOver } }
 }
 
 /// The one test "value >= at_least" of the request's position
 /// ([`RootTests::AtLeast`]): the value's bounds are those the test proved
 /// (or, stopped first, none), within those the seeds allow.
-fn single_test<T: Tablebase>(solver: &Solver<T>, request: &Request, at_least: i32, start: Instant, observer: &dyn Observer, journaling: Option<&Journaling>) -> Result<Searched> {
+fn single_test<T: Tablebase>(
+    solver: &Solver<T>,
+    request: &Request,
+    at_least: i32,
+    start: Instant,
+    observer: &dyn Observer,
+    journaling: Option<&Journaling>,
+) -> Result<Searched> {
     let position = &request.position;
     let status = || SearchStatus::of(position, solver.progress());
     let (result, journal) = journaled(journaling, solver, observer, || {

@@ -11,12 +11,14 @@ use kalah_core::{boards_up_to, Engine};
 use kalah_db::{human_bytes, Builder, Database};
 use kalah_search::{BoundSolver, SearchOptions, Solver};
 
+use crate::answer::sizes::{
+    bounds_tt_mb, check_search_memory, default_memory_seeds, default_tt_mb, retrograde_fits, SearchWork, BOUNDS_DB_BOARDS, BOUNDS_DB_SEEDS,
+};
+use crate::answer::table::Table;
 use crate::databases::{for_search, for_search_up_to, DbSpec, SetupBudget};
 use crate::error::{Error, Field, Result};
 use crate::progress::Observer;
 use crate::report::UsedDatabase;
-use crate::answer::sizes::{bounds_tt_mb, check_search_memory, default_memory_seeds, default_tt_mb, retrograde_fits, SearchWork, BOUNDS_DB_BOARDS, BOUNDS_DB_SEEDS};
-use crate::answer::table::Table;
 use crate::text::{article, group};
 
 /// A [`BoundSolver`] over whatever database [`Setup::bound_solver`] found or built.
@@ -104,7 +106,8 @@ impl Setup<'_> {
         let stopped = !pool.install(|| builder.build_all(&progress));
         progress.finish();
         if stopped {
-            self.observer.note(&format!("the {seeds}-seed database built in memory was stopped by the cancel flag, after {} levels", builder.levels_done()));
+            self.observer
+                .note(&format!("the {seeds}-seed database built in memory was stopped by the cancel flag, after {} levels", builder.levels_done()));
             return Ok(None);
         }
         Ok(Some(builder))
@@ -113,7 +116,8 @@ impl Setup<'_> {
     /// [`Setup::retrograde`] for a caller that needs the table: stopped by
     /// [`Setup::cancel`], it is an error saying so.
     pub fn retrograde_table(&self, seeds: u32) -> Result<Builder> {
-        self.retrograde(seeds)?.ok_or_else(|| Error::refused(format!("retrograde analysis of the boards up to {seeds} seeds was stopped by the cancel flag")))
+        self.retrograde(seeds)?
+            .ok_or_else(|| Error::refused(format!("retrograde analysis of the boards up to {seeds} seeds was stopped by the cancel flag")))
     }
 
     /// Every board with up to `seeds` seeds solved in memory by retrograde
@@ -161,7 +165,8 @@ impl Setup<'_> {
             Some(0) => return Ok(None),
             Some(n) if file_seeds.is_some_and(|f| f >= n.min(seeds)) => return Ok(None),
             Some(n) => {
-                kalah_db::builder::check_size(h, n).map_err(|e| Error::refused(format!("a {n}-seed database built in memory: {e}")).about(Field::DbSeeds))?;
+                kalah_db::builder::check_size(h, n)
+                    .map_err(|e| Error::refused(format!("a {n}-seed database built in memory: {e}")).about(Field::DbSeeds))?;
                 n.min(seeds)
             }
             None if file.is_some() => return Ok(None),
@@ -207,7 +212,11 @@ impl Setup<'_> {
             if file { "" } else { "no database file for these rules: " },
             article(n.into()),
             group(boards_up_to(self.houses(), n)),
-            if self.spec.build_seeds.is_none() { "; asking for a database of 0 seeds in memory skips it, and a database file built once makes one that lasts" } else { "" }
+            if self.spec.build_seeds.is_none() {
+                "; asking for a database of 0 seeds in memory skips it, and a database file built once makes one that lasts"
+            } else {
+                ""
+            }
         ));
         self.build_unless(n, self.cancel)
     }
@@ -243,11 +252,8 @@ impl Setup<'_> {
                 .find(|&n| boards_up_to(h, n) <= BOUNDS_DB_BOARDS.min(self.budget.retrograde_boards) && retrograde_fits(h, n, rules))
                 .unwrap_or(0),
         };
-        let options = SearchOptions {
-            threads: self.threads,
-            tt_bytes: self.table_mb(|| bounds_tt_mb(h, seeds, n, limit)) << 20,
-            max_seeds: Some(seeds),
-        };
+        let options =
+            SearchOptions { threads: self.threads, tt_bytes: self.table_mb(|| bounds_tt_mb(h, seeds, n, limit)) << 20, max_seeds: Some(seeds) };
         let why = if self.spec.build_seeds.is_some_and(|k| k < seeds) && retrograde_fits(h, seeds, rules) {
             format!("a database of {n} seeds is asked for, fewer than the position's {seeds}")
         } else if retrograde_fits(h, seeds, rules) {
@@ -302,7 +308,14 @@ impl Setup<'_> {
                 let started = Instant::now();
                 match self.build_unless(n, self.cancel)? {
                     Some(built) => {
-                        let used = UsedDatabase { path: None, max_seeds: n, build_seconds: Some(started.elapsed().as_secs_f64()), load_seconds: None, kept: false, saved_as: None };
+                        let used = UsedDatabase {
+                            path: None,
+                            max_seeds: n,
+                            build_seconds: Some(started.elapsed().as_secs_f64()),
+                            load_seconds: None,
+                            kept: false,
+                            saved_as: None,
+                        };
                         (Table::Memory(Arc::new(built)), Some(used))
                     }
                     // Stopped by the cancel flag: so is the search, which answers at once without it.
@@ -352,7 +365,12 @@ pub enum Load {
 /// The table a search reads: `memory`, the database built in memory, else
 /// `file` made ready by `load` (loaded into memory, or left mapped), else
 /// none.
-pub fn search_table(engine: &Engine, memory: Option<Arc<Builder>>, file: Option<Database>, load: impl FnOnce(Database) -> Result<Arc<Database>>) -> Result<Table> {
+pub fn search_table(
+    engine: &Engine,
+    memory: Option<Arc<Builder>>,
+    file: Option<Database>,
+    load: impl FnOnce(Database) -> Result<Arc<Database>>,
+) -> Result<Table> {
     Ok(match (memory, file) {
         (Some(b), _) => Table::Memory(b),
         (None, Some(d)) => Table::File(load(d)?),
@@ -393,7 +411,16 @@ mod tests {
         let spec = DbSpec::default();
         let mb = |limit: Option<f64>, tt_mb: Option<usize>| {
             let budget = SetupBudget::within(limit.map(Duration::from_secs_f64), 2);
-            let setup = Setup { engine: &engine, spec: &spec, threads: 2, tt_mb, budget, work: SearchWork::Analysis, observer: &crate::progress::Silent, cancel: None };
+            let setup = Setup {
+                engine: &engine,
+                spec: &spec,
+                threads: 2,
+                tt_mb,
+                budget,
+                work: SearchWork::Analysis,
+                observer: &crate::progress::Silent,
+                cancel: None,
+            };
             setup.search_options(72, Some(11)).tt_bytes >> 20
         };
         assert_eq!(mb(None, None), 1024, "Kalah(6,6) over 11 seeds, no limit");

@@ -254,7 +254,10 @@ mod tests {
     #[test]
     fn the_default_table_follows_the_boards_of_the_position() {
         let no_db = |h, seeds| default_tt_mb(h, seeds, None);
-        assert_eq!((no_db(6, 16), no_db(6, 17), no_db(6, 24), no_db(6, 36), no_db(6, 37)), (16, fields_floor(6, 64), fields_floor(6, 64), fields_floor(6, 256), 1024));
+        assert_eq!(
+            (no_db(6, 16), no_db(6, 17), no_db(6, 24), no_db(6, 36), no_db(6, 37)),
+            (16, fields_floor(6, 64), fields_floor(6, 64), fields_floor(6, 256), 1024)
+        );
         assert_eq!(no_db(8, 16), 16, "eight houses: by seeds");
         assert_eq!(no_db(4, 24), 16, "Kalah(4,3): 10.5 million boards");
         assert_eq!(no_db(4, 32), fields_floor(4, 64), "Kalah(4,4): 225 million boards");

@@ -115,4 +115,3 @@ impl Tablebase for Table {
         }
     }
 }
-

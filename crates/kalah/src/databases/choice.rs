@@ -151,7 +151,8 @@ pub struct SetupBudget {
 
 impl SetupBudget {
     /// No limit: the defaults as chosen without a time limit.
-    pub const UNLIMITED: SetupBudget = SetupBudget { load_bytes: u64::MAX, build_boards: u64::MAX, retrograde_boards: u64::MAX, answer_boards: u64::MAX, table_mb: usize::MAX };
+    pub const UNLIMITED: SetupBudget =
+        SetupBudget { load_bytes: u64::MAX, build_boards: u64::MAX, retrograde_boards: u64::MAX, answer_boards: u64::MAX, table_mb: usize::MAX };
 
     /// A quarter of `limit`, for a search on `threads` threads, and a table
     /// of [`TABLE_MB_PER_SECOND`] for each second of it; retrograde analysis
@@ -260,7 +261,10 @@ impl Databases {
         Ok(Some(open.map_err(|e| {
             let e = Error::from(e);
             match e.kind() {
-                ErrorKind::BadInput => Error::corrupt(format!("the database folder's file for these rules cannot serve them: {e}; move it aside or rebuild it")).caused_by(e),
+                ErrorKind::BadInput => {
+                    Error::corrupt(format!("the database folder's file for these rules cannot serve them: {e}; move it aside or rebuild it"))
+                        .caused_by(e)
+                }
                 _ => e,
             }
         })?))

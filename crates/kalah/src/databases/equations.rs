@@ -22,10 +22,16 @@ pub fn verify_equations(db: &Database, progress: &(dyn Fn(u64) + Sync)) -> Resul
     match broken {
         None => Ok(()),
         Some(b) => {
-            let board = kalah_core::Position::from_mover_board(header.houses, b.board, kalah_core::Side::South, [0, 0]).map_or_else(|_| format!("{:?}", b.board), |p| p.ring());
+            let board = kalah_core::Position::from_mover_board(header.houses, b.board, kalah_core::Side::South, [0, 0])
+                .map_or_else(|_| format!("{:?}", b.board), |p| p.ring());
             Err(kalah_db::DbError::corrupt(
                 db.path(),
-                format!("inconsistent database: the board {} (South to move, stores left out) holds {}, but its moves give it {}", board, range(b.stored), range(b.from_moves)),
+                format!(
+                    "inconsistent database: the board {} (South to move, stores left out) holds {}, but its moves give it {}",
+                    board,
+                    range(b.stored),
+                    range(b.from_moves)
+                ),
             )
             .into())
         }

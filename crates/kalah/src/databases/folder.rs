@@ -245,7 +245,8 @@ mod tests {
         let rules = Rules::default();
         let name = |n: u32| format!("kalah-h4-n{n}-{}.kdb", rules.tag());
         let seeds = |dbs: &Databases| dbs.files(4, rules).iter().map(|f| f.max_seeds).collect::<Vec<_>>();
-        let age = |secs: u64| std::fs::File::open(dir.path()).unwrap().set_modified(std::time::SystemTime::now() - Duration::from_secs(secs)).unwrap();
+        let age =
+            |secs: u64| std::fs::File::open(dir.path()).unwrap().set_modified(std::time::SystemTime::now() - Duration::from_secs(secs)).unwrap();
         std::fs::write(dir.path().join(name(8)), b"x").unwrap();
         // Changed "just now" whatever the time the test takes: a second ahead.
         std::fs::File::open(dir.path()).unwrap().set_modified(std::time::SystemTime::now() + Duration::from_secs(1)).unwrap();

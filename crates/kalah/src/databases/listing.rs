@@ -197,7 +197,9 @@ impl Databases {
                         default,
                     });
                 }
-                Err(kalah_db::DbError::Incomplete { levels, total, .. }) => listing.partial.push(PartialFile { path, levels_done: levels, levels: total, bytes }),
+                Err(kalah_db::DbError::Incomplete { levels, total, .. }) => {
+                    listing.partial.push(PartialFile { path, levels_done: levels, levels: total, bytes })
+                }
                 Err(e) => listing.refused.push(RefusedFile { path, error: e.to_string() }),
             }
         }

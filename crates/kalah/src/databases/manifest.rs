@@ -174,7 +174,11 @@ pub fn check_manifest(manifest: &Path, dir: &Path, file: Option<&Path>) -> Resul
     let mut check = ManifestCheck { manifest: manifest.to_path_buf(), ok: false, checked: Vec::new(), problems: Vec::new(), absent: Vec::new() };
     for row in &rows {
         if Path::new(&row.file).file_name() != Some(std::ffi::OsStr::new(&row.file)) {
-            return Err(Error::bad_input(format!("{}: the file {:?} is not a file name (a manifest names files of its folder)", manifest.display(), row.file)));
+            return Err(Error::bad_input(format!(
+                "{}: the file {:?} is not a file name (a manifest names files of its folder)",
+                manifest.display(),
+                row.file
+            )));
         }
         let path = match file {
             Some(file) if wanted.as_deref() == Some(row.file.as_str()) => file.to_path_buf(),
@@ -205,7 +209,13 @@ fn check_row(row: &ListedFile, path: &Path) -> Result<Option<String>> {
         return Ok(Some("not a file".into()));
     }
     if row.max_seeds as u64 != 2 * row.houses as u64 * row.seeds as u64 {
-        return Ok(Some(format!("the manifest's row covers {} seeds, not the {} of Kalah({},{})'s start", row.max_seeds, 2 * row.houses as u64 * row.seeds as u64, row.houses, row.seeds)));
+        return Ok(Some(format!(
+            "the manifest's row covers {} seeds, not the {} of Kalah({},{})'s start",
+            row.max_seeds,
+            2 * row.houses as u64 * row.seeds as u64,
+            row.houses,
+            row.seeds
+        )));
     }
     let (bytes, sha) = sha256(path)?;
     if bytes != row.bytes {
@@ -217,7 +227,8 @@ fn check_row(row: &ListedFile, path: &Path) -> Result<Option<String>> {
     let db = Database::open(path)?;
     let h = db.header();
     let r = h.rules;
-    let named = (h.houses, [r.capture.to_string(), r.end.to_string(), r.leftovers.to_string(), r.sowing.to_string(), r.relay.to_string()], h.max_seeds);
+    let named =
+        (h.houses, [r.capture.to_string(), r.end.to_string(), r.leftovers.to_string(), r.sowing.to_string(), r.relay.to_string()], h.max_seeds);
     let listed = (row.houses, [&row.capture, &row.end, &row.leftovers, &row.sowing, &row.relay].map(String::clone), row.max_seeds);
     if named != listed {
         return Ok(Some(format!("the header names other rules or sizes than the manifest ({})", h.rules)));
@@ -238,7 +249,9 @@ fn check_row(row: &ListedFile, path: &Path) -> Result<Option<String>> {
     }
     if row.reachable_boards.is_some() || row.reachable_positions.is_some() {
         let (boards, positions) = reachable(&Engine::new(row.houses, r), &db, &start);
-        if let Some(why) = said(row.reachable_boards, boards, "boards reachable").or_else(|| said(row.reachable_positions, positions, "positions reachable")) {
+        if let Some(why) =
+            said(row.reachable_boards, boards, "boards reachable").or_else(|| said(row.reachable_positions, positions, "positions reachable"))
+        {
             return Ok(Some(why));
         }
     }
@@ -288,7 +301,11 @@ mod tests {
     #[test]
     fn what_is_not_a_manifest_is_refused_and_left_alone() {
         let dir = tempfile::tempdir().unwrap();
-        for (name, bytes) in [("notes.txt", &b"some notes\n1,2\n"[..]), ("latin1.csv", b"houses,seeds\n\xe9\n"), ("short.csv", b"houses,seeds,capture\n1,1,standard\n")] {
+        for (name, bytes) in [
+            ("notes.txt", &b"some notes\n1,2\n"[..]),
+            ("latin1.csv", b"houses,seeds\n\xe9\n"),
+            ("short.csv", b"houses,seeds,capture\n1,1,standard\n"),
+        ] {
             let path = dir.path().join(name);
             std::fs::write(&path, bytes).unwrap();
             let e = add_to_manifest(&path, &row(1, 1, "x.kdb")).unwrap_err();

@@ -163,14 +163,18 @@ pub fn solve(request: &StrongRequest, progress: &dyn BuildProgress, observer: &d
                 human_bytes(disk),
                 file.display()
             ));
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| Error::internal(format!("a pool of {threads} threads: {e}")))?;
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|e| Error::internal(format!("a pool of {threads} threads: {e}")))?;
             pool.install(|| kalah_db::build_file(file, h, rules, n, progress))?;
             (Database::open_for(file, h, rules)?, timer.elapsed().as_secs_f64())
         }
     };
     // The statistics read the mapped file once, level by level: no copy
     // of it in memory is needed.
-    let value = start.store_difference() + db.probe_board(start.mover_board())?.ok_or_else(|| Error::internal("the strong solution does not cover its start"))?;
+    let value = start.store_difference()
+        + db.probe_board(start.mover_board())?.ok_or_else(|| Error::internal("the strong solution does not cover its start"))?;
     let (won, drawn, lost) = outcome_counts(&db)?;
     let (reachable_boards, reachable_positions) = reachable(&Engine::new(h, rules), &db, &start);
     let (bytes, sha256) = sha256(file)?;
@@ -225,7 +229,8 @@ mod tests {
     fn a_manifest_vouches_for_every_column_and_a_file_is_never_replaced() {
         let dir = tempfile::tempdir().unwrap();
         let (file, manifest) = (dir.path().join("s21.kdb"), dir.path().join("m.csv"));
-        let request = StrongRequest { houses: 2, seeds: 1, rules: Rules::default(), file: file.clone(), threads: 1, manifest: Some(manifest.clone()) };
+        let request =
+            StrongRequest { houses: 2, seeds: 1, rules: Rules::default(), file: file.clone(), threads: 1, manifest: Some(manifest.clone()) };
         let solution = solve(&request, &kalah_db::Quiet, &crate::progress::Silent).unwrap();
         assert_eq!(solution.value, kalah_reference::solve(&Rules::default(), &kalah_reference::RefPosition::start(2, 1)).0);
         assert!(check_manifest(&manifest, dir.path(), None).unwrap().ok);
@@ -251,7 +256,8 @@ mod tests {
         // Another file where the solution would go: refused, left as it was.
         let notes = dir.path().join("notes.kdb");
         std::fs::write(&notes, "my notes").unwrap();
-        let e = solve(&StrongRequest { file: notes.clone(), manifest: None, ..request.clone() }, &kalah_db::Quiet, &crate::progress::Silent).unwrap_err();
+        let e =
+            solve(&StrongRequest { file: notes.clone(), manifest: None, ..request.clone() }, &kalah_db::Quiet, &crate::progress::Silent).unwrap_err();
         assert_eq!(e.kind(), crate::error::ErrorKind::Refused, "{e}");
         assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes");
         let e = solve(&StrongRequest { threads: 0, ..request }, &kalah_db::Quiet, &crate::progress::Silent).unwrap_err();

@@ -78,10 +78,7 @@ impl ToWorker {
     /// The message [`ToWorker::encode`] wrote.
     pub fn decode(w: Words) -> ToWorker {
         match w[0] {
-            1 => ToWorker::Job {
-                job: w[1] as usize,
-                board: Board::from_words(w[2], w[3]),
-            },
+            1 => ToWorker::Job { job: w[1] as usize, board: Board::from_words(w[2], w[3]) },
             2 => ToWorker::Continue,
             3 => ToWorker::Stop,
             _ => ToWorker::Quit,

@@ -81,4 +81,6 @@ pub use messages::{ToMaster, ToWorker, Words};
 pub use rank::{prepare, RankSearch};
 pub use report::{report, Distributed, DistributedReport};
 pub use tree::{Tree, JOBS_PER_WORKER, MAX_SPLIT_DEPTH};
-pub use workers::{local_links, master, worker, Knobs, LocalMaster, LocalWorker, MasterLink, WorkerLink, WorkerStats, FIRST_SLICE, LONGEST_SLICE, POLL, SPLIT_AFTER};
+pub use workers::{
+    local_links, master, worker, Knobs, LocalMaster, LocalWorker, MasterLink, WorkerLink, WorkerStats, FIRST_SLICE, LONGEST_SLICE, POLL, SPLIT_AFTER,
+};

@@ -39,14 +39,26 @@ pub fn prepare(databases: &Databases, request: &Request, ranks_here: usize, obse
     request.check()?;
     let (position, rules) = (&request.position, request.rules);
     if rules.may_cycle() {
-        return Err(Error::refused("clockwise sowing is solved by retrograde analysis in memory, which a shared search does not do: search it in one process"));
+        return Err(Error::refused(
+            "clockwise sowing is solved by retrograde analysis in memory, which a shared search does not do: search it in one process",
+        ));
     }
     if request.db.build_seeds.is_some_and(|n| n > 0) {
-        return Err(Error::refused("a database built in memory is not shared by the ranks of a search: build a database file and name it").about(Field::DbSeeds));
+        return Err(Error::refused("a database built in memory is not shared by the ranks of a search: build a database file and name it")
+            .about(Field::DbSeeds));
     }
     let (h, seeds) = (position.houses(), position.seeds_in_houses());
     let engine = Engine::shared(h, rules);
-    let setup = Setup { engine, spec: &request.db, threads: request.threads, tt_mb: request.tt_mb, budget: SetupBudget::UNLIMITED, work: SearchWork::Analysis, observer, cancel: None };
+    let setup = Setup {
+        engine,
+        spec: &request.db,
+        threads: request.threads,
+        tt_mb: request.tt_mb,
+        budget: SetupBudget::UNLIMITED,
+        work: SearchWork::Analysis,
+        observer,
+        cancel: None,
+    };
     let purpose = Purpose { houses: h, rules, seeds, gap: ANALYSIS_LOAD_GAP };
     let file = databases.open_for(setup.spec, purpose, SetupBudget::UNLIMITED, observer)?;
     let database = file.as_ref().map(UsedDatabase::file);
@@ -80,7 +92,8 @@ mod tests {
         let solvers: Vec<Solver<Table>> = ranks.into_iter().map(|r| r.solver).collect();
         let (tree, stats) = shared_by(&solvers, &request.position, 8, true);
         let answer = report(&tree, &stats, &request, database, 1.0).unwrap();
-        let one = crate::answer::Analyzer::new(databases.clone()).analyze(&Request { book: false, ..request.clone() }, &crate::progress::Silent).unwrap();
+        let one =
+            crate::answer::Analyzer::new(databases.clone()).analyze(&Request { book: false, ..request.clone() }, &crate::progress::Silent).unwrap();
         assert_eq!(answer.report.value(), one.value());
         assert_eq!(answer.report.analysis.moves, one.analysis.moves);
         assert_eq!((answer.distributed.ranks, answer.distributed.threads_per_rank), (2, 1));

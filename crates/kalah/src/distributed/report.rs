@@ -58,7 +58,8 @@ pub fn report(tree: &Tree, stats: &[WorkerStats], request: &Request, database: O
     }
     let (position, rules) = (request.position, request.rules);
     let base = position.store_difference();
-    let moves = if request.want.moves() { tree.moves().into_iter().map(|(house, v)| MoveValue { house, value: base + v }).collect() } else { Vec::new() };
+    let moves =
+        if request.want.moves() { tree.moves().into_iter().map(|(house, v)| MoveValue { house, value: base + v }).collect() } else { Vec::new() };
     let analysis = Analysis { value: base + tree.value(), moves, pv: Vec::new(), end: LineEnd::GameOver };
     let (jobs, never, splits) = tree.job_counts();
     let report = Report {

@@ -57,32 +57,12 @@ impl Node {
             }
             None => (-n, n),
         };
-        Node {
-            board,
-            house,
-            gain,
-            same_mover,
-            children: Vec::new(),
-            job: None,
-            own: (lo, hi),
-            lo,
-            hi,
-        }
+        Node { board, house, gain, same_mover, children: Vec::new(), job: None, own: (lo, hi), lo, hi }
     }
 
     /// A move that ends the game with store difference `gain`.
     fn game_over(house: usize, gain: i32) -> Node {
-        Node {
-            board: Board::EMPTY,
-            house,
-            gain,
-            same_mover: true,
-            children: Vec::new(),
-            job: None,
-            own: (0, 0),
-            lo: 0,
-            hi: 0,
-        }
+        Node { board: Board::EMPTY, house, gain, same_mover: true, children: Vec::new(), job: None, own: (0, 0), lo: 0, hi: 0 }
     }
 
     fn decided(&self) -> bool {
@@ -226,14 +206,7 @@ impl Tree {
             Some(&j) => (j, false),
             None => {
                 let n = board.total() as i32;
-                self.jobs.push(Job {
-                    board,
-                    nodes: Vec::new(),
-                    state: JobState::Waiting,
-                    lo: -n,
-                    hi: n,
-                    split: false,
-                });
+                self.jobs.push(Job { board, nodes: Vec::new(), state: JobState::Waiting, lo: -n, hi: n, split: false });
                 self.by_board.insert(board, self.jobs.len() - 1);
                 (self.jobs.len() - 1, true)
             }
@@ -373,10 +346,7 @@ impl Tree {
     /// the waiting workers split jobs instead, into many more small
     /// searches to exact values.)
     pub(crate) fn next_job(&self) -> Option<usize> {
-        self.order
-            .iter()
-            .copied()
-            .find(|&j| matches!(self.jobs[j].state, JobState::Waiting | JobState::Stopped) && self.job_needed(j))
+        self.order.iter().copied().find(|&j| matches!(self.jobs[j].state, JobState::Waiting | JobState::Stopped) && self.job_needed(j))
     }
 
     /// The first needed job (in hand-out order) that a worker has been
@@ -384,9 +354,7 @@ impl Tree {
     pub(crate) fn to_split(&self, engine: &Engine, after: Duration) -> Option<usize> {
         self.order.iter().copied().find(|&j| {
             let job = &self.jobs[j];
-            matches!(job.state, JobState::Running(_, since) if since.elapsed() >= after)
-                && self.job_needed(j)
-                && !engine.is_over(job.board)
+            matches!(job.state, JobState::Running(_, since) if since.elapsed() >= after) && self.job_needed(j) && !engine.is_over(job.board)
         })
     }
 
@@ -399,11 +367,7 @@ impl Tree {
     /// Each move of the root (1-based house) and its value for the root's
     /// mover, once finished with `all_moves`.
     pub fn moves(&self) -> Vec<(usize, i32)> {
-        let mut moves: Vec<(usize, i32)> = self.nodes[ROOT]
-            .children
-            .iter()
-            .map(|&c| (self.nodes[c].house + 1, self.nodes[c].as_move().0))
-            .collect();
+        let mut moves: Vec<(usize, i32)> = self.nodes[ROOT].children.iter().map(|&c| (self.nodes[c].house + 1, self.nodes[c].as_move().0)).collect();
         moves.sort_unstable();
         moves
     }
@@ -457,12 +421,8 @@ mod tests {
                 // reach the boards of deeper ones split before.
                 let mut pick = 0usize;
                 for _ in 0..200 {
-                    let live: Vec<usize> = tree
-                        .order
-                        .iter()
-                        .copied()
-                        .filter(|&j| !tree.jobs[j].split && !engine.is_over(tree.jobs[j].board))
-                        .collect();
+                    let live: Vec<usize> =
+                        tree.order.iter().copied().filter(|&j| !tree.jobs[j].split && !engine.is_over(tree.jobs[j].board)).collect();
                     if live.is_empty() {
                         break;
                     }

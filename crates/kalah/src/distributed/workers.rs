@@ -212,11 +212,7 @@ pub fn local_links(workers: usize) -> (LocalMaster, Vec<LocalWorker>) {
     for id in 0..workers {
         let (to_worker, worker_inbox) = mpsc::channel();
         outboxes.push(to_worker);
-        ends.push(LocalWorker {
-            id,
-            outbox: to_master.clone(),
-            inbox: worker_inbox,
-        });
+        ends.push(LocalWorker { id, outbox: to_master.clone(), inbox: worker_inbox });
     }
     (LocalMaster { inbox, outboxes }, ends)
 }
@@ -249,12 +245,15 @@ pub(crate) mod tests {
 
     /// Runs the master and `workers` workers (each with its own solver, as
     /// ranks have) in this process.
-    pub(crate) fn shared<T: Tablebase>(h: usize, rules: Rules, tables: Vec<T>, position: &Position, wanted: usize, all_moves: bool) -> (Tree, Vec<WorkerStats>) {
-        let options = SearchOptions {
-            threads: 1,
-            tt_bytes: 1 << 22,
-            max_seeds: None,
-        };
+    pub(crate) fn shared<T: Tablebase>(
+        h: usize,
+        rules: Rules,
+        tables: Vec<T>,
+        position: &Position,
+        wanted: usize,
+        all_moves: bool,
+    ) -> (Tree, Vec<WorkerStats>) {
+        let options = SearchOptions { threads: 1, tt_bytes: 1 << 22, max_seeds: None };
         let solvers: Vec<Solver<T>> = tables.into_iter().map(|t| Solver::new(h, rules, t, options).unwrap()).collect();
         shared_by(&solvers, position, wanted, all_moves)
     }
@@ -275,14 +274,8 @@ pub(crate) mod tests {
 
     #[test]
     fn the_shared_search_finds_the_single_search_value() {
-        let empty = Rules {
-            capture: Capture::Empty,
-            ..Rules::default()
-        };
-        let turn = Rules {
-            end: End::Turn,
-            ..Rules::default()
-        };
+        let empty = Rules { capture: Capture::Empty, ..Rules::default() };
+        let turn = Rules { end: End::Turn, ..Rules::default() };
         for (h, s, rules) in [(4, 3, Rules::default()), (4, 3, empty), (3, 4, turn), (5, 2, empty)] {
             let position = Position::start(h, s).unwrap();
             let single = Solver::new(h, rules, NoTablebase { houses: h, rules }, SearchOptions { threads: 1, tt_bytes: 1 << 22, max_seeds: None })
@@ -304,10 +297,7 @@ pub(crate) mod tests {
 
     #[test]
     fn leaves_the_database_covers_need_no_job() {
-        let rules = Rules {
-            capture: Capture::Empty,
-            ..Rules::default()
-        };
+        let rules = Rules { capture: Capture::Empty, ..Rules::default() };
         let mut builder = Builder::new(4, rules, 10).unwrap();
         builder.build_all(&kalah_db::Quiet);
         let position = Position::start(4, 3).unwrap();

@@ -107,7 +107,9 @@ impl std::fmt::Debug for AnswerStore {
 fn store_error(dir: &Path, what: &str, e: heed::Error) -> Error {
     let kind = match &e {
         heed::Error::Io(_) => crate::error::ErrorKind::Io,
-        heed::Error::Mdb(heed::MdbError::Invalid | heed::MdbError::VersionMismatch | heed::MdbError::Corrupted | heed::MdbError::PageNotFound) => crate::error::ErrorKind::Corrupt,
+        heed::Error::Mdb(heed::MdbError::Invalid | heed::MdbError::VersionMismatch | heed::MdbError::Corrupted | heed::MdbError::PageNotFound) => {
+            crate::error::ErrorKind::Corrupt
+        }
         _ => crate::error::ErrorKind::Io,
     };
     Error::of_kind(kind, format!("{}: the answers kept there: {what}: {e}", dir.display()))
@@ -184,9 +186,14 @@ impl AnswerStore {
             Some(FORMAT_1) => {
                 db.clear(&mut txn).map_err(|e| store_error(dir, "cannot write", e))?;
                 db.put(&mut txn, FORMAT_KEY, FORMAT).map_err(|e| store_error(dir, "cannot write", e))?;
-                observer.note(&format!("{}: the answers kept there were of format 1, without checksums: dropped, to be found and kept again", dir.display()));
+                observer.note(&format!(
+                    "{}: the answers kept there were of format 1, without checksums: dropped, to be found and kept again",
+                    dir.display()
+                ));
             }
-            Some(other) => return Err(Error::corrupt(format!("{}: kept answers of another format ({other:?}, not {FORMAT:?}): refused", dir.display()))),
+            Some(other) => {
+                return Err(Error::corrupt(format!("{}: kept answers of another format ({other:?}, not {FORMAT:?}): refused", dir.display())))
+            }
             None if db.is_empty(&txn).map_err(|e| store_error(dir, "cannot read", e))? => {
                 db.put(&mut txn, FORMAT_KEY, FORMAT).map_err(|e| store_error(dir, "cannot write", e))?;
             }
@@ -206,7 +213,10 @@ impl AnswerStore {
             return Ok(None);
         };
         let refused = |why: String| Error::corrupt(format!("{}: the answer kept for {position} {why}: refused", self.dir.display()));
-        let (sum, text) = text.split_once(' ').filter(|(sum, _)| sum.len() == 16 && sum.bytes().all(|b| b.is_ascii_hexdigit())).ok_or_else(|| refused("has no checksum".into()))?;
+        let (sum, text) = text
+            .split_once(' ')
+            .filter(|(sum, _)| sum.len() == 16 && sum.bytes().all(|b| b.is_ascii_hexdigit()))
+            .ok_or_else(|| refused("has no checksum".into()))?;
         if sum != checksum(text) {
             return Err(refused("does not match its checksum (damaged)".into()));
         }
@@ -397,7 +407,9 @@ mod tests {
     /// The exact answer of Kalah(3,3) under the default rules, by a search.
     fn solved() -> Report {
         let dir = tempfile::tempdir().unwrap();
-        let report = Analyzer::new(Databases::new(dir.path())).analyze(&Request { book: false, ..Request::new(Position::start(3, 3).unwrap(), Rules::default()) }, &Silent).unwrap();
+        let report = Analyzer::new(Databases::new(dir.path()))
+            .analyze(&Request { book: false, ..Request::new(Position::start(3, 3).unwrap(), Rules::default()) }, &Silent)
+            .unwrap();
         assert_eq!(report.source, Source::Search);
         report
     }

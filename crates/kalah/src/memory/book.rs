@@ -50,8 +50,8 @@ use kalah_core::{Board, Engine, Next, Position, Rules, Side};
 use kalah_search::{Bounded, BoundedAnalysis, BoundedMove, LineEnd, PvMove};
 use xxhash_rust::xxh3::xxh3_64;
 
-use crate::memory::bytes::{board_text, Reader};
 use crate::error::{Error, Result};
+use crate::memory::bytes::{board_text, Reader};
 
 /// The book this library carries: `data/book/book.kbk` of its
 /// repository (through the crate's `data/book.kbk`, a link to it, so that
@@ -63,7 +63,8 @@ static CARRIED: &[u8] = include_bytes!("../../data/book.kbk");
 /// when the build carries none. An error (kind corrupt) if it is damaged.
 pub fn carried() -> Result<Option<Arc<Book>>> {
     static BOOK: OnceLock<std::result::Result<Arc<Book>, String>> = OnceLock::new();
-    let book = BOOK.get_or_init(|| if CARRIED.is_empty() { Ok(Arc::default()) } else { Book::from_bytes(CARRIED).map(Arc::new).map_err(|e| e.to_string()) });
+    let book =
+        BOOK.get_or_init(|| if CARRIED.is_empty() { Ok(Arc::default()) } else { Book::from_bytes(CARRIED).map(Arc::new).map_err(|e| e.to_string()) });
     match book {
         Ok(b) if b.is_empty() => Ok(None),
         Ok(b) => Ok(Some(b.clone())),
@@ -231,7 +232,8 @@ impl Book {
             for _ in 0..n {
                 let cells = r.take(2 * houses).ok_or_else(short)?;
                 let board = Board::from_sides(&cells[..houses], &cells[houses..]);
-                let moves: Vec<Option<i32>> = r.take(houses).ok_or_else(short)?.iter().map(|&b| (b as i8 != NO_MOVE).then_some(b as i8 as i32)).collect();
+                let moves: Vec<Option<i32>> =
+                    r.take(houses).ok_or_else(short)?.iter().map(|&b| (b as i8 != NO_MOVE).then_some(b as i8 as i32)).collect();
                 let k = r.take(1).ok_or_else(short)?[0] as usize;
                 let line = r.take(k).ok_or_else(short)?.to_vec();
                 let entry = BookEntry { moves, line };
@@ -318,8 +320,6 @@ pub(crate) fn check_entry(engine: &Engine, board: Board, e: &BookEntry) -> std::
     }
     Err("its line stops before the game ends".into())
 }
-
-
 
 /// Every board within `plies` sowings of the start of Kalah(h,s) under
 /// `rules` whose game is not over, each once, nearest the start first (in

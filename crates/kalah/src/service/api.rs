@@ -152,9 +152,9 @@ impl ApiRequest {
                 }
             }
             // A query string writes a yes-or-no option as a name.
-        Some(Flag::Name(text)) if text == "true" => Relay::On,
-        Some(Flag::Name(text)) if text == "false" => Relay::Off,
-        Some(Flag::Name(text)) => text.parse().map_err(|e| Error::bad_input(format!("relay: {e}")))?,
+            Some(Flag::Name(text)) if text == "true" => Relay::On,
+            Some(Flag::Name(text)) if text == "false" => Relay::Off,
+            Some(Flag::Name(text)) => text.parse().map_err(|e| Error::bad_input(format!("relay: {e}")))?,
         };
         Ok(Rules {
             capture: named::<Capture>("capture", &self.capture, Capture::Standard)?,
@@ -187,7 +187,13 @@ impl ApiRequest {
             None => true,
             Some(flag) => flag.value("book")?,
         };
-        Ok(Request { threads: limits.threads, time_limit: Some(time_limit), book, memory: limits.memory, ..Request::new(self.position()?, self.rules()?) })
+        Ok(Request {
+            threads: limits.threads,
+            time_limit: Some(time_limit),
+            book,
+            memory: limits.memory,
+            ..Request::new(self.position()?, self.rules()?)
+        })
     }
 
     /// The question asked: its position and rules, as the answers kept
@@ -223,7 +229,12 @@ pub fn answer(analyzer: &Analyzer, request: &ApiRequest, limits: &Limits) -> Res
 /// [`answer`], stopped early (its search giving the bounds proven by then)
 /// when `cancel` is raised: a door's way to stop the work of a client that
 /// went away.
-pub fn answer_until(analyzer: &Analyzer, request: &ApiRequest, limits: &Limits, cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>) -> Result<Report> {
+pub fn answer_until(
+    analyzer: &Analyzer,
+    request: &ApiRequest,
+    limits: &Limits,
+    cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+) -> Result<Report> {
     answer_watched(analyzer, request, limits, cancel, &Silent)
 }
 

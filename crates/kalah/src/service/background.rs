@@ -19,9 +19,9 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::service::api::{self, ApiRequest, Limits};
-use crate::progress::{Log, Observer, SearchStatus};
 use crate::answer::Memory;
+use crate::progress::{Log, Observer, SearchStatus};
+use crate::service::api::{self, ApiRequest, Limits};
 
 /// Finished searches whose state is still told, the oldest forgotten first.
 pub const KEPT_JOBS: usize = 64;
@@ -162,7 +162,6 @@ pub struct Background {
     log: Log,
 }
 
-
 impl std::fmt::Debug for Background {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Background").field("slots", &self.slots).field("time", &self.time).finish()
@@ -194,7 +193,14 @@ impl Background {
 
     /// [`Background::start`], for a search begun at `begun.0` and given
     /// more time `begun.1` times (a search taken up again goes on counting).
-    fn launch(self: &Arc<Self>, analyzer: &crate::answer::Analyzer, limits: &Limits, key: String, request: ApiRequest, begun: (Instant, u32)) -> bool {
+    fn launch(
+        self: &Arc<Self>,
+        analyzer: &crate::answer::Analyzer,
+        limits: &Limits,
+        key: String,
+        request: ApiRequest,
+        begun: (Instant, u32),
+    ) -> bool {
         let job = {
             let mut jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
             let running = jobs.iter().filter(|j| j.told().state == Some(State::Running)).count();
@@ -206,7 +212,15 @@ impl Background {
                 started: begun.0,
                 cancel: Arc::new(AtomicBool::new(false)),
                 more: AtomicU32::new(begun.1),
-                now: Mutex::new(Now { state: State::Running, nodes: 0, lower: None, upper: None, building: None, ends: Instant::now() + self.time, ended: None }),
+                now: Mutex::new(Now {
+                    state: State::Running,
+                    nodes: 0,
+                    lower: None,
+                    upper: None,
+                    building: None,
+                    ends: Instant::now() + self.time,
+                    ended: None,
+                }),
             });
             jobs.push_back(job.clone());
             // Forget the oldest finished searches beyond the kept ones.
@@ -219,7 +233,8 @@ impl Background {
             job
         };
         let (analyzer, limits, background, searched) = (analyzer.clone(), *limits, self.clone(), job.clone());
-        let spawned = std::thread::Builder::new().name("kalah-background".into()).spawn(move || background.run(&analyzer, limits, &searched, request));
+        let spawned =
+            std::thread::Builder::new().name("kalah-background".into()).spawn(move || background.run(&analyzer, limits, &searched, request));
         if spawned.is_err() {
             // No thread: the place it took is free again.
             job.set(State::Failed);
@@ -237,7 +252,8 @@ impl Background {
         let request = ApiRequest { time_limit: None, ..request };
         loop {
             let left = job.now.lock().unwrap_or_else(|e| e.into_inner()).ends.saturating_duration_since(Instant::now());
-            let limits = Limits { time_limit: left.max(Duration::from_millis(50)), setup_time: Some(limits.time_limit), memory: Memory::Answers, ..limits };
+            let limits =
+                Limits { time_limit: left.max(Duration::from_millis(50)), setup_time: Some(limits.time_limit), memory: Memory::Answers, ..limits };
             match api::answer_watched(analyzer, &request, &limits, Some(job.cancel.clone()), &Watch(job)) {
                 Ok(report) if report.is_exact() => {
                     let value = report.value();

@@ -8,11 +8,11 @@ use std::time::{Duration, Instant};
 
 use kalah_core::{Board, Capture, Engine, Next, Position, Rules};
 
+use crate::answer::oracle::Oracle;
 use crate::answer::{Analyzer, Request};
-use crate::memory::book::{board_position, boards_within, check_entry, Book, BookEntry, Section, SectionInfo};
 use crate::databases::{DbFile, DbSpec};
 use crate::error::{Error, Result};
-use crate::answer::oracle::Oracle;
+use crate::memory::book::{board_position, boards_within, check_entry, Book, BookEntry, Section, SectionInfo};
 use crate::progress::Observer;
 use crate::studies::sample::Sampler;
 
@@ -37,7 +37,13 @@ pub struct Game {
 /// play). `checkpoint` is given the section (complete to the ply its
 /// `plies` says) and the boards done and in all, at least every `every`
 /// and at the end; an error from it stops the build.
-pub fn build(oracle: &dyn Oracle, game: Game, section: Option<Section>, every: std::time::Duration, checkpoint: &mut dyn FnMut(&Section, usize, usize) -> Result<()>) -> Result<Section> {
+pub fn build(
+    oracle: &dyn Oracle,
+    game: Game,
+    section: Option<Section>,
+    every: std::time::Duration,
+    checkpoint: &mut dyn FnMut(&Section, usize, usize) -> Result<()>,
+) -> Result<Section> {
     let Game { houses, seeds, rules, plies } = game;
     if rules.may_cycle() {
         return Err(Error::refused("an opening book of clockwise sowing: its values are not all exact"));
@@ -100,7 +106,8 @@ pub fn build(oracle: &dyn Oracle, game: Game, section: Option<Section>, every: s
                 return Err(Error::refused(format!("a line of best play of {} moves: a book keeps at most 255", a.pv.len())));
             }
             let entry = BookEntry { moves, line: a.pv.iter().map(|m| m.house as u8).collect() };
-            check_entry(&engine, board, &entry).map_err(|why| Error::internal(format!("the search gave a book entry that is not possible: {why}")))?;
+            check_entry(&engine, board, &entry)
+                .map_err(|why| Error::internal(format!("the search gave a book entry that is not possible: {why}")))?;
             section.entries.insert(board, entry);
             done += 1;
             if last.elapsed() >= every {
@@ -168,7 +175,6 @@ pub fn verify(oracle: &dyn Oracle, section: &Section, boards: &[Board]) -> Resul
     }
     Ok(out)
 }
-
 
 /// How the searches of [`build_file`] and [`check`] run: over which
 /// database, with how many threads and how large a table (the fields of
@@ -264,7 +270,13 @@ pub fn build_file(
         progress(&BookProgress { done, total, plies: section.plies, nodes: oracle.nodes(), elapsed: started.elapsed() });
         Ok(())
     })?;
-    Ok(BookBuilt { file: file.to_path_buf(), section: section.info(), entries: with(&section).len(), nodes: oracle.nodes(), seconds: started.elapsed().as_secs_f64() })
+    Ok(BookBuilt {
+        file: file.to_path_buf(),
+        section: section.info(),
+        entries: with(&section).len(),
+        nodes: oracle.nodes(),
+        seconds: started.elapsed().as_secs_f64(),
+    })
 }
 
 /// Writes `book` to `file` through the one safe way to write a file (a
@@ -327,14 +339,19 @@ pub fn check(analyzer: &Analyzer, book: &Book, request: &CheckRequest, observer:
     };
     let fits = |x: &Section| file.as_ref().is_none_or(|f| (f.houses, f.rules) == (x.houses, x.rules));
     let chosen = |x: &&Section| {
-        request.houses.is_none_or(|h| x.houses == h) && request.seeds.is_none_or(|s| x.seeds == s) && request.capture.is_none_or(|c| x.rules.capture == c) && fits(x)
+        request.houses.is_none_or(|h| x.houses == h)
+            && request.seeds.is_none_or(|s| x.seeds == s)
+            && request.capture.is_none_or(|c| x.rules.capture == c)
+            && fits(x)
     };
     if request.sample == Some(0) {
         return Err(Error::bad_input("a sample of 0 entries proves nothing: ask for at least 1, or for every entry"));
     }
     if !book.sections().iter().any(|x| chosen(&x)) {
         return Err(Error::bad_input(match &file {
-            Some(f) => format!("the book holds no game of {} houses under {} chosen here, the board and rules of the database file", f.houses, f.rules),
+            Some(f) => {
+                format!("the book holds no game of {} houses under {} chosen here, the board and rules of the database file", f.houses, f.rules)
+            }
             None => "the book holds no game of the sizes and rules chosen".to_string(),
         }));
     }

@@ -18,8 +18,8 @@ use kalah_core::{Engine, Position, Rules, Side};
 use kalah_search::Bounded;
 use serde::Serialize;
 
-use crate::error::{Error, Result};
 use crate::answer::oracle::Oracle;
+use crate::error::{Error, Result};
 use crate::text::RulesView;
 
 /// One opening turn of South and South's value after it.
@@ -139,7 +139,14 @@ pub struct OpeningsReport {
 /// The opening turns of `start` and the game's value, under the pie rule
 /// if `with_pie` ([`pie`]; within `limit` a turn); `rules` are the
 /// oracle's.
-pub fn openings_report(engine: &Engine, oracle: &dyn Oracle, start: &Position, rules: Rules, with_pie: bool, limit: Option<Duration>) -> Result<OpeningsReport> {
+pub fn openings_report(
+    engine: &Engine,
+    oracle: &dyn Oracle,
+    start: &Position,
+    rules: Rules,
+    with_pie: bool,
+    limit: Option<Duration>,
+) -> Result<OpeningsReport> {
     let timer = Instant::now();
     let (pie_value, turns) = pie(engine, oracle, start, limit)?;
     let best = best_turn(&turns).ok_or_else(|| Error::bad_input("the start position has no move"))?;
@@ -148,7 +155,10 @@ pub fn openings_report(engine: &Engine, oracle: &dyn Oracle, start: &Position, r
         houses: start.houses(),
         position: start.ring(),
         rules: rules.into(),
-        openings: turns.iter().map(|t| TurnView { turn: t.houses.clone(), value: t.value.exact(), lower: t.value.lower, upper: t.value.upper }).collect(),
+        openings: turns
+            .iter()
+            .map(|t| TurnView { turn: t.houses.clone(), value: t.value.exact(), lower: t.value.lower, upper: t.value.upper })
+            .collect(),
         pie: with_pie.then_some(PieView { pie_value: pie_value.exact(), pie_bounds: [pie_value.lower, pie_value.upper] }),
         value: game.exact(),
         lower: game.lower,

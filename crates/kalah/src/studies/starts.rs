@@ -10,12 +10,12 @@ use kalah_core::{Engine, Position, Rules};
 use kalah_search::Bounded;
 use serde::Serialize;
 
+use crate::answer::setup::Setup;
+use crate::answer::sizes::SearchWork;
 use crate::databases::{Databases, DbSpec, SetupBudget};
 use crate::error::{Error, Result};
 use crate::progress::Observer;
 use crate::studies::published::{self, Published};
-use crate::answer::setup::Setup;
-use crate::answer::sizes::SearchWork;
 use crate::text::{bounded, RulesView};
 
 /// What to tabulate.
@@ -126,11 +126,24 @@ pub fn starts_table(databases: &Databases, request: &StartsRequest, observer: &d
         let budget = SetupBudget::within(Some(request.time_limit * (seeds_to - seeds_from + 1)), request.threads);
         let engine = Engine::new(h, request.rules);
         let spec = DbSpec { build_seeds: request.db_seeds, ..DbSpec::default() };
-        let how = Setup { engine: &engine, spec: &spec, threads: request.threads, tt_mb: request.tt_mb, budget, work: SearchWork::Value, observer, cancel: None };
+        let how = Setup {
+            engine: &engine,
+            spec: &spec,
+            threads: request.threads,
+            tt_mb: request.tt_mb,
+            budget,
+            work: SearchWork::Value,
+            observer,
+            cancel: None,
+        };
         let oracle = crate::answer::oracle::for_starts(databases, &how, 2 * h as u32 * seeds_to)?;
         let setup_seconds = setup.elapsed().as_secs_f64();
         let database = oracle.database_seeds().map_or("no database".to_string(), |n| format!("the {n}-seed database"));
-        let prepared = if setup_seconds >= 0.1 { format!(", {setup_seconds:.1} s to prepare (building or loading it, retrograde analysis)") } else { String::new() };
+        let prepared = if setup_seconds >= 0.1 {
+            format!(", {setup_seconds:.1} s to prepare (building or loading it, retrograde analysis)")
+        } else {
+            String::new()
+        };
         observer.note(&format!("{h} houses: {database}{prepared}"));
         for (s, start) in request.seeds.clone().zip(starts) {
             let timer = Instant::now();

@@ -94,12 +94,17 @@ impl JournalDir {
         // regular file (or a link to one) is read.
         if let Ok(meta) = std::fs::metadata(&path) {
             if !meta.is_file() {
-                return Err(Error::bad_input(format!("{}: not a regular file, so not a journal: remove it, or give another directory", path.display())));
+                return Err(Error::bad_input(format!(
+                    "{}: not a regular file, so not a journal: remove it, or give another directory",
+                    path.display()
+                )));
             }
         }
         let loaded = match File::open(&path) {
             Ok(file) => this.read(file, min_nodes)?,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Loaded { journal: Arc::new(Journal::new(min_nodes)), sessions: 0, nodes: 0, seconds: 0.0 },
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                Loaded { journal: Arc::new(Journal::new(min_nodes)), sessions: 0, nodes: 0, seconds: 0.0 }
+            }
             Err(e) => return Err(kalah_db::DbError::io(&path, e).into()),
         };
         Ok((this, loaded))
@@ -115,7 +120,11 @@ impl JournalDir {
         let contents = Contents::parse(&path, file)?;
         let id = &self.identity;
         let refuse = |what: &str, theirs: String, ours: String| {
-            Err(Error::refused(format!("{}: this journal is of a search {what} {theirs}, not {ours}: give another journal directory", path.display())).about(Field::Journal))
+            Err(Error::refused(format!(
+                "{}: this journal is of a search {what} {theirs}, not {ours}: give another journal directory",
+                path.display()
+            ))
+            .about(Field::Journal))
         };
         if contents.houses != id.houses {
             return refuse("of boards of", format!("{} houses", contents.houses), format!("{}", id.houses));
@@ -135,7 +144,8 @@ impl JournalDir {
         }
         // The database the journal's search read is not checked: a
         // database holds exact values, so the bounds hold over any other.
-        let journal = Journal::with_entries(min_nodes, contents.entries, contents.tests).ok_or_else(|| corrupt(&path, "an entry's bounds contradict each other"))?;
+        let journal = Journal::with_entries(min_nodes, contents.entries, contents.tests)
+            .ok_or_else(|| corrupt(&path, "an entry's bounds contradict each other"))?;
         Ok(Loaded { journal: Arc::new(journal), sessions: contents.sessions, nodes: contents.nodes, seconds: contents.seconds })
     }
 
@@ -234,7 +244,9 @@ impl Contents {
 
     /// The rules, or the reason they cannot be read.
     pub fn rules(&self) -> Result<Rules> {
-        Rules::all().find(|r| r.to_string() == self.rules_text).ok_or_else(|| Error::corrupt(format!("a journal of unknown rules {:?}", self.rules_text)))
+        Rules::all()
+            .find(|r| r.to_string() == self.rules_text)
+            .ok_or_else(|| Error::corrupt(format!("a journal of unknown rules {:?}", self.rules_text)))
     }
 
     fn parse(path: &Path, file: File) -> Result<Contents> {

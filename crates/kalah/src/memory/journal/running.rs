@@ -42,7 +42,6 @@ impl JournalSpec {
     }
 }
 
-
 /// A journal in use by one search: read, locked, and written while the
 /// search runs ([`Journaling::run`]).
 #[derive(Debug)]
@@ -108,7 +107,13 @@ impl Journaling {
     /// most [`MAX_WRITE_SPACING`] (a write slowed by a busy disk must not
     /// put the next hours away), and a snapshot that cannot be written is
     /// a note.
-    pub fn run<R>(&self, nodes: &(dyn Fn() -> u64 + Sync), table: Option<&TableEntries<'_>>, observer: &dyn Observer, job: impl FnOnce() -> R) -> Result<(R, JournalReport)> {
+    pub fn run<R>(
+        &self,
+        nodes: &(dyn Fn() -> u64 + Sync),
+        table: Option<&TableEntries<'_>>,
+        observer: &dyn Observer,
+        job: impl FnOnce() -> R,
+    ) -> Result<(R, JournalReport)> {
         let tag = self.snapshot_tag();
         let writer = Writer { journaling: self, nodes, snapshot: table.zip(tag.as_ref()), observer, started: Instant::now() };
         let (result, writes) = writer.while_running(job);
@@ -245,7 +250,9 @@ impl Writer<'_> {
                     written = changes;
                     writes.fetch_add(1, Relaxed);
                 }
-                Err(e) => self.observer.note(&format!("the journal was not written (the search goes on; tried again in {} s): {e}", every.as_secs_f64())),
+                Err(e) => {
+                    self.observer.note(&format!("the journal was not written (the search goes on; tried again in {} s): {e}", every.as_secs_f64()))
+                }
             }
         }
     }

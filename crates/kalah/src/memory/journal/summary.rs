@@ -84,7 +84,10 @@ pub fn summary(dir: &Path, depth: usize) -> Result<Summary> {
     let contents = Contents::read(dir)?;
     let path = dir.join(FILE_NAME);
     if contents.position_text.is_empty() {
-        return Err(Error::bad_input(format!("{}: a search memory, which holds no one position to sum up (journal verify checks it)", path.display())));
+        return Err(Error::bad_input(format!(
+            "{}: a search memory, which holds no one position to sum up (journal verify checks it)",
+            path.display()
+        )));
     }
     let rules = contents.rules()?;
     let position: Position = contents.position_text.parse().map_err(|e| corrupt(&path, format!("its position {:?}: {e}", contents.position_text)))?;
@@ -129,7 +132,14 @@ pub fn summary(dir: &Path, depth: usize) -> Result<Summary> {
             .into_iter()
             .map(|(turn, after)| {
                 let (lower, upper) = bounds(&after);
-                TurnBounds { turn, position: after.ring(), value: exact((lower, upper)), lower, upper, replies: turns_from(engine, &after, depth - 1, bounds) }
+                TurnBounds {
+                    turn,
+                    position: after.ring(),
+                    value: exact((lower, upper)),
+                    lower,
+                    upper,
+                    replies: turns_from(engine, &after, depth - 1, bounds),
+                }
             })
             .collect()
     }
