@@ -45,7 +45,7 @@ pub struct ChainsArgs {
 
 pub fn run(args: ChainsArgs) -> anyhow::Result<()> {
     let h = args.houses_given.unwrap_or(args.houses);
-    let chains = kalah::chains::listing(h, args.max)?;
+    let chains = kalah::studies::chains::listing(h, args.max)?;
     if args.json {
         print_json(&chains);
         return Ok(());

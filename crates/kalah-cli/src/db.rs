@@ -453,9 +453,9 @@ fn verify(a: VerifyArgs) -> anyhow::Result<()> {
 }
 
 /// Checks the databases of a manifest present in `dir` (or only `file`):
-/// [`kalah::strong::check_manifest`]; none present at all is refused.
+/// [`kalah::databases::strong::check_manifest`]; none present at all is refused.
 fn verify_manifest(manifest: &Path, dir: PathBuf, file: Option<&Path>, json: bool) -> anyhow::Result<()> {
-    let check = kalah::strong::check_manifest(manifest, &dir, file)?;
+    let check = kalah::databases::strong::check_manifest(manifest, &dir, file)?;
     if json {
         print_json(&check);
     } else {

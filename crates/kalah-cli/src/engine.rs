@@ -1,11 +1,11 @@
-//! `kalah engine`: the JSON API ([`kalah::api`]) as JSON lines on stdin and
+//! `kalah engine`: the JSON API ([`kalah::service::api`]) as JSON lines on stdin and
 //! stdout, for bots and scripts. The databases are opened, built or loaded
 //! once, for every request after.
 
 use std::io::{BufRead, Read, Write};
 
 use clap::Args;
-use kalah::api::{self, ApiRequest, Limits};
+use kalah::service::api::{self, ApiRequest, Limits};
 
 use crate::common::threads;
 

@@ -205,7 +205,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
         let request = Request { db: spec.clone(), threads, tt_mb, ..Request::new(start, rules) };
         Box::new(move || Analyzer::new(databases()).player(&request, &Terminal::unless_json(false)))
     };
-    let book = if args.no_book { None } else { kalah::book::carried()?.filter(|b| b.lookup(rules, &start).is_some()) };
+    let book = if args.no_book { None } else { kalah::memory::book::carried()?.filter(|b| b.lookup(rules, &start).is_some()) };
     let brain: Box<dyn Brain> = match book {
         Some(book) => Box::new(BookBrain::new(engine.clone(), book, make)),
         None => make()?,

@@ -1,4 +1,4 @@
-//! `kalah serve`: the JSON API ([`kalah::api`], docs/api.md) over HTTP, on
+//! `kalah serve`: the JSON API ([`kalah::service::api`], docs/api.md) over HTTP, on
 //! axum and tokio.
 //!
 //! Protection: it binds 127.0.0.1 unless told otherwise; every search has
@@ -17,7 +17,7 @@
 //! way, or after [`STOP_WAIT`] whatever its clients do.
 //!
 //! A search answered with bounds only goes on in the background, bounded
-//! ([`kalah::background`]): `GET /api/v1/background?...` tells how its
+//! ([`kalah::service::background`]): `GET /api/v1/background?...` tells how its
 //! bounds close, `POST /api/v1/background/stop?...` stops it and `POST
 //! /api/v1/background/more?...` gives it more time. Every exact answer
 //! that took work is kept by the library in the database folder
@@ -40,13 +40,13 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use clap::Args;
-use kalah::api::{self, ApiRequest, Limits};
+use kalah::service::api::{self, ApiRequest, Limits};
 use kalah::{Error, ErrorKind};
 use serde_json::{json, Value};
 use tokio::sync::Semaphore;
 
 use crate::common::threads;
-use kalah::background::Background;
+use kalah::service::background::Background;
 
 /// Requests that may wait for a slot at once; one more gets 503 at once.
 const MAX_WAITING: usize = 512;

@@ -9,7 +9,7 @@ use kalah_db::human_bytes;
 
 use crate::common::{default_database_path, print_json, BoardSize, RuleArgs};
 use crate::observe::Terminal;
-use kalah::strong::StrongRequest;
+use kalah::databases::strong::StrongRequest;
 use kalah::text::{group, signed};
 
 /// Arguments of `kalah strong`.
@@ -44,7 +44,7 @@ pub fn run(a: StrongArgs) -> anyhow::Result<()> {
     }
     let request = StrongRequest { houses: h, seeds, rules, file, threads: crate::common::threads(a.threads)?, manifest: a.manifest.clone() };
     let bars = crate::observe::Bars::new(h, n);
-    let solution = kalah::strong::solve(&request, &bars, &Terminal::unless_json(a.json))?;
+    let solution = kalah::databases::strong::solve(&request, &bars, &Terminal::unless_json(a.json))?;
     if a.json {
         print_json(&solution);
         return Ok(());

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use kalah::api::{ApiRequest, Flag};
+use kalah::service::api::{ApiRequest, Flag};
 use kalah::{Analyzer, Databases, ErrorKind, Request, Silent, Want};
 use kalah_core::Engine as Rulebook;
 use pyo3::create_exception;
@@ -675,7 +675,7 @@ impl Boards {
         }
         let houses = self.db.header().houses;
         match next.1.pop_front() {
-            Some((board, value)) => Ok(Some((Position { inner: kalah::book::board_position(houses, board).map_err(raised)? }, value))),
+            Some((board, value)) => Ok(Some((Position { inner: kalah::memory::book::board_position(houses, board).map_err(raised)? }, value))),
             None => Ok(None),
         }
     }

@@ -254,7 +254,8 @@ impl From<kalah_core::PositionError> for Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::answer::{Analyzer, Request};
+    use crate::answer::analyzer::Analyzer;
+    use crate::answer::request::Request;
     use crate::databases::Databases;
     use crate::progress::Silent;
     use kalah_core::{Position, Rules};

@@ -54,23 +54,20 @@
 //!
 //! | module | for |
 //! |---|---|
-//! | [`api`] | one JSON request in, one answer out (`kalah engine`, `kalah serve`) |
-//! | [`background`] | searches that go on after bounds were answered (`kalah serve`) |
-//! | [`book`], [`book_build`] | the opening book: lookups, building, proving again |
-//! | [`databases`] | the database folder: listing, choosing, loading |
-//! | [`journal`], [`verify`] | a long search's journal, and checking one |
-//! | [`openings`], [`starts`], [`published`] | opening turns, tables of starts, the published values |
-//! | [`chains`] | the clearing chains of one side (`kalah chains`) |
-//! | [`strong`] | strong solutions and their manifest (`kalah strong`) |
-//! | [`report`], [`answers`] | the answer's parts, and the answers kept across runs |
-//! | [`distributed`] (also [`split`]) | one search shared by many workers (MPI) |
-//! | [`text`] | values and sizes as people read them |
+//! | [`service`]: [`api`], [`background`] | one JSON request in, one answer out (`kalah engine`, `kalah serve`); searches that go on after bounds were answered |
+//! | [`memory`]: [`book`], [`answers`], [`journal`] | what is remembered: the opening book, the answers kept across runs, a long search's journal |
+//! | [`databases`], [`strong`] | the database folder: listing, choosing, loading; strong solutions and their manifest |
+//! | [`studies`]: [`openings`], [`starts`], [`published`], [`chains`], [`book_build`], [`verify`] | work over many positions, one command each |
+//! | [`distributed`] | one search shared by many workers (MPI) |
+//! | [`report`], [`text`] | the answer's parts; values and sizes as people read them |
+//!
+//! Each room's modules are also at the top, where they were before the
+//! rooms ([`api`], [`journal`], [`strong`], [`split`], ...).
 //!
 //! The analyzer's plan, its cost estimates, search set-up and table
-//! snapshots are private: every door goes through the items above. The
-//! code lives in rooms by concern (`answer/`, `memory/`, `databases/`,
-//! `studies/`, `distributed/`, `service/`; docs/architecture.md), whose
-//! public items this face re-exports.
+//! snapshots are private (the room `answer/`, where a position's answer
+//! is decided; docs/architecture.md): every door goes through the items
+//! above.
 //!
 //! Three default features hold what an embedder may not want: `answers`
 //! (the answers kept across runs, LMDB through heed), `csv` (strong
@@ -287,21 +284,22 @@
 //! ```
 #![warn(missing_docs)]
 
-// The rooms, by concern: where an answer is decided, what is remembered,
-// what is stored, what is studied over many positions, what is
-// distributed, what serves. Their public items are the face below.
+// The rooms, by concern: where an answer is decided (private: its items
+// are the face below), what is stored, what is distributed, what is
+// remembered, what is worked out over many positions, what serves.
 mod answer;
 pub mod databases;
 pub mod distributed;
 mod error;
 mod limits;
-mod memory;
+pub mod memory;
 mod progress;
 pub mod report;
-mod service;
-mod studies;
+pub mod service;
+pub mod studies;
 pub mod text;
 
+// The paths of before the rooms, kept alive.
 pub use databases::strong;
 pub use distributed as split;
 pub use memory::{answers, book, journal};

@@ -50,7 +50,7 @@ use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
 /// How long a waiting rank sleeps between polls (the master's own, in the library).
-pub(crate) use kalah::split::POLL;
+pub(crate) use kalah::distributed::POLL;
 
 /// Environment variables through which MPI launchers (Open MPI's `mpirun`,
 /// PMIx and PMI-2 launchers such as Slurm's `srun`) tell a process it is

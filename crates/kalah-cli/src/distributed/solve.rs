@@ -1,7 +1,7 @@
 //! `mpirun -np P kalah solve ...`: one search shared by P ranks.
 //!
 //! The job planning, the master and the workers are the library's
-//! (`kalah::split`, with its module docs: jobs, proven bounds, what it
+//! (`kalah::distributed`, with its module docs: jobs, proven bounds, what it
 //! costs); this module links them by MPI, reads the knobs and prints.
 //!
 //! # Knobs (environment, for experiments)
@@ -24,7 +24,7 @@ use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
 use super::{arg, flag, Cluster, POLL};
-use kalah::split::{
+use kalah::distributed::{
     local_links, master, prepare, worker, Knobs, LocalMaster, MasterLink, RankSearch, ToMaster, ToWorker, Tree, Words, WorkerLink, JOBS_PER_WORKER,
     MAX_SPLIT_DEPTH,
 };
@@ -218,7 +218,7 @@ fn lead(cluster: &Cluster, asked: &Asked, solver: &Solver<Table>, database: Opti
         return Err(user(why));
     }
     let seconds = start.elapsed().as_secs_f64();
-    let answer = kalah::split::report(&tree, &stats, p, database, seconds)?;
+    let answer = kalah::distributed::report(&tree, &stats, p, database, seconds)?;
     if asked.json {
         print_json(&answer);
     } else {

@@ -26,6 +26,3 @@ pub(crate) mod search;
 pub(crate) mod setup;
 pub(crate) mod sizes;
 pub(crate) mod table;
-
-pub(crate) use analyzer::Analyzer;
-pub(crate) use request::{Memory, Request, RootTests};

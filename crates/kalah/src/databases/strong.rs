@@ -218,7 +218,8 @@ fn manifest_ready(m: &std::path::Path) -> Result<()> {
     Err(Error::refused(format!("{}: this build of kalah writes no manifest (its cargo feature `csv` is off)", m.display())))
 }
 
-#[cfg(all(test, feature = "csv"))]
+#[cfg(test)]
+#[cfg(feature = "csv")]
 mod tests {
     use super::*;
 

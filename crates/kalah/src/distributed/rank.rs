@@ -6,10 +6,10 @@ use std::sync::Arc;
 use kalah_core::Engine;
 use kalah_search::Solver;
 
+use crate::answer::request::Request;
 use crate::answer::setup::{search_table, solver_over, Setup};
 use crate::answer::sizes::{check_tables_memory, SearchWork};
 use crate::answer::table::Table;
-use crate::answer::Request;
 use crate::databases::{for_search_by, Databases, Purpose, SetupBudget, ANALYSIS_LOAD_GAP};
 use crate::error::{Error, Field, Result};
 use crate::progress::Observer;
@@ -92,8 +92,9 @@ mod tests {
         let solvers: Vec<Solver<Table>> = ranks.into_iter().map(|r| r.solver).collect();
         let (tree, stats) = shared_by(&solvers, &request.position, 8, true);
         let answer = report(&tree, &stats, &request, database, 1.0).unwrap();
-        let one =
-            crate::answer::Analyzer::new(databases.clone()).analyze(&Request { book: false, ..request.clone() }, &crate::progress::Silent).unwrap();
+        let one = crate::answer::analyzer::Analyzer::new(databases.clone())
+            .analyze(&Request { book: false, ..request.clone() }, &crate::progress::Silent)
+            .unwrap();
         assert_eq!(answer.report.value(), one.value());
         assert_eq!(answer.report.analysis.moves, one.analysis.moves);
         assert_eq!((answer.distributed.ranks, answer.distributed.threads_per_rank), (2, 1));

@@ -3,7 +3,7 @@
 
 use kalah_search::{Analysis, LineEnd, MoveValue};
 
-use crate::answer::Request;
+use crate::answer::request::Request;
 use crate::distributed::tree::Tree;
 use crate::distributed::workers::WorkerStats;
 use crate::error::{Error, Result};

@@ -396,10 +396,12 @@ impl Answers {
     }
 }
 
-#[cfg(all(test, feature = "answers"))]
+#[cfg(test)]
+#[cfg(feature = "answers")]
 mod tests {
     use super::*;
-    use crate::answer::{Analyzer, Request};
+    use crate::answer::analyzer::Analyzer;
+    use crate::answer::request::Request;
     use crate::databases::Databases;
     use crate::progress::Silent;
     use crate::report::Source;

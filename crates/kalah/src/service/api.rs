@@ -42,7 +42,8 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use crate::answer::{Analyzer, Memory, Request};
+use crate::answer::analyzer::Analyzer;
+use crate::answer::request::{Memory, Request};
 use crate::error::{Error, Result};
 use crate::progress::Silent;
 use crate::report::Report;

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::answer::Memory;
+use crate::answer::request::Memory;
 use crate::progress::{Log, Observer, SearchStatus};
 use crate::service::api::{self, ApiRequest, Limits};
 
@@ -187,7 +187,7 @@ impl Background {
     /// Goes on with `request` (question `key`), answered with bounds only,
     /// if no search of it runs or ran lately and a slot is free; says
     /// whether it did.
-    pub fn start(self: &Arc<Self>, analyzer: &crate::answer::Analyzer, limits: &Limits, key: String, request: ApiRequest) -> bool {
+    pub fn start(self: &Arc<Self>, analyzer: &crate::answer::analyzer::Analyzer, limits: &Limits, key: String, request: ApiRequest) -> bool {
         self.launch(analyzer, limits, key, request, (Instant::now(), 0))
     }
 
@@ -195,7 +195,7 @@ impl Background {
     /// more time `begun.1` times (a search taken up again goes on counting).
     fn launch(
         self: &Arc<Self>,
-        analyzer: &crate::answer::Analyzer,
+        analyzer: &crate::answer::analyzer::Analyzer,
         limits: &Limits,
         key: String,
         request: ApiRequest,
@@ -248,7 +248,7 @@ impl Background {
     /// of the same size), not as one of its own time: a larger database
     /// would be built first, with memory to match, and no stop reaches a
     /// build. Its exact answer is kept with the analyzer's answers.
-    fn run(&self, analyzer: &crate::answer::Analyzer, limits: Limits, job: &Job, request: ApiRequest) {
+    fn run(&self, analyzer: &crate::answer::analyzer::Analyzer, limits: Limits, job: &Job, request: ApiRequest) {
         let request = ApiRequest { time_limit: None, ..request };
         loop {
             let left = job.now.lock().unwrap_or_else(|e| e.into_inner()).ends.saturating_duration_since(Instant::now());
@@ -307,7 +307,13 @@ impl Background {
     /// one that never ran (every place was taken when it was answered)
     /// starts, if a place is free. Err with what a client is told if it
     /// may not.
-    pub fn more(self: &Arc<Self>, analyzer: &crate::answer::Analyzer, limits: &Limits, key: &str, request: ApiRequest) -> Result<Told, Told> {
+    pub fn more(
+        self: &Arc<Self>,
+        analyzer: &crate::answer::analyzer::Analyzer,
+        limits: &Limits,
+        key: &str,
+        request: ApiRequest,
+    ) -> Result<Told, Told> {
         let Some(job) = self.find(key) else {
             if self.start(analyzer, limits, key.to_string(), request) {
                 return Ok(self.told(key));

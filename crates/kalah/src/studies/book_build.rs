@@ -8,8 +8,9 @@ use std::time::{Duration, Instant};
 
 use kalah_core::{Board, Capture, Engine, Next, Position, Rules};
 
+use crate::answer::analyzer::Analyzer;
 use crate::answer::oracle::Oracle;
-use crate::answer::{Analyzer, Request};
+use crate::answer::request::Request;
 use crate::databases::{DbFile, DbSpec};
 use crate::error::{Error, Result};
 use crate::memory::book::{board_position, boards_within, check_entry, Book, BookEntry, Section, SectionInfo};

@@ -112,7 +112,8 @@ pub fn find(h: usize, s: u32, rules: Rules) -> Option<Published> {
     all().into_iter().find(|p| p.houses == h && p.seeds == s && p.rules == rules)
 }
 
-#[cfg(all(test, feature = "csv"))]
+#[cfg(test)]
+#[cfg(feature = "csv")]
 mod tests {
     use super::*;
 

@@ -15,7 +15,8 @@ use std::time::{Duration, Instant};
 
 use kalah_core::{Board, Position, Side};
 
-use crate::answer::{Analyzer, Request, RootTests};
+use crate::answer::analyzer::Analyzer;
+use crate::answer::request::{Request, RootTests};
 use crate::databases::DbSpec;
 use crate::error::{Error, Result};
 use crate::memory::journal::{Contents, FILE_NAME};
@@ -112,7 +113,7 @@ pub fn verify(analyzer: &Analyzer, request: &VerifyRequest, observer: &dyn Obser
                 want: crate::answer::plan::Want::Value,
                 time_limit: Some(request.time_limit),
                 journal: None,
-                memory: crate::answer::Memory::Off,
+                memory: crate::answer::request::Memory::Off,
                 tests: RootTests::AtLeast(at_least),
                 ..Request::new(position, rules)
             };
