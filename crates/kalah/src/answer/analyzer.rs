@@ -12,14 +12,14 @@ use std::time::{Duration, Instant};
 
 use kalah_core::Engine;
 use kalah_db::{Builder, Database};
-use kalah_search::{analyze_from_table, Bounded, BoundedAnalysis, LineEnd, TestOutcome};
+use kalah_search::{analyze_from_table, BoundedAnalysis, LineEnd};
 
 use crate::answer::kept::{Keeping, KEPT_SOLVER_BYTES};
 use crate::answer::oracle::Oracle;
 use crate::answer::plan::{self, Plan, Step, Table, Want};
 use crate::answer::player::Brain;
 use crate::answer::request::{cancelled, keeps_answers, purpose_and_budget, Memory, Request, RootTests};
-use crate::answer::search::{bounds, open_journal, probe_file, search, stopped_analysis};
+use crate::answer::search::{bounds, open_journal, probe_file, search, stopped_analysis, with_test_decided};
 use crate::answer::setup::{search_table, solver_over, Setup};
 use crate::answer::sizes::SearchWork;
 use crate::answer::table::describe_file;
@@ -204,25 +204,12 @@ impl Analyzer {
     }
 
     /// For a keeping analyzer, the default file that covers a position of
-    /// `purpose` with exact values, when the directory's choice is one, opened once and kept
-    /// mapped for the probes of the requests after (and whether it was open
-    /// from before).
+    /// `purpose` with exact values, kept open ([`Keeping::cover`]).
     fn kept_cover(&self, spec: &DbSpec, purpose: Purpose, budget: SetupBudget) -> Result<Option<(Arc<Database>, bool)>> {
-        let Some(kept) = &self.kept else {
-            return Ok(None);
-        };
-        if spec.file != DbFile::Default {
-            return Ok(None);
+        match &self.kept {
+            Some(kept) if spec.file == DbFile::Default => kept.cover(&self.databases, purpose, budget),
+            _ => Ok(None),
         }
-        let Some(path) = self.databases.choose(purpose, budget).path else {
-            return Ok(None);
-        };
-        let covers = path.file_name().and_then(|n| Databases::name_parts(&n.to_string_lossy())).is_some_and(|(_, n, _)| n >= purpose.seeds);
-        if !covers {
-            return Ok(None);
-        }
-        // A file in a window encoding holds bounds for some values: a search answers over it (step 5).
-        Ok(Some(kept.opened(&path, purpose)?).filter(|(db, _)| db.header().max_seeds >= purpose.seeds && db.is_exact()))
     }
 
     /// The directory of default databases.
@@ -508,18 +495,90 @@ impl Analyzer {
     }
 }
 
-/// `report` with the test `request` asks answered from it, where its
-/// bounds decide it (a probe, a value known before, bounds that settle it).
-fn with_test_decided(request: &Request, mut report: Report) -> Report {
-    if let RootTests::AtLeast(at_least) = request.tests {
-        let Bounded { lower, upper } = report.analysis.value;
-        report.test = report.test.or(if lower >= at_least {
-            Some(TestOutcome { at_least, holds: true, bound: lower })
-        } else if upper < at_least {
-            Some(TestOutcome { at_least, holds: false, bound: upper })
-        } else {
-            None
-        });
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    use kalah_core::{Capture, Position, Rules};
+    use kalah_search::{Bounded, TestOutcome};
+
+    use super::*;
+    use crate::progress::Silent;
+
+    fn empty() -> Rules {
+        Rules { capture: Capture::Empty, ..Rules::default() }
     }
-    report
+
+    /// What takes no work is answered at once: a finished game; a probe of
+    /// the folder's covering file by a keeping analyzer (open from the
+    /// second request on); not a search, and not a probe by an analyzer
+    /// that keeps nothing open.
+    #[test]
+    fn what_takes_no_work_is_answered_at_once_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let databases = Databases::new(dir.path());
+        kalah_db::build_file(&databases.path_for(4, 8, empty()), 4, empty(), 8, &kalah_db::Quiet).unwrap();
+        let (keeping, fresh) = (Analyzer::keeping(databases.clone()), Analyzer::new(databases));
+        let ask = |position: &str| Request { threads: 1, book: false, ..Request::new(position.parse().unwrap(), empty()) };
+        let over = keeping.analyze_at_once(&ask("0,0,0,0,5,2,1,0,0,3 S"), &Silent).unwrap().expect("over");
+        assert_eq!((over.source, over.database), (Source::GameOver, None));
+        let covered = ask("1,0,2,1,0,1,0,3,0,2 S");
+        let first = keeping.analyze_at_once(&covered, &Silent).unwrap().expect("covered");
+        assert_eq!((first.source, first.database.as_ref().map(|d| (d.max_seeds, d.kept))), (Source::Database, Some((8, false))));
+        let again = keeping.analyze_at_once(&covered, &Silent).unwrap().expect("covered");
+        assert_eq!(again.database.map(|d| d.kept), Some(true));
+        assert_eq!(again.analysis, first.analysis);
+        assert!(fresh.analyze_at_once(&covered, &Silent).unwrap().is_none(), "nothing held open");
+        assert_eq!(fresh.analyze(&covered, &Silent).unwrap().analysis, first.analysis, "the probe, with work");
+        assert!(keeping.analyze_at_once(&ask("3,3,3,3,0,3,3,3,3,0 S"), &Silent).unwrap().is_none(), "12 seeds: a search");
+    }
+
+    /// A keeping analyzer builds a database in memory once for the
+    /// requests that fit it; one that keeps nothing builds it each time.
+    #[test]
+    fn a_keeping_analyzer_builds_a_database_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let start = Position::start(4, 3).unwrap();
+        let ask = Request { threads: 1, book: false, db: DbSpec { build_seeds: Some(9), ..DbSpec::default() }, ..Request::new(start, empty()) };
+        let keeping = Analyzer::keeping(Databases::new(dir.path()));
+        let kept = |a: &Analyzer| a.analyze(&ask, &Silent).unwrap().database.map(|d| (d.max_seeds, d.kept));
+        assert_eq!(kept(&keeping), Some((9, false)));
+        assert_eq!(kept(&keeping), Some((9, true)));
+        let fresh = Analyzer::new(Databases::new(dir.path()));
+        assert_eq!((kept(&fresh), kept(&fresh)), (Some((9, false)), Some((9, false))));
+        assert_eq!(keeping.analyze(&ask, &Silent).unwrap().analysis, fresh.analyze(&ask, &Silent).unwrap().analysis);
+    }
+
+    /// The one test asked is decided from an exact answer wherever it came
+    /// from (here a probe), holding or failing with the value as bound.
+    #[test]
+    fn a_test_is_decided_by_an_exact_answer() {
+        let dir = tempfile::tempdir().unwrap();
+        let databases = Databases::new(dir.path());
+        kalah_db::build_file(&databases.path_for(4, 8, empty()), 4, empty(), 8, &kalah_db::Quiet).unwrap();
+        let analyzer = Analyzer::new(databases);
+        let position: Position = "1,0,2,1,0,1,0,3,0,2 S".parse().unwrap();
+        let value = analyzer.analyze(&Request { threads: 1, ..Request::new(position, empty()) }, &Silent).unwrap().value().unwrap();
+        let test = |at_least| {
+            let asked = Request { threads: 1, want: Want::Value, tests: RootTests::AtLeast(at_least), ..Request::new(position, empty()) };
+            analyzer.analyze(&asked, &Silent).unwrap().test
+        };
+        assert_eq!(test(value), Some(TestOutcome { at_least: value, holds: true, bound: value }));
+        assert_eq!(test(value + 1), Some(TestOutcome { at_least: value + 1, holds: false, bound: value }));
+    }
+
+    /// A request stopped before its work began answers at once with the
+    /// bounds its seeds allow, nothing set up, and a legal move to play.
+    #[test]
+    fn a_request_stopped_before_its_work_answers_what_its_seeds_allow() {
+        let dir = tempfile::tempdir().unwrap();
+        let analyzer = Analyzer::new(Databases::new(dir.path()));
+        let start = Position::start(6, 6).unwrap();
+        let stopped = Arc::new(AtomicBool::new(true));
+        let asked = Request { want: Want::BestMove, book: false, cancel: Some(stopped), ..Request::new(start, Rules::default()) };
+        let report = analyzer.analyze(&asked, &Silent).unwrap();
+        assert_eq!((report.source, report.nodes, &report.database), (Source::Search, 0, &None));
+        assert_eq!(report.analysis.value, Bounded { lower: -72, upper: 72 });
+        assert!(start.legal_moves().contains(&report.move_to_play().expect("a move")));
+    }
 }

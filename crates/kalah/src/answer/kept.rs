@@ -15,7 +15,7 @@ use kalah_search::{SearchOptions, Solver};
 
 use crate::answer::setup::Setup;
 use crate::answer::table::Table;
-use crate::databases::{for_search, Purpose};
+use crate::databases::{for_search, Databases, Purpose, SetupBudget};
 use crate::error::{Error, Result};
 
 /// What a keeping analyzer holds, shared by its clones (see the module
@@ -148,6 +148,22 @@ impl Keeping {
         let open = || Ok((path.to_path_buf(), now, Arc::new(Database::open_for(path, purpose.houses, purpose.rules)?)));
         let ((_, _, db), was_kept) = keep(&mut kept.opened, |(p, s, _)| p == path && *s == now, open)?;
         Ok((db, was_kept))
+    }
+
+    /// The file of `databases` that covers a position of `purpose` with
+    /// exact values, when the folder's choice within `budget` is one,
+    /// opened once and kept mapped for the probes of the requests after
+    /// (and whether it was open from before). A file in a window encoding
+    /// holds bounds for some values: a search answers over it.
+    pub(crate) fn cover(&self, databases: &Databases, purpose: Purpose, budget: SetupBudget) -> Result<Option<(Arc<Database>, bool)>> {
+        let Some(path) = databases.choose(purpose, budget).path else {
+            return Ok(None);
+        };
+        let covers = path.file_name().and_then(|n| Databases::name_parts(&n.to_string_lossy())).is_some_and(|(_, n, _)| n >= purpose.seeds);
+        if !covers {
+            return Ok(None);
+        }
+        Ok(Some(self.opened(&path, purpose)?).filter(|(db, _)| db.header().max_seeds >= purpose.seeds && db.is_exact()))
     }
 
     /// A kept solver that serves this search ([`fits`]), taken out of the

@@ -281,3 +281,19 @@ pub fn probe(db: &Database, position: &Position) -> Result<Report> {
         likely_best: None,
     })
 }
+
+/// `report` with the test `request` asks answered from it, where its
+/// bounds decide it (a probe, a value known before, bounds that settle it).
+pub(crate) fn with_test_decided(request: &Request, mut report: Report) -> Report {
+    if let RootTests::AtLeast(at_least) = request.tests {
+        let Bounded { lower, upper } = report.analysis.value;
+        report.test = report.test.or(if lower >= at_least {
+            Some(TestOutcome { at_least, holds: true, bound: lower })
+        } else if upper < at_least {
+            Some(TestOutcome { at_least, holds: false, bound: upper })
+        } else {
+            None
+        });
+    }
+    report
+}
