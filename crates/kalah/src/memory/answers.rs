@@ -273,7 +273,7 @@ impl std::fmt::Debug for Answers {
 type Opening = std::result::Result<Arc<Store>, (String, Instant)>;
 
 /// The folder's store: LMDB's ([`AnswerStore`]) with the cargo feature
-/// `answers`, else none ([`NoStore`]).
+/// `answers`, else none (`NoStore`).
 #[cfg(feature = "answers")]
 type Store = AnswerStore;
 #[cfg(not(feature = "answers"))]
