@@ -33,7 +33,8 @@
 //! bounds no search could prove (outside the values the board's seeds
 //! allow, a lower bound above the upper). It is taken whatever database
 //! its search read (the bounds hold over any: a database holds exact
-//! values), and the seeds recorded are only a note. A file that is not a
+//! values, or in a window encoding proven bounds), and the seeds recorded
+//! are only a note. A file that is not a
 //! regular file (a FIFO) is refused without being read.
 //!
 //! Bounds within those limits are trusted as they are read, but not
@@ -198,7 +199,8 @@ impl JournalDir {
             return refuse("of", what(position), what(ours));
         }
         // The database the journal's search read is not checked: a
-        // database holds exact values, so the bounds hold over any other.
+        // database holds exact values (or proven bounds, in a window
+        // encoding), so the bounds hold over any other.
         let journal = Journal::with_entries(min_nodes, contents.entries, contents.tests).ok_or_else(|| corrupt(&path, "an entry's bounds contradict each other"))?;
         Ok(Loaded { journal: Arc::new(journal), sessions: contents.sessions, nodes: contents.nodes, seconds: contents.seconds })
     }
