@@ -331,49 +331,118 @@ impl Pass<'_> {
         self.fold(best, &pending[..count])
     }
 
-    /// The pass over the whole level, in work items of one block (the
-    /// mover's seeds) and a tile of its columns; false if `progress` said
-    /// to stop first.
+    /// The pass over the whole level; false if `progress` said to stop
+    /// first. A pass that only folds a group below takes the level in work
+    /// items of one block (the mover's seeds) and a tile of its columns, in
+    /// any order. The last pass takes blocks `m` and `n - m` together, in
+    /// the order of [`crate::builder`]'s sweep, where a move within the
+    /// level finds the board it leads to solved already (else it would be
+    /// solved on the spot through the general engine, several times slower).
     fn run(&self, progress: &dyn BuildProgress, share: u64) -> bool {
         let (n, indexer) = (self.n, self.indexer);
-        let h = indexer.houses();
+        if self.last {
+            let mut units: Vec<u32> = (0..=n / 2).collect();
+            units.sort_by_key(|&m| std::cmp::Reverse(indexer.side_len(m) * indexer.side_len(n - m)));
+            return units.into_par_iter().with_max_len(1).all(|m| {
+                if 2 * m == n {
+                    (0..indexer.side_len(m).div_ceil(TILE)).all(|t| self.tile(m, t * TILE, progress, share))
+                } else {
+                    self.pair(m, progress, share)
+                }
+            });
+        }
         let items: Vec<(u32, u64)> = (0..=n).flat_map(|m| (0..indexer.side_len(m).div_ceil(TILE)).map(move |t| (m, t * TILE))).collect();
-        items.into_par_iter().with_max_len(1).all(|(m, c0)| {
-            let (columns, rows) = (indexer.side_len(m), indexer.side_len(n - m));
-            let c1 = (c0 + TILE).min(columns);
-            let base = indexer.block_start(n, m);
-            let mut side = [0u8; kalah_core::MAX_HOUSES];
-            kalah_core::rank::first_side(&mut side[..h], m as u8);
-            for _ in 0..c0 {
+        items.into_par_iter().with_max_len(1).all(|(m, c0)| self.tile(m, c0, progress, share))
+    }
+
+    /// The sides of `seeds` seeds from rank `from` to `to`, each with what
+    /// the kernel precomputes.
+    fn sides(&self, seeds: u32, from: u64, to: u64) -> Vec<Side> {
+        let h = self.indexer.houses();
+        let mut side = [0u8; kalah_core::MAX_HOUSES];
+        kalah_core::rank::first_side(&mut side[..h], seeds as u8);
+        for _ in 0..from {
+            kalah_core::rank::next_side(&mut side[..h]);
+        }
+        (from..to)
+            .map(|_| {
+                let s = Side::new(self.indexer, u64::from_le_bytes(side));
                 kalah_core::rank::next_side(&mut side[..h]);
+                s
+            })
+            .collect()
+    }
+
+    /// Solves (or folds into) the cell at `i` of the board `(mover, opponent)`.
+    #[inline]
+    fn visit(&self, i: u64, mover: &Side, opponent: &Side) {
+        let cell = &self.cells[i as usize];
+        let before = cell.load(Relaxed);
+        if before & SOLVED == 0 {
+            let v = self.board_value(mover, opponent, before);
+            cell.store(cell_of(v, self.last), Relaxed);
+        }
+    }
+
+    /// The boards of block `m` whose mover's sides are the tile of ranks
+    /// from `c0`, every opponent's side in turn; false if told to stop.
+    fn tile(&self, m: u32, c0: u64, progress: &dyn BuildProgress, share: u64) -> bool {
+        let (n, indexer) = (self.n, self.indexer);
+        let h = indexer.houses();
+        let (columns, rows) = (indexer.side_len(m), indexer.side_len(n - m));
+        let c1 = (c0 + TILE).min(columns);
+        let base = indexer.block_start(n, m);
+        let tile = self.sides(m, c0, c1);
+        let mut opponent = [0u8; kalah_core::MAX_HOUSES];
+        kalah_core::rank::first_side(&mut opponent[..h], (n - m) as u8);
+        for row in 0..rows {
+            if row % STOP_ROWS == 0 && progress.stopped() {
+                return false;
             }
-            let tile: Vec<Side> = (c0..c1)
-                .map(|_| {
-                    let s = Side::new(indexer, u64::from_le_bytes(side));
-                    kalah_core::rank::next_side(&mut side[..h]);
-                    s
-                })
-                .collect();
-            let mut opponent = [0u8; kalah_core::MAX_HOUSES];
-            kalah_core::rank::first_side(&mut opponent[..h], (n - m) as u8);
-            for row in 0..rows {
-                if row % STOP_ROWS == 0 && progress.stopped() {
+            let o_side = Side::new(indexer, u64::from_le_bytes(opponent));
+            for (t, mover) in tile.iter().enumerate() {
+                self.visit(base + row * columns + c0 + t as u64, mover, &o_side);
+            }
+            kalah_core::rank::next_side(&mut opponent[..h]);
+        }
+        progress.advance(n, (c1 - c0) * rows / share);
+        true
+    }
+
+    /// Blocks `m` and `k = n - m` (`m < k`) together: with `A_a` the sides
+    /// of `m` seeds and `B_b` those of `k`, `P = (mover A_a, opponent B_b)`
+    /// and `Q = (mover B_b, opponent A_a)` for `a` in tiles, then `b`, then
+    /// `a` within the tile. A move of `P` within the level leads to a `Q`
+    /// of an earlier `a`, one of `Q` to a `P` of the same `a` and an earlier
+    /// `b` ([`crate::builder`]), solved by then. False if told to stop.
+    fn pair(&self, m: u32, progress: &dyn BuildProgress, share: u64) -> bool {
+        let (n, indexer) = (self.n, self.indexer);
+        let h = indexer.houses();
+        let k = n - m;
+        let (da, db) = (indexer.side_len(m), indexer.side_len(k));
+        let (base_p, base_q) = (indexer.block_start(n, m), indexer.block_start(n, k));
+        let mut a0 = 0;
+        while a0 < da {
+            let a1 = (a0 + TILE).min(da);
+            let tile = self.sides(m, a0, a1);
+            let mut b_side = [0u8; kalah_core::MAX_HOUSES];
+            kalah_core::rank::first_side(&mut b_side[..h], k as u8);
+            for b in 0..db {
+                if b % STOP_ROWS == 0 && progress.stopped() {
                     return false;
                 }
-                let o_side = Side::new(indexer, u64::from_le_bytes(opponent));
-                for (t, mover) in tile.iter().enumerate() {
-                    let cell = &self.cells[(base + row * columns + c0 + t as u64) as usize];
-                    let before = cell.load(Relaxed);
-                    if before & SOLVED == 0 {
-                        let v = self.board_value(mover, &o_side, before);
-                        cell.store(cell_of(v, self.last), Relaxed);
-                    }
+                let b_info = Side::new(indexer, u64::from_le_bytes(b_side));
+                for (t, a_info) in tile.iter().enumerate() {
+                    let a = a0 + t as u64;
+                    self.visit(base_p + b * da + a, a_info, &b_info);
+                    self.visit(base_q + a * db + b, &b_info, a_info);
                 }
-                kalah_core::rank::next_side(&mut opponent[..h]);
+                kalah_core::rank::next_side(&mut b_side[..h]);
             }
-            progress.advance(n, (c1 - c0) * rows / share);
-            true
-        })
+            progress.advance(n, 2 * (a1 - a0) * db / share);
+            a0 = a1;
+        }
+        true
     }
 }
 
@@ -547,21 +616,24 @@ mod tests {
         assert!(crate::writer::start_from(&small, &dir.path().join("x.kdb"), 13, Encoding::Byte).is_err());
     }
 
-    /// Stops after a few rows: the levels written are kept, and the build
-    /// goes on from them to the same bytes; a damaged level is built again.
-    struct StopAfter(std::sync::atomic::AtomicU64);
+    /// Stops once this many levels are finished: the levels written are
+    /// kept, and the build goes on from them to the same bytes; a damaged
+    /// level is built again.
+    struct StopAfter(u32, std::sync::atomic::AtomicU32);
 
     impl crate::Progress for StopAfter {
         fn advance(&self, _: u32, _: u64) {}
         fn stopped(&self) -> bool {
-            self.0.fetch_sub(1, Relaxed) == 1
+            self.1.load(Relaxed) >= self.0
         }
     }
 
     impl BuildProgress for StopAfter {
         fn resumed(&self, _: u32) {}
         fn level_started(&self, _: u32, _: u64) {}
-        fn level_finished(&self, _: u32, _: f64) {}
+        fn level_finished(&self, _: u32, _: f64) {
+            self.1.fetch_add(1, Relaxed);
+        }
     }
 
     #[test]
@@ -573,10 +645,10 @@ mod tests {
         let whole = dir.path().join("whole.kdb");
         crate::build_file_encoded(&whole, h, rules, n, encoding, &crate::Quiet).unwrap();
         let path = dir.path().join("levels.kdb");
-        let stop = StopAfter(std::sync::atomic::AtomicU64::new(60));
+        let stop = StopAfter(9, std::sync::atomic::AtomicU32::new(0));
         let e = build_file_by_levels(&path, h, rules, n, encoding, memory, &stop).unwrap_err();
         let DbError::Stopped { levels, .. } = e else { panic!("{e}") };
-        assert!(levels > 3 && levels < n, "stopped in level {levels}");
+        assert_eq!(levels, 9, "stopped in level 9");
         assert!(!path.exists());
         // Damage a level kept: it and those above it are built again.
         let partial = crate::safe::partial_path(&path);

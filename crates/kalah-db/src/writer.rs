@@ -135,7 +135,14 @@ pub fn check_resources_within(path: &Path, h: usize, max_seeds: u32, rules: Rule
         return Err(DbError::too_large(what(), plan.memory, plan.limit));
     }
     check_memory(what, plan.memory)?;
-    check_disk(path, plan.disk)
+    if encoding.is_exact() {
+        return check_disk(path, plan.disk);
+    }
+    // A window file beside its exact file: what either has written so far
+    // (the exact file may be complete) is not needed again.
+    let exact = exact_path(path);
+    let written = [partial_path(&exact), exact].iter().map(|p| fs::metadata(p).map_or(0, |m| m.len())).sum::<u64>();
+    check_disk(path, plan.disk.saturating_sub(written))
 }
 
 /// Refuses `needed` bytes of memory (for `what`) when the system says

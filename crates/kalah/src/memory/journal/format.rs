@@ -143,7 +143,8 @@ impl JournalDir {
             return refuse("of", what(position), what(ours));
         }
         // The database the journal's search read is not checked: a
-        // database holds exact values, so the bounds hold over any other.
+        // database holds exact values (or proven bounds, in a window
+        // encoding), so the bounds hold over any other.
         let journal = Journal::with_entries(min_nodes, contents.entries, contents.tests)
             .ok_or_else(|| corrupt(&path, "an entry's bounds contradict each other"))?;
         Ok(Loaded { journal: Arc::new(journal), sessions: contents.sessions, nodes: contents.nodes, seconds: contents.seconds })

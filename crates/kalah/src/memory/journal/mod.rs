@@ -33,7 +33,8 @@
 //! bounds no search could prove (outside the values the board's seeds
 //! allow, a lower bound above the upper). It is taken whatever database
 //! its search read (the bounds hold over any: a database holds exact
-//! values), and the seeds recorded are only a note. A file that is not a
+//! values, or in a window encoding proven bounds), and the seeds recorded
+//! are only a note. A file that is not a
 //! regular file (a FIFO) is refused without being read.
 //!
 //! Bounds within those limits are trusted as they are read, but not
