@@ -308,8 +308,8 @@ pub use studies::{book_build, chains, openings, published, starts, verify};
 
 pub use answer::analyzer::Analyzer;
 pub use answer::oracle::Oracle;
-pub use answer::plan::Want;
 pub use answer::player::{move_values, BookBrain, Brain, Level, MakeBrain};
+pub use answer::request::Want;
 pub use answer::request::{Memory, Request, RootTests};
 pub use answer::search::probe;
 pub use answer::sizes::BOUNDS_TIME;

@@ -16,9 +16,9 @@ use kalah_search::{analyze_from_table, BoundedAnalysis, LineEnd};
 
 use crate::answer::kept::{Keeping, KEPT_SOLVER_BYTES};
 use crate::answer::oracle::Oracle;
-use crate::answer::plan::{self, Plan, Step, Table, Want};
+use crate::answer::plan::{self, Plan, Step, Table};
 use crate::answer::player::Brain;
-use crate::answer::request::{cancelled, keeps_answers, purpose_and_budget, Memory, Request, RootTests};
+use crate::answer::request::{cancelled, keeps_answers, purpose_and_budget, Memory, Request, RootTests, Want};
 use crate::answer::search::{bounds, open_journal, probe_file, search, stopped_analysis, with_test_decided};
 use crate::answer::setup::{search_table, solver_over, Setup};
 use crate::answer::sizes::SearchWork;
@@ -151,17 +151,7 @@ impl Analyzer {
     /// board size only.
     pub fn oracle(&self, request: &Request, seeds: u32, limit: Option<Duration>, observer: &dyn Observer) -> Result<Box<dyn Oracle>> {
         request.check()?;
-        let engine = Engine::shared(request.position.houses(), request.rules);
-        let setup = Setup {
-            engine,
-            spec: &request.db,
-            threads: request.threads,
-            tt_mb: request.tt_mb,
-            budget: SetupBudget::UNLIMITED,
-            work: SearchWork::Analysis,
-            observer,
-            cancel: None,
-        };
+        let setup = Setup::beyond_one(request, observer);
         crate::answer::oracle::for_positions(&self.databases, &setup, seeds, limit)
     }
 
@@ -170,17 +160,7 @@ impl Analyzer {
     /// with its moves' values ([`Brain`]), exact where the plan can.
     pub fn player(&self, request: &Request, observer: &dyn Observer) -> Result<Box<dyn Brain>> {
         request.check()?;
-        let engine = Engine::shared(request.position.houses(), request.rules);
-        let setup = Setup {
-            engine,
-            spec: &request.db,
-            threads: request.threads,
-            tt_mb: request.tt_mb,
-            budget: SetupBudget::UNLIMITED,
-            work: SearchWork::Analysis,
-            observer,
-            cancel: None,
-        };
+        let setup = Setup::beyond_one(request, observer);
         crate::answer::player::for_game(&self.databases, &setup, &request.position)
     }
 

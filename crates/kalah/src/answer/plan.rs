@@ -40,6 +40,7 @@ use kalah_core::{Engine, Position, Rules};
 use kalah_db::{Builder, Database};
 use kalah_search::{Bounded, BoundedAnalysis, LineEnd};
 
+use crate::answer::request::Want;
 use crate::answer::setup::Setup;
 use crate::answer::sizes::proves_bounds;
 pub use crate::answer::table::Table;
@@ -47,40 +48,6 @@ use crate::databases::DbSpec;
 use crate::error::Result;
 use crate::memory::book::Book;
 use crate::report::{Report, Source};
-
-/// What a request asks beside the position's value (always answered).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Want {
-    /// The value alone.
-    Value,
-    /// The value and a best move, found on its own: much cheaper than
-    /// every move's value. Under a time limit a legal move is always
-    /// given ([`Report::move_to_play`]), proven best or not.
-    BestMove,
-    /// The value and every move's.
-    Moves,
-    /// Every move's value and a line of best play (whose first move is a
-    /// best move): what `kalah query` answers.
-    #[default]
-    MovesAndLine,
-}
-
-impl Want {
-    /// Whether every move's value is asked.
-    pub fn moves(self) -> bool {
-        matches!(self, Want::Moves | Want::MovesAndLine)
-    }
-
-    /// Whether a line of best play is asked.
-    pub fn line(self) -> bool {
-        self == Want::MovesAndLine
-    }
-
-    /// Whether a best move is asked on its own.
-    pub fn best_alone(self) -> bool {
-        self == Want::BestMove
-    }
-}
 
 /// Step 1: what needs neither a database nor a search. A finished game
 /// (the rules give its value), then a position of `book` (if any): every

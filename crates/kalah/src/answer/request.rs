@@ -10,11 +10,44 @@ use std::time::{Duration, Instant};
 
 use kalah_core::{Position, Rules};
 
-use crate::answer::plan::Want;
 use crate::databases::{DbSpec, Purpose, SetupBudget, ANALYSIS_LOAD_GAP, VALUE_LOAD_GAP};
 use crate::error::{Error, Field, Result};
 use crate::limits::{MAX_THREADS, MAX_TIME_LIMIT, MAX_TT_MB};
 use crate::memory::journal::JournalSpec;
+
+/// What a request asks beside the position's value (always answered).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Want {
+    /// The value alone.
+    Value,
+    /// The value and a best move, found on its own: much cheaper than
+    /// every move's value. Under a time limit a legal move is always
+    /// given ([`Report::move_to_play`](crate::Report::move_to_play)), proven best or not.
+    BestMove,
+    /// The value and every move's.
+    Moves,
+    /// Every move's value and a line of best play (whose first move is a
+    /// best move): what `kalah query` answers.
+    #[default]
+    MovesAndLine,
+}
+
+impl Want {
+    /// Whether every move's value is asked.
+    pub fn moves(self) -> bool {
+        matches!(self, Want::Moves | Want::MovesAndLine)
+    }
+
+    /// Whether a line of best play is asked.
+    pub fn line(self) -> bool {
+        self == Want::MovesAndLine
+    }
+
+    /// Whether a best move is asked on its own.
+    pub fn best_alone(self) -> bool {
+        self == Want::BestMove
+    }
+}
 
 /// What to answer about a position, and with what.
 #[derive(Clone, Debug)]

@@ -11,6 +11,7 @@ use kalah_core::{boards_up_to, Engine};
 use kalah_db::{human_bytes, Builder, Database};
 use kalah_search::{BoundSolver, SearchOptions, Solver};
 
+use crate::answer::request::Request;
 use crate::answer::sizes::{
     bounds_tt_mb, check_search_memory, default_memory_seeds, default_tt_mb, retrograde_fits, SearchWork, BOUNDS_DB_BOARDS, BOUNDS_DB_SEEDS,
 };
@@ -64,7 +65,24 @@ impl std::fmt::Debug for Setup<'_> {
     }
 }
 
-impl Setup<'_> {
+impl<'a> Setup<'a> {
+    /// The set-up of work beyond one position of `request`'s board and
+    /// rules (many positions, a game, a rank of a shared search): its
+    /// database, threads and table, sized for every move's value, and not
+    /// held to its time limit, as it serves every position.
+    pub fn beyond_one(request: &'a Request, observer: &'a dyn Observer) -> Setup<'a> {
+        Setup {
+            engine: Engine::shared(request.position.houses(), request.rules),
+            spec: &request.db,
+            threads: request.threads,
+            tt_mb: request.tt_mb,
+            budget: SetupBudget::UNLIMITED,
+            work: SearchWork::Analysis,
+            observer,
+            cancel: None,
+        }
+    }
+
     fn houses(&self) -> usize {
         self.engine.houses()
     }

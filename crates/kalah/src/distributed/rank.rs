@@ -3,12 +3,11 @@
 
 use std::sync::Arc;
 
-use kalah_core::Engine;
 use kalah_search::Solver;
 
 use crate::answer::request::Request;
 use crate::answer::setup::{search_table, solver_over, Setup};
-use crate::answer::sizes::{check_tables_memory, SearchWork};
+use crate::answer::sizes::check_tables_memory;
 use crate::answer::table::Table;
 use crate::databases::{for_search_by, Databases, Purpose, SetupBudget, ANALYSIS_LOAD_GAP};
 use crate::error::{Error, Field, Result};
@@ -48,17 +47,8 @@ pub fn prepare(databases: &Databases, request: &Request, ranks_here: usize, obse
             .about(Field::DbSeeds));
     }
     let (h, seeds) = (position.houses(), position.seeds_in_houses());
-    let engine = Engine::shared(h, rules);
-    let setup = Setup {
-        engine,
-        spec: &request.db,
-        threads: request.threads,
-        tt_mb: request.tt_mb,
-        budget: SetupBudget::UNLIMITED,
-        work: SearchWork::Analysis,
-        observer,
-        cancel: None,
-    };
+    let setup = Setup::beyond_one(request, observer);
+    let engine = setup.engine;
     let purpose = Purpose { houses: h, rules, seeds, gap: ANALYSIS_LOAD_GAP };
     let file = databases.open_for(setup.spec, purpose, SetupBudget::UNLIMITED, observer)?;
     let database = file.as_ref().map(UsedDatabase::file);
@@ -85,7 +75,7 @@ mod tests {
         let databases = Databases::new(dir.path());
         let rules = Rules { capture: Capture::Empty, ..Rules::default() };
         kalah_db::build_file(&databases.path_for(4, 10, rules), 4, rules, 10, &kalah_db::Quiet).unwrap();
-        let request = Request { threads: 1, want: crate::answer::plan::Want::Moves, ..Request::new(Position::start(4, 3).unwrap(), rules) };
+        let request = Request { threads: 1, want: crate::answer::request::Want::Moves, ..Request::new(Position::start(4, 3).unwrap(), rules) };
         let ranks: Vec<RankSearch> = (0..2).map(|_| prepare(&databases, &request, 2, &crate::progress::Silent).unwrap()).collect();
         let database = ranks[0].database.clone();
         assert_eq!(database.as_ref().map(|d| d.max_seeds), Some(10));
@@ -98,7 +88,7 @@ mod tests {
         assert_eq!(answer.report.value(), one.value());
         assert_eq!(answer.report.analysis.moves, one.analysis.moves);
         assert_eq!((answer.distributed.ranks, answer.distributed.threads_per_rank), (2, 1));
-        let value_only = report(&tree, &stats, &Request { want: crate::answer::plan::Want::Value, ..request.clone() }, None, 1.0).unwrap();
+        let value_only = report(&tree, &stats, &Request { want: crate::answer::request::Want::Value, ..request.clone() }, None, 1.0).unwrap();
         assert!(value_only.report.analysis.moves.is_empty());
         // Clockwise sowing, and a database built in memory, are one process's.
         let cw = Request { rules: Rules { sowing: kalah_core::Sowing::Cw, ..rules }, ..request.clone() };

@@ -110,7 +110,7 @@ pub fn verify(analyzer: &Analyzer, request: &VerifyRequest, observer: &dyn Obser
                 db: request.db.clone(),
                 threads: request.threads,
                 tt_mb: request.tt_mb,
-                want: crate::answer::plan::Want::Value,
+                want: crate::answer::request::Want::Value,
                 time_limit: Some(request.time_limit),
                 journal: None,
                 memory: crate::answer::request::Memory::Off,
