@@ -42,7 +42,10 @@
 //! The [`Report`] says which step answered ([`Source`]).
 //! [`Analyzer::analyze_at_once`] answers only where steps 1 and 2 do with
 //! a file the analyzer holds open, and says `None` for work: a door runs
-//! that work where it can stop it ([`Request::cancel`]; Python's Ctrl-C).
+//! that work where it can stop it ([`Request::cancel`]; Python's Ctrl-C),
+//! or once it has a place for it (`kalah serve`, through
+//! [`api::answer_at_once`]). It is the one place that decides what is
+//! answered without work.
 //!
 //! # The face
 //!
