@@ -19,6 +19,8 @@
 #                    the book's line first (--first, the book's best line)
 #   start >= +12     fails
 #   2-6 >= -10       South's second move 2-6 (issue 63's position)
+# LEVERS_CASES (default "hold first fail 2-6") and LEVERS_DBS (default
+# "exact w4 w3") choose some of them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 binaries=("$@")
@@ -45,8 +47,8 @@ run() {
   python3 -c 'import json,sys; a=json.loads(sys.argv[1]); print("%-28s %-8s %-22s %14s %9.2f" % (sys.argv[2], sys.argv[3], sys.argv[4], format(a["nodes"], ","), a["seconds"]))' \
     "$out" "$(basename "$bin")" "$db" "$label"
 }
-for db in exact w4 w3; do
-  for case in hold first fail 2-6; do
+for db in ${LEVERS_DBS:-exact w4 w3}; do
+  for case in ${LEVERS_CASES:-hold first fail 2-6}; do
     for bin in "${binaries[@]}"; do
       case $case in
         hold) run "$bin" "$db" "start >= +10" 6 5 --test 10 ;;

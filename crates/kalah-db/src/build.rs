@@ -101,7 +101,7 @@ pub fn build_file(path: &Path, h: usize, rules: Rules, max_seeds: u32, progress:
 
 /// [`build_file`] with the values stored in `encoding`, within the memory
 /// the system has available ([`build_file_within`]). A build that
-/// `progress` tells to stop ([`Progress::stopped`]) ends with
+/// `progress` tells to stop ([`crate::Progress::stopped`]) ends with
 /// [`DbError::Stopped`], the levels written kept for the next build.
 pub fn build_file_encoded(
     path: &Path,
