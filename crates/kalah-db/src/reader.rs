@@ -562,7 +562,9 @@ impl Database {
                     windows[m].holds(read_code(block, k, w))
                 })
         } else {
-            (0..boards).fold(0, |m, i| m.max(read_code(block, i, w))) <= encoding.largest_code(n)
+            // Where every code of `w` bits is a value there is nothing to check.
+            let largest = encoding.largest_code(n);
+            largest >= (1 << w) - 1 || (0..boards).fold(0, |m, i| m.max(read_code(block, i, w))) <= largest
         };
         // The bits after the last code are zero, so one set of values has one file.
         let used = boards * w as u64;
