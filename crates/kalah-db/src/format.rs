@@ -916,6 +916,7 @@ pub fn level_checksum(sums: &[u8]) -> u64 {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
 
     #[test]
     fn the_largest_code_read_by_words_is_the_largest_read_one_by_one() {
@@ -937,7 +938,6 @@ mod tests {
             }
         }
     }
-    use super::*;
 
     #[test]
     fn headers_round_trip_and_catch_damage() {
