@@ -267,16 +267,13 @@ fn the_explorer_page_and_its_files_are_served() {
     assert!(!page.contains("http://") && !page.contains("https://"), "the page names another site");
 }
 
-/// The board explorer in headless Chromium (Debian's `chromium`, driven by
-/// playwright-core from `tests/browser`): `tests/browser/explorer.mjs` loads
-/// the page, plays moves by clicking and checks the values shown against
-/// the API, steps the line of best play, edits a position, reloads a
-/// permalink, plays a game against the perfect player, and lays the page
-/// out on a phone-sized screen. Without Chromium, Node.js or
-/// `npm ci --prefix crates/kalah-cli/tests/browser`, it is skipped with a
-/// word, unless `KALAH_BROWSER_TEST=required` (as `.ci/run` sets it).
-#[test]
-fn the_explorer_plays_in_headless_chromium() {
+/// Runs `script` of `tests/browser` in headless Chromium (Debian's
+/// `chromium`, driven by playwright-core from `tests/browser`) against the
+/// server at `base`, with `env`; false when it was skipped. Without
+/// Chromium, Node.js or `npm ci --prefix crates/kalah-cli/tests/browser`,
+/// it is skipped with a word, unless `KALAH_BROWSER_TEST=required` (as
+/// `.ci/run` sets it).
+fn browser_test(script: &str, base: SocketAddr, env: &[(&str, String)]) -> bool {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser");
     let chromium = std::env::var_os("CHROMIUM").map(std::path::PathBuf::from).unwrap_or_else(|| "/usr/bin/chromium".into());
     let node = Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success());
@@ -289,23 +286,43 @@ fn the_explorer_plays_in_headless_chromium() {
     if !missing.is_empty() {
         let required = std::env::var("KALAH_BROWSER_TEST").is_ok_and(|v| v == "required");
         assert!(!required, "the browser test needs {}", missing.join(", "));
-        eprintln!("the_explorer_plays_in_headless_chromium: SKIPPED, it needs {}", missing.join(", "));
-        return;
+        eprintln!("{script}: SKIPPED, it needs {}", missing.join(", "));
+        return false;
     }
-    let server = Server::start(&["--threads", "2"], |_| {});
-    // A server whose searches end with bounds: the page shows them close in the background.
-    // (A two-hundredth of a second: a tenth of what a fast machine's debug build takes for Kalah(4,5).)
-    let slow = Server::start(&["--threads", "1", "--time-limit", "0.005", "--no-book", "--background-time", "60"], |_| {});
     let out = Command::new("node")
-        .arg(dir.join("explorer.mjs"))
-        .arg(format!("http://{}", server.addr))
-        .env("BACKGROUND_BASE", format!("http://{}", slow.addr))
+        .arg(dir.join(script))
+        .arg(format!("http://{base}"))
+        .envs(env.iter().map(|(k, v)| (k, v)))
         .env("CHROMIUM", &chromium)
         .output()
         .expect("run node");
     let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "{said}");
     assert!(said.contains("every check held"), "{said}");
+    true
+}
+
+/// The board explorer in headless Chromium: `tests/browser/explorer.mjs`
+/// loads the page, plays moves by clicking and checks the values shown
+/// against the API, steps the line of best play, edits a position,
+/// reloads a permalink, plays a game against the perfect player, and lays
+/// the page out on a phone-sized screen.
+#[test]
+fn the_explorer_plays_in_headless_chromium() {
+    let server = Server::start(&["--threads", "2"], |_| {});
+    // A server whose searches end with bounds: the page shows them close in the background.
+    // (A two-hundredth of a second: a tenth of what a fast machine's debug build takes for Kalah(4,5).)
+    let slow = Server::start(&["--threads", "1", "--time-limit", "0.005", "--no-book", "--background-time", "60"], |_| {});
+    browser_test("explorer.mjs", server.addr, &[("BACKGROUND_BASE", format!("http://{}", slow.addr))]);
+}
+
+/// Issue 64: each defect of the issue, as its steps say, and the
+/// teacher's board (`tests/browser/issue64.mjs`).
+#[test]
+fn the_explorer_of_issue_64_in_headless_chromium() {
+    let server = Server::start(&["--threads", "2"], |_| {});
+    let slow = Server::start(&["--threads", "1", "--time-limit", "0.005", "--no-book", "--background-time", "60"], |_| {});
+    browser_test("issue64.mjs", server.addr, &[("BACKGROUND_BASE", format!("http://{}", slow.addr))]);
 }
 
 /// Issue 54: an answer with bounds only goes on in the background; its
