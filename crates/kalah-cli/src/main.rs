@@ -20,6 +20,7 @@ mod distributed;
 mod opening;
 mod journal;
 mod play;
+mod prepare;
 mod solve;
 mod strong;
 mod table;

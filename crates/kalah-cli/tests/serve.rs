@@ -32,8 +32,11 @@ impl Server {
         let dir = tempfile::tempdir().unwrap();
         setup(dir.path());
         let log = tempfile::NamedTempFile::new().unwrap();
+        // (No databases prepared unless a test asks: a test's server answers at once.)
+        let prepare: &[&str] = if args.contains(&"--prepare") { &[] } else { &["--prepare", "none"] };
         let child = Command::new(BIN)
             .args(["serve", "--addr", "127.0.0.1:0"])
+            .args(prepare)
             .args(args)
             .env("KALAH_DB_DIR", dir.path())
             .stdin(Stdio::null())
@@ -628,4 +631,39 @@ fn the_server_answers_the_object_query_prints() {
         }
         assert_eq!(served, queried, "{position}");
     }
+}
+
+/// Issue 64: a server prepares the databases its boards need as it starts
+/// (`--prepare`), in the background: `/health` says `"ready": false` and
+/// how far each build is until they are built, then the server answers
+/// from them (a probe); a second start finds them and is ready at once.
+#[test]
+fn a_server_prepares_its_databases_and_says_when_it_is_ready() {
+    let folder = tempfile::tempdir().unwrap();
+    let dir = folder.path().to_str().unwrap();
+    let server = Server::start(&["--threads", "1", "--no-book", "--db-dir", dir, "--prepare", "5:18"], |_| {});
+    let (status, _, first) = server.get("/health");
+    assert_eq!((status, &first["status"], &first["ready"]), (200, &Value::from("ok"), &Value::Bool(false)), "{first}");
+    let items = first["preparing"].as_array().unwrap();
+    assert_eq!(items.len(), 2, "one database a capture rule: {first}");
+    assert!(items.iter().all(|i| i["houses"] == 5 && i["max_seeds"] == 18), "{first}");
+    let started = Instant::now();
+    let ready = loop {
+        let (_, _, health) = server.get("/health");
+        if health["ready"] == true {
+            break health;
+        }
+        assert!(started.elapsed() < Duration::from_secs(120), "not ready after 120 s: {health}");
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert!(ready["preparing"].as_array().unwrap().iter().all(|i| i["state"] == "ready" && i["done"] == 1.0), "{ready}");
+    for capture in ["standard", "empty"] {
+        let (status, _, probe) = server.get(&format!("/api/v1/start?houses=5&seeds=1&capture={capture}"));
+        assert_eq!((status, &probe["source"]), (200, &Value::from("database")), "{probe}");
+        assert_eq!(probe["database"]["max_seeds"], 18, "{probe}");
+    }
+    drop(server);
+    let again = Server::start(&["--threads", "1", "--db-dir", dir, "--prepare", "5:18"], |_| {});
+    let (_, _, health) = again.get("/health");
+    assert_eq!(health["ready"], true, "the databases built are found: {health}");
 }
