@@ -15,7 +15,11 @@ pub fn print_human(title: &str, report: &Report) {
     print!("{}", p.diagram());
     let v = a.value;
     if let Some(t) = &report.test {
-        let proved = if t.holds { format!("holds: the value is at least {}", signed(t.bound)) } else { format!("fails: the value is at most {}", signed(t.bound)) };
+        let proved = if t.holds {
+            format!("holds: the value is at least {}", signed(t.bound))
+        } else {
+            format!("fails: the value is at most {}", signed(t.bound))
+        };
         println!("Test:     value >= {}  {proved}", signed(t.at_least));
     }
     if v.is_exact() {
@@ -23,12 +27,7 @@ pub fn print_human(title: &str, report: &Report) {
     } else if report.test.is_some() {
         println!("Value:    {}..{}  (the bounds proven){}", signed(v.lower), signed(v.upper), source_note(report));
     } else {
-        println!(
-            "Value:    {}..{}  (proven bounds: not solved within the time limit){}",
-            signed(v.lower),
-            signed(v.upper),
-            source_note(report)
-        );
+        println!("Value:    {}..{}  (proven bounds: not solved within the time limit){}", signed(v.lower), signed(v.upper), source_note(report));
     }
     if !a.moves.is_empty() {
         println!("Moves for {}:", mover.name());
@@ -137,4 +136,3 @@ pub fn pv_text(a: &BoundedAnalysis) -> String {
     }
     out
 }
-

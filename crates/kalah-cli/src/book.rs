@@ -6,8 +6,8 @@
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use kalah::book::Book;
-use kalah::book_build::{CheckRequest, Game, Searches};
+use kalah::memory::book::Book;
+use kalah::studies::book_build::{CheckRequest, Game, Searches};
 use kalah::Analyzer;
 
 use crate::common::{databases, print_json, BoardSize, DbArgs, RuleArgs, SearchArgs};
@@ -123,7 +123,7 @@ pub fn run(command: BookCommand) -> anyhow::Result<()> {
 fn read_or_carried(file: &Option<PathBuf>) -> anyhow::Result<Book> {
     Ok(match file {
         Some(path) => Book::read(path)?,
-        None => kalah::book::carried()?.map_or_else(Book::default, |b| (*b).clone()),
+        None => kalah::memory::book::carried()?.map_or_else(Book::default, |b| (*b).clone()),
     })
 }
 
@@ -150,7 +150,7 @@ fn build(args: BuildArgs) -> anyhow::Result<()> {
     let every = crate::common::seconds(args.every)?;
     let game = Game { houses: h, seeds: s, rules, plies: args.plies };
     let json = args.json;
-    let built = kalah::book_build::build_file(
+    let built = kalah::studies::book_build::build_file(
         &Analyzer::new(databases()),
         &args.output,
         game,
@@ -159,7 +159,14 @@ fn build(args: BuildArgs) -> anyhow::Result<()> {
         &Terminal::unless_json(json),
         &mut |p| {
             if !json {
-                eprintln!("progress: {} of {} boards, {:.0} s, {} nodes; complete to ply {}", p.done, p.total, p.elapsed.as_secs_f64(), p.nodes, p.plies);
+                eprintln!(
+                    "progress: {} of {} boards, {:.0} s, {} nodes; complete to ply {}",
+                    p.done,
+                    p.total,
+                    p.elapsed.as_secs_f64(),
+                    p.nodes,
+                    p.plies
+                );
             }
         },
     )?;
@@ -191,7 +198,7 @@ fn verify(args: VerifyArgs) -> anyhow::Result<()> {
         seed,
         searches: searches(&args.db, &args.search)?,
     };
-    let checked = kalah::book_build::check(&Analyzer::new(databases()), &book, &request, &Terminal::unless_json(true))?;
+    let checked = kalah::studies::book_build::check(&Analyzer::new(databases()), &book, &request, &Terminal::unless_json(true))?;
     if args.json {
         print_json(&checked);
     } else {

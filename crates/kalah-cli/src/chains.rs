@@ -11,8 +11,7 @@ use crate::common::print_json;
 
 /// Arguments of `kalah chains`.
 #[derive(Args, Debug)]
-#[command(
-    after_long_help = "A clearing chain is a turn of extra moves only: every move's last seed falls into the mover's \
+#[command(after_long_help = "A clearing chain is a turn of extra moves only: every move's last seed falls into the mover's \
 store, and at the end the mover's houses are all empty. A house d steps from the store (house \
 h+1-d, counting from the owner's left) ends in the store exactly when it holds d seeds, so each \
 move puts one seed in the store and an n-seed pattern clears in exactly n moves. For every n \
@@ -28,8 +27,7 @@ house and the opponent's row is never touched). They are for counter-clockwise s
 clockwise, a seed reaches its store only after crossing the opponent's row, so no side ever \
 clears this way.\n\n\
 Examples:\n  kalah chains                   6 houses, patterns of 1 to 30 seeds\n  \
-kalah chains 4 --max 12        4 houses (`--houses 4` says the same)\n  kalah chains 8 --json"
-)]
+kalah chains 4 --max 12        4 houses (`--houses 4` says the same)\n  kalah chains 8 --json")]
 pub struct ChainsArgs {
     /// Houses a side (default 6).
     #[arg(value_name = "H")]
@@ -47,7 +45,7 @@ pub struct ChainsArgs {
 
 pub fn run(args: ChainsArgs) -> anyhow::Result<()> {
     let h = args.houses_given.unwrap_or(args.houses);
-    let chains = kalah::chains::listing(h, args.max)?;
+    let chains = kalah::studies::chains::listing(h, args.max)?;
     if args.json {
         print_json(&chains);
         return Ok(());
@@ -65,29 +63,17 @@ pub fn run(args: ChainsArgs) -> anyhow::Result<()> {
             writeln!(text, $($arg)*).expect("writing to a String");
         }};
     }
-    say!(
-        "Clearing chains on {h} house{} (sowing solitaire, \"Tchoukaillon\")",
-        if h == 1 { "" } else { "s" }
-    );
+    say!("Clearing chains on {h} house{} (sowing solitaire, \"Tchoukaillon\")", if h == 1 { "" } else { "s" });
     say!("Each pattern clears into the store by extra moves alone, one seed a move;");
     say!("it is the only pattern of its seeds that does. Houses from the owner's left,");
     say!("the store on the right.");
     say!();
     let join = |v: &[usize]| v.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ");
-    let width = rows
-        .iter()
-        .flat_map(|r| r.houses.iter())
-        .max()
-        .map_or(1, |m| m.to_string().len());
+    let width = rows.iter().flat_map(|r| r.houses.iter()).max().map_or(1, |m| m.to_string().len());
     let extra = rows.iter().map(|r| r.board - h).max().unwrap_or(0);
     let cell = |s: u32| format!("{s:>width$}");
     let pattern_width = (extra + h) * (width + 1) + if extra > 0 { 2 } else { 0 };
-    say!(
-        "{:>5}  {:>6}  {:<pattern_width$}  moves (houses played)",
-        "seeds",
-        "houses",
-        "pattern"
-    );
+    say!("{:>5}  {:>6}  {:<pattern_width$}  moves (houses played)", "seeds", "houses", "pattern");
     let mut wider = false;
     for r in rows {
         let (outside, inside) = r.houses.split_at(r.board - h);
@@ -118,28 +104,11 @@ pub fn run(args: ChainsArgs) -> anyhow::Result<()> {
         say!("  houses beyond {h} left of the bar), its moves numbered on that board.");
     }
     say!();
-    say!(
-        "Longest chain on {h} house{}: {} moves ({} seeds need {} houses).",
-        if h == 1 { "" } else { "s" },
-        longest.moves,
-        longest.moves + 1,
-        h + 1
-    );
-    say!(
-        "  pattern:       {}",
-        longest
-            .pattern
-            .iter()
-            .map(|s| s.to_string())
-            .collect::<Vec<_>>()
-            .join(" ")
-    );
+    say!("Longest chain on {h} house{}: {} moves ({} seeds need {} houses).", if h == 1 { "" } else { "s" }, longest.moves, longest.moves + 1, h + 1);
+    say!("  pattern:       {}", longest.pattern.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" "));
     say!("  houses played: {}", join(&longest.clearing_moves));
     say!("Least seeds needing k houses, s(k) for k = 1..{}:", chains.least_seeds.len());
-    say!(
-        "  {}",
-        chains.least_seeds.iter().map(|s| s.seeds.to_string()).collect::<Vec<_>>().join(", ")
-    );
+    say!("  {}", chains.least_seeds.iter().map(|s| s.seeds.to_string()).collect::<Vec<_>>().join(", "));
     std::io::stdout().write_all(text.as_bytes())?;
     Ok(())
 }

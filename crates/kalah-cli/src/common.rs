@@ -88,13 +88,7 @@ fn relay_value(text: &str) -> Result<Relay, String> {
 impl RuleArgs {
     /// The rules these flags select.
     pub fn rules(&self) -> Rules {
-        Rules {
-            capture: self.capture,
-            end: self.end,
-            leftovers: self.leftovers,
-            sowing: self.sowing,
-            relay: self.relay,
-        }
+        Rules { capture: self.capture, end: self.end, leftovers: self.leftovers, sowing: self.sowing, relay: self.relay }
     }
 }
 
@@ -227,7 +221,6 @@ impl DbArgs {
     }
 }
 
-
 /// Rules as a JSON object.
 pub fn rules_json(rules: Rules) -> serde_json::Value {
     serde_json::to_value(kalah::report::RulesView::from(rules)).expect("rules serialise")
@@ -278,7 +271,11 @@ pub fn check_output(path: &std::path::Path) -> anyhow::Result<()> {
     }
     // 255 bytes is the longest name most file systems take.
     if let Some(name) = path.file_name().filter(|n| n.len() + ".partial".len() > 255) {
-        return Err(user(format!("{}: a file name of {} bytes is too long (at most 247: the partial file's name adds 8)", path.display(), name.len())));
+        return Err(user(format!(
+            "{}: a file name of {} bytes is too long (at most 247: the partial file's name adds 8)",
+            path.display(),
+            name.len()
+        )));
     }
     let mut ancestor = path.parent();
     while let Some(dir) = ancestor.filter(|d| !d.as_os_str().is_empty()) {

@@ -8,8 +8,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use kalah_db::{human_bytes, Database};
 use serde_json::json;
 
-use kalah::text::group;
 use crate::common::{db_error, default_database_path, parse_position, print_json, rules_json, user, RuleArgs};
+use kalah::text::group;
 
 #[derive(Subcommand, Debug)]
 pub enum DbCommand {
@@ -299,11 +299,7 @@ fn build(a: BuildArgs) -> anyhow::Result<()> {
             human_bytes(report.bytes),
             group(kalah_core::boards_up_to(houses, max_seeds)),
             seconds,
-            if report.resumed_levels > 0 {
-                format!(" (levels 0 to {} were already built)", report.resumed_levels - 1)
-            } else {
-                String::new()
-            }
+            if report.resumed_levels > 0 { format!(" (levels 0 to {} were already built)", report.resumed_levels - 1) } else { String::new() }
         );
     }
     Ok(())
@@ -316,7 +312,9 @@ fn encoding_words(e: kalah_db::Encoding, max_seeds: u32) -> String {
         kalah_db::Encoding::Byte => "one signed byte per board".to_string(),
         kalah_db::Encoding::Share => format!("packed: the mover's share in the bits of its level ({bits} a board at {max_seeds} seeds)"),
         kalah_db::Encoding::Offset => format!("packed: the value plus the seeds in the bits of its level ({bits} a board at {max_seeds} seeds)"),
-        kalah_db::Encoding::Window(w) => format!("a window of {} values a level and mover's seeds in {w} bits a board, bounds outside it", (1 << w) - 2),
+        kalah_db::Encoding::Window(w) => {
+            format!("a window of {} values a level and mover's seeds in {w} bits a board, bounds outside it", (1 << w) - 2)
+        }
     }
 }
 
@@ -341,7 +339,10 @@ fn repack(a: RepackArgs) -> anyhow::Result<()> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     let start = Instant::now();
     let bar = ProgressBar::new(boards);
-    bar.set_style(ProgressStyle::with_template("repacking {bar:30} {human_pos}/{human_len} boards, {elapsed_precise}, about {eta} left").expect("valid template"));
+    bar.set_style(
+        ProgressStyle::with_template("repacking {bar:30} {human_pos}/{human_len} boards, {elapsed_precise}, about {eta} left")
+            .expect("valid template"),
+    );
     let report = pool.install(|| kalah_db::writer::reencode(&db, &to, encoding, &|n| bar.inc(n))).map_err(db_error)?;
     bar.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
@@ -355,13 +356,7 @@ fn repack(a: RepackArgs) -> anyhow::Result<()> {
             "seconds": seconds,
         }));
     } else {
-        println!(
-            "Wrote {} ({}, was {}) in {:.1} s",
-            report.path.display(),
-            human_bytes(report.bytes),
-            human_bytes(db.file_bytes()),
-            seconds
-        );
+        println!("Wrote {} ({}, was {}) in {:.1} s", report.path.display(), human_bytes(report.bytes), human_bytes(db.file_bytes()), seconds);
     }
     Ok(())
 }
@@ -405,7 +400,11 @@ fn info(a: FileArgs) -> anyhow::Result<()> {
 
 fn verify(a: VerifyArgs) -> anyhow::Result<()> {
     if let (Some(_), Some(file), Some(dir)) = (&a.manifest, &a.file, &a.dir) {
-        return Err(user(format!("--dir {} and {}: --dir says where a manifest's files are; give it or one file, not both", dir.display(), file.display())));
+        return Err(user(format!(
+            "--dir {} and {}: --dir says where a manifest's files are; give it or one file, not both",
+            dir.display(),
+            file.display()
+        )));
     }
     if let Some(manifest) = &a.manifest {
         return verify_manifest(manifest, a.dir.clone().unwrap_or_else(crate::common::database_dir), a.file.as_deref(), a.json);
@@ -417,23 +416,36 @@ fn verify(a: VerifyArgs) -> anyhow::Result<()> {
     let file = a.file.clone().expect("clap requires a file without --manifest");
     let db = open(&file)?;
     let bar = ProgressBar::new(db.indexer().len());
-    bar.set_style(ProgressStyle::with_template("verifying {bar:30} {human_pos}/{human_len} boards [{elapsed_precise}, {eta} left]").expect("valid template"));
+    bar.set_style(
+        ProgressStyle::with_template("verifying {bar:30} {human_pos}/{human_len} boards [{elapsed_precise}, {eta} left]").expect("valid template"),
+    );
     let start = Instant::now();
     let result = db.verify(&|bytes| bar.inc(bytes));
     bar.finish_and_clear();
     result.map_err(db_error)?;
     if a.deep {
         let boards = ProgressBar::new(db.indexer().len());
-        boards.set_style(ProgressStyle::with_template("checking every board's value against its moves {bar:30} {human_pos}/{human_len} boards [{elapsed_precise}, {eta} left]").expect("valid template"));
+        boards.set_style(
+            ProgressStyle::with_template(
+                "checking every board's value against its moves {bar:30} {human_pos}/{human_len} boards [{elapsed_precise}, {eta} left]",
+            )
+            .expect("valid template"),
+        );
         let result = kalah::databases::verify_equations(&db, &|n| boards.inc(n));
         boards.finish_and_clear();
         result?;
     }
     let seconds = start.elapsed().as_secs_f64();
     if a.json {
-        print_json(&json!({"path": file.display().to_string(), "ok": true, "bytes": db.file_bytes(), "deep": a.deep, "boards": db.indexer().len(), "seconds": seconds}));
+        print_json(
+            &json!({"path": file.display().to_string(), "ok": true, "bytes": db.file_bytes(), "deep": a.deep, "boards": db.indexer().len(), "seconds": seconds}),
+        );
     } else if a.deep {
-        println!("{}: every checksum holds, and every board's value its moves' ({} boards checked in {seconds:.2} s)", file.display(), db.indexer().len());
+        println!(
+            "{}: every checksum holds, and every board's value its moves' ({} boards checked in {seconds:.2} s)",
+            file.display(),
+            db.indexer().len()
+        );
     } else {
         println!("{}: every checksum holds ({} checked in {seconds:.2} s)", file.display(), human_bytes(db.file_bytes()));
     }
@@ -441,9 +453,9 @@ fn verify(a: VerifyArgs) -> anyhow::Result<()> {
 }
 
 /// Checks the databases of a manifest present in `dir` (or only `file`):
-/// [`kalah::strong::check_manifest`]; none present at all is refused.
+/// [`kalah::databases::strong::check_manifest`]; none present at all is refused.
 fn verify_manifest(manifest: &Path, dir: PathBuf, file: Option<&Path>, json: bool) -> anyhow::Result<()> {
-    let check = kalah::strong::check_manifest(manifest, &dir, file)?;
+    let check = kalah::databases::strong::check_manifest(manifest, &dir, file)?;
     if json {
         print_json(&check);
     } else {
@@ -454,7 +466,11 @@ fn verify_manifest(manifest: &Path, dir: PathBuf, file: Option<&Path>, json: boo
             println!("FAILED   {p}");
         }
         if !check.absent.is_empty() {
-            println!("absent   {} of the manifest's files are not in {} (not built there; `kalah strong` or tools/strong.sh builds them)", check.absent.len(), dir.display());
+            println!(
+                "absent   {} of the manifest's files are not in {} (not built there; `kalah strong` or tools/strong.sh builds them)",
+                check.absent.len(),
+                dir.display()
+            );
         }
     }
     let (problems, checked) = (check.problems.len(), check.checked.len());
@@ -490,7 +506,9 @@ fn pack(a: PackArgs) -> anyhow::Result<()> {
     let h = db.header();
     let value_bytes = h.levels.iter().enumerate().map(|(n, e)| h.value_bytes(n as u32, e)).sum();
     let bar = ProgressBar::new(value_bytes);
-    bar.set_style(ProgressStyle::with_template("packing {bar:30} {binary_bytes}/{binary_total_bytes} {binary_bytes_per_sec}").expect("valid template"));
+    bar.set_style(
+        ProgressStyle::with_template("packing {bar:30} {binary_bytes}/{binary_total_bytes} {binary_bytes_per_sec}").expect("valid template"),
+    );
     drop(db);
     let start = Instant::now();
     let report = kalah_db::pack::pack(&a.file, &out, a.level, &|n| bar.inc(n)).map_err(db_error)?;
@@ -576,11 +594,22 @@ fn list(a: ListArgs) -> anyhow::Result<()> {
         }
     }
     for p in &listing.partial {
-        let state = if p.levels_done == p.levels { "every level written, not yet renamed into place".to_string() } else { format!("{} of {} levels done", p.levels_done, p.levels) };
+        let state = if p.levels_done == p.levels {
+            "every level written, not yet renamed into place".to_string()
+        } else {
+            format!("{} of {} levels done", p.levels_done, p.levels)
+        };
         println!("  build under way or interrupted, {state} ({}): {}", human_bytes(p.bytes), name(&p.path));
     }
     for r in &listing.archives {
-        println!("  archive of h={} up to {} seeds, {} ({}; `kalah db unpack` restores it): {}", r.houses, r.max_seeds, r.rules, human_bytes(r.bytes), name(&r.path));
+        println!(
+            "  archive of h={} up to {} seeds, {} ({}; `kalah db unpack` restores it): {}",
+            r.houses,
+            r.max_seeds,
+            r.rules,
+            human_bytes(r.bytes),
+            name(&r.path)
+        );
     }
     for r in &listing.refused {
         println!("  refused: {}", r.error);

@@ -1,11 +1,11 @@
-//! `kalah engine`: the JSON API ([`kalah::api`]) as JSON lines on stdin and
+//! `kalah engine`: the JSON API ([`kalah::service::api`]) as JSON lines on stdin and
 //! stdout, for bots and scripts. The databases are opened, built or loaded
 //! once, for every request after.
 
 use std::io::{BufRead, Read, Write};
 
 use clap::Args;
-use kalah::api::{self, ApiRequest, Limits};
+use kalah::service::api::{self, ApiRequest, Limits};
 
 use crate::common::threads;
 
@@ -35,7 +35,8 @@ pub struct EngineArgs {
 pub fn run(args: EngineArgs) -> anyhow::Result<()> {
     let (analyzer, time_limit) = args.door.analyzer()?;
     let analyzer = crate::book::analyzer(analyzer, args.door.no_book)?;
-    let limits = Limits { threads: threads(args.threads)?, time_limit, bounded: false, show_paths: true, setup_time: None, memory: kalah::Memory::Off };
+    let limits =
+        Limits { threads: threads(args.threads)?, time_limit, bounded: false, show_paths: true, setup_time: None, memory: kalah::Memory::Off };
     let mut input = std::io::stdin().lock();
     let mut output = std::io::stdout().lock();
     let mut line = Vec::new();
@@ -59,7 +60,9 @@ pub fn run(args: EngineArgs) -> anyhow::Result<()> {
                 continue;
             }
             let answered = ApiRequest::from_json(text).and_then(|r| api::answer(&analyzer, &r, &limits));
-            match answered.and_then(|report| serde_json::to_value(&report).map_err(|e| kalah::Error::internal(format!("the report does not serialise: {e}")))) {
+            match answered
+                .and_then(|report| serde_json::to_value(&report).map_err(|e| kalah::Error::internal(format!("the report does not serialise: {e}"))))
+            {
                 Ok(answer) => answer,
                 Err(e) => api::error_object(&e),
             }

@@ -81,7 +81,7 @@ pub fn run(command: JournalCommand) -> anyhow::Result<()> {
 }
 
 fn show(args: ShowArgs) -> anyhow::Result<()> {
-    let summary = kalah::journal::summary(&args.dir, args.depth)?;
+    let summary = kalah::memory::journal::summary(&args.dir, args.depth)?;
     if args.json {
         print_json(&serde_json::to_value(&summary)?);
         return Ok(());
@@ -101,9 +101,13 @@ fn show(args: ShowArgs) -> anyhow::Result<()> {
         summary.seconds / 3600.0,
         summary.database_seeds.map_or(String::new(), |n| format!(", over a {n}-seed database last"))
     );
-    println!("Value:    {}{}", bounds(summary.value, summary.lower, summary.upper), summary.testing.filter(|_| summary.value.is_none()).map_or(String::new(), |t| format!(" (testing >= {t:+})")));
+    println!(
+        "Value:    {}{}",
+        bounds(summary.value, summary.lower, summary.upper),
+        summary.testing.filter(|_| summary.value.is_none()).map_or(String::new(), |t| format!(" (testing >= {t:+})"))
+    );
     println!("Opening turns (the value after each, for the player to move{}):", if args.depth > 1 { "; replies indented" } else { "" });
-    fn print(turns: &[kalah::journal::TurnBounds], indent: usize, bounds: &dyn Fn(Option<i32>, Option<i32>, Option<i32>) -> String) {
+    fn print(turns: &[kalah::memory::journal::TurnBounds], indent: usize, bounds: &dyn Fn(Option<i32>, Option<i32>, Option<i32>) -> String) {
         for t in turns {
             let turn: Vec<String> = t.turn.iter().map(|h| h.to_string()).collect();
             println!("{:indent$}  {:<8} {}", "", turn.join("-"), bounds(t.value, t.lower, t.upper));
@@ -116,7 +120,7 @@ fn show(args: ShowArgs) -> anyhow::Result<()> {
 
 fn verify(args: VerifyArgs) -> anyhow::Result<()> {
     let seed = args.seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64));
-    let request = kalah::verify::VerifyRequest {
+    let request = kalah::studies::verify::VerifyRequest {
         dir: args.dir.clone(),
         sample: args.sample,
         seed,
@@ -125,11 +129,16 @@ fn verify(args: VerifyArgs) -> anyhow::Result<()> {
         threads: args.search.threads()?,
         tt_mb: args.search.tt_mb_asked()?,
     };
-    let report = kalah::verify::verify(&kalah::Analyzer::keeping(databases()), &request, &Terminal::unless_json(true))?;
+    let report = kalah::studies::verify::verify(&kalah::Analyzer::keeping(databases()), &request, &Terminal::unless_json(true))?;
     if args.json {
         print_json(&serde_json::to_value(&report)?);
     } else {
-        println!("Journal:  {} ({}, {} entries)", report.path.display(), if report.memory { "a search memory" } else { "a search's journal" }, report.entries);
+        println!(
+            "Journal:  {} ({}, {} entries)",
+            report.path.display(),
+            if report.memory { "a search memory" } else { "a search's journal" },
+            report.entries
+        );
         println!("Sample:   {} entries, seed {} (--seed {} checks the same)", report.sampled, report.seed, report.seed);
         for c in &report.checked {
             let what = match c.holds {

@@ -12,15 +12,15 @@ mod book;
 mod chains;
 mod common;
 mod db;
-mod engine;
-mod serve;
-mod observe;
 #[cfg(feature = "mpi")]
 mod distributed;
-mod opening;
+mod engine;
 mod journal;
+mod observe;
+mod opening;
 mod play;
 mod prepare;
+mod serve;
 mod solve;
 mod strong;
 mod table;
@@ -29,7 +29,6 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-
 
 /// Strong solver and endgame-database builder for the mancala game Kalah.
 ///
@@ -219,12 +218,8 @@ fn usage_line(e: &clap::Error) -> String {
 fn quiet_on_closed_output() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        let message = info
-            .payload()
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .or_else(|| info.payload().downcast_ref::<&str>().copied())
-            .unwrap_or("");
+        let message =
+            info.payload().downcast_ref::<String>().map(String::as_str).or_else(|| info.payload().downcast_ref::<&str>().copied()).unwrap_or("");
         if message.starts_with("failed printing to stdout") || message.starts_with("failed printing to stderr") {
             let closed = message.contains("Broken pipe");
             if !closed && message.starts_with("failed printing to stdout") {
@@ -250,8 +245,5 @@ fn one_line(e: &anyhow::Error) -> String {
 
 /// A closed pipe (`kalah ... | head`) is not an error.
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
-    e.chain().any(|c| {
-        c.downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-    })
+    e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
 }

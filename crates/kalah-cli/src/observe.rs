@@ -5,8 +5,8 @@
 use std::time::Duration;
 
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
-use kalah_db::{BuildProgress, Progress};
 use kalah::text::group;
+use kalah_db::{BuildProgress, Progress};
 
 /// The command's observer: notes unless `--json` asked for quiet; a bar
 /// while a database is built in memory and a spinner while a search runs,
@@ -115,9 +115,12 @@ impl kalah::Observer for Terminal {
 
 /// A build's bar: `template` with `{rate}` in millions of boards a second.
 fn build_style(template: &str) -> ProgressStyle {
-    ProgressStyle::with_template(template).expect("valid template").with_key("rate", |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-        let _ = write!(w, "{:.1} M boards/s", state.per_sec() / 1e6);
-    })
+    ProgressStyle::with_template(template).expect("valid template").with_key(
+        "rate",
+        |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = write!(w, "{:.1} M boards/s", state.per_sec() / 1e6);
+        },
+    )
 }
 
 /// The progress of a database build on stderr: one bar for the whole build

@@ -1,10 +1,10 @@
 //! `kalah solve --openings`, `--pie` and `--shift`: the library's
-//! openings (`kalah::openings`) answered by one oracle; its typed reports
+//! openings (`kalah::studies::openings`) answered by one oracle; its typed reports
 //! printed as they are (`--json`) or as tables.
 
 use std::time::Duration;
 
-use kalah::openings::{openings_report, shift_report};
+use kalah::studies::openings::{openings_report, shift_report};
 use kalah::text::{bounded, signed, verdict};
 use kalah::{Analyzer, Bounded, Request};
 use kalah_core::{Engine, Position, Rules, Side};

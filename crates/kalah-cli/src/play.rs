@@ -24,13 +24,13 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah::{move_values, Analyzer, BookBrain, Brain, Level, MakeBrain, Request};
-use rand::{rngs::StdRng, RngExt, SeedableRng};
 use kalah_core::{Engine, Leftovers, Next, Outcome, Position, Rules, Side, Sowing};
+use rand::{rngs::StdRng, RngExt, SeedableRng};
 
-use crate::common::{databases, start_or_position, BoardSize, DbArgs, RuleArgs};
-use kalah::text::{signed, verdict};
-use crate::observe::Terminal;
 use crate::common::SearchArgs;
+use crate::common::{databases, start_or_position, BoardSize, DbArgs, RuleArgs};
+use crate::observe::Terminal;
+use kalah::text::{signed, verdict};
 
 /// `println!` that returns an error instead of panicking when standard
 /// output is closed (`kalah play --side none | head`; `main` reports a
@@ -205,14 +205,14 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
         let request = Request { db: spec.clone(), threads, tt_mb, ..Request::new(start, rules) };
         Box::new(move || Analyzer::new(databases()).player(&request, &Terminal::unless_json(false)))
     };
-    let book = if args.no_book { None } else { kalah::book::carried()?.filter(|b| b.lookup(rules, &start).is_some()) };
+    let book = if args.no_book { None } else { kalah::memory::book::carried()?.filter(|b| b.lookup(rules, &start).is_some()) };
     let brain: Box<dyn Brain> = match book {
         Some(book) => Box::new(BookBrain::new(engine.clone(), book, make)),
         None => make()?,
     };
-    let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64 % 1_000_000)
-    });
+    let seed = args
+        .seed
+        .unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64 % 1_000_000));
     let mut game = Game {
         brain: brain.as_ref(),
         engine: Engine::new(h, rules),
@@ -347,24 +347,12 @@ impl<'a> Game<'a> {
             }
         };
         let mut out = String::new();
-        let labels = |side: Side, order: Vec<usize>| -> String {
-            order
-                .iter()
-                .map(|&i| format!("{:>4} ", format!("{}{i}", side.letter())))
-                .collect()
-        };
-        out.push_str(&format!(
-            "{:left$}{}\n",
-            "",
-            labels(Side::North, (1..=h).rev().collect()).trim_end()
-        ));
+        let labels =
+            |side: Side, order: Vec<usize>| -> String { order.iter().map(|&i| format!("{:>4} ", format!("{}{i}", side.letter()))).collect() };
+        out.push_str(&format!("{:left$}{}\n", "", labels(Side::North, (1..=h).rev().collect()).trim_end()));
         out.push_str(&format!("{:left$}{rule}\n", ""));
         let north: String = (1..=h).rev().map(|i| house(Side::North, i)).collect();
-        out.push_str(&format!(
-            "{:<left$}{north}|{}\n",
-            "   North",
-            turn(Side::North).trim_end()
-        ));
+        out.push_str(&format!("{:<left$}{north}|{}\n", "   North", turn(Side::North).trim_end()));
         out.push_str(&format!(
             "{:<left$}{rule} [{:>3}{} S store]\n",
             format!(" [N store {:>3}{}]", p.store(Side::North), mark((Side::North, None))),
@@ -372,17 +360,9 @@ impl<'a> Game<'a> {
             mark((Side::South, None)),
         ));
         let south: String = (1..=h).map(|i| house(Side::South, i)).collect();
-        out.push_str(&format!(
-            "{:<left$}{south}|{}\n",
-            "   South",
-            turn(Side::South).trim_end()
-        ));
+        out.push_str(&format!("{:<left$}{south}|{}\n", "   South", turn(Side::South).trim_end()));
         out.push_str(&format!("{:left$}{rule}\n", ""));
-        out.push_str(&format!(
-            "{:left$}{}\n",
-            "",
-            labels(Side::South, (1..=h).collect()).trim_end()
-        ));
+        out.push_str(&format!("{:left$}{}\n", "", labels(Side::South, (1..=h).collect()).trim_end()));
         out.push_str(&format!("Position: {}\n", p.ring()));
         out
     }
@@ -399,9 +379,7 @@ impl<'a> Game<'a> {
         let before = self.position;
         let mover = before.to_move();
         let seeds = before.house(mover, house);
-        let (after, outcome) = before
-            .play(&self.engine, house)
-            .map_err(|e| anyhow::anyhow!("internal error: {e}"))?;
+        let (after, outcome) = before.play(&self.engine, house).map_err(|e| anyhow::anyhow!("internal error: {e}"))?;
         self.history.push(before);
         self.position = after;
         let changed = changed_cells(&before, &after);
@@ -442,7 +420,13 @@ impl<'a> Game<'a> {
         if let Some((house, chosen, was)) = chosen? {
             let mover = self.position.to_move().name();
             self.play_move(house, Some(timer.elapsed().as_secs_f64()))?;
-            say!("({mover}, playing at the {} level, gave away {} there: that move is worth {}, a best one {}.)", self.level.name(), was - chosen, signed(chosen), signed(was));
+            say!(
+                "({mover}, playing at the {} level, gave away {} there: that move is worth {}, a best one {}.)",
+                self.level.name(),
+                was - chosen,
+                signed(chosen),
+                signed(was)
+            );
             return Ok(());
         }
         let house = best.expect("no deviation means a best move")?.expect("an uncancelled search answers");
@@ -473,18 +457,9 @@ impl<'a> Game<'a> {
         }
         let values = move_values(self.brain, &p, None)?.expect("an uncancelled search answers");
         self.known = Some((p, values.clone()));
-        let best = values
-            .iter()
-            .map(|&(_, v)| v)
-            .max()
-            .expect("a position that is not over has a move");
+        let best = values.iter().map(|&(_, v)| v).max().expect("a position that is not over has a move");
         let mover = p.to_move();
-        say!(
-            "Value for {}: {} ({}); each move's value:",
-            mover.name(),
-            signed(best),
-            verdict(mover, best)
-        );
+        say!("Value for {}: {} ({}); each move's value:", mover.name(), signed(best), verdict(mover, best));
         for (house, v) in values {
             let mark = if v == best { "  best" } else { "" };
             say!("  house {house:>2}  {:>4}{mark}", signed(v));
@@ -615,15 +590,8 @@ impl<'a> Game<'a> {
             } else {
                 let h = self.h();
                 let mover = p.to_move();
-                let you = if self.seats.south && self.seats.north {
-                    String::new()
-                } else {
-                    " (you)".to_string()
-                };
-                self.prompt(&format!(
-                    "{}{you} to move: house 1-{h}, hint, undo, new, help or quit > ",
-                    mover.name()
-                ))?;
+                let you = if self.seats.south && self.seats.north { String::new() } else { " (you)".to_string() };
+                self.prompt(&format!("{}{you} to move: house 1-{h}, hint, undo, new, help or quit > ", mover.name()))?;
             }
             let line = lines.next();
             cancel.store(true, Relaxed);
@@ -663,11 +631,27 @@ impl<'a> Game<'a> {
     /// not; `typed`, the line as typed): a move, a command of the game
     /// (new, undo, hint, ...), or what is wrong with it. `seen` and
     /// `scored` are the game loop's, reset by a new game or an undo.
-    fn obey(&mut self, command: Command, p: Position, over: bool, typed: &str, seen: &mut HashSet<Position>, scored: &mut bool) -> anyhow::Result<Flow> {
+    fn obey(
+        &mut self,
+        command: Command,
+        p: Position,
+        over: bool,
+        typed: &str,
+        seen: &mut HashSet<Position>,
+        scored: &mut bool,
+    ) -> anyhow::Result<Flow> {
         match command {
             Command::SideHouse(side, _) => {
                 let mover = p.to_move();
-                say!("It is {}'s turn, not {}'s: {}'s houses are {}1 to {}{}.", mover.name(), side.name(), mover.name(), mover.letter(), mover.letter(), self.h());
+                say!(
+                    "It is {}'s turn, not {}'s: {}'s houses are {}1 to {}{}.",
+                    mover.name(),
+                    side.name(),
+                    mover.name(),
+                    mover.letter(),
+                    mover.letter(),
+                    self.h()
+                );
             }
             Command::Quit => {
                 say!("Goodbye.");
@@ -752,17 +736,9 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
 
 /// What a move led to, in words.
 fn consequence(rules: Rules, mover: Side, o: &Outcome, after: &Position) -> String {
-    let capture = if o.captured > 0 {
-        format!("{} captures {} seeds. ", mover.name(), o.captured)
-    } else {
-        String::new()
-    };
+    let capture = if o.captured > 0 { format!("{} captures {} seeds. ", mover.name(), o.captured) } else { String::new() };
     match o.next {
-        Next::Mover => format!(
-            "{capture}The last seed fell in {}'s store: {} moves again.",
-            mover.name(),
-            mover.name()
-        ),
+        Next::Mover => format!("{capture}The last seed fell in {}'s store: {} moves again.", mover.name(), mover.name()),
         Next::Opponent => format!("{capture}{} to move.", after.to_move().name()),
         Next::Over => format!(
             "{capture}A side is empty: the game is over, and {}.",
@@ -808,13 +784,7 @@ mod tests {
         assert_eq!(parse_command(" n3"), Command::SideHouse(Side::North, 3));
         assert_eq!(parse_command("S"), Command::Unknown("S".into()));
         assert_eq!(parse_command("Sx"), Command::Unknown("Sx".into()));
-        assert_eq!(
-            "both".parse::<Seats>().unwrap(),
-            Seats {
-                south: true,
-                north: true
-            }
-        );
+        assert_eq!("both".parse::<Seats>().unwrap(), Seats { south: true, north: true });
         assert!("east".parse::<Seats>().is_err());
     }
 }

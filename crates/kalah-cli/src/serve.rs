@@ -1,4 +1,4 @@
-//! `kalah serve`: the JSON API ([`kalah::api`], docs/api.md) over HTTP, on
+//! `kalah serve`: the JSON API ([`kalah::service::api`], docs/api.md) over HTTP, on
 //! axum and tokio.
 //!
 //! Protection: it binds 127.0.0.1 unless told otherwise; every search has
@@ -8,7 +8,7 @@
 //! [`MAX_WAITING`] requests, each up to `--queue-wait`), then gets 503 with
 //! `Retry-After`; a position a database file or the opening book covers is
 //! answered by probes without taking a slot, and so is one whose exact
-//! answer was kept ([`api::at_once`]); a client that goes away stops
+//! answer was kept ([`api::answer_at_once`]); a client that goes away stops
 //! its search; at most `--max-connections` connections are served at once,
 //! and one whose client is slower than [`HEADER_WAIT`] to send a request's
 //! headers is closed; a query string longer than [`MAX_QUERY`] is refused;
@@ -17,7 +17,7 @@
 //! way, or after [`STOP_WAIT`] whatever its clients do.
 //!
 //! A search answered with bounds only goes on in the background, bounded
-//! ([`kalah::background`]): `GET /api/v1/background?...` tells how its
+//! ([`kalah::service::background`]): `GET /api/v1/background?...` tells how its
 //! bounds close, `POST /api/v1/background/stop?...` stops it and `POST
 //! /api/v1/background/more?...` gives it more time. Every exact answer
 //! that took work is kept by the library in the database folder
@@ -40,14 +40,13 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use clap::Args;
-use kalah::api::{self, ApiRequest, Limits};
+use kalah::service::api::{self, ApiRequest, Limits};
 use kalah::{Error, ErrorKind};
 use serde_json::{json, Value};
 use tokio::sync::Semaphore;
 
-use kalah::background::Background;
 use crate::common::threads;
-
+use kalah::service::background::Background;
 
 /// Requests that may wait for a slot at once; one more gets 503 at once.
 const MAX_WAITING: usize = 512;
@@ -148,7 +147,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let analyzer = crate::book::analyzer(analyzer, args.door.no_book)?;
     let limits = Limits { threads: 1, time_limit, bounded: true, show_paths: false, setup_time: None, memory: kalah::Memory::Answers };
     let db_dir = analyzer.databases().dir().display().to_string();
-    let queue_wait = crate::common::seconds(args.queue_wait).map_err(|_| crate::common::user(format!("--queue-wait {}: give a number of seconds above 0", args.queue_wait)))?;
+    let queue_wait = crate::common::seconds(args.queue_wait)
+        .map_err(|_| crate::common::user(format!("--queue-wait {}: give a number of seconds above 0", args.queue_wait)))?;
     if args.max_connections == 0 {
         return Err(crate::common::user("--max-connections 0: give at least 1"));
     }
@@ -308,7 +308,8 @@ fn failure(status: StatusCode, message: &str) -> Response {
 /// nothing of the server's files.
 fn error_response(shared: &Shared, e: &Error) -> Response {
     let message = e.to_string();
-    let servers = matches!(e.kind(), ErrorKind::Corrupt | ErrorKind::Io | ErrorKind::Internal) || (!shared.db_dir.is_empty() && message.contains(&shared.db_dir));
+    let servers = matches!(e.kind(), ErrorKind::Corrupt | ErrorKind::Io | ErrorKind::Internal)
+        || (!shared.db_dir.is_empty() && message.contains(&shared.db_dir));
     if servers {
         // The server's log; a closed stderr must not cost the answer.
         let _ = writeln!(std::io::stderr(), "kalah: a request failed for a fault of the server: {message}");
@@ -342,7 +343,11 @@ fn question(uri: &Uri, query: Result<Query<ApiRequest>, axum::extract::rejection
 
 /// `GET /api/v1/background?...`: how the background search of the
 /// question goes (`{"state": null}` if none runs or ran lately).
-async fn background_told(State(shared): State<Arc<Shared>>, uri: Uri, query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>) -> Response {
+async fn background_told(
+    State(shared): State<Arc<Shared>>,
+    uri: Uri,
+    query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>,
+) -> Response {
     match question(&uri, query) {
         Ok((_, key)) => Json(shared.background.told(&key)).into_response(),
         Err(why) => failure(StatusCode::BAD_REQUEST, &why),
@@ -350,7 +355,11 @@ async fn background_told(State(shared): State<Arc<Shared>>, uri: Uri, query: Res
 }
 
 /// `POST /api/v1/background/stop?...`: stops the question's background search.
-async fn background_stop(State(shared): State<Arc<Shared>>, uri: Uri, query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>) -> Response {
+async fn background_stop(
+    State(shared): State<Arc<Shared>>,
+    uri: Uri,
+    query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>,
+) -> Response {
     match question(&uri, query) {
         Ok((_, key)) => Json(shared.background.stop(&key)).into_response(),
         Err(why) => failure(StatusCode::BAD_REQUEST, &why),
@@ -359,7 +368,11 @@ async fn background_stop(State(shared): State<Arc<Shared>>, uri: Uri, query: Res
 
 /// `POST /api/v1/background/more?...`: gives the question's background
 /// search more time (422 with its state if it may not have more).
-async fn background_more(State(shared): State<Arc<Shared>>, uri: Uri, query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>) -> Response {
+async fn background_more(
+    State(shared): State<Arc<Shared>>,
+    uri: Uri,
+    query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>,
+) -> Response {
     let (request, key) = match question(&uri, query) {
         Ok(question) => question,
         Err(why) => return failure(StatusCode::BAD_REQUEST, &why),
@@ -379,7 +392,11 @@ fn read_query(uri: &Uri, query: Result<Query<ApiRequest>, axum::extract::rejecti
     query.map(|Query(q)| q).map_err(|e| format!("not a valid request: {}", e.body_text().trim_start_matches("Failed to deserialize query string: ")))
 }
 
-async fn analysis(State(shared): State<Arc<Shared>>, uri: Uri, query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>) -> Response {
+async fn analysis(
+    State(shared): State<Arc<Shared>>,
+    uri: Uri,
+    query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>,
+) -> Response {
     match read_query(&uri, query) {
         Ok(request) if request.houses.is_some() || request.seeds.is_some() => {
             failure(StatusCode::BAD_REQUEST, "/api/v1/analysis takes a position; the start of Kalah(h,s) is /api/v1/start?houses=H&seeds=S")
@@ -391,8 +408,12 @@ async fn analysis(State(shared): State<Arc<Shared>>, uri: Uri, query: Result<Que
 
 async fn start(State(shared): State<Arc<Shared>>, uri: Uri, query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>) -> Response {
     match read_query(&uri, query) {
-        Ok(request) if request.position.is_some() => failure(StatusCode::BAD_REQUEST, "/api/v1/start takes houses and seeds; a position is /api/v1/analysis?position=..."),
-        Ok(request) if request.houses.is_none() || request.seeds.is_none() => failure(StatusCode::BAD_REQUEST, "give houses and seeds: /api/v1/start?houses=6&seeds=4"),
+        Ok(request) if request.position.is_some() => {
+            failure(StatusCode::BAD_REQUEST, "/api/v1/start takes houses and seeds; a position is /api/v1/analysis?position=...")
+        }
+        Ok(request) if request.houses.is_none() || request.seeds.is_none() => {
+            failure(StatusCode::BAD_REQUEST, "give houses and seeds: /api/v1/start?houses=6&seeds=4")
+        }
         Ok(request) => answer(shared, request).await,
         Err(why) => failure(StatusCode::BAD_REQUEST, &why),
     }
@@ -407,13 +428,18 @@ async fn answer(shared: Arc<Shared>, request: ApiRequest) -> Response {
         busy.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from_static("2"));
         busy
     };
+    // What takes no work is answered at once, without a slot.
     let at_once = {
         let (work, request) = (shared.clone(), request.clone());
-        tokio::task::spawn_blocking(move || api::at_once(&work.analyzer, &request, &work.limits)).await.unwrap_or(false)
+        tokio::task::spawn_blocking(move || api::answer_at_once(&work.analyzer, &request, &work.limits)).await
     };
-    let permit = if at_once {
-        None
-    } else {
+    match at_once {
+        Ok(Ok(Some(report))) => return respond(&shared, request, report),
+        Ok(Ok(None)) => {}
+        Ok(Err(e)) => return error_response(&shared, &e),
+        Err(_) => return failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error: the analysis failed"),
+    }
+    let permit = {
         use std::sync::atomic::Ordering::Relaxed;
         if shared.waiting.fetch_add(1, Relaxed) >= MAX_WAITING {
             shared.waiting.fetch_sub(1, Relaxed);
@@ -422,7 +448,7 @@ async fn answer(shared: Arc<Shared>, request: ApiRequest) -> Response {
         let acquired = tokio::time::timeout(shared.queue_wait, shared.slots.acquire()).await;
         shared.waiting.fetch_sub(1, Relaxed);
         match acquired {
-            Ok(Ok(permit)) => Some(permit),
+            Ok(Ok(permit)) => permit,
             _ => return busy(),
         }
     };
@@ -430,31 +456,33 @@ async fn answer(shared: Arc<Shared>, request: ApiRequest) -> Response {
     // one waited: the analyzer then answers from what it kept.)
     let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let _gone = CancelOnDrop(cancel.clone());
-    let work = shared.clone();
-    let background_request = request.clone();
-    let result = tokio::task::spawn_blocking(move || api::answer_until(&work.analyzer, &request, &work.limits, Some(cancel))).await;
+    let (work, asked) = (shared.clone(), request.clone());
+    let result = tokio::task::spawn_blocking(move || api::answer_until(&work.analyzer, &asked, &work.limits, Some(cancel))).await;
     drop(permit);
     match result {
-        Ok(Ok(report)) => {
-            let answer = match serde_json::to_value(&report) {
-                Ok(answer) => answer,
-                Err(e) => return error_response(&shared, &Error::internal(format!("the report does not serialise: {e}"))),
-            };
-            // Bounds only: the search goes on in the background, if a place is free.
-            if !report.is_exact() {
-                if let Ok(key) = background_request.question() {
-                    shared.background.start(&shared.analyzer, &shared.limits, key, background_request);
-                }
-            }
-            let mut response = Json(answer).into_response();
-            if report.source == kalah::Source::Kept {
-                response.headers_mut().insert("x-kalah-kept", header::HeaderValue::from_static("1"));
-            }
-            response
-        }
+        Ok(Ok(report)) => respond(&shared, request, report),
         Ok(Err(e)) => error_response(&shared, &e),
         Err(_) => failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error: the analysis failed"),
     }
+}
+
+/// The answer to `request`: `report` as JSON, marked when it was kept; a
+/// report with bounds only goes on in the background, if a place is free.
+fn respond(shared: &Shared, request: ApiRequest, report: kalah::Report) -> Response {
+    let answer = match serde_json::to_value(&report) {
+        Ok(answer) => answer,
+        Err(e) => return error_response(shared, &Error::internal(format!("the report does not serialise: {e}"))),
+    };
+    if !report.is_exact() {
+        if let Ok(key) = request.question() {
+            shared.background.start(&shared.analyzer, &shared.limits, key, request);
+        }
+    }
+    let mut response = Json(answer).into_response();
+    if report.source == kalah::Source::Kept {
+        response.headers_mut().insert("x-kalah-kept", header::HeaderValue::from_static("1"));
+    }
+    response
 }
 
 /// The database files served: name (not the path), board, seeds, rules, size.

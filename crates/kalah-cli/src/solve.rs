@@ -134,7 +134,7 @@ pub struct JournalArgs {
     journal_every: f64,
     /// The least subtree, in nodes, whose proven bounds the journal keeps:
     /// smaller keeps more (a larger file, less work lost at a kill).
-    #[arg(long, value_name = "NODES", default_value_t = kalah::journal::DEFAULT_MIN_NODES, requires = "journal")]
+    #[arg(long, value_name = "NODES", default_value_t = kalah::memory::journal::DEFAULT_MIN_NODES, requires = "journal")]
     journal_min_nodes: u64,
     /// Neither use nor add to the answers kept or the search memory. By
     /// default an exact answer an earlier `solve`, `query` or `serve` kept
@@ -158,12 +158,13 @@ pub struct JournalArgs {
 }
 
 impl JournalArgs {
-    fn spec(&self) -> anyhow::Result<Option<kalah::journal::JournalSpec>> {
+    fn spec(&self) -> anyhow::Result<Option<kalah::memory::journal::JournalSpec>> {
         let Some(dir) = &self.journal else {
             return Ok(None);
         };
-        let every = seconds(self.journal_every).map_err(|_| user(format!("--journal-every {}: give a number of seconds above 0", self.journal_every)))?;
-        Ok(Some(kalah::journal::JournalSpec { dir: dir.clone(), every, min_nodes: self.journal_min_nodes.max(1) }))
+        let every =
+            seconds(self.journal_every).map_err(|_| user(format!("--journal-every {}: give a number of seconds above 0", self.journal_every)))?;
+        Ok(Some(kalah::memory::journal::JournalSpec { dir: dir.clone(), every, min_nodes: self.journal_min_nodes.max(1) }))
     }
 }
 
@@ -213,14 +214,11 @@ pub fn solve(args: SolveArgs) -> anyhow::Result<()> {
         Some(t) => Some(seconds(t)?),
     };
     if args.pie || args.shift || args.openings {
-        let modes = crate::opening::Modes {
-            pie: args.pie,
-            shift: args.shift,
-            budget,
-        };
+        let modes = crate::opening::Modes { pie: args.pie, shift: args.shift, budget };
         return crate::opening::run(&rules, &position, &title, &args.db, &args.search, modes, args.json);
     }
-    let request = Asked { db: &args.db, search: &args.search, answer: &args.answer, time_limit: budget, journal: &args.journal }.request(position, rules)?;
+    let request =
+        Asked { db: &args.db, search: &args.search, answer: &args.answer, time_limit: budget, journal: &args.journal }.request(position, rules)?;
     answer(&title, &request, args.json)
 }
 

@@ -9,7 +9,7 @@ use kalah_db::human_bytes;
 
 use crate::common::{default_database_path, print_json, BoardSize, RuleArgs};
 use crate::observe::Terminal;
-use kalah::strong::StrongRequest;
+use kalah::databases::strong::StrongRequest;
 use kalah::text::{group, signed};
 
 /// Arguments of `kalah strong`.
@@ -44,7 +44,7 @@ pub fn run(a: StrongArgs) -> anyhow::Result<()> {
     }
     let request = StrongRequest { houses: h, seeds, rules, file, threads: crate::common::threads(a.threads)?, manifest: a.manifest.clone() };
     let bars = crate::observe::Bars::new(h, n);
-    let solution = kalah::strong::solve(&request, &bars, &Terminal::unless_json(a.json))?;
+    let solution = kalah::databases::strong::solve(&request, &bars, &Terminal::unless_json(a.json))?;
     if a.json {
         print_json(&solution);
         return Ok(());
@@ -54,7 +54,11 @@ pub fn run(a: StrongArgs) -> anyhow::Result<()> {
     println!("  start value          {} ({})", signed(s.value), s.verdict);
     println!("  boards (<= {n} seeds)  {}", group(s.boards));
     println!("  won / drawn / lost   {} / {} / {}  (for the player to move)", group(s.won), group(s.drawn), group(s.lost));
-    println!("  reachable from start {} boards, {} positions (side to move counted, stores not)", group(s.reachable_boards), group(s.reachable_positions));
+    println!(
+        "  reachable from start {} boards, {} positions (side to move counted, stores not)",
+        group(s.reachable_boards),
+        group(s.reachable_positions)
+    );
     println!("  file                 {} ({})", s.path.display(), human_bytes(s.bytes));
     println!("  sha256               {}", s.sha256);
     println!("  time                 {:.1} s (build {:.1} s)", s.seconds, s.build_seconds);

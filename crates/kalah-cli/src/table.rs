@@ -2,7 +2,7 @@
 //! checked against the published values.
 
 use clap::Args;
-use kalah::starts::{starts_table, StartEntry, StartsRequest};
+use kalah::studies::starts::{starts_table, StartEntry, StartsRequest};
 use kalah_core::Rules;
 
 use crate::common::{databases, print_json, seconds, start_position, user, RuleArgs, SearchArgs};

@@ -55,8 +55,8 @@ impl Run {
         if !args.iter().any(|a| a.as_ref() == "--json") {
             return;
         }
-        let object: serde_json::Value = serde_json::from_str(self.stdout.trim_end())
-            .unwrap_or_else(|e| panic!("stdout is not one JSON object: {e}\n{}", self.describe()));
+        let object: serde_json::Value =
+            serde_json::from_str(self.stdout.trim_end()).unwrap_or_else(|e| panic!("stdout is not one JSON object: {e}\n{}", self.describe()));
         if object.get("error").is_none() {
             return; // the command's own object, printed before it failed
         }
@@ -289,7 +289,10 @@ fn unusable_paths() {
     // An interrupted build's file.
     let partial = sb.path("partial.kdb");
     fs::write(&partial, support::interrupted(&fs::read(&db).unwrap(), 2)).unwrap();
-    sb.refused(&["query", "--position", p, "--db", &partial.to_string_lossy(), "--tt-mb", "16"], &["incomplete database (2 of 5 levels", "run the build again"]);
+    sb.refused(
+        &["query", "--position", p, "--db", &partial.to_string_lossy(), "--tt-mb", "16"],
+        &["incomplete database (2 of 5 levels", "run the build again"],
+    );
     // Outputs that cannot be written.
     sb.refused(&["db", "build", "--houses", "2", "--max-seeds", "4", "-o", "/proc/x.kdb"], &["disk space in /proc", "needs"]);
     sb.refused(&["db", "pack", &db, "-o", &sb.file("no-dir/x.zst")], &["no-dir/x.zst.partial", "No such file"]);
@@ -452,8 +455,13 @@ fn errors_under_json_are_one_object_on_stdout() {
     // Without --json, stdout stays empty.
     let r = sb.refused(&["db", "info", &sb.file("missing.kdb")], &["missing.kdb"]);
     assert!(r.stdout.is_empty(), "{}", r.describe());
-    fs::write(sb.path("m.csv"), "houses,seeds,capture,end,leftovers,sowing,relay,max_seeds,file,bytes,sha256\n2,1,standard,instant,owner,ccw,off,4,gone.kdb,10,00\n").unwrap();
-    let r = sb.refused(&["db", "verify", "--manifest", &sb.file("m.csv"), "--dir", &sb.file(""), "--json"], &["none of the 1 files", "nothing to check"]);
+    fs::write(
+        sb.path("m.csv"),
+        "houses,seeds,capture,end,leftovers,sowing,relay,max_seeds,file,bytes,sha256\n2,1,standard,instant,owner,ccw,off,4,gone.kdb,10,00\n",
+    )
+    .unwrap();
+    let r =
+        sb.refused(&["db", "verify", "--manifest", &sb.file("m.csv"), "--dir", &sb.file(""), "--json"], &["none of the 1 files", "nothing to check"]);
     assert_eq!(r.stdout.lines().count(), 1, "{}", r.describe());
     let object: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(object["ok"], false, "{}", r.describe());
@@ -545,7 +553,14 @@ fn output_to_a_full_disk_is_a_failure() {
     let full = || fs::OpenOptions::new().write(true).open("/dev/full").map(Stdio::from).unwrap();
     // The answer lost.
     let dir = tempfile::tempdir().unwrap();
-    let out = Command::new(BIN).args(["solve", "3", "2", "--json"]).env("KALAH_DB_DIR", dir.path()).stdin(Stdio::null()).stdout(full()).stderr(Stdio::piped()).output().unwrap();
+    let out = Command::new(BIN)
+        .args(["solve", "3", "2", "--json"])
+        .env("KALAH_DB_DIR", dir.path())
+        .stdin(Stdio::null())
+        .stdout(full())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
     // The error lost: bad input, but nothing could say so.
     let out = Command::new(BIN).args(["solve", "9", "9"]).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(full()).output().unwrap();
@@ -567,7 +582,9 @@ fn spawn(args: &[&str], stdout: Stdio) -> std::process::Child {
 #[test]
 fn an_answer_that_cannot_be_written_is_said() {
     let dir = tempfile::tempdir().unwrap();
-    for args in [&["solve", "3", "3", "--no-db", "--value-only"][..], &["solve", "3", "3", "--no-db", "--json"], &["solve", "--help"], &["db", "list"]] {
+    for args in
+        [&["solve", "3", "3", "--no-db", "--value-only"][..], &["solve", "3", "3", "--no-db", "--json"], &["solve", "--help"], &["db", "list"]]
+    {
         let full = fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
         let out = Command::new(BIN).args(args).env("KALAH_DB_DIR", dir.path()).stdout(full).output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);

@@ -24,7 +24,9 @@ fn json(out: &Output) -> serde_json::Value {
 fn the_carried_book_holds_the_default_games_and_agrees_with_search_on_a_sample() {
     let dir = tempfile::tempdir().unwrap();
     let info = json(&kalah(dir.path(), &["book", "info", "--json"]));
-    let section = |h: u64, s: u64, capture: &str| info["sections"].as_array().unwrap().iter().find(|x| x["houses"] == h && x["seeds"] == s && x["rules"]["capture"] == capture).cloned();
+    let section = |h: u64, s: u64, capture: &str| {
+        info["sections"].as_array().unwrap().iter().find(|x| x["houses"] == h && x["seeds"] == s && x["rules"]["capture"] == capture).cloned()
+    };
     for capture in ["standard", "empty"] {
         let six_four = section(6, 4, capture).unwrap_or_else(|| panic!("no Kalah(6,4) {capture} in {info}"));
         assert!(six_four["plies"].as_u64().unwrap() >= 3, "{six_four}");
@@ -37,7 +39,8 @@ fn the_carried_book_holds_the_default_games_and_agrees_with_search_on_a_sample()
     // The small games' entries take moments each to prove again; Kalah(6,4)'s
     // seconds (tools/book.sh's `kalah book verify --all` proves them all).
     for (game, sample) in [(["4", "3"], "8"), (["4", "4"], "6"), (["6", "3"], "3"), (["6", "4"], "1")] {
-        let out = kalah(dir.path(), &["book", "verify", game[0], game[1], "--sample", sample, "--seed", &seed.to_string(), "--threads", "2", "--json"]);
+        let out =
+            kalah(dir.path(), &["book", "verify", game[0], game[1], "--sample", sample, "--seed", &seed.to_string(), "--threads", "2", "--json"]);
         let report = json(&out);
         assert_eq!(report["disagreements"], 0, "Kalah({},{}), seed {seed}: {report}", game[0], game[1]);
         let per_rule = sample.parse::<u64>().unwrap();
@@ -57,7 +60,12 @@ fn verify_with_a_named_database_takes_its_games() {
         json(&kalah(dir.path(), &["book", "build", "3", "3", "--plies", "2", "--capture", capture, "-o", file_arg, "--threads", "1", "--json"]));
     }
     json(&kalah(dir.path(), &["db", "build", "--houses", "3", "--max-seeds", "18", "--threads", "1", "--json"]));
-    let db = std::fs::read_dir(dir.path()).unwrap().flatten().map(|e| e.path()).find(|p| p.extension().is_some_and(|x| x == "kdb")).expect("a database file");
+    let db = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "kdb"))
+        .expect("a database file");
     let info = json(&kalah(dir.path(), &["book", "info", "-f", file_arg, "--json"]));
     let standard = info["sections"].as_array().unwrap().iter().find(|x| x["rules"]["capture"] == "standard").unwrap()["entries"].as_u64().unwrap();
     let report = json(&kalah(dir.path(), &["book", "verify", "-f", file_arg, "--all", "--db", db.to_str().unwrap(), "--json"]));

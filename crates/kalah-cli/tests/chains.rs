@@ -17,16 +17,8 @@ use serde_json::Value;
 const BIN: &str = env!("CARGO_BIN_EXE_kalah");
 
 fn chains(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(BIN)
-        .arg("chains")
-        .args(args)
-        .output()
-        .expect("run kalah chains");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let out = Command::new(BIN).arg("chains").args(args).output().expect("run kalah chains");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
 fn chains_json(args: &[&str]) -> Value {
@@ -39,14 +31,7 @@ fn chains_json(args: &[&str]) -> Value {
 
 /// The brute force's engine: see the module docs.
 fn engine(h: usize) -> Engine {
-    Engine::new(
-        h,
-        Rules {
-            end: End::Turn,
-            leftovers: Leftovers::Unscored,
-            ..Rules::default()
-        },
-    )
+    Engine::new(h, Rules { end: End::Turn, leftovers: Leftovers::Unscored, ..Rules::default() })
 }
 
 /// Whether the mover can empty their side with extra moves alone.
@@ -99,11 +84,7 @@ fn needed(side: &[u8]) -> usize {
 }
 
 fn numbers(v: &Value) -> Vec<u64> {
-    v.as_array()
-        .expect("an array")
-        .iter()
-        .map(|x| x.as_u64().expect("a number"))
-        .collect()
+    v.as_array().expect("an array").iter().map(|x| x.as_u64().expect("a number")).collect()
 }
 
 #[test]
@@ -154,20 +135,11 @@ fn the_listed_moves_clear_the_pattern() {
         let engine = engine(b);
         let mut board = Board::from_sides(&side, &vec![2; b]);
         let moves = numbers(&p["moves"]);
-        assert_eq!(
-            moves.len() as u64,
-            p["seeds"].as_u64().unwrap(),
-            "one seed to the store a move"
-        );
+        assert_eq!(moves.len() as u64, p["seeds"].as_u64().unwrap(), "one seed to the store a move");
         for (k, &house) in moves.iter().enumerate() {
             let o = engine.play(board, house as usize - 1);
             let last = k + 1 == moves.len();
-            assert_eq!(
-                o.next,
-                if last { Next::Over } else { Next::Mover },
-                "{p}: move {}",
-                k + 1
-            );
+            assert_eq!(o.next, if last { Next::Over } else { Next::Mover }, "{p}: move {}", k + 1);
             assert_eq!(o.mover_gain, 1);
             board = o.board;
         }
@@ -178,12 +150,8 @@ fn the_listed_moves_clear_the_pattern() {
 #[test]
 fn least_seeds_needing_k_houses_match_the_brute_force() {
     let v = chains_json(&["--houses", "6", "--max", "5"]);
-    let least: Vec<(u64, u64)> = v["least_seeds"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| (e["houses"].as_u64().unwrap(), e["seeds"].as_u64().unwrap()))
-        .collect();
+    let least: Vec<(u64, u64)> =
+        v["least_seeds"].as_array().unwrap().iter().map(|e| (e["houses"].as_u64().unwrap(), e["seeds"].as_u64().unwrap())).collect();
     // s(1..=7), at least through h + 1.
     assert_eq!(least.len(), 7, "{v}");
     // The brute force on seven houses: the first n whose one clearing side
@@ -199,19 +167,12 @@ fn least_seeds_needing_k_houses_match_the_brute_force() {
         }
     }
     assert_eq!(least, brute);
-    assert_eq!(
-        brute.iter().map(|&(_, s)| s).collect::<Vec<_>>(),
-        [1, 2, 4, 6, 10, 12, 18]
-    );
+    assert_eq!(brute.iter().map(|&(_, s)| s).collect::<Vec<_>>(), [1, 2, 4, 6, 10, 12, 18]);
 }
 
 #[test]
 fn bad_arguments_are_refused_in_one_line() {
-    for args in [
-        &["--houses", "0"][..],
-        &["--max", "0"][..],
-        &["--houses", "6", "--max", "1000000"][..],
-    ] {
+    for args in [&["--houses", "0"][..], &["--max", "0"][..], &["--houses", "6", "--max", "1000000"][..]] {
         let (code, stdout, stderr) = chains(args);
         assert_eq!(code, 2, "{args:?}\n{stdout}\n{stderr}");
         assert_eq!(stderr.lines().count(), 1, "{stderr}");

@@ -44,18 +44,11 @@ struct Run {
 
 impl Run {
     fn describe(&self) -> String {
-        format!(
-            "command: {}\nexit code: {:?}\n--- stdout ---\n{}\n--- stderr ---\n{}",
-            self.cmd, self.code, self.stdout, self.stderr
-        )
+        format!("command: {}\nexit code: {:?}\n--- stdout ---\n{}\n--- stderr ---\n{}", self.cmd, self.code, self.stdout, self.stderr)
     }
 
     fn assert_no_panic(&self) {
-        assert!(
-            !self.stderr.contains("panicked") && !self.stdout.contains("panicked"),
-            "the program panicked\n{}",
-            self.describe()
-        );
+        assert!(!self.stderr.contains("panicked") && !self.stdout.contains("panicked"), "the program panicked\n{}", self.describe());
     }
 }
 
@@ -118,12 +111,7 @@ impl Sandbox {
         if timed_out {
             stderr.push_str(&format!("\n[TIMED OUT: killed after {} s]", TIME_LIMIT.as_secs()));
         }
-        Run {
-            cmd: format!("kalah {}", args.iter().map(|a| shell_quote(a)).collect::<Vec<_>>().join(" ")),
-            code,
-            stdout: out.join().unwrap(),
-            stderr,
-        }
+        Run { cmd: format!("kalah {}", args.iter().map(|a| shell_quote(a)).collect::<Vec<_>>().join(" ")), code, stdout: out.join().unwrap(), stderr }
     }
 
     /// Runs a command that must succeed.
@@ -138,8 +126,8 @@ impl Sandbox {
     fn json(&self, args: &[&str]) -> Value {
         assert!(args.contains(&"--json"), "json() needs --json in {args:?}");
         let r = self.ok(args);
-        let value: Value = serde_json::from_str(r.stdout.trim())
-            .unwrap_or_else(|e| panic!("stdout is not exactly one JSON value ({e})\n{}", r.describe()));
+        let value: Value =
+            serde_json::from_str(r.stdout.trim()).unwrap_or_else(|e| panic!("stdout is not exactly one JSON value ({e})\n{}", r.describe()));
         assert!(value.is_object(), "stdout is JSON but not an object\n{}", r.describe());
         value
     }
@@ -180,11 +168,7 @@ impl Sandbox {
         assert!(lines[0].len() > "kalah: ".len() + 5, "the error line says nothing useful\n{}", r.describe());
         let lower = lines[0].to_lowercase();
         for needle in needles {
-            assert!(
-                lower.contains(&needle.to_lowercase()),
-                "the error line should mention {needle:?}\n{}",
-                r.describe()
-            );
+            assert!(lower.contains(&needle.to_lowercase()), "the error line should mention {needle:?}\n{}", r.describe());
         }
         r
     }
@@ -196,11 +180,7 @@ impl Sandbox {
         let r = self.run(args);
         r.assert_no_panic();
         assert_eq!(r.code, Some(2), "expected exit code 2 (usage error)\n{}", r.describe());
-        assert!(
-            r.stderr.starts_with("kalah: ") && r.stderr.lines().count() == 1,
-            "a usage error is one `kalah: ` line on stderr\n{}",
-            r.describe()
-        );
+        assert!(r.stderr.starts_with("kalah: ") && r.stderr.lines().count() == 1, "a usage error is one `kalah: ` line on stderr\n{}", r.describe());
         for needle in needles {
             assert!(r.stderr.contains(needle), "stderr should name {needle:?}\n{}", r.describe());
         }
@@ -382,9 +362,8 @@ fn solve_best_move_is_a_move_of_the_best_value() {
         assert_eq!(best["moves"].as_array().map(Vec::len), Some(0), "{best}");
         let house = best["best_move"].as_u64().unwrap_or_else(|| panic!("no best move: {best}"));
         assert_eq!(best["pv"].as_array().map(Vec::len), Some(0), "{best}");
-        let value_of_move = |house: u64| {
-            full["moves"].as_array().unwrap().iter().find(|m| m["house"].as_u64() == Some(house)).map(|m| m["value"].clone())
-        };
+        let value_of_move =
+            |house: u64| full["moves"].as_array().unwrap().iter().find(|m| m["house"].as_u64() == Some(house)).map(|m| m["value"].clone());
         assert_eq!(value_of_move(house), Some(full["value"].clone()), "house {house} is not best:\n{best}\n{full}");
         // The full analysis names a best move too.
         let full_best = full["best_move"].as_u64().unwrap_or_else(|| panic!("no best move: {full}"));
@@ -452,7 +431,11 @@ fn solve_clockwise_beyond_its_database_proves_bounds() {
         let v = sb.solve(&["3", "3", "--sowing", "cw", "--relay", relay, "--db-seeds", "12"]);
         assert_eq!(v["source"], "bounds", "{v}");
         assert_eq!(v["database"]["max_seeds"], 12, "{v}");
-        assert_eq!((v["exact"].clone(), v["lower"].clone(), v["upper"].clone()), (serde_json::json!(true), full["value"].clone(), full["value"].clone()), "{v}");
+        assert_eq!(
+            (v["exact"].clone(), v["lower"].clone(), v["upper"].clone()),
+            (serde_json::json!(true), full["value"].clone(), full["value"].clone()),
+            "{v}"
+        );
         assert_eq!(value_of(&v), value_of(&full), "relay {relay}\n{v}\n{full}");
         assert_same_moves(&v, &full, "bounds vs retrograde");
         assert_eq!(v["verdict"], full["verdict"], "{v}");
@@ -608,14 +591,8 @@ fn small_published_values() {
 // ---------------------------------------------------------------------------
 
 /// Positions of 3 houses with at most 9 seeds in their houses.
-const SMALL: [&str; 6] = [
-    "1,2,0,0,0,3,1,0 S",
-    "3,0,2,5,1,1,2,4 N",
-    "0,0,1,0,0,0,1,0 S",
-    "2,2,1,0,1,1,2,0 S",
-    "S:0-4-1:2 N:2-0-2:7 N",
-    "0,0,0,6,3,0,0,1 S",
-];
+const SMALL: [&str; 6] =
+    ["1,2,0,0,0,3,1,0 S", "3,0,2,5,1,1,2,4 N", "0,0,1,0,0,0,1,0 S", "2,2,1,0,1,1,2,0 S", "S:0-4-1:2 N:2-0-2:7 N", "0,0,0,6,3,0,0,1 S"];
 
 #[test]
 fn db_build_info_verify_probe() {
@@ -857,17 +834,34 @@ fn a_short_time_limit_passes_over_a_default_file_too_large_to_load() {
     assert_eq!(solved["database"]["max_seeds"], 18, "{solved}");
     assert!(solved["database"]["load_seconds"].as_f64().is_some(), "a loaded file's time: {solved}");
     // 0.5 ms: 62,500 bytes may load; the 18-seed file has 134,596 boards.
-    let hurried = sb.json(&["solve", "3", "6", "--capture", "empty", "--time-limit", "0.0005", "--tt-mb", "16", "--threads", "1", "--no-memory", "--json"]);
+    let hurried =
+        sb.json(&["solve", "3", "6", "--capture", "empty", "--time-limit", "0.0005", "--tt-mb", "16", "--threads", "1", "--no-memory", "--json"]);
     assert_eq!(hurried["database"]["max_seeds"], 4, "{hurried}");
     let r = sb.ok(&["solve", "3", "6", "--capture", "empty", "--time-limit", "0.0005", "--tt-mb", "16", "--threads", "1", "--no-memory"]);
     assert!(r.stderr.contains("-h3-n18-") && r.stderr.contains("is not loaded"), "{}", r.describe());
     let big = big.to_string_lossy();
-    let named = sb.json(&["solve", "3", "6", "--capture", "empty", "--time-limit", "0.0005", "--tt-mb", "16", "--threads", "1", "--db", &big, "--json"]);
+    let named =
+        sb.json(&["solve", "3", "6", "--capture", "empty", "--time-limit", "0.0005", "--tt-mb", "16", "--threads", "1", "--db", &big, "--json"]);
     assert_eq!(named["database"]["max_seeds"], 18, "{named}");
     // `table` shares the set-up among a board size's starts: six of 0.1 ms
     // let 75,000 bytes load, six of 1 s the 18-seed file.
     for (limit, seeds) in [("0.0001", 4), ("1", 18)] {
-        let t = sb.json(&["table", "--houses", "3", "--seeds", "1-6", "--capture", "empty", "--time-limit", limit, "--tt-mb", "16", "--threads", "1", "--json"]);
+        let t = sb.json(&[
+            "table",
+            "--houses",
+            "3",
+            "--seeds",
+            "1-6",
+            "--capture",
+            "empty",
+            "--time-limit",
+            limit,
+            "--tt-mb",
+            "16",
+            "--threads",
+            "1",
+            "--json",
+        ]);
         let entries = t["entries"].as_array().unwrap_or_else(|| panic!("no entries: {t}"));
         assert!(entries.iter().all(|e| e["database_seeds"] == seeds), "--time-limit {limit}: {t}");
     }
@@ -881,7 +875,23 @@ fn a_short_time_limit_passes_over_a_default_file_too_large_to_load() {
 #[test]
 fn a_short_time_limit_builds_a_smaller_database_for_clockwise_bounds() {
     let sb = Sandbox::new();
-    let solve = |limit: &str| sb.json(&["solve", "--position", "70,0,70,0 S", "--sowing", "cw", "--time-limit", limit, "--value-only", "--tt-mb", "16", "--threads", "1", "--json"]);
+    let solve = |limit: &str| {
+        sb.json(&[
+            "solve",
+            "--position",
+            "70,0,70,0 S",
+            "--sowing",
+            "cw",
+            "--time-limit",
+            limit,
+            "--value-only",
+            "--tt-mb",
+            "16",
+            "--threads",
+            "1",
+            "--json",
+        ])
+    };
     let (hurried, default) = (solve("0.00001"), solve("0.5"));
     assert_eq!(hurried["source"], "bounds", "{hurried}");
     assert!(hurried["database"].is_null(), "{hurried}");
@@ -900,7 +910,8 @@ fn db_list_shows_the_databases_builds_and_refused_files() {
     assert!(r.stdout.contains("no databases"), "{}", r.describe());
     sb.build(3, 6, &["--capture", "empty"], None);
     sb.build(2, 4, &["--capture", "empty"], None);
-    let small = fs::read_dir(sb.db_dir()).unwrap().flatten().map(|e| e.path()).find(|p| p.to_string_lossy().contains("-h2-n4-")).expect("the 2-house file");
+    let small =
+        fs::read_dir(sb.db_dir()).unwrap().flatten().map(|e| e.path()).find(|p| p.to_string_lossy().contains("-h2-n4-")).expect("the 2-house file");
     fs::copy(&small, sb.db_dir().join("mine.kdb")).unwrap();
     // A default name that is not the file's own: `solve` would take it and refuse it.
     let mislabelled = small.file_name().unwrap().to_string_lossy().replace("-empty-", "-standard-");
@@ -935,12 +946,30 @@ fn db_list_shows_the_databases_builds_and_refused_files() {
     assert_eq!((archives[0]["houses"].as_u64(), archives[0]["max_seeds"].as_u64()), (Some(2), Some(4)), "{l}");
     let refused = l["refused"].as_array().unwrap();
     assert_eq!(refused.len(), 3, "{l}");
-    assert!(refused[0]["path"].as_str().unwrap().ends_with("fake.kdb.zst") && refused[0]["error"].as_str().unwrap().contains("not a kalah database archive"), "{l}");
+    assert!(
+        refused[0]["path"].as_str().unwrap().ends_with("fake.kdb.zst")
+            && refused[0]["error"].as_str().unwrap().contains("not a kalah database archive"),
+        "{l}"
+    );
     assert!(refused[1]["path"].as_str().unwrap().ends_with("junk.kdb") && refused[1]["error"].as_str().unwrap().contains("junk.kdb"), "{l}");
-    assert!(refused[2]["path"].as_str().unwrap().ends_with(&mislabelled) && refused[2]["error"].as_str().unwrap().contains("named as the default database of 2 houses, 4 seeds and capture=standard"), "{l}");
+    assert!(
+        refused[2]["path"].as_str().unwrap().ends_with(&mislabelled)
+            && refused[2]["error"].as_str().unwrap().contains("named as the default database of 2 houses, 4 seeds and capture=standard"),
+        "{l}"
+    );
 
     let r = sb.ok(&["db", "list"]);
-    for needle in ["mine.kdb", "not the default name", "2 of 5 levels", "later.kdb.partial", "not yet renamed", "kept.kdb.zst", "db unpack", "refused", "junk.kdb"] {
+    for needle in [
+        "mine.kdb",
+        "not the default name",
+        "2 of 5 levels",
+        "later.kdb.partial",
+        "not yet renamed",
+        "kept.kdb.zst",
+        "db unpack",
+        "refused",
+        "junk.kdb",
+    ] {
         assert!(r.stdout.contains(needle), "db list should mention {needle:?}\n{}", r.describe());
     }
     assert!(!r.stdout.contains("notes.txt"), "{}", r.describe());
@@ -1011,7 +1040,10 @@ fn databases_built_in_memory_agree_with_the_search() {
     // in the database folder, and the next query loads it.
     let first = sb.query(&["--position", p]);
     assert!(first["database"]["path"].is_null(), "built first\n{first}");
-    assert!(first["database"]["saved_as"].as_str().is_some_and(|f| f.ends_with("kalah-h2-n24-standard-instant-owner-ccw-relayoff.kdb")), "kept\n{first}");
+    assert!(
+        first["database"]["saved_as"].as_str().is_some_and(|f| f.ends_with("kalah-h2-n24-standard-instant-owner-ccw-relayoff.kdb")),
+        "kept\n{first}"
+    );
     // (Another position of 46 seeds: the first one's answer is kept, and
     // would answer it at once.)
     let p2 = "11,12,0,12,11,0 S";
@@ -1239,10 +1271,7 @@ fn db_refuses_requests_it_cannot_answer() {
         &["query", "--position", "1,2,0,0,0,3,1,0 S", "--capture", "empty", "--db", &db, "--tt-mb", "16", "--json"],
         &["capture=empty", "capture=standard"],
     );
-    sb.user_error(
-        &["query", "--position", "1,2,0,0,0,3,1,0 S", "--sowing", "cw", "--db", &db, "--tt-mb", "16"],
-        &["sowing=cw", "sowing=ccw"],
-    );
+    sb.user_error(&["query", "--position", "1,2,0,0,0,3,1,0 S", "--sowing", "cw", "--db", &db, "--tt-mb", "16"], &["sowing=cw", "sowing=ccw"]);
     sb.user_error(
         &["solve", "--position", "1,2,0,0,0,3,1,0 S", "--end", "turn", "--db", &db, "--tt-mb", "16", "--json"],
         &["end=turn", "end=instant"],
@@ -1363,7 +1392,22 @@ fn table_uses_the_database_solve_would() {
 fn table_bounds_clockwise_starts_above_its_database() {
     let sb = Sandbox::new();
     for relay in ["off", "on"] {
-        let t = sb.json(&["table", "--houses", "3", "--seeds", "2-3", "--sowing", "cw", "--relay", relay, "--db-seeds", "12", "--time-limit", "30", "--json"]);
+        let t = sb.json(&[
+            "table",
+            "--houses",
+            "3",
+            "--seeds",
+            "2-3",
+            "--sowing",
+            "cw",
+            "--relay",
+            relay,
+            "--db-seeds",
+            "12",
+            "--time-limit",
+            "30",
+            "--json",
+        ]);
         let entries = t["entries"].as_array().unwrap_or_else(|| panic!("no entries: {t}"));
         assert_eq!(entries.len(), 2, "{t}");
         assert_eq!(entries[0]["method"], "database", "{t}");

@@ -130,12 +130,7 @@ fn a_build_whose_rank_fails_resumes_from_its_last_complete_level() {
     let o = ok(mpirun(3, &args, &[]));
     let report = json(&o);
     assert_eq!(report["resumed_levels"], 9, "{}", describe(&o));
-    let built: Vec<u64> = report["level_seconds"]
-        .as_array()
-        .expect("level_seconds")
-        .iter()
-        .map(|l| l["level"].as_u64().expect("level"))
-        .collect();
+    let built: Vec<u64> = report["level_seconds"].as_array().expect("level_seconds").iter().map(|l| l["level"].as_u64().expect("level")).collect();
     assert_eq!(built, (9..=14).collect::<Vec<_>>());
     assert!(read(&reference) == read(&file), "the resumed file differs from the single-process one");
 
@@ -234,11 +229,7 @@ fn the_20_seed_database_on_two_ranks_is_the_single_process_file_and_kalah_6_4_is
     let reference = dir.path().join("single.kdb");
     ok(single(&[&["db", "build"][..], &rules, &["-o", &path_arg(&reference)]].concat()));
     assert!(read(&reference) == read(&shared), "the 20-seed files differ");
-    let o = ok(mpirun(
-        2,
-        &["solve", "6", "4", "--capture", "empty", "--db", &shared_arg, "--value-only", "--json", "--threads", "1"],
-        &[],
-    ));
+    let o = ok(mpirun(2, &["solve", "6", "4", "--capture", "empty", "--db", &shared_arg, "--value-only", "--json", "--threads", "1"], &[]));
     let report = json(&o);
     assert_eq!(report["value"], 10, "{}", describe(&o));
     assert_eq!(report["distributed"]["ranks"], 2);

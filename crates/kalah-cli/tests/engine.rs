@@ -51,7 +51,8 @@ fn engine(args: &[&str], input: &str) -> (Vec<Value>, String, Option<i32>) {
 
 fn query(position: &str, capture: &str) -> Value {
     let dir = tempfile::tempdir().unwrap();
-    let out = Command::new(BIN).args(["query", "--position", position, "--capture", capture, "--json"]).env("KALAH_DB_DIR", dir.path()).output().unwrap();
+    let out =
+        Command::new(BIN).args(["query", "--position", position, "--capture", capture, "--json"]).env("KALAH_DB_DIR", dir.path()).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).unwrap()
 }

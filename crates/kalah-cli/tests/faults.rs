@@ -97,7 +97,10 @@ fn killed_builds_resume_to_the_same_bytes() {
     }
     let out = build_command(dir.path(), N, &target).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    eprintln!("{kills} kills ({resumed_kills} of resumed builds), {completed} builds finished first; last run: {}", String::from_utf8_lossy(&out.stdout).trim());
+    eprintln!(
+        "{kills} kills ({resumed_kills} of resumed builds), {completed} builds finished first; last run: {}",
+        String::from_utf8_lossy(&out.stdout).trim()
+    );
     assert!(fs::read(&target).unwrap() == good, "the resumed build differs from an uninterrupted one (seed {seed})");
     assert!(!partial.exists(), "the partial file is left behind");
     assert!(kills >= 3 && resumed_kills >= 1, "too few kills: {kills} ({resumed_kills} resumed), seed {seed}");
@@ -131,12 +134,8 @@ impl Tmpfs {
         let dir = tempfile::tempdir().unwrap();
         match Command::new("mount").args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"]).arg(dir.path()).output() {
             Ok(o) if o.status.success() => Some(Tmpfs(dir)),
-            Ok(o) => {
-                skipped(format!("mount -t tmpfs failed: {}", String::from_utf8_lossy(&o.stderr).trim()))
-            }
-            Err(e) => {
-                skipped(format!("cannot run mount: {e}"))
-            }
+            Ok(o) => skipped(format!("mount -t tmpfs failed: {}", String::from_utf8_lossy(&o.stderr).trim())),
+            Err(e) => skipped(format!("cannot run mount: {e}")),
         }
     }
 
@@ -220,10 +219,8 @@ fn concurrent_searches_on_one_mapping_agree_with_one_thread() {
     .map(|p| p.parse().unwrap())
     .collect();
     let options = |threads| SearchOptions { threads, tt_bytes: 8 << 20, max_seeds: None };
-    let single: Vec<_> = positions
-        .iter()
-        .map(|p| Solver::new(4, Rules::default(), &db, options(1)).unwrap().analyze(p, true, false).unwrap())
-        .collect();
+    let single: Vec<_> =
+        positions.iter().map(|p| Solver::new(4, Rules::default(), &db, options(1)).unwrap().analyze(p, true, false).unwrap()).collect();
     let ix = db.indexer();
     let truth: Vec<i32> = (0..ix.len()).map(|i| db.probe_board(ix.unrank(i)).unwrap().unwrap()).collect();
 

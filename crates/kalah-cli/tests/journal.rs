@@ -19,7 +19,24 @@ const EVERY: f64 = 0.2;
 
 fn solve(journal: &Path, args: &[&str]) -> Command {
     let mut c = Command::new(BIN);
-    c.args(["solve"]).args(args).args(["--capture", "empty", "--no-db", "--no-book", "--value-only", "--threads", "2", "--json", "--journal-every", "0.2", "--journal-min-nodes", "20000", "--journal"]).arg(journal);
+    c.args(["solve"])
+        .args(args)
+        .args([
+            "--capture",
+            "empty",
+            "--no-db",
+            "--no-book",
+            "--value-only",
+            "--threads",
+            "2",
+            "--json",
+            "--journal-every",
+            "0.2",
+            "--journal-min-nodes",
+            "20000",
+            "--journal",
+        ])
+        .arg(journal);
     c.stdin(Stdio::null());
     c
 }
@@ -89,7 +106,11 @@ fn killed_searches_resume_to_the_exact_value() {
     let earlier = j["earlier_nodes"].as_u64().unwrap();
     let lost = lost as u64;
     let all = earlier + lost + last["nodes"].as_u64().unwrap();
-    eprintln!("{kills} kills; the pieces: {earlier} journaled + at most {lost} lost + {} last = {all} nodes, {:.2} of one run; {j}", last["nodes"], all as f64 / nodes as f64);
+    eprintln!(
+        "{kills} kills; the pieces: {earlier} journaled + at most {lost} lost + {} last = {all} nodes, {:.2} of one run; {j}",
+        last["nodes"],
+        all as f64 / nodes as f64
+    );
     assert!(kills >= 1, "no run was killed (seed {seed})");
     assert!(j["earlier_sessions"].as_u64().unwrap() >= kills, "{j}");
     // Before the table snapshot four kills cost 1.8-2.5 times one run here
@@ -358,7 +379,9 @@ fn a_forged_search_memory_does_not_change_the_answer() {
     let db = dir.path();
     let solve = || {
         let mut c = Command::new(BIN);
-        c.args(["solve", "4", "4", "--capture", "empty", "--no-db", "--no-book", "--value-only", "--threads", "2", "--json"]).env("KALAH_DB_DIR", db).stdin(Stdio::null());
+        c.args(["solve", "4", "4", "--capture", "empty", "--no-db", "--no-book", "--value-only", "--threads", "2", "--json"])
+            .env("KALAH_DB_DIR", db)
+            .stdin(Stdio::null());
         run_bounded(c)
     };
     assert_eq!(json(&solve())["value"], 2);
@@ -381,7 +404,9 @@ fn a_forged_search_memory_does_not_change_the_answer() {
     // A damaged memory is passed over with a note (on stderr, without
     // --json): the answer stands.
     let mut c = Command::new(BIN);
-    c.args(["solve", "4", "4", "--capture", "empty", "--no-db", "--no-book", "--value-only", "--threads", "2"]).env("KALAH_DB_DIR", db).stdin(Stdio::null());
+    c.args(["solve", "4", "4", "--capture", "empty", "--no-db", "--no-book", "--value-only", "--threads", "2"])
+        .env("KALAH_DB_DIR", db)
+        .stdin(Stdio::null());
     let out = run_bounded(c);
     let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert_eq!(out.status.code(), Some(0), "{stderr}");
@@ -397,7 +422,24 @@ fn a_forged_search_memory_does_not_change_the_answer() {
 fn the_test_and_the_guess_give_the_known_values() {
     let run = |h: &str, s: &str, extra: &[&str]| {
         let mut c = Command::new(BIN);
-        c.args(["solve", h, s, "--capture", "empty", "--no-db", "--no-book", "--no-memory", "--value-only", "--threads", "2", "--tt-mb", "16", "--json"]).args(extra).stdin(Stdio::null());
+        c.args([
+            "solve",
+            h,
+            s,
+            "--capture",
+            "empty",
+            "--no-db",
+            "--no-book",
+            "--no-memory",
+            "--value-only",
+            "--threads",
+            "2",
+            "--tt-mb",
+            "16",
+            "--json",
+        ])
+        .args(extra)
+        .stdin(Stdio::null());
         json(&run_bounded(c))
     };
     for (h, s, value) in [("4", "5", 2), ("6", "3", 2), ("5", "4", 12)] {
@@ -494,21 +536,34 @@ fn journal_verify_catches_a_forged_entry() {
     assert!(stderr.contains("journal.kj: 1 of its bounds are wrong"), "{stderr}");
 }
 
+/// `kalah journal show DIR --json` with `more` arguments.
+fn show(dir: &Path, more: &[&str]) -> std::process::Output {
+    let mut c = Command::new(BIN);
+    c.args(["journal", "show"]).arg(dir).arg("--json").args(more);
+    run_bounded(c)
+}
+
+/// Whether `lower` and `upper` (either may be missing) hold `value`, said
+/// of `what`; how many of them were there.
+fn bounds_hold(what: &str, lower: Option<i64>, upper: Option<i64>, value: i64) -> usize {
+    if let Some(l) = lower {
+        assert!(l <= value, "{what}: lower bound {l} above its value {value}");
+    }
+    if let Some(u) = upper {
+        assert!(u >= value, "{what}: upper bound {u} below its value {value}");
+    }
+    usize::from(lower.is_some()) + usize::from(upper.is_some())
+}
+
 /// `kalah journal show` reads what a journal holds: its position's value
 /// as the search found it, and bounds after each opening turn that hold
-/// the turn's true value (`solve --openings`), some of them kept, and with
-/// `--depth 2` after each reply too; a search memory, which has no
-/// position, is refused with exit code 2, as is a depth outside 1 to 3.
+/// the turn's true value (`solve --openings`), some of them kept; a depth
+/// outside 1 to 3 is refused with exit code 2.
 #[test]
 fn journal_show_sums_up_the_value_and_each_opening_turn() {
     let dir = tempfile::tempdir().unwrap();
     let journal = dir.path().join("j");
     let solved = json(&solve(&journal, &["4", "4"]).output().unwrap());
-    let show = |dir: &Path, more: &[&str]| {
-        let mut c = Command::new(BIN);
-        c.args(["journal", "show"]).arg(dir).arg("--json").args(more);
-        run_bounded(c)
-    };
     let summary: serde_json::Value = json(&show(&journal, &[]));
     assert_eq!(summary["value"], solved["value"], "{summary}");
     assert_eq!(summary["position"], "4,4,4,4,0,4,4,4,4,0 S");
@@ -518,71 +573,68 @@ fn journal_show_sums_up_the_value_and_each_opening_turn() {
     let mut openings = Command::new(BIN);
     openings.args(["solve", "4", "4", "--capture", "empty", "--openings", "--no-db", "--threads", "2", "--json"]);
     let openings = json(&run_bounded(openings));
-    let truth: std::collections::HashMap<String, i64> = openings["openings"].as_array().unwrap().iter().map(|t| (t["turn"].to_string(), t["value"].as_i64().unwrap())).collect();
+    let truth: std::collections::HashMap<String, i64> =
+        openings["openings"].as_array().unwrap().iter().map(|t| (t["turn"].to_string(), t["value"].as_i64().unwrap())).collect();
     let turns = summary["turns"].as_array().unwrap();
     assert_eq!(turns.len(), truth.len(), "{summary}");
     let mut kept = 0;
     for t in turns {
         let v = truth[&t["turn"].to_string()];
-        if let Some(l) = t["lower"].as_i64() {
-            assert!(l <= v, "turn {}: lower bound {l} above its value {v}", t["turn"]);
-            kept += 1;
-        }
-        if let Some(u) = t["upper"].as_i64() {
-            assert!(u >= v, "turn {}: upper bound {u} below its value {v}", t["turn"]);
-            kept += 1;
-        }
+        kept += bounds_hold(&format!("turn {}", t["turn"]), t["lower"].as_i64(), t["upper"].as_i64(), v);
         if let Some(x) = t["value"].as_i64() {
             assert_eq!(x, v, "turn {}", t["turn"]);
         }
     }
     assert!(kept >= 2, "no bounds kept on the turns: {summary}");
     assert!(turns.iter().all(|t| t.get("replies").is_none()), "replies below depth 1: {summary}");
+    for depth in ["0", "4"] {
+        let out = show(&journal, &["--depth", depth]);
+        assert_eq!(out.status.code(), Some(2), "--depth {depth}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("give 1 to 3"), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+}
 
-    // --depth 2: each turn's replies, their bounds for South holding the
-    // true values (`query` of the position after each, for its player to
-    // move, signs turned when that is North).
+/// `kalah journal show --depth 2` adds each turn's replies, their bounds
+/// for South holding the true values (`query` of the position after each,
+/// for its player to move, signs turned when that is North); a search
+/// memory, which has no position, is refused with exit code 2.
+#[test]
+fn journal_show_bounds_each_reply_at_depth_two() {
+    let dir = tempfile::tempdir().unwrap();
     // A journal that keeps small subtrees too, so that replies have bounds.
     let dense = dir.path().join("dense");
     let mut c = Command::new(BIN);
-    c.args(["solve", "4", "4", "--capture", "empty", "--no-db", "--no-book", "--value-only", "--threads", "2", "--json", "--journal-min-nodes", "300", "--journal"]).arg(&dense);
+    let solve = "solve 4 4 --capture empty --no-db --no-book --value-only --threads 2 --json --journal-min-nodes 300 --journal";
+    c.args(solve.split(' ')).arg(&dense);
     json(&run_bounded(c));
     let deeper: serde_json::Value = json(&show(&dense, &["--depth", "2"]));
     let memory_dir = dir.path().join("query-memory");
-    let mut kept = 0;
-    let mut replies_seen = 0;
-    for t in deeper["turns"].as_array().unwrap() {
+    let (mut kept, mut replies_seen) = (0, 0);
+    let turns = deeper["turns"].as_array().unwrap();
+    for t in turns {
         for r in t["replies"].as_array().unwrap() {
             let position = r["position"].as_str().unwrap();
             let mut query = Command::new(BIN);
-            query.args(["query", "--position", position, "--capture", "empty", "--no-db", "--no-book", "--value-only", "--json"]).env("KALAH_DB_DIR", &memory_dir);
+            query
+                .args(["query", "--position", position, "--capture", "empty", "--no-db", "--no-book", "--value-only", "--json"])
+                .env("KALAH_DB_DIR", &memory_dir);
             let answer = json(&run_bounded(query));
             let v = answer["value"].as_i64().unwrap() * if position.ends_with('S') { 1 } else { -1 };
             let what = format!("turn {} then {}", t["turn"], r["turn"]);
-            if let Some(l) = r["lower"].as_i64() {
-                assert!(l <= v, "{what}: lower bound {l} above its value {v}");
-                kept += 1;
-            }
-            if let Some(u) = r["upper"].as_i64() {
-                assert!(u >= v, "{what}: upper bound {u} below its value {v}");
-                kept += 1;
-            }
+            kept += bounds_hold(&what, r["lower"].as_i64(), r["upper"].as_i64(), v);
             assert!(r.get("replies").is_none(), "{what}: replies below depth 2");
             replies_seen += 1;
         }
     }
     assert!(replies_seen > turns.len(), "too few replies: {deeper}");
     assert!(kept >= 2, "no bounds kept on the replies: {deeper}");
-    for depth in ["0", "4"] {
-        let out = show(&journal, &["--depth", depth]);
-        assert_eq!(out.status.code(), Some(2), "--depth {depth}: {}", String::from_utf8_lossy(&out.stderr));
-        assert!(String::from_utf8_lossy(&out.stderr).contains("give 1 to 3"), "{}", String::from_utf8_lossy(&out.stderr));
-    }
 
     // A search memory: a journal with no position.
     let db_dir = dir.path().join("db");
     let mut remembered = Command::new(BIN);
-    remembered.args(["query", "--position", "3,3,3,0,3,3,3,0 S", "--capture", "empty", "--no-db", "--no-book", "--json"]).env("KALAH_DB_DIR", &db_dir);
+    remembered
+        .args(["query", "--position", "3,3,3,0,3,3,3,0 S", "--capture", "empty", "--no-db", "--no-book", "--json"])
+        .env("KALAH_DB_DIR", &db_dir);
     json(&run_bounded(remembered));
     let memory = fs::read_dir(db_dir.join("memory")).unwrap().next().unwrap().unwrap().path();
     let out = show(&memory, &[]);
@@ -604,7 +656,10 @@ fn a_damaged_table_snapshot_is_passed_over() {
     let human = |extra: &[&str]| {
         let mut c = Command::new(BIN);
         // A guess, so that the snapshot is read although the journal holds the value.
-        c.args(["solve", "4", "5", "--capture", "empty", "--no-db", "--no-book", "--value-only", "--threads", "2", "--guess", "2", "--journal"]).arg(&journal).args(extra).stdin(Stdio::null());
+        c.args(["solve", "4", "5", "--capture", "empty", "--no-db", "--no-book", "--value-only", "--threads", "2", "--guess", "2", "--journal"])
+            .arg(&journal)
+            .args(extra)
+            .stdin(Stdio::null());
         let out = run_bounded(c);
         assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
         assert!(String::from_utf8_lossy(&out.stdout).contains("Value:    +2"), "{}", String::from_utf8_lossy(&out.stdout));

@@ -93,7 +93,20 @@ fn strong_counts_agree_with_the_reference_solver() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("strong.kdb");
         let out = Command::new(BIN)
-            .args(["strong", "--houses", &h.to_string(), "--seeds", &s.to_string(), "--capture", name, "-o", file.to_str().unwrap(), "--threads", "1", "--json"])
+            .args([
+                "strong",
+                "--houses",
+                &h.to_string(),
+                "--seeds",
+                &s.to_string(),
+                "--capture",
+                name,
+                "-o",
+                file.to_str().unwrap(),
+                "--threads",
+                "1",
+                "--json",
+            ])
             .env("KALAH_DB_DIR", dir.path())
             .output()
             .unwrap();

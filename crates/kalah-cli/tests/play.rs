@@ -30,13 +30,7 @@ struct Run {
 
 impl Run {
     fn describe(&self) -> String {
-        format!(
-            "kalah {}\nexit code: {:?}\n--- stdout ---\n{}\n--- stderr ---\n{}",
-            self.args.join(" "),
-            self.code,
-            self.stdout,
-            self.stderr
-        )
+        format!("kalah {}\nexit code: {:?}\n--- stdout ---\n{}\n--- stderr ---\n{}", self.args.join(" "), self.code, self.stdout, self.stderr)
     }
 
     /// Succeeded without a panic.
@@ -94,12 +88,7 @@ fn play_in(dir: &std::path::Path, args: &[&str], input: &str) -> Run {
         std::thread::sleep(Duration::from_millis(5));
     };
     let _ = writer.join();
-    Run {
-        args: all.iter().map(|s| s.to_string()).collect(),
-        code,
-        stdout: out.join().unwrap(),
-        stderr: err.join().unwrap(),
-    }
+    Run { args: all.iter().map(|s| s.to_string()).collect(), code, stdout: out.join().unwrap(), stderr: err.join().unwrap() }
 }
 
 /// What a transcript shows, in order.
@@ -119,10 +108,7 @@ fn events(stdout: &str) -> Vec<Event> {
     let mut out = Vec::new();
     for line in stdout.lines() {
         if let Some(ring) = line.strip_prefix("Position: ") {
-            out.push(Event::Board(
-                ring.parse()
-                    .unwrap_or_else(|e| panic!("bad position line {line:?}: {e}")),
-            ));
+            out.push(Event::Board(ring.parse().unwrap_or_else(|e| panic!("bad position line {line:?}: {e}"))));
         } else if let Some((side, rest)) = line.split_once(" plays house ") {
             let side = match side {
                 "South" => Side::South,
@@ -130,20 +116,13 @@ fn events(stdout: &str) -> Vec<Event> {
                 _ => continue,
             };
             let house = rest.split(' ').next().unwrap().parse().expect("a house number");
-            out.push(Event::Move {
-                side,
-                house,
-                computer: rest.contains(" s]"),
-            });
+            out.push(Event::Move { side, house, computer: rest.contains(" s]") });
         } else if line.starts_with("The position repeats") {
             out.push(Event::Endless);
         } else if let Some(rest) = line.strip_prefix("Game over. South ") {
             let (south, rest) = rest.split_once(", North ").expect("the final score");
             let north = rest.split(':').next().unwrap();
-            out.push(Event::Over {
-                south: south.parse().unwrap(),
-                north: north.parse().unwrap(),
-            });
+            out.push(Event::Over { south: south.parse().unwrap(), north: north.parse().unwrap() });
         }
     }
     out
@@ -163,15 +142,8 @@ impl Judge {
             b.build_all(&Quiet);
             Judge::Table(engine, Box::new(b))
         } else {
-            let options = SearchOptions {
-                threads: 1,
-                tt_bytes: 1 << 22,
-                max_seeds: None,
-            };
-            Judge::Search(
-                engine,
-                Box::new(Solver::new(h, rules, NoTablebase { houses: h, rules }, options).unwrap()),
-            )
+            let options = SearchOptions { threads: 1, tt_bytes: 1 << 22, max_seeds: None };
+            Judge::Search(engine, Box::new(Solver::new(h, rules, NoTablebase { houses: h, rules }, options).unwrap()))
         }
     }
 
@@ -202,30 +174,19 @@ fn check_transcript(run: &Run, judge: &Judge) -> usize {
         match e {
             Event::Board(p) => {
                 if let Some(expected) = pending.take() {
-                    assert_eq!(
-                        p,
-                        expected,
-                        "the board after a move is not what the rules give\n{}",
-                        run.describe()
-                    );
+                    assert_eq!(p, expected, "the board after a move is not what the rules give\n{}", run.describe());
                 }
                 board = Some(p);
             }
             Event::Move { side, house, computer } => {
                 let before = board.expect("a board before a move");
                 assert_eq!(before.to_move(), side, "{side:?} moved out of turn\n{}", run.describe());
-                let (after, _) = before
-                    .play(engine, house)
-                    .unwrap_or_else(|e| panic!("illegal move {house} in {}: {e}\n{}", before.ring(), run.describe()));
+                let (after, _) =
+                    before.play(engine, house).unwrap_or_else(|e| panic!("illegal move {house} in {}: {e}\n{}", before.ring(), run.describe()));
                 if computer {
                     computer_moves += 1;
                     let a = judge.analyze(&before);
-                    let v = a
-                        .moves
-                        .iter()
-                        .find(|m| m.house == house)
-                        .expect("a legal move has a value")
-                        .value;
+                    let v = a.moves.iter().find(|m| m.house == house).expect("a legal move has a value").value;
                     assert_eq!(
                         v,
                         a.value,
@@ -240,12 +201,7 @@ fn check_transcript(run: &Run, judge: &Judge) -> usize {
             Event::Endless => endless = true,
             Event::Over { south, north } => {
                 let p = board.expect("a board before the end");
-                assert!(
-                    endless || p.is_over(engine),
-                    "game over announced in {} which is not over\n{}",
-                    p.ring(),
-                    run.describe()
-                );
+                assert!(endless || p.is_over(engine), "game over announced in {} which is not over\n{}", p.ring(), run.describe());
                 let (store_south, store_north) = (p.store(Side::South), p.store(Side::North));
                 if endless {
                     // The seeds in the houses count for nobody.
@@ -266,10 +222,7 @@ fn check_transcript(run: &Run, judge: &Judge) -> usize {
 }
 
 fn rules(sowing: Sowing) -> Rules {
-    Rules {
-        sowing,
-        ..Rules::default()
-    }
+    Rules { sowing, ..Rules::default() }
 }
 
 /// Human moves that try every house in turn, right to left: some are illegal (and
@@ -280,12 +233,7 @@ fn clumsy(h: usize, n: usize) -> String {
 
 #[test]
 fn the_computer_plays_only_best_moves_on_small_boards() {
-    for (h, s, side, extra) in [
-        (3, 2, "S", &[][..]),
-        (3, 2, "N", &[][..]),
-        (2, 2, "S", &[][..]),
-        (3, 3, "S", &["--capture", "empty"][..]),
-    ] {
+    for (h, s, side, extra) in [(3, 2, "S", &[][..]), (3, 2, "N", &[][..]), (2, 2, "S", &[][..]), (3, 3, "S", &["--capture", "empty"][..])] {
         let mut args = vec![h.to_string(), s.to_string(), "--side".to_string(), side.to_string()];
         args.extend(extra.iter().map(|a| a.to_string()));
         let args: Vec<&str> = args.iter().map(|a| a.as_str()).collect();
@@ -297,11 +245,7 @@ fn the_computer_plays_only_best_moves_on_small_boards() {
         let judge = Judge::new(h, r, 2 * h as u32 * s);
         let moves = check_transcript(&run, &judge);
         assert!(moves > 0, "the computer never moved\n{}", run.describe());
-        assert!(
-            run.stdout.contains("Game over."),
-            "the game did not end\n{}",
-            run.describe()
-        );
+        assert!(run.stdout.contains("Game over."), "the game did not end\n{}", run.describe());
     }
 }
 
@@ -315,13 +259,7 @@ fn the_computer_plays_best_moves_with_clockwise_sowing() {
 
 #[test]
 fn the_computer_plays_itself_to_the_end_and_realises_the_value() {
-    for (h, s, sowing) in [
-        (3, 2, Sowing::Ccw),
-        (2, 2, Sowing::Ccw),
-        (4, 2, Sowing::Ccw),
-        (3, 2, Sowing::Cw),
-        (2, 3, Sowing::Cw),
-    ] {
+    for (h, s, sowing) in [(3, 2, Sowing::Ccw), (2, 2, Sowing::Ccw), (4, 2, Sowing::Ccw), (3, 2, Sowing::Cw), (2, 3, Sowing::Cw)] {
         let hs = (h.to_string(), s.to_string());
         let run = play(&[&hs.0, &hs.1, "--side", "none", "--sowing", sowing.name()], "").ok();
         let judge = Judge::new(h, rules(sowing), 2 * h as u32 * s);
@@ -337,22 +275,10 @@ fn the_computer_plays_itself_to_the_end_and_realises_the_value() {
             .collect();
         assert_eq!(over.len(), 1, "one final score\n{}", run.describe());
         let (south, north) = over[0];
-        assert_eq!(
-            south as i32 - north as i32,
-            value,
-            "perfect play realises the value of the start\n{}",
-            run.describe()
-        );
-        let all: usize = events(&run.stdout)
-            .iter()
-            .filter(|e| matches!(e, Event::Move { .. }))
-            .count();
+        assert_eq!(south as i32 - north as i32, value, "perfect play realises the value of the start\n{}", run.describe());
+        let all: usize = events(&run.stdout).iter().filter(|e| matches!(e, Event::Move { .. })).count();
         assert_eq!(moves, all, "every move is the computer's\n{}", run.describe());
-        assert!(
-            !run.stdout.contains("to move: house"),
-            "no prompt without a person\n{}",
-            run.describe()
-        );
+        assert!(!run.stdout.contains("to move: house"), "no prompt without a person\n{}", run.describe());
     }
 }
 
@@ -360,19 +286,13 @@ fn the_computer_plays_itself_to_the_end_and_realises_the_value() {
 fn endless_play_is_detected_and_scored_by_the_stores() {
     // Clockwise relay sowing on Kalah(3,1): best play ends in a cycle.
     let run = play(&["3", "1", "--sowing", "cw", "--relay", "--side", "none"], "").ok();
-    let r = Rules {
-        sowing: Sowing::Cw,
-        relay: kalah_core::Relay::On,
-        ..Rules::default()
-    };
+    let r = Rules { sowing: Sowing::Cw, relay: kalah_core::Relay::On, ..Rules::default() };
     let judge = Judge::new(3, r, 6);
     check_transcript(&run, &judge);
     let ev = events(&run.stdout);
     assert!(ev.contains(&Event::Endless), "{}", run.describe());
     let value = judge.analyze(&Position::start(3, 1).unwrap()).value;
-    let Some(Event::Over { south, north }) = ev.last() else {
-        panic!("no final score\n{}", run.describe())
-    };
+    let Some(Event::Over { south, north }) = ev.last() else { panic!("no final score\n{}", run.describe()) };
     assert_eq!(*south as i32 - *north as i32, value, "{}", run.describe());
     // The position before the announcement occurred before, with the same side to move.
     let boards: Vec<Position> = ev
@@ -390,17 +310,7 @@ fn endless_play_is_detected_and_scored_by_the_stores() {
 fn a_database_answers_or_backs_the_search() {
     let dir = tempfile::tempdir().expect("temp dir");
     let built = Command::new(BIN)
-        .args([
-            "db",
-            "build",
-            "--houses",
-            "3",
-            "--max-seeds",
-            "8",
-            "--threads",
-            "1",
-            "--json",
-        ])
+        .args(["db", "build", "--houses", "3", "--max-seeds", "8", "--threads", "1", "--json"])
         .env("KALAH_DB_DIR", dir.path())
         .current_dir(dir.path())
         .output()
@@ -409,29 +319,15 @@ fn a_database_answers_or_backs_the_search() {
     let judge = Judge::new(3, Rules::default(), 12);
     // Kalah(3,1): 6 seeds, every value a probe.
     let run = play_in(dir.path(), &["3", "1"], &clumsy(3, 40)).ok();
-    assert!(
-        run.stdout
-            .replace('\n', " ")
-            .contains("Values come from the 8-seed database"),
-        "{}",
-        run.describe()
-    );
+    assert!(run.stdout.replace('\n', " ").contains("Values come from the 8-seed database"), "{}", run.describe());
     assert!(check_transcript(&run, &judge) > 0, "{}", run.describe());
     // Kalah(3,2): 12 seeds, a search that probes the database below 9.
     let run = play_in(dir.path(), &["3", "2"], &format!("hint\n{}", clumsy(3, 60))).ok();
-    assert!(
-        run.stdout.replace('\n', " ").contains("backed by the 8-seed database"),
-        "{}",
-        run.describe()
-    );
+    assert!(run.stdout.replace('\n', " ").contains("backed by the 8-seed database"), "{}", run.describe());
     assert!(check_transcript(&run, &judge) > 0, "{}", run.describe());
     // --no-db ignores it.
     let run = play_in(dir.path(), &["3", "1", "--no-db"], "quit\n").ok();
-    assert!(
-        run.stdout.replace('\n', " ").contains("no endgame database"),
-        "{}",
-        run.describe()
-    );
+    assert!(run.stdout.replace('\n', " ").contains("no endgame database"), "{}", run.describe());
 }
 
 /// With no database file, the one a game builds in memory by default is
@@ -442,7 +338,11 @@ fn a_game_keeps_the_database_it_built_for_the_next() {
     // Kalah(2,12): 48 seeds, a 24-seed database by default.
     let first = play_in(dir.path(), &["2", "12"], "quit\n").ok();
     let file = dir.path().join("kalah-h2-n24-standard-instant-owner-ccw-relayoff.kdb");
-    assert!(first.stderr.contains("building a 24-seed database in memory") && first.stderr.contains("kept the 24-seed database as"), "{}", first.describe());
+    assert!(
+        first.stderr.contains("building a 24-seed database in memory") && first.stderr.contains("kept the 24-seed database as"),
+        "{}",
+        first.describe()
+    );
     assert!(file.is_file(), "{}", first.describe());
     let again = play_in(dir.path(), &["2", "12"], "hint\nquit\n").ok();
     assert!(!again.stderr.contains("building"), "{}", again.describe());
@@ -487,8 +387,7 @@ fn hint_lists_every_legal_move_with_its_exact_value() {
     assert_eq!(hints.len(), 2, "{}", run.describe());
     for (hint, p) in hints.iter().zip([boards[0], boards[1]]) {
         let a = judge.analyze(&p);
-        let expected: Vec<(usize, i32, bool)> =
-            a.moves.iter().map(|m| (m.house, m.value, m.value == a.value)).collect();
+        let expected: Vec<(usize, i32, bool)> = a.moves.iter().map(|m| (m.house, m.value, m.value == a.value)).collect();
         assert_eq!(hint, &expected, "hint in {}\n{}", p.ring(), run.describe());
     }
 }
@@ -519,17 +418,8 @@ fn undo_new_and_quit() {
         run.describe()
     );
     let after_new = run.stdout.split("New game.").nth(1).expect("a new game");
-    assert_eq!(
-        events(after_new).first(),
-        Some(&Event::Board(start)),
-        "{}",
-        run.describe()
-    );
-    assert!(
-        run.stdout.trim_end().ends_with("Goodbye."),
-        "quit stops at once\n{}",
-        run.describe()
-    );
+    assert_eq!(events(after_new).first(), Some(&Event::Board(start)), "{}", run.describe());
+    assert!(run.stdout.trim_end().ends_with("Goodbye."), "quit stops at once\n{}", run.describe());
     // The 2 after quit was never played.
     assert_eq!(events(after_new).len(), 1, "{}", run.describe());
     check_transcript(&run, &Judge::new(3, Rules::default(), 12));
@@ -548,18 +438,8 @@ fn undo_skips_the_computers_moves_and_extra_moves_are_undone_one_turn_at_a_time(
         })
     };
     // First undo: back to before 1 (after 2); second: back to the start.
-    assert_eq!(
-        first_board(chunks[1]),
-        Some("2,0,3,1,2,2,2,0 S".parse().unwrap()),
-        "{}",
-        run.describe()
-    );
-    assert_eq!(
-        first_board(chunks[2]),
-        Some("2,2,2,0,2,2,2,0 S".parse().unwrap()),
-        "{}",
-        run.describe()
-    );
+    assert_eq!(first_board(chunks[1]), Some("2,0,3,1,2,2,2,0 S".parse().unwrap()), "{}", run.describe());
+    assert_eq!(first_board(chunks[2]), Some("2,2,2,0,2,2,2,0 S".parse().unwrap()), "{}", run.describe());
 }
 
 #[test]
@@ -568,50 +448,17 @@ fn bad_input_gets_a_message_and_the_prompt_again() {
     let input = "foo\n0\n9\n\n99999999999999999999999\n-1\n2\n2\n1\nquit\n";
     let run = play(&["3", "2"], input).ok();
     let out = &run.stdout;
-    assert!(
-        out.contains("`foo` is neither a house number nor a command"),
-        "{}",
-        run.describe()
-    );
+    assert!(out.contains("`foo` is neither a house number nor a command"), "{}", run.describe());
     assert!(out.contains("There is no house 0"), "{}", run.describe());
-    assert!(
-        out.contains("There is no house 9: your houses are 1 to 3."),
-        "{}",
-        run.describe()
-    );
-    assert!(
-        out.contains("There is no house 18446744073709551615") || out.contains("There is no house 99999"),
-        "{}",
-        run.describe()
-    );
+    assert!(out.contains("There is no house 9: your houses are 1 to 3."), "{}", run.describe());
+    assert!(out.contains("There is no house 18446744073709551615") || out.contains("There is no house 99999"), "{}", run.describe());
     assert!(out.contains("`-1` is neither"), "{}", run.describe());
-    assert!(
-        out.contains("House 2 is empty. You can play: 1 3."),
-        "{}",
-        run.describe()
-    );
+    assert!(out.contains("House 2 is empty. You can play: 1 3."), "{}", run.describe());
     let prompts = out.matches("South (you) to move").count();
     assert!(prompts >= 9, "a prompt after every line\n{}", run.describe());
-    let moves: Vec<Event> = events(out)
-        .into_iter()
-        .filter(|e| matches!(e, Event::Move { .. }))
-        .collect();
-    assert_eq!(
-        moves[0],
-        Event::Move {
-            side: Side::South,
-            house: 2,
-            computer: false
-        }
-    );
-    assert_eq!(
-        moves[1],
-        Event::Move {
-            side: Side::South,
-            house: 1,
-            computer: false
-        }
-    );
+    let moves: Vec<Event> = events(out).into_iter().filter(|e| matches!(e, Event::Move { .. })).collect();
+    assert_eq!(moves[0], Event::Move { side: Side::South, house: 2, computer: false });
+    assert_eq!(moves[1], Event::Move { side: Side::South, house: 1, computer: false });
     check_transcript(&run, &Judge::new(3, Rules::default(), 12));
 }
 
@@ -628,11 +475,7 @@ fn two_people_get_hints_and_no_computer_moves() {
     // South plays 2 (the turn passes); North asks for a hint and plays 1.
     let run = play(&["2", "2", "--side", "both"], "2\nhint\n1\nquit\n").ok();
     let ev = events(&run.stdout);
-    assert!(
-        ev.iter().all(|e| !matches!(e, Event::Move { computer: true, .. })),
-        "{}",
-        run.describe()
-    );
+    assert!(ev.iter().all(|e| !matches!(e, Event::Move { computer: true, .. })), "{}", run.describe());
     assert_eq!(run.stdout.matches("Value for North").count(), 1, "{}", run.describe());
     check_transcript(&run, &Judge::new(2, Rules::default(), 8));
 }
@@ -641,10 +484,7 @@ fn two_people_get_hints_and_no_computer_moves() {
 fn a_game_from_a_position_ends_with_the_right_score() {
     // South to move, one legal move that ends the game by emptying South's side.
     let run = play(&["--position", "0,0,1,5,1,1,1,3 S"], "3\n").ok();
-    let over: Vec<Event> = events(&run.stdout)
-        .into_iter()
-        .filter(|e| matches!(e, Event::Over { .. }))
-        .collect();
+    let over: Vec<Event> = events(&run.stdout).into_iter().filter(|e| matches!(e, Event::Over { .. })).collect();
     assert_eq!(over.len(), 1, "{}", run.describe());
     check_transcript(&run, &Judge::new(3, Rules::default(), 4));
 }
@@ -660,11 +500,7 @@ fn a_game_given_already_over_scores_the_seeds_left() {
             for end in ["instant", "turn"] {
                 let args = ["--position", position, "--side", "none", "--leftovers", leftovers, "--end", end];
                 let run = play(&args, "").ok();
-                let rules: Rules = Rules {
-                    leftovers: leftovers.parse().unwrap(),
-                    end: end.parse().unwrap(),
-                    ..Rules::default()
-                };
+                let rules: Rules = Rules { leftovers: leftovers.parse().unwrap(), end: end.parse().unwrap(), ..Rules::default() };
                 let h = if position.starts_with("1,0,0") { 1 } else { 3 };
                 let judge = Judge::new(h, rules, 8);
                 let start = events(&run.stdout).into_iter().find_map(|e| match e {
@@ -686,20 +522,14 @@ fn a_game_given_already_over_scores_the_seeds_left() {
 
 #[test]
 fn bad_arguments_are_refused() {
-    for (args, needle) in [
-        (&["3"][..], "give both H and S"),
-        (&["9", "2"][..], "9 houses per side is not supported"),
-        (&["--position", "1,2,3 S"][..], "--position"),
-    ] {
+    for (args, needle) in
+        [(&["3"][..], "give both H and S"), (&["9", "2"][..], "9 houses per side is not supported"), (&["--position", "1,2,3 S"][..], "--position")]
+    {
         let run = play(args, "");
         assert_eq!(run.code, Some(2), "{}", run.describe());
         let lines: Vec<&str> = run.stderr.lines().collect();
         assert_eq!(lines.len(), 1, "{}", run.describe());
-        assert!(
-            lines[0].starts_with("kalah: ") && lines[0].contains(needle),
-            "{}",
-            run.describe()
-        );
+        assert!(lines[0].starts_with("kalah: ") && lines[0].contains(needle), "{}", run.describe());
     }
     let run = play(&["--side", "east"], "");
     assert_eq!(run.code, Some(2), "{}", run.describe());
@@ -714,7 +544,9 @@ fn bad_arguments_are_refused() {
 #[test]
 fn the_computer_plays_clockwise_from_proofs_over_a_smaller_database() {
     use kalah_core::{Capture, End, Relay};
-    for (relay, capture, end) in [(Relay::Off, Capture::Standard, End::Instant), (Relay::On, Capture::Standard, End::Instant), (Relay::Off, Capture::Empty, End::Turn)] {
+    for (relay, capture, end) in
+        [(Relay::Off, Capture::Standard, End::Instant), (Relay::On, Capture::Standard, End::Instant), (Relay::Off, Capture::Empty, End::Turn)]
+    {
         let r = Rules { sowing: Sowing::Cw, relay, capture, end, ..Rules::default() };
         let rule_args = ["--sowing", "cw", "--relay", relay.name(), "--capture", capture.name(), "--end", end.name(), "--db-seeds", "12"];
         let args = |side: &'static str| [&["3", "3"][..], &rule_args[..], &["--side", side][..]].concat();
@@ -723,9 +555,7 @@ fn the_computer_plays_clockwise_from_proofs_over_a_smaller_database() {
         let judge = Judge::new(3, r, 18);
         assert!(check_transcript(&run, &judge) > 0, "{}", run.describe());
         let value = judge.analyze(&Position::start(3, 3).unwrap()).value;
-        let Some(Event::Over { south, north }) = events(&run.stdout).last().cloned() else {
-            panic!("no final score\n{}", run.describe())
-        };
+        let Some(Event::Over { south, north }) = events(&run.stdout).last().cloned() else { panic!("no final score\n{}", run.describe()) };
         assert_eq!(south as i32 - north as i32, value, "{r}\n{}", run.describe());
         // Against a person too: every computer move is a best move.
         for side in ["S", "N"] {
@@ -743,7 +573,8 @@ fn a_move_that_gives_value_away_is_said() {
     let dir = tempfile::tempdir().unwrap();
     let out = Command::new(BIN).args(["solve", "3", "3", "--no-db", "--json"]).env("KALAH_DB_DIR", dir.path()).output().unwrap();
     let solved: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let moves: Vec<(u64, i64)> = solved["moves"].as_array().unwrap().iter().map(|m| (m["house"].as_u64().unwrap(), m["value"].as_i64().unwrap())).collect();
+    let moves: Vec<(u64, i64)> =
+        solved["moves"].as_array().unwrap().iter().map(|m| (m["house"].as_u64().unwrap(), m["value"].as_i64().unwrap())).collect();
     let best = moves.iter().map(|m| m.1).max().unwrap();
     assert!(moves.iter().any(|m| m.1 < best), "Kalah(3,3) has a move worse than the best: {moves:?}");
     for &(house, value) in &moves {
@@ -819,10 +650,18 @@ fn weaker_levels_give_away_what_they_say_within_their_limits() {
                 let a = judge.analyze(&before);
                 let value = a.moves.iter().find(|m| m.house == house).expect("a legal move").value;
                 match said {
-                    None => assert_eq!(value, a.value, "{level}: house {house} in {} is not best and nothing was said\n{}", before.ring(), run.describe()),
+                    None => {
+                        assert_eq!(value, a.value, "{level}: house {house} in {} is not best and nothing was said\n{}", before.ring(), run.describe())
+                    }
                     Some(GaveAway { away, worth, best }) => {
                         deviations += 1;
-                        assert_eq!((worth, best, away), (value, a.value, a.value - value), "{level}: house {house} in {}\n{}", before.ring(), run.describe());
+                        assert_eq!(
+                            (worth, best, away),
+                            (value, a.value, a.value - value),
+                            "{level}: house {house} in {}\n{}",
+                            before.ring(),
+                            run.describe()
+                        );
                         assert!(away > 0 && away <= most, "{level} gave away {away}\n{}", run.describe());
                     }
                 }

@@ -175,11 +175,7 @@ fn busy_search_slots_give_503_while_probes_and_health_answer() {
     });
     let addr = server.addr;
     // Searches that run to their deadline: Kalah(6,6) is not proven in 4 s.
-    let searches: Vec<_> = (0..3)
-        .map(|_| {
-            std::thread::spawn(move || get(addr, "/api/v1/start?houses=6&seeds=6"))
-        })
-        .collect();
+    let searches: Vec<_> = (0..3).map(|_| std::thread::spawn(move || get(addr, "/api/v1/start?houses=6&seeds=6"))).collect();
     std::thread::sleep(Duration::from_millis(1500));
     let t = Instant::now();
     let (status, _, health) = server.get("/health");
@@ -361,7 +357,11 @@ fn a_search_answered_with_bounds_goes_on_in_the_background() {
     assert!(head.contains("x-kalah-kept: 1"), "a kept answer is not marked: {head}");
     assert_eq!(again["exact"], true, "{again}");
     assert_eq!(again["lower"], told["lower"], "{again}");
-    let solved = Command::new(BIN).args(["solve", "4", "5", "--value-only", "--no-book", "--no-memory", "--json"]).env("KALAH_DB_DIR", server._dir.path()).output().unwrap();
+    let solved = Command::new(BIN)
+        .args(["solve", "4", "5", "--value-only", "--no-book", "--no-memory", "--json"])
+        .env("KALAH_DB_DIR", server._dir.path())
+        .output()
+        .unwrap();
     let solved: Value = serde_json::from_slice(&solved.stdout).unwrap();
     assert_eq!(again["lower"], solved["lower"], "the server's background answer against `kalah solve`: {solved}");
 }
@@ -496,9 +496,7 @@ fn a_class_opening_the_page_at_once_is_answered() {
     let t = Instant::now();
     let workers: Vec<_> = (0..32)
         .map(|w| {
-            std::thread::spawn(move || {
-                (0..200).filter(|i| i % 32 == w).map(|_| get(addr, "/api/v1/start?houses=4&seeds=3").0).collect::<Vec<_>>()
-            })
+            std::thread::spawn(move || (0..200).filter(|i| i % 32 == w).map(|_| get(addr, "/api/v1/start?houses=4&seeds=3").0).collect::<Vec<_>>())
         })
         .collect();
     let statuses: Vec<u16> = workers.into_iter().flat_map(|w| w.join().unwrap()).collect();
@@ -617,7 +615,20 @@ fn the_server_answers_the_object_query_prints() {
     let empty = tempfile::tempdir().unwrap();
     for (position, capture) in [("3,3,3,0,3,3,3,0 S", "standard"), ("2,0,3,1,1,4,0,2 N", "empty"), ("4,4,4,4,0,4,4,4,4,0 S", "empty")] {
         let out = Command::new(BIN)
-            .args(["query", "--position", position, "--capture", capture, "--threads", "1", "--time-limit", "10", "--no-book", "--no-memory", "--json"])
+            .args([
+                "query",
+                "--position",
+                position,
+                "--capture",
+                capture,
+                "--threads",
+                "1",
+                "--time-limit",
+                "10",
+                "--no-book",
+                "--no-memory",
+                "--json",
+            ])
             .env("KALAH_DB_DIR", empty.path())
             .output()
             .unwrap();

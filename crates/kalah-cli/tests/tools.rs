@@ -25,7 +25,10 @@ fn a_result_is_written_whole_or_not_at_all() {
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "first\n");
     assert!(!dir.path().join("out/r.json.partial").exists());
     // A second writer while the first runs is refused; the first finishes.
-    let (code, said) = write_to(dir.path(), "(write_to out/r.json bash -c 'sleep 1; echo slow') & sleep 0.3; write_to out/r.json echo second; rc=$?; wait; exit $rc");
+    let (code, said) = write_to(
+        dir.path(),
+        "(write_to out/r.json bash -c 'sleep 1; echo slow') & sleep 0.3; write_to out/r.json echo second; rc=$?; wait; exit $rc",
+    );
     assert_eq!(code, Some(2), "{said}");
     assert!(said.contains("another writer holds it"), "{said}");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "slow\n");

@@ -126,11 +126,7 @@ pub fn clearing_moves(pattern: &[u32]) -> Option<Vec<usize>> {
 /// `s(k)`: the least number of seeds whose clearing pattern needs `k`
 /// houses (1, 2, 4, 6, 10, 12, 18, ...; `s(0) = 0`).
 pub fn least_seeds_needing(k: usize) -> u32 {
-    ClearingPatterns::new()
-        .zip(0u32..)
-        .find(|(p, _)| houses_needed(p) >= k)
-        .map(|(_, n)| n)
-        .expect("every number of houses is eventually needed")
+    ClearingPatterns::new().zip(0u32..).find(|(p, _)| houses_needed(p) >= k).map(|(_, n)| n).expect("every number of houses is eventually needed")
 }
 
 /// The longest clearing chain on `h` houses, in moves (= seeds): the most
@@ -207,11 +203,7 @@ mod tests {
     #[test]
     fn the_engine_clears_exactly_the_one_pattern() {
         let h = 5;
-        let rules = Rules {
-            end: End::Turn,
-            leftovers: Leftovers::Unscored,
-            ..Rules::default()
-        };
+        let rules = Rules { end: End::Turn, leftovers: Leftovers::Unscored, ..Rules::default() };
         let engine = Engine::new(h, rules);
         // Patterns of up to 11 seeds fit 5 houses; 12 seeds need 6.
         for n in 0..=12u32 {
@@ -234,10 +226,7 @@ mod tests {
                     clearing.push(side.to_vec());
                 }
             });
-            let expected: Vec<Vec<u8>> = on_houses(&clearing_pattern(n), h)
-                .map(|p| p.iter().map(|&s| s as u8).collect())
-                .into_iter()
-                .collect();
+            let expected: Vec<Vec<u8>> = on_houses(&clearing_pattern(n), h).map(|p| p.iter().map(|&s| s as u8).collect()).into_iter().collect();
             assert_eq!(expected.len(), usize::from(n < 12));
             assert_eq!(clearing, expected, "{n} seeds");
         }

@@ -197,16 +197,7 @@ impl Engine {
                 };
             }
         }
-        Engine {
-            h,
-            rules,
-            cycle,
-            position_of,
-            runs,
-            lap,
-            laps,
-            moves,
-        }
+        Engine { h, rules, cycle, position_of, runs, lap, laps, moves }
     }
 
     /// Houses a side.
@@ -289,31 +280,15 @@ impl Engine {
     #[inline]
     fn finish(&self, board: Board, extra: bool, gain: u32, captured: u32) -> Outcome {
         if !self.ends(board, extra) {
-            let (board, next) = if extra {
-                (board, Next::Mover)
-            } else {
-                (board.flip(), Next::Opponent)
-            };
-            return Outcome {
-                board,
-                next,
-                mover_gain: gain,
-                opponent_gain: 0,
-                captured,
-            };
+            let (board, next) = if extra { (board, Next::Mover) } else { (board.flip(), Next::Opponent) };
+            return Outcome { board, next, mover_gain: gain, opponent_gain: 0, captured };
         }
         let (mover_left, opponent_left) = self.leftovers(board, board.mover_empty());
         let board = match self.rules.leftovers {
             Leftovers::Unscored => board,
             Leftovers::Owner | Leftovers::Emptier => Board::EMPTY,
         };
-        Outcome {
-            board,
-            next: Next::Over,
-            mover_gain: gain + mover_left,
-            opponent_gain: opponent_left,
-            captured,
-        }
+        Outcome { board, next: Next::Over, mover_gain: gain + mover_left, opponent_gain: opponent_left, captured }
     }
 
     /// Whether the game is over after a move that left `board` (in the

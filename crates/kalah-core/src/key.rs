@@ -117,14 +117,7 @@ impl KeyPacker {
         assert!((1..=MAX_HOUSES).contains(&h));
         let width = key_width(h);
         let per_byte_overflow = (0xffu32 << width) as u8 as u64;
-        KeyPacker {
-            h,
-            form: Form::Fields {
-                width,
-                overflow: ones(h) * per_byte_overflow,
-                opponent_shift: width * h as u32,
-            },
-        }
+        KeyPacker { h, form: Form::Fields { width, overflow: ones(h) * per_byte_overflow, opponent_shift: width * h as u32 } }
     }
 
     /// A packer of unary keys of at most `bits` bits (module docs) for

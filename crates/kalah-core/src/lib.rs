@@ -28,6 +28,6 @@ pub use board::{Board, MAX_HOUSES};
 pub use engine::{Engine, Next, Outcome};
 pub use error::{article, PositionError, RuleError};
 pub use key::{key_house_limit, key_width, KeyPacker};
-pub use position::{max_board_seeds, Position, Side};
+pub use position::{max_board_seeds, opening_turns, Position, Side};
 pub use rank::{boards_up_to, boards_with, Indexer};
 pub use rules::{Capture, End, Leftovers, Opening, Relay, Rules, Sowing};

@@ -143,28 +143,16 @@ impl Position {
         Self::from_counts(south, north, stores, to_move)
     }
 
-    fn from_counts<T: Copy + Into<u64>>(
-        south: &[T],
-        north: &[T],
-        stores: [u32; 2],
-        to_move: Side,
-    ) -> Result<Position, PositionError> {
+    fn from_counts<T: Copy + Into<u64>>(south: &[T], north: &[T], stores: [u32; 2], to_move: Side) -> Result<Position, PositionError> {
         let h = south.len();
         check_houses(h)?;
         if north.len() != h {
-            return Err(PositionError::Malformed(format!(
-                "South has {h} houses and North {}; both sides need the same number",
-                north.len()
-            )));
+            return Err(PositionError::Malformed(format!("South has {h} houses and North {}; both sides need the same number", north.len())));
         }
         let total: u64 = south.iter().chain(north).map(|&s| s.into()).sum();
         let max = max_board_seeds(h);
         if total > max as u64 {
-            return Err(PositionError::TooManySeeds {
-                houses: h,
-                total: total.min(u32::MAX as u64) as u32,
-                max,
-            });
+            return Err(PositionError::TooManySeeds { houses: h, total: total.min(u32::MAX as u64) as u32, max });
         }
         if let Some(&store) = stores.iter().find(|&&s| s as u64 + total > MAX_STORE as u64) {
             return Err(PositionError::Malformed(format!(
@@ -172,12 +160,7 @@ impl Position {
             )));
         }
         let cells: Vec<u8> = south.iter().chain(north).map(|&s| s.into() as u8).collect();
-        Ok(Position {
-            houses: h,
-            board: Board::from_sides(&cells[..h], &cells[h..]),
-            stores,
-            to_move,
-        })
+        Ok(Position { houses: h, board: Board::from_sides(&cells[..h], &cells[h..]), stores, to_move })
     }
 
     /// A position of `h` houses from a board seen by the mover, the
@@ -284,10 +267,7 @@ impl Position {
         }
         let board = self.mover_board();
         if board.get(house - 1) == 0 {
-            return Err(PositionError::IllegalMove(format!(
-                "{}'s house {house} is empty",
-                self.to_move
-            )));
+            return Err(PositionError::IllegalMove(format!("{}'s house {house} is empty", self.to_move)));
         }
         let outcome = engine.play(board, house - 1);
         let mover = self.to_move;
@@ -307,16 +287,39 @@ impl Position {
         Ok((next, outcome))
     }
 
+    /// Every complete turn of the player to move (extra-move chains
+    /// followed to their end, houses 1-based in the order played), with the
+    /// position after it; none when the game is over (or `engine` is of
+    /// another board size). A game's opening turns, and the turns a
+    /// journal's summary shows.
+    pub fn turns(&self, engine: &Engine) -> Vec<(Vec<usize>, Position)> {
+        fn walk(engine: &Engine, p: &Position, prefix: &mut Vec<usize>, out: &mut Vec<(Vec<usize>, Position)>) {
+            if p.is_over(engine) {
+                return;
+            }
+            for house in p.legal_moves() {
+                let Ok((q, o)) = p.play(engine, house) else {
+                    continue;
+                };
+                prefix.push(house);
+                if o.next == Next::Mover {
+                    walk(engine, &q, prefix, out);
+                } else {
+                    out.push((prefix.clone(), q));
+                }
+                prefix.pop();
+            }
+        }
+        let mut out = Vec::new();
+        walk(engine, self, &mut Vec::new(), &mut out);
+        out
+    }
+
     /// The position with the sides swapped: South's houses and store become
     /// North's and the other player is to move. Its value for the player to
     /// move is the same.
     pub fn mirrored(&self) -> Position {
-        Position {
-            houses: self.houses,
-            board: self.board.flip(),
-            stores: [self.stores[1], self.stores[0]],
-            to_move: self.to_move.other(),
-        }
+        Position { houses: self.houses, board: self.board.flip(), stores: [self.stores[1], self.stores[0]], to_move: self.to_move.other() }
     }
 
     /// The ring form: `4,4,4,4,4,4,0,4,4,4,4,4,4,0 S`.
@@ -333,17 +336,8 @@ impl Position {
     /// The side form: `S:4-4-4-4-4-4:0 N:4-4-4-4-4-4:0 S`.
     pub fn sides(&self) -> String {
         let h = self.houses;
-        let side = |range: std::ops::Range<usize>| {
-            range.map(|i| self.board.get(i).to_string()).collect::<Vec<_>>().join("-")
-        };
-        format!(
-            "S:{}:{} N:{}:{} {}",
-            side(0..h),
-            self.stores[0],
-            side(OPPONENT..OPPONENT + h),
-            self.stores[1],
-            self.to_move.letter()
-        )
+        let side = |range: std::ops::Range<usize>| range.map(|i| self.board.get(i).to_string()).collect::<Vec<_>>().join("-");
+        format!("S:{}:{} N:{}:{} {}", side(0..h), self.stores[0], side(OPPONENT..OPPONENT + h), self.stores[1], self.to_move.letter())
     }
 
     /// A drawing of the board, North at the top (North's store on the left,
@@ -357,13 +351,7 @@ impl Position {
         out.push_str(&format!("      {north_labels}\n"));
         let north: String = (1..=h).rev().map(|i| cell(self.house(Side::North, i))).collect();
         out.push_str(&format!("      {north}\n"));
-        out.push_str(&format!(
-            "  {:>3} {:width$} {:<3}\n",
-            self.stores[1],
-            "",
-            self.stores[0],
-            width = 4 * h
-        ));
+        out.push_str(&format!("  {:>3} {:width$} {:<3}\n", self.stores[1], "", self.stores[0], width = 4 * h));
         let south: String = (1..=h).map(|i| cell(self.house(Side::South, i))).collect();
         out.push_str(&format!("      {south}\n"));
         out.push_str(&format!("      {south_labels}\n"));
@@ -375,20 +363,13 @@ fn check_houses(h: usize) -> Result<(), PositionError> {
     if (1..=MAX_HOUSES).contains(&h) {
         Ok(())
     } else {
-        Err(PositionError::Houses {
-            houses: h,
-            max: MAX_HOUSES,
-        })
+        Err(PositionError::Houses { houses: h, max: MAX_HOUSES })
     }
 }
 
 /// Reads a seed count token.
 fn seeds(at: usize, token: &str) -> Result<u32, PositionError> {
-    let bad = |why: &str| PositionError::BadToken {
-        at,
-        token: token.to_string(),
-        why: why.to_string(),
-    };
+    let bad = |why: &str| PositionError::BadToken { at, token: token.to_string(), why: why.to_string() };
     if token.starts_with('-') && token[1..].chars().all(|c| c.is_ascii_digit()) && token.len() > 1 {
         return Err(bad("seed counts cannot be negative"));
     }
@@ -399,11 +380,7 @@ fn seeds(at: usize, token: &str) -> Result<u32, PositionError> {
 }
 
 fn side_token(at: usize, token: &str) -> Result<Side, PositionError> {
-    token.parse::<Side>().map_err(|why| PositionError::BadToken {
-        at,
-        token: token.to_string(),
-        why,
-    })
+    token.parse::<Side>().map_err(|why| PositionError::BadToken { at, token: token.to_string(), why })
 }
 
 impl FromStr for Position {
@@ -428,21 +405,12 @@ fn parse_ring(text: &str) -> Result<Position, PositionError> {
             return Err(PositionError::Malformed(format!("field {} is empty (two commas with no count between them, or a comma at an end)", at + 1)));
         }
     }
-    let tokens: Vec<&str> = text
-        .split(|c: char| c == ',' || c.is_whitespace())
-        .filter(|t| !t.is_empty())
-        .collect();
+    let tokens: Vec<&str> = text.split(|c: char| c == ',' || c.is_whitespace()).filter(|t| !t.is_empty()).collect();
     let Some((&last, numbers)) = tokens.split_last() else {
-        return Err(PositionError::Malformed(
-            "empty; expected 2h+2 numbers then S or N, e.g. '4,4,4,4,4,4,0,4,4,4,4,4,4,0 S'".into(),
-        ));
+        return Err(PositionError::Malformed("empty; expected 2h+2 numbers then S or N, e.g. '4,4,4,4,4,4,0,4,4,4,4,4,4,0 S'".into()));
     };
     let side = side_token(tokens.len(), last)?;
-    let counts = numbers
-        .iter()
-        .enumerate()
-        .map(|(i, t)| seeds(i + 1, t))
-        .collect::<Result<Vec<u32>, _>>()?;
+    let counts = numbers.iter().enumerate().map(|(i, t)| seeds(i + 1, t)).collect::<Result<Vec<u32>, _>>()?;
     let n = counts.len();
     if n % 2 != 0 || !(4..=2 * MAX_HOUSES + 2).contains(&n) {
         return Err(PositionError::Malformed(format!(
@@ -465,18 +433,12 @@ fn parse_sides(text: &str) -> Result<Position, PositionError> {
     let mut sides: [Option<(Vec<u32>, u32)>; 2] = [None, None];
     for (i, token) in tokens[..2].iter().enumerate() {
         let at = i + 1;
-        let bad = |why: String| PositionError::BadToken {
-            at,
-            token: token.to_string(),
-            why,
-        };
+        let bad = |why: String| PositionError::BadToken { at, token: token.to_string(), why };
         let parts: Vec<&str> = token.split(':').collect();
         if parts.len() != 3 {
             return Err(bad("expected SIDE:HOUSES:STORE such as S:4-4-4:0".into()));
         }
-        let side = parts[0]
-            .parse::<Side>()
-            .map_err(|_| bad(format!("'{}' is not a side (S or N)", parts[0])))?;
+        let side = parts[0].parse::<Side>().map_err(|_| bad(format!("'{}' is not a side (S or N)", parts[0])))?;
         let houses = parts[1]
             .split('-')
             .map(|t| seeds(at, t).map_err(|e| bad(format!("house count '{t}': {}", why_of(&e)))))
@@ -512,11 +474,43 @@ impl fmt::Debug for Position {
     }
 }
 
+/// Every complete first turn of the player to move in `start`
+/// ([`Position::turns`]).
+pub fn opening_turns(engine: &Engine, start: &Position) -> Vec<(Vec<usize>, Position)> {
+    start.turns(engine)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::Rules;
     use proptest::prelude::*;
+
+    /// A turn is its moves replayed: every move but the last gives the
+    /// mover another, the last does not; a move without an extra move is a
+    /// turn of its own, and a finished game has none.
+    #[test]
+    fn a_turn_follows_extra_moves_to_their_end() {
+        let engine = Engine::new(6, Rules::default());
+        let start = Position::start(6, 4).unwrap();
+        let turns = start.turns(&engine);
+        for (houses, after) in &turns {
+            let mut at = start;
+            for (i, &house) in houses.iter().enumerate() {
+                let (next, o) = at.play(&engine, house).unwrap();
+                assert_eq!(o.next == Next::Mover, i + 1 < houses.len(), "{houses:?}");
+                at = next;
+            }
+            assert_eq!(at, *after);
+        }
+        let single: Vec<usize> = turns.iter().filter(|(h, _)| h.len() == 1).map(|(h, _)| h[0]).collect();
+        let no_extra: Vec<usize> = start.legal_moves().into_iter().filter(|&m| start.play(&engine, m).unwrap().1.next != Next::Mover).collect();
+        assert_eq!(single, no_extra);
+        assert!(turns.iter().any(|(h, _)| h.len() > 1), "house 3 of Kalah(6,4) moves again");
+        let over: Position = "0,0,0,0,5,2,1,0,0,3 S".parse().unwrap();
+        assert!(over.turns(&Engine::new(4, Rules::default())).is_empty());
+        assert_eq!(opening_turns(&engine, &start), turns);
+    }
 
     /// Issue 52: a board with seeds beyond its houses made the search panic.
     #[test]

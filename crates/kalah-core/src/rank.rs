@@ -126,16 +126,10 @@ impl Indexer {
         assert!((1..=MAX_HOUSES).contains(&h));
         assert!(max_seeds <= max_board_seeds(h), "index would not fit 64 bits");
         let bars = max_seeds as usize + h;
-        let choose = (0..h.max(1))
-            .map(|j| (0..=bars).map(|b| binomial(b as u64, j as u64)).collect())
-            .collect();
-        let bar = Box::new(std::array::from_fn(|j| {
-            std::array::from_fn(|p| if j + 1 < h { binomial((p + j) as u64, (j + 1) as u64) } else { 0 })
-        }));
+        let choose = (0..h.max(1)).map(|j| (0..=bars).map(|b| binomial(b as u64, j as u64)).collect()).collect();
+        let bar = Box::new(std::array::from_fn(|j| std::array::from_fn(|p| if j + 1 < h { binomial((p + j) as u64, (j + 1) as u64) } else { 0 })));
         let dist: [u64; 256] = std::array::from_fn(|m| distributions(h as u64, m as u64));
-        let level_start: Vec<u64> = (0..=max_seeds + 1)
-            .map(|n| if n == 0 { 0 } else { boards_up_to(h, n - 1) })
-            .collect();
+        let level_start: Vec<u64> = (0..=max_seeds + 1).map(|n| if n == 0 { 0 } else { boards_up_to(h, n - 1) }).collect();
         let stride = max_seeds as usize + 2;
         let mut block_start = vec![0u64; (max_seeds as usize + 1) * stride];
         let mut base = vec![0u64; (max_seeds as usize + 1) * stride];
@@ -149,17 +143,7 @@ impl Indexer {
                 }
             }
         }
-        Indexer {
-            h,
-            max_seeds,
-            bar,
-            choose,
-            dist,
-            level_start,
-            block_start,
-            base,
-            stride,
-        }
+        Indexer { h, max_seeds, bar, choose, dist, level_start, block_start, base, stride }
     }
 
     /// Houses a side.

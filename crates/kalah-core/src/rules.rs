@@ -151,28 +151,15 @@ pub struct Rules {
 
 impl Rules {
     /// The rules of Irving, Donkers & Uiterwijk (2000): empty capture, otherwise standard.
-    pub const IRVING: Rules = Rules {
-        capture: Capture::Empty,
-        end: End::Instant,
-        leftovers: Leftovers::Owner,
-        sowing: Sowing::Ccw,
-        relay: Relay::Off,
-    };
+    pub const IRVING: Rules =
+        Rules { capture: Capture::Empty, end: End::Instant, leftovers: Leftovers::Owner, sowing: Sowing::Ccw, relay: Relay::Off };
 
     /// Every one of the 48 combinations of the five options.
     pub fn all() -> impl Iterator<Item = Rules> {
         Capture::ALL.iter().flat_map(|&capture| {
             End::ALL.iter().flat_map(move |&end| {
                 Leftovers::ALL.iter().flat_map(move |&leftovers| {
-                    Sowing::ALL.iter().flat_map(move |&sowing| {
-                        Relay::ALL.iter().map(move |&relay| Rules {
-                            capture,
-                            end,
-                            leftovers,
-                            sowing,
-                            relay,
-                        })
-                    })
+                    Sowing::ALL.iter().flat_map(move |&sowing| Relay::ALL.iter().map(move |&relay| Rules { capture, end, leftovers, sowing, relay }))
                 })
             })
         })
@@ -194,20 +181,13 @@ impl Rules {
 
     /// A short file-name friendly tag such as `empty-instant-owner-ccw-off`.
     pub fn tag(&self) -> String {
-        format!(
-            "{}-{}-{}-{}-relay{}",
-            self.capture, self.end, self.leftovers, self.sowing, self.relay
-        )
+        format!("{}-{}-{}-{}-relay{}", self.capture, self.end, self.leftovers, self.sowing, self.relay)
     }
 }
 
 impl fmt::Display for Rules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "capture={} end={} leftovers={} sowing={} relay={}",
-            self.capture, self.end, self.leftovers, self.sowing, self.relay
-        )
+        write!(f, "capture={} end={} leftovers={} sowing={} relay={}", self.capture, self.end, self.leftovers, self.sowing, self.relay)
     }
 }
 

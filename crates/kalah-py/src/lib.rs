@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use kalah::api::{ApiRequest, Flag};
+use kalah::service::api::{ApiRequest, Flag};
 use kalah::{Analyzer, Databases, ErrorKind, Request, Silent, Want};
 use kalah_core::Engine as Rulebook;
 use pyo3::create_exception;
@@ -35,7 +35,8 @@ fn raised(e: kalah::Error) -> PyErr {
     match e.kind() {
         ErrorKind::BadInput => PyValueError::new_err(message),
         ErrorKind::Refused => Refused::new_err(message),
-        ErrorKind::Corrupt | ErrorKind::Io | ErrorKind::Internal => Error::new_err(message),
+        // Corrupt, Io, Internal, and any kind added later.
+        _ => Error::new_err(message),
     }
 }
 
@@ -376,7 +377,9 @@ impl MoveValue {
     #[pyo3(signature = (house, value, lower, upper))]
     fn new(house: usize, value: Option<i32>, lower: i32, upper: i32) -> PyResult<MoveValue> {
         if lower > upper || value.is_some_and(|v| v != lower || v != upper) {
-            return Err(PyValueError::new_err(format!("a move's value {value:?} within {lower}..{upper}: the bounds must meet at the value, or hold no value")));
+            return Err(PyValueError::new_err(format!(
+                "a move's value {value:?} within {lower}..{upper}: the bounds must meet at the value, or hold no value"
+            )));
         }
         Ok(MoveValue { house, value, lower, upper })
     }
@@ -446,7 +449,20 @@ impl Analysis {
     /// Pickles (and copies) as `Analysis._from_state(fields)`.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduced<'py, (AnalysisState,)> {
         let a = slf.get();
-        let state = (a.position, a.rules, a.value, a.lower, a.upper, a.exact, a.best_move, a.moves.clone(), a.pv.clone(), a.source.clone(), a.nodes, a.seconds);
+        let state = (
+            a.position,
+            a.rules,
+            a.value,
+            a.lower,
+            a.upper,
+            a.exact,
+            a.best_move,
+            a.moves.clone(),
+            a.pv.clone(),
+            a.source.clone(),
+            a.nodes,
+            a.seconds,
+        );
         Ok((slf.get_type().getattr("_from_state")?, (state,)))
     }
 
@@ -516,7 +532,8 @@ impl Database {
         let rules = rules_or_default(rules);
         let encoding = kalah::Encoding::chosen(packed, rules);
         let stop = AtomicBool::new(false);
-        interruptible(py, &stop, || kalah::build_file_encoded(&path, houses, rules, max_seeds, encoding, &StopOn(&stop)))?.map_err(|e| raised(e.into()))?;
+        interruptible(py, &stop, || kalah::build_file_encoded(&path, houses, rules, max_seeds, encoding, &StopOn(&stop)))?
+            .map_err(|e| raised(e.into()))?;
         Database::open(path)
     }
 
@@ -618,7 +635,13 @@ impl Database {
     }
 
     fn __repr__(&self) -> String {
-        format!("Database({:?}, houses={}, max_seeds={}, rules={})", self.inner.path().display().to_string(), self.houses(), self.max_seeds(), self.rules().__repr__())
+        format!(
+            "Database({:?}, houses={}, max_seeds={}, rules={})",
+            self.inner.path().display().to_string(),
+            self.houses(),
+            self.max_seeds(),
+            self.rules().__repr__()
+        )
     }
 }
 
@@ -652,7 +675,7 @@ impl Boards {
         }
         let houses = self.db.header().houses;
         match next.1.pop_front() {
-            Some((board, value)) => Ok(Some((Position { inner: kalah::book::board_position(houses, board).map_err(raised)? }, value))),
+            Some((board, value)) => Ok(Some((Position { inner: kalah::memory::book::board_position(houses, board).map_err(raised)? }, value))),
             None => Ok(None),
         }
     }
@@ -698,7 +721,14 @@ impl Engine {
     /// `db_file` or `db_seeds`, which say how to answer.
     #[new]
     #[pyo3(signature = (db_dir = None, db_seeds = None, threads = None, book = true, db_file = None, keep_answers = false))]
-    fn new(db_dir: Option<std::path::PathBuf>, db_seeds: Option<i128>, threads: Option<i128>, book: bool, db_file: Option<std::path::PathBuf>, keep_answers: bool) -> PyResult<Engine> {
+    fn new(
+        db_dir: Option<std::path::PathBuf>,
+        db_seeds: Option<i128>,
+        threads: Option<i128>,
+        book: bool,
+        db_file: Option<std::path::PathBuf>,
+        keep_answers: bool,
+    ) -> PyResult<Engine> {
         let db_seeds: Option<u32> = db_seeds.map(|n| count("db_seeds", n)).transpose()?;
         let threads: Option<usize> = threads.map(|n| count("threads", n)).transpose()?;
         let threads = match threads {
@@ -712,7 +742,9 @@ impl Engine {
             analyzer = analyzer.with_carried_book().map_err(raised)?;
         }
         if keep_answers && (db_file.is_some() || db_seeds.is_some()) {
-            return Err(PyValueError::new_err("keep_answers: not with db_file or db_seeds, which say how to answer (a kept answer would pass them over)"));
+            return Err(PyValueError::new_err(
+                "keep_answers: not with db_file or db_seeds, which say how to answer (a kept answer would pass them over)",
+            ));
         }
         let memory = if keep_answers { kalah::Memory::Answers } else { kalah::Memory::Off };
         Ok(Engine { analyzer, db_file, db_seeds, threads, memory })

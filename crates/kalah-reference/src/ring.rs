@@ -45,10 +45,7 @@ impl RefPosition {
         let mut cells = vec![s; 2 * h + 2];
         cells[store(h, true)] = 0;
         cells[store(h, false)] = 0;
-        RefPosition {
-            cells,
-            south_to_move: true,
-        }
+        RefPosition { cells, south_to_move: true }
     }
 
     /// Houses a side, `h`.
@@ -57,10 +54,7 @@ impl RefPosition {
     /// If `cells` does not have the length `2h + 2` of a ring with `h >= 1`.
     pub fn houses(&self) -> usize {
         let n = self.cells.len();
-        assert!(
-            n >= 4 && n.is_multiple_of(2),
-            "a ring has 2h + 2 cells with h >= 1, not {n}"
-        );
+        assert!(n >= 4 && n.is_multiple_of(2), "a ring has 2h + 2 cells with h >= 1, not {n}");
         n / 2 - 1
     }
 
@@ -97,9 +91,7 @@ impl RefPosition {
             return Vec::new();
         }
         let h = self.houses();
-        (1..=h)
-            .filter(|&i| self.cells[house_cell(h, self.south_to_move, i)] > 0)
-            .collect()
+        (1..=h).filter(|&i| self.cells[house_cell(h, self.south_to_move, i)] > 0).collect()
     }
 
     /// The score of the leftovers of a finished game (not yet swept) for the
@@ -109,10 +101,7 @@ impl RefPosition {
     /// # Panics
     /// If the game is not over.
     pub(crate) fn leftover_score(&self, rules: &Rules) -> i32 {
-        assert!(
-            self.is_over(rules),
-            "leftovers are only scored at the end: {self}"
-        );
+        assert!(self.is_over(rules), "leftovers are only scored at the end: {self}");
         let mine = self.side_seeds(self.south_to_move) as i32;
         let theirs = self.side_seeds(!self.south_to_move) as i32;
         match rules.leftovers {
@@ -200,15 +189,9 @@ pub fn play(rules: &Rules, pos: &RefPosition, house: usize) -> (RefPosition, boo
     let h = pos.houses();
     let me = pos.south_to_move;
     assert!(!pos.is_over(rules), "no move in a finished game: {pos}");
-    assert!(
-        (1..=h).contains(&house),
-        "there is no house {house} on a board of {h}"
-    );
+    assert!((1..=h).contains(&house), "there is no house {house} on a board of {h}");
     let from = house_cell(h, me, house);
-    assert!(
-        pos.cells[from] > 0,
-        "house {house} of the player to move is empty: {pos}"
-    );
+    assert!(pos.cells[from] > 0, "house {house} of the player to move is empty: {pos}");
 
     let own_store = store(h, me);
     let mut cells = pos.cells.clone();
@@ -230,10 +213,7 @@ pub fn play(rules: &Rules, pos: &RefPosition, house: usize) -> (RefPosition, boo
                 // No captures; a last seed in a house that was not empty
                 // (on either side) takes it up and sows on from there.
                 if cells[cell] > 1 {
-                    assert!(
-                        relay_states.insert((cells.clone(), cell)),
-                        "relay sowing never ends: {pos}, house {house}"
-                    );
+                    assert!(relay_states.insert((cells.clone(), cell)), "relay sowing never ends: {pos}, house {house}");
                     hand = std::mem::take(&mut cells[cell]);
                     continue;
                 }
@@ -254,10 +234,7 @@ pub fn play(rules: &Rules, pos: &RefPosition, house: usize) -> (RefPosition, boo
         }
     };
 
-    let mut next = RefPosition {
-        cells,
-        south_to_move: if extra_move { me } else { !me },
-    };
+    let mut next = RefPosition { cells, south_to_move: if extra_move { me } else { !me } };
     let over = next.is_over(rules);
     if over {
         sweep(rules, &mut next.cells, h);
@@ -295,20 +272,13 @@ mod tests {
     }
 
     fn pos(cells: &[u32], south_to_move: bool) -> RefPosition {
-        RefPosition {
-            cells: cells.to_vec(),
-            south_to_move,
-        }
+        RefPosition { cells: cells.to_vec(), south_to_move }
     }
 
     /// Plays and returns the ring form and the over flag.
     fn after(r: &Rules, p: &RefPosition, house: usize) -> (String, bool) {
         let (q, over) = play(r, p, house);
-        assert_eq!(
-            q.cells.iter().sum::<u32>(),
-            p.cells.iter().sum::<u32>(),
-            "seeds are kept"
-        );
+        assert_eq!(q.cells.iter().sum::<u32>(), p.cells.iter().sum::<u32>(), "seeds are kept");
         (q.to_string(), over)
     }
 
@@ -325,21 +295,12 @@ mod tests {
         let r = Rules::default();
         let p = RefPosition::start(6, 4);
         // S3: S4 S5 S6 store: extra move.
-        assert_eq!(
-            after(&r, &p, 3),
-            ("4,4,0,5,5,5,1,4,4,4,4,4,4,0 S".into(), false)
-        );
+        assert_eq!(after(&r, &p, 3), ("4,4,0,5,5,5,1,4,4,4,4,4,4,0 S".into(), false));
         // S6: store N1 N2 N3: turn passes.
-        assert_eq!(
-            after(&r, &p, 6),
-            ("4,4,4,4,4,0,1,5,5,5,4,4,4,0 N".into(), false)
-        );
+        assert_eq!(after(&r, &p, 6), ("4,4,4,4,4,0,1,5,5,5,4,4,4,0 N".into(), false));
         // North's N6: North's store, S1 S2 S3.
         let n = pos(&[4, 4, 4, 4, 4, 4, 0, 4, 4, 4, 4, 4, 4, 0], false);
-        assert_eq!(
-            after(&r, &n, 6),
-            ("5,5,5,4,4,4,0,4,4,4,4,4,0,1 S".into(), false)
-        );
+        assert_eq!(after(&r, &n, 6), ("5,5,5,4,4,4,0,4,4,4,4,4,0,1 S".into(), false));
     }
 
     #[test]
@@ -361,10 +322,7 @@ mod tests {
         let mut cells = vec![27, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0];
         cells[6] = 3;
         let p = pos(&cells, true);
-        assert_eq!(
-            after(&r, &p, 1),
-            ("2,3,2,2,2,2,5,3,3,3,3,3,3,0 N".into(), false)
-        );
+        assert_eq!(after(&r, &p, 1), ("2,3,2,2,2,2,5,3,3,3,3,3,3,0 N".into(), false));
         // h = 1, 7 seeds from S1: S store, N1, S1, S store, N1, S1, S store.
         let p = pos(&[7, 0, 2, 0], true);
         assert_eq!(after(&r, &p, 1), ("2,3,4,0 S".into(), false));
@@ -503,20 +461,11 @@ mod tests {
     fn leftover_scores_of_finished_positions() {
         let p = pos(&[0, 0, 4, 2, 1, 7], true);
         assert_eq!(p.leftover_score(&Rules::default()), -3);
-        assert_eq!(
-            p.leftover_score(&rules(|r| r.leftovers = Leftovers::Unscored)),
-            0
-        );
-        assert_eq!(
-            p.leftover_score(&rules(|r| r.leftovers = Leftovers::Emptier)),
-            3
-        );
+        assert_eq!(p.leftover_score(&rules(|r| r.leftovers = Leftovers::Unscored)), 0);
+        assert_eq!(p.leftover_score(&rules(|r| r.leftovers = Leftovers::Emptier)), 3);
         let q = pos(&[2, 1, 0, 0, 0, 0], true);
         assert_eq!(q.leftover_score(&Rules::default()), 3);
-        assert_eq!(
-            q.leftover_score(&rules(|r| r.leftovers = Leftovers::Emptier)),
-            -3
-        );
+        assert_eq!(q.leftover_score(&rules(|r| r.leftovers = Leftovers::Emptier)), -3);
         assert!(!q.is_over(&rules(|r| r.end = End::Turn)));
         assert_eq!(q.store_difference(), 0);
         assert_eq!(p.store_difference(), -3);

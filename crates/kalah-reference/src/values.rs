@@ -112,14 +112,9 @@ const IN_PROGRESS: i32 = i32::MIN;
 /// seeds in a house.
 fn key_of(pos: &RefPosition) -> Key {
     let h = pos.houses();
-    assert!(
-        h <= MAX_HOUSES,
-        "at most {MAX_HOUSES} houses a side, not {h}"
-    );
+    assert!(h <= MAX_HOUSES, "at most {MAX_HOUSES} houses a side, not {h}");
     let me = pos.south_to_move;
-    let houses = pos.cells[side_houses(h, me)]
-        .iter()
-        .chain(&pos.cells[side_houses(h, !me)]);
+    let houses = pos.cells[side_houses(h, me)].iter().chain(&pos.cells[side_houses(h, !me)]);
     let mut key = [0; 2 * MAX_HOUSES];
     for (byte, &seeds) in key.iter_mut().zip(houses) {
         *byte = u8::try_from(seeds).expect("at most 255 seeds in a house");
@@ -134,10 +129,7 @@ fn position_of(h: usize, key: &Key) -> RefPosition {
     cells.push(0);
     cells.extend(key[h..2 * h].iter().map(|&s| u32::from(s)));
     cells.push(0);
-    RefPosition {
-        cells,
-        south_to_move: true,
-    }
+    RefPosition { cells, south_to_move: true }
 }
 
 /// Seeds in the houses of a board: its level.
@@ -221,16 +213,8 @@ impl<'r> Solver<'r> {
     }
 
     fn with_method(h: usize, rules: &'r Rules, method: Method) -> Self {
-        assert!(
-            (1..=MAX_HOUSES).contains(&h),
-            "1 to {MAX_HOUSES} houses a side, not {h}"
-        );
-        Solver {
-            h,
-            rules,
-            method,
-            values: HashMap::new(),
-        }
+        assert!((1..=MAX_HOUSES).contains(&h), "1 to {MAX_HOUSES} houses a side, not {h}");
+        Solver { h, rules, method, values: HashMap::new() }
     }
 
     /// Plays the mover's house `house` (1-based) of board `key`.
@@ -242,11 +226,7 @@ impl<'r> Solver<'r> {
         if over {
             Step::Over(gain)
         } else {
-            Step::Next {
-                gain,
-                next: key_of(&after),
-                extra_move: after.south_to_move,
-            }
+            Step::Next { gain, next: key_of(&after), extra_move: after.south_to_move }
         }
     }
 
@@ -254,11 +234,7 @@ impl<'r> Solver<'r> {
     fn value_of(&mut self, step: Step) -> i32 {
         match step {
             Step::Over(gain) => gain,
-            Step::Next {
-                gain,
-                next,
-                extra_move,
-            } => {
+            Step::Next { gain, next, extra_move } => {
                 let after = self.future(&next);
                 if extra_move {
                     gain + after
@@ -273,10 +249,7 @@ impl<'r> Solver<'r> {
     /// [`Method::Levels`] the board must have been solved already.
     fn future(&mut self, key: &Key) -> i32 {
         match self.values.get(key) {
-            Some(&IN_PROGRESS) => panic!(
-                "play can go on for ever under {}: board {key:?} recurs; minimax is not exact here",
-                self.rules
-            ),
+            Some(&IN_PROGRESS) => panic!("play can go on for ever under {}: board {key:?} recurs; minimax is not exact here", self.rules),
             Some(&value) => value,
             None if self.method == Method::Minimax => self.minimax(key),
             None => panic!("board {key:?} is needed before its level was solved"),
@@ -322,18 +295,9 @@ impl<'r> Solver<'r> {
             let mut node = Node::default();
             for house in pos.legal_moves(self.rules) {
                 match self.step(key, house) {
-                    Step::Next {
-                        gain,
-                        next,
-                        extra_move,
-                    } if level_of(&next) == n => {
-                        assert!(
-                            gain == 0 && !extra_move,
-                            "a move inside a level gains nothing"
-                        );
-                        let j = *index
-                            .get(&next)
-                            .expect("the level holds its inner moves' boards");
+                    Step::Next { gain, next, extra_move } if level_of(&next) == n => {
+                        assert!(gain == 0 && !extra_move, "a move inside a level gains nothing");
+                        let j = *index.get(&next).expect("the level holds its inner moves' boards");
                         node.inner.push(j);
                     }
                     step => {
@@ -376,13 +340,7 @@ impl<'r> Solver<'r> {
 /// over), by one fixed-point iteration per threshold (module docs, steps 3
 /// and 4).
 fn threshold_values(nodes: &[Option<Node>]) -> Vec<Option<i32>> {
-    let bound = nodes
-        .iter()
-        .flatten()
-        .flat_map(|node| &node.exits)
-        .map(|v| v.abs())
-        .max()
-        .unwrap_or(0);
+    let bound = nodes.iter().flatten().flat_map(|node| &node.exits).map(|v| v.abs()).max().unwrap_or(0);
     let mut values = vec![None; nodes.len()];
     for t in -bound..=bound {
         let (south, _) = winning_sets(nodes, t);
@@ -394,11 +352,7 @@ fn threshold_values(nodes: &[Option<Node>]) -> Vec<Option<i32>> {
         }
     }
     for (node, value) in nodes.iter().zip(&values) {
-        assert_eq!(
-            node.is_some(),
-            value.is_some(),
-            "South can always force the lowest threshold"
-        );
+        assert_eq!(node.is_some(), value.is_some(), "South can always force the lowest threshold");
     }
     values
 }
@@ -467,11 +421,7 @@ pub fn solve(rules: &Rules, pos: &RefPosition) -> (i32, Vec<(usize, i32)>) {
             (house, stores + solver.value_of(step))
         })
         .collect();
-    let best = moves
-        .iter()
-        .map(|&(_, v)| v)
-        .max()
-        .expect("a game that is not over has a move");
+    let best = moves.iter().map(|&(_, v)| v).max().expect("a game that is not over has a move");
     (best, moves)
 }
 
@@ -511,10 +461,7 @@ mod tests {
     use kalah_core::End;
 
     fn node(exits: &[i32], inner: &[usize]) -> Option<Node> {
-        Some(Node {
-            exits: exits.to_vec(),
-            inner: inner.to_vec(),
-        })
+        Some(Node { exits: exits.to_vec(), inner: inner.to_vec() })
     }
 
     #[test]
@@ -529,20 +476,11 @@ mod tests {
 
     #[test]
     fn keys_see_the_board_from_the_player_to_move() {
-        let south = RefPosition {
-            cells: vec![1, 2, 9, 3, 4, 8],
-            south_to_move: true,
-        };
-        let north = RefPosition {
-            cells: vec![3, 4, 0, 1, 2, 0],
-            south_to_move: false,
-        };
+        let south = RefPosition { cells: vec![1, 2, 9, 3, 4, 8], south_to_move: true };
+        let north = RefPosition { cells: vec![3, 4, 0, 1, 2, 0], south_to_move: false };
         assert_eq!(key_of(&south), key_of(&north));
         assert_eq!(&key_of(&south)[..5], &[1, 2, 3, 4, 0]);
-        assert_eq!(
-            position_of(2, &key_of(&north)).cells,
-            vec![1, 2, 0, 3, 4, 0]
-        );
+        assert_eq!(position_of(2, &key_of(&north)).cells, vec![1, 2, 0, 3, 4, 0]);
     }
 
     #[test]
@@ -604,12 +542,7 @@ mod tests {
     /// the current path. When both players have optimal positional
     /// strategies, as they do in these games, its value is the value of the
     /// endless game; it shares nothing with the fixed-point code.
-    fn first_cycle_value(
-        rules: &Rules,
-        pos: &RefPosition,
-        path: &mut HashSet<RefPosition>,
-        fresh: &mut HashMap<RefPosition, i32>,
-    ) -> i32 {
+    fn first_cycle_value(rules: &Rules, pos: &RefPosition, path: &mut HashSet<RefPosition>, fresh: &mut HashMap<RefPosition, i32>) -> i32 {
         if pos.is_over(rules) {
             return pos.leftover_score(rules);
         }
@@ -627,12 +560,7 @@ mod tests {
         let mut best = i32::MIN;
         for house in pos.legal_moves(rules) {
             let (mut next, over) = play(rules, pos, house);
-            let gain = next.store_difference()
-                * if next.south_to_move == pos.south_to_move {
-                    1
-                } else {
-                    -1
-                };
+            let gain = next.store_difference() * if next.south_to_move == pos.south_to_move { 1 } else { -1 };
             let value = if over {
                 gain
             } else {
@@ -671,10 +599,7 @@ mod tests {
                     cells.push(0);
                     cells.extend(theirs.iter().map(|&s| u32::from(s)));
                     cells.push(0);
-                    let pos = RefPosition {
-                        cells,
-                        south_to_move: true,
-                    };
+                    let pos = RefPosition { cells, south_to_move: true };
                     let brute = first_cycle_value(&rules, &pos, &mut HashSet::new(), &mut fresh);
                     assert_eq!(value, brute, "{rules}: {pos}");
                     endless += usize::from(value == 0);
@@ -688,15 +613,8 @@ mod tests {
     fn an_endless_clockwise_game_is_worth_nothing() {
         // h = 1, clockwise, turn-based end: one seed goes S1 -> N1 -> S1 ...
         // for ever (South sows into N1, North into S1, nobody reaches a store).
-        let rules = Rules {
-            end: End::Turn,
-            sowing: Sowing::Cw,
-            ..Rules::default()
-        };
-        let pos = RefPosition {
-            cells: vec![1, 5, 0, 2],
-            south_to_move: true,
-        };
+        let rules = Rules { end: End::Turn, sowing: Sowing::Cw, ..Rules::default() };
+        let pos = RefPosition { cells: vec![1, 5, 0, 2], south_to_move: true };
         assert_eq!(solve(&rules, &pos), (3, vec![(1, 3)]));
         let values = board_values(1, &rules, 1);
         assert_eq!(values[&(vec![1], vec![0])], 0);
@@ -714,13 +632,7 @@ mod tests {
             let solver = Solver::new(h, &rules);
             for ((mine, theirs), &value) in &values {
                 let key = key_of(&RefPosition {
-                    cells: mine
-                        .iter()
-                        .chain(&[0])
-                        .chain(theirs)
-                        .chain(&[0])
-                        .map(|&s| s.into())
-                        .collect(),
+                    cells: mine.iter().chain(&[0]).chain(theirs).chain(&[0]).map(|&s| s.into()).collect(),
                     south_to_move: true,
                 });
                 let pos = position_of(h, &key);
@@ -733,11 +645,7 @@ mod tests {
                     .into_iter()
                     .map(|house| match solver.step(&key, house) {
                         Step::Over(gain) => gain,
-                        Step::Next {
-                            gain,
-                            next,
-                            extra_move,
-                        } => {
+                        Step::Next { gain, next, extra_move } => {
                             let after = values[&(next[..h].to_vec(), next[h..2 * h].to_vec())];
                             if extra_move {
                                 gain + after
@@ -761,11 +669,7 @@ mod tests {
                 let (value, moves) = solve(&rules, &start);
                 let table = board_values(h, &rules, 2 * h as u32 * s);
                 let side = vec![s as u8; h];
-                assert_eq!(
-                    value,
-                    table[&(side.clone(), side)],
-                    "{rules}: Kalah({h},{s})"
-                );
+                assert_eq!(value, table[&(side.clone(), side)], "{rules}: Kalah({h},{s})");
                 assert_eq!(value, moves.iter().map(|&(_, v)| v).max().unwrap());
                 assert_eq!(moves.len(), h);
             }

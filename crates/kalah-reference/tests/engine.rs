@@ -20,20 +20,13 @@ fn cells_of(ring: &str) -> &str {
 fn reference_of(p: &Position) -> RefPosition {
     let ring = p.ring();
     let (cells, side) = ring.rsplit_once(' ').unwrap();
-    RefPosition {
-        cells: cells.split(',').map(|c| c.parse().unwrap()).collect(),
-        south_to_move: side == "S",
-    }
+    RefPosition { cells: cells.split(',').map(|c| c.parse().unwrap()).collect(), south_to_move: side == "S" }
 }
 
 /// Plays every legal move of the position both ways under every rule set;
 /// returns the number of moves compared.
 fn compare_all(h: usize, cells: &[u32], south_to_move: bool) -> Result<usize, TestCaseError> {
-    let side = if south_to_move {
-        Side::South
-    } else {
-        Side::North
-    };
+    let side = if south_to_move { Side::South } else { Side::North };
     let south = &cells[..h];
     let north = &cells[h + 1..2 * h + 1];
     let p = Position::new(south, north, [cells[h], cells[2 * h + 1]], side).unwrap();
@@ -53,16 +46,7 @@ fn compare_all(h: usize, cells: &[u32], south_to_move: bool) -> Result<usize, Te
             let core_over = outcome.next == Next::Over;
             let q_ring = q.ring();
             let r_ring = r.to_string();
-            prop_assert_eq!(
-                cells_of(&q_ring),
-                cells_of(&r_ring),
-                "{} house {} under {}: engine {}, reference {}",
-                p,
-                house,
-                rules,
-                q_ring,
-                r_ring
-            );
+            prop_assert_eq!(cells_of(&q_ring), cells_of(&r_ring), "{} house {} under {}: engine {}, reference {}", p, house, rules, q_ring, r_ring);
             prop_assert_eq!(core_over, r_over, "{} house {} under {}", p, house, rules);
             if !r_over {
                 prop_assert_eq!(&q_ring, &r_ring, "{} house {} under {}", p, house, rules);
@@ -168,11 +152,7 @@ fn random_games_stay_in_step() {
                         let house = moves[(next() % moves.len() as u64) as usize];
                         let (q, outcome) = p.play(&engine, house).unwrap();
                         let (r2, over) = play(&rules, &r, house);
-                        assert_eq!(
-                            cells_of(&q.ring()),
-                            cells_of(&r2.to_string()),
-                            "{p} {house} {rules}"
-                        );
+                        assert_eq!(cells_of(&q.ring()), cells_of(&r2.to_string()), "{p} {house} {rules}");
                         assert_eq!(outcome.next == Next::Over, over, "{p} {house} {rules}");
                         if over {
                             break;

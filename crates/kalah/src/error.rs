@@ -3,8 +3,10 @@
 use kalah_db::DbError;
 use kalah_search::SearchError;
 
-/// What went wrong, by what the caller can do about it.
+/// What went wrong, by what the caller can do about it. Kinds may be
+/// added: a caller's match keeps an arm for the others.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ErrorKind {
     /// The request itself is wrong: a malformed position, an option out of
     /// range, a database for another board, a file that is not there.
@@ -197,8 +199,10 @@ impl From<DbError> for Error {
                 // ELOOP (a symbolic link loop), EROFS (a read-only file
                 // system) and ENAMETOOLONG (a name too long) on Linux: the
                 // path given is what is wrong.
-                let users = matches!(source.kind(), K::NotFound | K::PermissionDenied | K::IsADirectory | K::NotADirectory | K::InvalidInput | K::InvalidData)
-                    || matches!(source.raw_os_error(), Some(40) | Some(30) | Some(36));
+                let users = matches!(
+                    source.kind(),
+                    K::NotFound | K::PermissionDenied | K::IsADirectory | K::NotADirectory | K::InvalidInput | K::InvalidData
+                ) || matches!(source.raw_os_error(), Some(40) | Some(30) | Some(36));
                 if users {
                     ErrorKind::BadInput
                 } else {
@@ -221,9 +225,11 @@ impl From<DbError> for Error {
 impl From<SearchError> for Error {
     fn from(e: SearchError) -> Error {
         let kind = match &e {
-            SearchError::EndlessPlay | SearchError::WrongTablebase { .. } | SearchError::WrongPosition { .. } | SearchError::NotCovered { .. } | SearchError::IllegalLine(_) => {
-                ErrorKind::BadInput
-            }
+            SearchError::EndlessPlay
+            | SearchError::WrongTablebase { .. }
+            | SearchError::WrongPosition { .. }
+            | SearchError::NotCovered { .. }
+            | SearchError::IllegalLine(_) => ErrorKind::BadInput,
             SearchError::Memory { .. } | SearchError::Threads { .. } | SearchError::NotExact => ErrorKind::Refused,
             // Contradicting values come from a damaged or forged database
             // far more often than from a bug: the file is what to check.
@@ -248,7 +254,11 @@ impl From<kalah_core::PositionError> for Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Analyzer, Databases, Position, Request, Rules, Silent};
+    use crate::answer::analyzer::Analyzer;
+    use crate::answer::request::Request;
+    use crate::databases::Databases;
+    use crate::progress::Silent;
+    use kalah_core::{Position, Rules};
 
     /// A database's failure keeps its cause; an error about a part of the
     /// request says which, and names no door's flag.

@@ -42,7 +42,10 @@
 //! The [`Report`] says which step answered ([`Source`]).
 //! [`Analyzer::analyze_at_once`] answers only where steps 1 and 2 do with
 //! a file the analyzer holds open, and says `None` for work: a door runs
-//! that work where it can stop it ([`Request::cancel`]; Python's Ctrl-C).
+//! that work where it can stop it ([`Request::cancel`]; Python's Ctrl-C),
+//! or once it has a place for it (`kalah serve`, through
+//! [`api::answer_at_once`]). It is the one place that decides what is
+//! answered without work.
 //!
 //! # The face
 //!
@@ -54,20 +57,25 @@
 //!
 //! | module | for |
 //! |---|---|
-//! | [`api`] | one JSON request in, one answer out (`kalah engine`, `kalah serve`) |
-//! | [`background`] | searches that go on after bounds were answered (`kalah serve`) |
-//! | [`book`], [`book_build`] | the opening book: lookups, building, proving again |
-//! | [`databases`] | the database folder: listing, choosing, loading |
-//! | [`journal`], [`verify`] | a long search's journal, and checking one |
-//! | [`openings`], [`starts`], [`published`] | opening turns, tables of starts, the published values |
-//! | [`chains`] | the clearing chains of one side (`kalah chains`) |
-//! | [`strong`] | strong solutions and their manifest (`kalah strong`) |
-//! | [`report`], [`answers`] | the answer's parts, and the answers kept across runs |
-//! | [`split`] | one search shared by many workers (MPI) |
-//! | [`text`] | values and sizes as people read them |
+//! | [`service`]: [`api`], [`background`] | one JSON request in, one answer out (`kalah engine`, `kalah serve`); searches that go on after bounds were answered |
+//! | [`memory`]: [`book`], [`answers`], [`journal`] | what is remembered: the opening book, the answers kept across runs, a long search's journal |
+//! | [`databases`], [`strong`] | the database folder: listing, choosing, loading; strong solutions and their manifest |
+//! | [`studies`]: [`openings`], [`starts`], [`published`], [`chains`], [`book_build`], [`verify`] | work over many positions, one command each |
+//! | [`distributed`] | one search shared by many workers (MPI) |
+//! | [`report`], [`text`] | the answer's parts; values and sizes as people read them |
+//!
+//! Each room's modules are also at the top, where they were before the
+//! rooms ([`api`], [`journal`], [`strong`], [`split`], ...).
 //!
 //! The analyzer's plan, its cost estimates, search set-up and table
-//! snapshots are private: every door goes through the items above.
+//! snapshots are private (the room `answer/`, where a position's answer
+//! is decided; docs/architecture.md): every door goes through the items
+//! above.
+//!
+//! Three default features hold what an embedder may not want: `answers`
+//! (the answers kept across runs, LMDB through heed), `csv` (strong
+//! solutions' manifests and the published values) and `sampling` (random
+//! samples proven again, rand).
 //!
 //! # Solve Kalah(4,3)
 //!
@@ -220,6 +228,7 @@
 //!         ErrorKind::Refused => "ask for less",
 //!         ErrorKind::Corrupt => "rebuild the database",
 //!         ErrorKind::Io | ErrorKind::Internal => "try again, or report it",
+//!         _ => "report it", // kinds may be added (`#[non_exhaustive]`)
 //!     };
 //!     match e.field() {
 //!         Some(Field::Threads) => assert_eq!(what, "fix the request"),
@@ -278,51 +287,53 @@
 //! ```
 #![warn(missing_docs)]
 
-mod analyzer;
-pub mod answers;
-pub mod api;
-pub mod background;
-pub mod book;
-pub mod book_build;
-mod bytes;
-pub mod chains;
-mod cost;
+// The rooms, by concern: where an answer is decided (private: its items
+// are the face below), what is stored, what is distributed, what is
+// remembered, what is worked out over many positions, what serves.
+mod answer;
 pub mod databases;
+pub mod distributed;
 mod error;
-pub mod journal;
-pub mod openings;
-mod oracle;
-mod plan;
-mod player;
+mod limits;
+pub mod memory;
 mod progress;
-pub mod published;
 pub mod report;
-mod setup;
-mod snapshot;
-pub mod split;
-pub mod starts;
-pub mod strong;
-mod table;
+pub mod service;
+pub mod studies;
 pub mod text;
-pub mod verify;
 
-pub use analyzer::{probe, Analyzer, Memory, Request, RootTests, MAX_THREADS, MAX_TIME_LIMIT, MAX_TT_MB};
-pub use answers::{answers_dir, AnswerStore};
-pub use plan::Want;
-pub use databases::{Databases, DbFile, DbSpec, SetupBudget};
-pub use error::{Error, ErrorKind, Field, Result};
-pub use progress::{Log, Observer, SearchStatus, Silent};
-pub use table::Table;
-pub use report::{Report, Source};
-pub use setup::{UsedDatabase, BOUNDS_TIME};
-pub use oracle::Oracle;
-pub use player::{move_values, BookBrain, Brain, Level, MakeBrain};
+// The paths of before the rooms, kept alive.
+pub use databases::strong;
+pub use distributed as split;
+pub use memory::{answers, book, journal};
+pub use service::{api, background};
+pub use studies::{book_build, chains, openings, published, starts, verify};
+
+pub use answer::analyzer::Analyzer;
+pub use answer::oracle::Oracle;
+pub use answer::player::{move_values, BookBrain, Brain, Level, MakeBrain};
+pub use answer::request::Want;
+pub use answer::request::{Memory, Request, RootTests};
+pub use answer::search::probe;
+pub use answer::sizes::BOUNDS_TIME;
 /// The transposition table's size a search of this program would choose,
 /// and the check that one fits in memory: for doors that run searches of
-/// their own (the distributed solve).
-pub use setup::{check_table_memory, default_tt_mb};
+/// their own.
+pub use answer::sizes::{check_table_memory, default_tt_mb};
+pub use answer::table::Table;
+pub use databases::{Databases, DbFile, DbSpec, SetupBudget};
+pub use error::{Error, ErrorKind, Field, Result};
+pub use limits::{MAX_THREADS, MAX_TIME_LIMIT, MAX_TT_MB};
+pub use memory::answers::answers_dir;
+#[cfg(feature = "answers")]
+pub use memory::answers::AnswerStore;
+pub use progress::{Log, Observer, SearchStatus, Silent};
+pub use report::{Report, Source, UsedDatabase};
 
-pub use kalah_core::{max_board_seeds, Board, Capture, End, Engine, Indexer, Leftovers, Next, Outcome, Position, PositionError, Relay, RuleError, Rules, Side, Sowing, MAX_HOUSES};
+pub use kalah_core::{
+    max_board_seeds, Board, Capture, End, Engine, Indexer, Leftovers, Next, Outcome, Position, PositionError, Relay, RuleError, Rules, Side, Sowing,
+    MAX_HOUSES,
+};
 pub use kalah_db::format::Header;
 pub use kalah_db::{build_file, build_file_encoded, BuildProgress, BuildReport, Builder, Database, DbError, Encoding, Progress, Quiet};
 pub use kalah_search::{Analysis, Bounded, BoundedAnalysis, BoundedMove, LineEnd, MoveValue, PvMove, TestOutcome};

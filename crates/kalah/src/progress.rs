@@ -141,7 +141,13 @@ impl SearchStatus {
         let base = position.store_difference();
         let ours = p.root == Some(position.mover_board());
         let shift = |v: Option<i32>| v.filter(|_| ours).map(|v| base + v);
-        SearchStatus { nodes: p.nodes, lower: shift(p.lower), upper: shift(p.upper), testing: shift(p.testing), root_move: p.root_move.filter(|_| ours) }
+        SearchStatus {
+            nodes: p.nodes,
+            lower: shift(p.lower),
+            upper: shift(p.upper),
+            testing: shift(p.testing),
+            root_move: p.root_move.filter(|_| ours),
+        }
     }
 }
 

@@ -2,15 +2,78 @@
 //! a line of best play, how it was found; serialised by serde to the
 //! object `kalah query --json` prints (docs: the CLI's `--json`).
 
-use kalah_core::{Position, Rules};
+use std::path::PathBuf;
+
 use kalah_core::Engine;
+use kalah_core::{Position, Rules};
+use kalah_db::Database;
 use kalah_search::{BoundedAnalysis, BoundedMove, LineEnd, TestOutcome};
 use serde::ser::{Serialize, Serializer};
 
-use crate::journal::JournalReport;
-use crate::setup::UsedDatabase;
-pub use crate::text::RulesView;
 use crate::text::verdict;
+pub use crate::text::RulesView;
+
+/// The endgame database a result rests on.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct UsedDatabase {
+    /// Its file; `None` for one built in memory.
+    pub path: Option<String>,
+    /// Seeds it covers.
+    pub max_seeds: u32,
+    /// Seconds building it took (built in memory).
+    pub build_seconds: Option<f64>,
+    /// Seconds loading it into memory took (a file a search used whole).
+    pub load_seconds: Option<f64>,
+    /// Whether it was kept in memory from an earlier request, built or
+    /// loaded then (a long-lived analyzer, [`crate::Analyzer::keeping`]):
+    /// the seconds above are then those of finding it.
+    pub kept: bool,
+    /// The file a database built in memory by default was written to now,
+    /// for the next searches of its rules ([`crate::Databases::keep_built`]);
+    /// left out of the JSON when none was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub saved_as: Option<String>,
+}
+
+impl UsedDatabase {
+    /// A file, as opened.
+    pub fn file(db: &Database) -> UsedDatabase {
+        UsedDatabase {
+            path: Some(db.path().display().to_string()),
+            max_seeds: db.header().max_seeds,
+            build_seconds: None,
+            load_seconds: None,
+            kept: false,
+            saved_as: None,
+        }
+    }
+}
+
+/// What a search's journal held and gave (in a [`Report`]).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct JournalReport {
+    /// The journal file.
+    pub path: PathBuf,
+    /// Whether it is a search memory (module docs), not one search's journal.
+    pub memory: bool,
+    /// Boards with bounds when the search began (from earlier sessions).
+    pub entries_loaded: usize,
+    /// Boards with bounds at its end.
+    pub entries: usize,
+    /// Sessions before this one.
+    pub earlier_sessions: u32,
+    /// Nodes the earlier sessions searched.
+    pub earlier_nodes: u64,
+    /// Seconds the earlier sessions took.
+    pub earlier_seconds: f64,
+    /// Times the journal was written by this session (its last write included).
+    pub writes: u64,
+    /// Why the last write failed, if it did (a full disk, a directory no
+    /// longer writable): the answer stands, but what this session proved
+    /// since its last successful write is not kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_written: Option<String>,
+}
 
 /// How a value was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,7 +97,7 @@ pub enum Source {
     /// an earlier request's search, retrograde analysis or bounds that met
     /// ([`crate::Memory::Answers`]).
     Kept,
-    /// One search shared by the ranks of an MPI job ([`crate::split`]).
+    /// One search shared by the ranks of an MPI job ([`crate::distributed`]).
     Distributed,
 }
 
@@ -77,7 +140,7 @@ pub struct Report {
     pub best_found: Option<usize>,
     /// The search's journal, when it kept one ([`crate::journal`]).
     pub journal: Option<JournalReport>,
-    /// The one test asked ([`crate::analyzer::RootTests::AtLeast`]) and
+    /// The one test asked ([`crate::RootTests::AtLeast`]) and
     /// what it proved; `None` when none was asked, or it was stopped first.
     pub test: Option<TestOutcome>,
     /// When a best move was asked and none was proven in time: the move
@@ -136,6 +199,7 @@ impl Report {
     /// once with an exact value its seeds allow, the best of them the
     /// position's value, and its line a line of legal moves whose first
     /// is a best move; if not, why.
+    #[cfg(feature = "answers")]
     pub(crate) fn from_kept(json: &serde_json::Value, position: &Position, rules: Rules, start: std::time::Instant) -> Result<Report, String> {
         use kalah_search::{Bounded, PvMove};
         if json["position"].as_str() != Some(position.ring().as_str()) {
@@ -276,7 +340,13 @@ impl Serialize for Report {
         let after = |at: &Position, house: usize| at.play(engine, house).map(|(next, _)| next).map_err(serde::ser::Error::custom);
         let mut moves = Vec::new();
         for m in self.moves_best_first() {
-            moves.push(MoveView { house: m.house, value: m.value.exact(), lower: m.value.lower, upper: m.value.upper, position: after(p, m.house)?.ring() });
+            moves.push(MoveView {
+                house: m.house,
+                value: m.value.exact(),
+                lower: m.value.lower,
+                upper: m.value.upper,
+                position: after(p, m.house)?.ring(),
+            });
         }
         let mut pv = Vec::new();
         let mut at = *p;
@@ -325,7 +395,19 @@ mod tests {
         let bounded = |house, lower, upper| BoundedMove { house, value: Bounded { lower, upper } };
         let moves = vec![bounded(1, -4, 26), bounded(2, 8, 8), bounded(3, -46, 10), bounded(4, 8, 12), bounded(5, -4, 20), bounded(6, 2, 2)];
         let analysis = BoundedAnalysis { value: Bounded { lower: 8, upper: 26 }, moves, pv: Vec::new(), end: LineEnd::Cut };
-        let report = Report { position, rules: Rules::default(), analysis, source: Source::Search, nodes: 1, seconds: 0.0, database: None, best_found: None, journal: None, test: None, likely_best: None };
+        let report = Report {
+            position,
+            rules: Rules::default(),
+            analysis,
+            source: Source::Search,
+            nodes: 1,
+            seconds: 0.0,
+            database: None,
+            best_found: None,
+            journal: None,
+            test: None,
+            likely_best: None,
+        };
         let order: Vec<usize> = report.moves_best_first().iter().map(|m| m.house).collect();
         assert_eq!(order, [4, 2, 6, 1, 5, 3]);
         assert_eq!(report.move_to_play(), Some(4), "the best proven");

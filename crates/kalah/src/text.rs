@@ -94,6 +94,11 @@ pub struct RulesView {
     relay: &'static str,
 }
 
+/// A path as people read it, for serde's `serialize_with`.
+pub(crate) fn display_path<S: serde::Serializer>(path: &std::path::Path, s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.collect_str(&path.display())
+}
+
 /// Rules as their [`RulesView`] object, for serde's `serialize_with`.
 pub(crate) fn serialize_rules<S: serde::Serializer>(rules: &Rules, s: S) -> std::result::Result<S::Ok, S::Error> {
     serde::Serialize::serialize(&RulesView::from(*rules), s)

@@ -51,6 +51,7 @@ fn every_move_of_small_starts_agrees_with_the_reference_solver() {
 }
 
 #[test]
+#[cfg(feature = "csv")]
 fn the_published_values_of_small_boards_are_reproduced() {
     let (analyzer, _dir) = analyzer();
     let rows: Vec<_> = kalah::published::all().into_iter().filter(|p| p.houses <= 4 && p.seeds <= 4).collect();
@@ -130,7 +131,8 @@ fn a_cancel_flag_stops_retrograde_analysis() {
     let cw = Rules { sowing: kalah::Sowing::Cw, ..Rules::default() };
     let (analyzer, _dir) = analyzer();
     let cancel = Arc::new(AtomicBool::new(false));
-    let request = Request { threads: 2, book: false, want: Want::Value, cancel: Some(cancel.clone()), ..Request::new(Position::start(4, 4).unwrap(), cw) };
+    let request =
+        Request { threads: 2, book: false, want: Want::Value, cancel: Some(cancel.clone()), ..Request::new(Position::start(4, 4).unwrap(), cw) };
     let raiser = std::thread::spawn(move || {
         std::thread::sleep(Duration::from_millis(300));
         cancel.store(true, std::sync::atomic::Ordering::Relaxed);
@@ -151,7 +153,8 @@ fn a_cancel_flag_stops_retrograde_analysis() {
 fn a_time_limit_holds_for_clockwise_positions() {
     let cw = Rules { sowing: kalah::Sowing::Cw, ..Rules::default() };
     let (analyzer, _dir) = analyzer();
-    let request = Request { threads: 2, book: false, time_limit: Some(Duration::from_millis(500)), ..Request::new(Position::start(5, 3).unwrap(), cw) };
+    let request =
+        Request { threads: 2, book: false, time_limit: Some(Duration::from_millis(500)), ..Request::new(Position::start(5, 3).unwrap(), cw) };
     let start = std::time::Instant::now();
     let report = analyzer.analyze(&request, &Silent).unwrap();
     assert_eq!(report.source, Source::Bounds, "{report:?}");
@@ -184,7 +187,8 @@ fn a_position_of_another_board_size_is_refused() {
     assert_eq!(analyzer.analyze(&request, &Silent).unwrap_err().kind(), ErrorKind::BadInput);
 
     // A 4-house solver searching a 6-house position (it read the board as a 4-house one and answered a value).
-    let solver = kalah_search::Solver::new(4, Rules::default(), db, kalah_search::SearchOptions { threads: 1, tt_bytes: 1 << 20, max_seeds: None }).unwrap();
+    let solver =
+        kalah_search::Solver::new(4, Rules::default(), db, kalah_search::SearchOptions { threads: 1, tt_bytes: 1 << 20, max_seeds: None }).unwrap();
     let e = kalah::Error::from(solver.analyze(&six, false, false).unwrap_err());
     assert_eq!(e.kind(), ErrorKind::BadInput, "{e}");
 }
@@ -359,7 +363,12 @@ fn a_forged_value_with_repaired_checksums_fails_the_equations() {
 #[test]
 fn the_move_to_play_is_a_best_move_or_the_best_bounded_one() {
     let (analyzer, _dir) = analyzer();
-    let request = Request { threads: 1, time_limit: Some(Duration::from_millis(300)), db: DbSpec { build_seeds: Some(0), ..DbSpec::default() }, ..Request::new(Position::start(6, 6).unwrap(), Rules::default()) };
+    let request = Request {
+        threads: 1,
+        time_limit: Some(Duration::from_millis(300)),
+        db: DbSpec { build_seeds: Some(0), ..DbSpec::default() },
+        ..Request::new(Position::start(6, 6).unwrap(), Rules::default())
+    };
     let report = analyzer.analyze(&request, &Silent).unwrap();
     assert!(report.value().is_none() && report.best_move().is_none());
     let chosen = report.move_to_play().unwrap();
@@ -438,7 +447,10 @@ fn the_search_memory_gives_the_same_answers_and_passes_over_damage() {
     assert_eq!((report.value(), moves(&report)), (Some(value), reference_moves));
     assert!(report.journal.is_none());
     let notes = notes.0.into_inner().unwrap();
-    assert!(notes.iter().any(|n| n.contains("searching without the search memory") && n.contains("not a usable journal") && n.contains("delete it")), "{notes:?}");
+    assert!(
+        notes.iter().any(|n| n.contains("searching without the search memory") && n.contains("not a usable journal") && n.contains("delete it")),
+        "{notes:?}"
+    );
     let damaged_path = Databases::new(damaged_dir.path()).memory_dir(4, rules).join("journal.kj");
     assert_eq!(std::fs::read(&damaged_path).unwrap(), damaged, "the damaged memory is left as it was");
 
@@ -462,6 +474,7 @@ fn the_search_memory_gives_the_same_answers_and_passes_over_damage() {
 /// neither reads nor keeps; a damaged kept answer is passed over with a
 /// note and the question searched anew.
 #[test]
+#[cfg(feature = "answers")]
 fn an_exact_answer_is_kept_and_answers_at_once() {
     let (analyzer, dir) = analyzer();
     let rules = empty_capture();
@@ -475,8 +488,9 @@ fn an_exact_answer_is_kept_and_answers_at_once() {
     assert!(!dir.path().join("answers").exists(), "a request that does not remember made the store");
     let first = analyzer.analyze(&asked(Memory::Answers, Want::MovesAndLine), &Silent).unwrap();
     assert_eq!((first.source, first.value(), moves(&first)), (Source::Search, Some(value), reference_moves.clone()));
-    assert!(analyzer.has_kept_answer(&asked(Memory::Answers, Want::Value)));
-    assert!(!analyzer.has_kept_answer(&asked(Memory::Off, Want::Value)));
+    let at_once = analyzer.analyze_at_once(&asked(Memory::Answers, Want::Value), &Silent).unwrap().expect("kept");
+    assert_eq!((at_once.source, at_once.value()), (Source::Kept, Some(value)));
+    assert!(analyzer.analyze_at_once(&asked(Memory::Off, Want::Value), &Silent).unwrap().is_none());
 
     // Another analyzer on the folder (another process alike: LMDB).
     let other = Analyzer::new(Databases::new(dir.path()));
@@ -509,13 +523,14 @@ fn an_exact_answer_is_kept_and_answers_at_once() {
 /// A folder that cannot hold kept answers (here a file) is said, whoever
 /// opened it first, and the answers are still exact (found anew).
 #[test]
+#[cfg(feature = "answers")]
 fn a_folder_that_cannot_keep_answers_is_said() {
     let folder = tempfile::tempdir().unwrap();
     let file = folder.path().join("not-a-folder");
     std::fs::write(&file, b"x").unwrap();
     let analyzer = Analyzer::new(Databases::new(&file));
     let request = Request { threads: 1, memory: Memory::Answers, book: false, ..Request::new(Position::start(3, 3).unwrap(), Rules::default()) };
-    assert!(!analyzer.has_kept_answer(&request));
+    assert!(analyzer.analyze_at_once(&request, &Silent).unwrap().is_none());
     let notes = Notes::default();
     assert!(!analyzer.open_kept_answers(&notes));
     let report = analyzer.analyze(&request, &Silent).unwrap();
@@ -526,6 +541,7 @@ fn a_folder_that_cannot_keep_answers_is_said() {
 
 /// Makes a store in `dir` holding `answer` for its position under empty
 /// capture, as a forger would (through LMDB, not the store's checks).
+#[cfg(feature = "answers")]
 fn forge_answer(dir: &std::path::Path, answer: &serde_json::Value) {
     let position: Position = answer["position"].as_str().unwrap().parse().unwrap();
     drop(kalah::AnswerStore::shared(dir).unwrap());
@@ -574,7 +590,11 @@ fn a_database_built_by_default_is_kept_for_the_next_request() {
     let notes = Notes::default();
     let first = analyzer.analyze(&request(start, true, None), &notes).unwrap();
     assert_eq!((first.value(), moves(&first)), (unaided_start.value(), moves(&unaided_start)));
-    assert!(first.database.as_ref().is_some_and(|d| d.path.is_none() && d.saved_as == Some(file.display().to_string())), "built in memory first, then kept: {:?}", first.database);
+    assert!(
+        first.database.as_ref().is_some_and(|d| d.path.is_none() && d.saved_as == Some(file.display().to_string())),
+        "built in memory first, then kept: {:?}",
+        first.database
+    );
     let notes = notes.0.into_inner().unwrap();
     assert!(notes.iter().any(|n| n.contains("kept the 24-seed database as") && n.contains(&file.display().to_string())), "{notes:?}");
     assert!(kalah::Database::open(&file).is_ok_and(|db| db.header().max_seeds == 24));
@@ -686,7 +706,8 @@ impl kalah::Observer for Watcher {
 fn a_watching_observer_hears_the_work_the_library_runs() {
     let (analyzer, _dir) = analyzer();
     let position: Position = "0,0,1,2,0,3,20,1,0,0,4,2,0,15 S".parse().unwrap();
-    let request = Request { db: DbSpec { build_seeds: Some(12), ..DbSpec::default() }, book: false, threads: 1, ..Request::new(position, Rules::default()) };
+    let request =
+        Request { db: DbSpec { build_seeds: Some(12), ..DbSpec::default() }, book: false, threads: 1, ..Request::new(position, Rules::default()) };
     let watcher = Watcher::default();
     let report = analyzer.analyze(&request, &watcher).unwrap();
     assert_eq!(report.value(), analyzer.analyze(&request, &Silent).unwrap().value());
@@ -736,10 +757,20 @@ fn a_book_built_by_the_library_is_described_and_proven_again() {
     let check = |sample| CheckRequest { sample, seed: 7, searches: searches.clone(), ..CheckRequest::default() };
     let all = kalah::book_build::check(&analyzer, &book, &check(None), &Silent).unwrap();
     assert_eq!((all.checked, all.disagreements), (built.entries, 0));
-    let some = kalah::book_build::check(&analyzer, &book, &check(Some(3)), &Silent).unwrap();
-    assert_eq!((some.checked, some.seed), (3, 7));
+    // A random sample: drawn with the cargo feature `sampling`, else refused.
+    let some = kalah::book_build::check(&analyzer, &book, &check(Some(3)), &Silent);
+    if cfg!(feature = "sampling") {
+        let some = some.unwrap();
+        assert_eq!((some.checked, some.seed), (3, 7));
+    } else {
+        assert_eq!(some.unwrap_err().kind(), ErrorKind::Refused);
+    }
     // Nothing to check is no pass: bad input.
-    for nothing in [CheckRequest { houses: Some(4), ..check(None) }, check(Some(0)), CheckRequest { searches: Searches { threads: 0, ..searches.clone() }, ..check(None) }] {
+    for nothing in [
+        CheckRequest { houses: Some(4), ..check(None) },
+        check(Some(0)),
+        CheckRequest { searches: Searches { threads: 0, ..searches.clone() }, ..check(None) },
+    ] {
         assert_eq!(kalah::book_build::check(&analyzer, &book, &nothing, &Silent).unwrap_err().kind(), ErrorKind::BadInput);
     }
 }

@@ -15,6 +15,9 @@
 //!
 //! Release-mode wall times are noted on each test.
 
+// The published values are read with the cargo feature `csv`.
+#![cfg(feature = "csv")]
+
 use kalah::published::{self, Published};
 use kalah_core::{Position, Rules};
 use kalah_db::NoTablebase;
@@ -23,11 +26,7 @@ use kalah_search::{SearchOptions, Solver};
 
 /// For h = 4 the table is 1 GiB whatever is asked (64-bit keys, 40 bits
 /// stored), for h = 5 and 6 at least 64 MiB; this asks for no more.
-const OPTIONS: SearchOptions = SearchOptions {
-    threads: 2,
-    tt_bytes: 64 << 20,
-    max_seeds: None,
-};
+const OPTIONS: SearchOptions = SearchOptions { threads: 2, tt_bytes: 64 << 20, max_seeds: None };
 
 /// The rows `wanted(h, s)` selects.
 fn rows(wanted: impl Fn(usize, u32) -> bool) -> Vec<Published> {

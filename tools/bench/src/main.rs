@@ -94,10 +94,7 @@ fn build(args: &[String]) {
     });
     let secs = start.elapsed().as_secs_f64();
     let boards = b.indexer().len();
-    out!(
-        "| build h={h} up to {n} seeds, {threads} threads | {boards} boards | {secs:.2} s | {:.1} M boards/s |",
-        boards as f64 / secs / 1e6
-    );
+    out!("| build h={h} up to {n} seeds, {threads} threads | {boards} boards | {secs:.2} s | {:.1} M boards/s |", boards as f64 / secs / 1e6);
 }
 
 fn search(args: &[String]) {
@@ -144,7 +141,8 @@ fn search(args: &[String]) {
             let loading = Instant::now();
             let (path, mapped) = path.strip_prefix("map:").map_or((path.as_str(), false), |p| (p, true));
             let db = Database::open(Path::new(path)).unwrap_or_else(|e| fail("opening the database", e));
-            let (db, how) = if mapped { (db, "mapped") } else { (db.load_into_memory().unwrap_or_else(|e| fail("loading the database", e)), "loaded") };
+            let (db, how) =
+                if mapped { (db, "mapped") } else { (db.load_into_memory().unwrap_or_else(|e| fail("loading the database", e)), "loaded") };
             let what = format!("{}-seed database ({how} in {:.2} s)", db.header().max_seeds, loading.elapsed().as_secs_f64());
             let solver = Solver::new(h, rules, db, options).unwrap_or_else(|e| fail("the solver", e));
             let start = Instant::now();
@@ -192,7 +190,11 @@ fn moves(args: &[String]) {
             Next::Over => start.store_difference() + outcome.gain(),
             _ => {
                 let a = solver.analyze(&child, false, false).unwrap_or_else(|e| fail("the search", e));
-                if child.to_move() == start.to_move() { a.value } else { -a.value }
+                if child.to_move() == start.to_move() {
+                    a.value
+                } else {
+                    -a.value
+                }
             }
         };
         best = best.max(value);
@@ -216,11 +218,8 @@ fn xorshift(x: &mut u64) -> u64 {
 /// issuing several prefetches together can gain).
 fn memory(args: &[String]) {
     use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-    let sizes: Vec<usize> = if args.len() > 2 {
-        (2..args.len()).map(|i| arg(args, i, "size in MiB")).collect()
-    } else {
-        vec![4, 16, 64, 256, 1024, 2048]
-    };
+    let sizes: Vec<usize> =
+        if args.len() > 2 { (2..args.len()).map(|i| arg(args, i, "size in MiB")).collect() } else { vec![4, 16, 64, 256, 1024, 2048] };
     const READS: usize = 20_000_000;
     const LINE_WORDS: usize = 8;
     for mib in sizes {

@@ -45,8 +45,8 @@ use mpi::traits::*;
 use serde_json::json;
 
 use super::{arg, flag, Cluster};
-use kalah::text::group;
 use crate::common::{db_error, default_database_path, print_json, rules_json, user, RuleArgs};
+use kalah::text::group;
 
 /// Bytes sent in one message (MPI counts are 32-bit; levels are larger).
 const CHUNK: usize = 64 << 20;
@@ -107,19 +107,8 @@ fn prepare(cluster: &Cluster, m: &clap::ArgMatches) -> anyhow::Result<Request> {
     }
     // The build runs on this thread (which alone calls MPI) and uses
     // rayon's global pool for its parallel parts.
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build_global()
-        .map_err(|e| anyhow::anyhow!("cannot start {threads} threads: {e}"))?;
-    Ok(Request {
-        houses,
-        max_seeds,
-        rules,
-        path,
-        encoding,
-        threads,
-        json: flag(m, "json")?,
-    })
+    rayon::ThreadPoolBuilder::new().num_threads(threads).build_global().map_err(|e| anyhow::anyhow!("cannot start {threads} threads: {e}"))?;
+    Ok(Request { houses, max_seeds, rules, path, encoding, threads, json: flag(m, "json")? })
 }
 
 fn build(cluster: &Cluster, r: &Request) -> anyhow::Result<()> {
@@ -160,10 +149,9 @@ fn build(cluster: &Cluster, r: &Request) -> anyhow::Result<()> {
     );
     let start = Instant::now();
     let bars = crate::observe::Bars::new(r.houses, r.max_seeds);
-    let report = kalah_db::build_file_with(&r.path, r.houses, r.rules, r.max_seeds, r.encoding, &bars, &mut |builder, n| {
-        level.solve(builder, n, &bars)
-    })
-    .map_err(db_error)?;
+    let report =
+        kalah_db::build_file_with(&r.path, r.houses, r.rules, r.max_seeds, r.encoding, &bars, &mut |builder, n| level.solve(builder, n, &bars))
+            .map_err(db_error)?;
     if level.resume_at.is_none() {
         // Every level was in the partial file: the writer only finished
         // it, and the other ranks wait to hear that there is nothing to do.
@@ -202,11 +190,7 @@ fn build(cluster: &Cluster, r: &Request) -> anyhow::Result<()> {
             seconds,
             cluster.size,
             if cluster.size == 1 { "" } else { "s" },
-            if report.resumed_levels > 0 {
-                format!(" (levels 0 to {} were already built)", report.resumed_levels - 1)
-            } else {
-                String::new()
-            }
+            if report.resumed_levels > 0 { format!(" (levels 0 to {} were already built)", report.resumed_levels - 1) } else { String::new() }
         );
     }
     Ok(())
@@ -394,9 +378,7 @@ impl Level<'_> {
 
 /// `range` cut into messages of at most [`CHUNK`] bytes: (start, length).
 fn chunks(range: std::ops::Range<u64>) -> impl Iterator<Item = (u64, usize)> {
-    (range.start..range.end)
-        .step_by(CHUNK)
-        .map(move |at| (at, ((range.end - at) as usize).min(CHUNK)))
+    (range.start..range.end).step_by(CHUNK).map(move |at| (at, ((range.end - at) as usize).min(CHUNK)))
 }
 
 #[cfg(test)]

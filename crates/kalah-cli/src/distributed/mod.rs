@@ -49,9 +49,8 @@ use mpi::environment::Universe;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
-
 /// How long a waiting rank sleeps between polls (the master's own, in the library).
-pub(crate) use kalah::split::POLL;
+pub(crate) use kalah::distributed::POLL;
 
 /// Environment variables through which MPI launchers (Open MPI's `mpirun`,
 /// PMIx and PMI-2 launchers such as Slurm's `srun`) tell a process it is
@@ -70,11 +69,7 @@ pub(crate) fn launched() -> bool {
 /// The number of ranks and this rank's number as the launcher gives them,
 /// before MPI is initialised (only to refuse commands that are not shared).
 fn launcher_rank_and_size() -> (usize, usize) {
-    let read = |names: &[&str]| {
-        names
-            .iter()
-            .find_map(|n| std::env::var(n).ok().and_then(|v| v.parse::<usize>().ok()))
-    };
+    let read = |names: &[&str]| names.iter().find_map(|n| std::env::var(n).ok().and_then(|v| v.parse::<usize>().ok()));
     let rank = read(&["OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"]).unwrap_or(0);
     let size = read(&["OMPI_COMM_WORLD_SIZE", "PMI_SIZE"]).unwrap_or(1);
     (rank, size)
@@ -161,11 +156,7 @@ pub(crate) struct Cluster {
 
 impl std::fmt::Debug for Cluster {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Cluster")
-            .field("rank", &self.rank)
-            .field("size", &self.size)
-            .field("local", &self.local)
-            .finish()
+        f.debug_struct("Cluster").field("rank", &self.rank).field("size", &self.size).field("local", &self.local).finish()
     }
 }
 
@@ -182,13 +173,7 @@ impl Cluster {
         let rank = world.rank() as usize;
         let size = world.size() as usize;
         let local = world.split_shared(world.rank()).size() as usize;
-        Ok(Cluster {
-            world,
-            rank,
-            size,
-            local,
-            _universe: universe,
-        })
+        Ok(Cluster { world, rank, size, local, _universe: universe })
     }
 
     /// Every rank of the job.
@@ -281,9 +266,7 @@ impl Cluster {
 /// the argument struct); an error rather than a panic if the definitions
 /// change.
 pub(crate) fn arg<T: Clone + Send + Sync + 'static>(m: &clap::ArgMatches, id: &str) -> anyhow::Result<Option<T>> {
-    m.try_get_one::<T>(id)
-        .map(|v| v.cloned())
-        .map_err(|e| anyhow::anyhow!("internal error: argument `{id}`: {e}"))
+    m.try_get_one::<T>(id).map(|v| v.cloned()).map_err(|e| anyhow::anyhow!("internal error: argument `{id}`: {e}"))
 }
 
 /// A flag of the matched subcommand, by its id.

@@ -1,7 +1,7 @@
 //! `mpirun -np P kalah solve ...`: one search shared by P ranks.
 //!
 //! The job planning, the master and the workers are the library's
-//! (`kalah::split`, with its module docs: jobs, proven bounds, what it
+//! (`kalah::distributed`, with its module docs: jobs, proven bounds, what it
 //! costs); this module links them by MPI, reads the knobs and prints.
 //!
 //! # Knobs (environment, for experiments)
@@ -17,20 +17,21 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::FromArgMatches;
-use kalah_core::{Position, Rules};
-use kalah_db::{human_bytes, Database, NoTablebase, Tablebase};
-use kalah_search::{SearchOptions, Solver};
-use mpi::topology::SimpleCommunicator;
+use kalah_db::Tablebase;
+use kalah_search::Solver;
 use mpi::point_to_point::Source as _;
+use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
 use super::{arg, flag, Cluster, POLL};
+use kalah::distributed::{
+    local_links, master, prepare, worker, Knobs, LocalMaster, MasterLink, RankSearch, ToMaster, ToWorker, Tree, Words, WorkerLink, JOBS_PER_WORKER,
+    MAX_SPLIT_DEPTH,
+};
 use kalah::text::{a_size, article, group};
-use kalah::UsedDatabase;
+use kalah::{Request, Table, UsedDatabase, Want};
 
-use crate::common::{databases, print_json, user, BoardSize, DbArgs, RuleArgs};
-use crate::common::SearchArgs;
-use kalah::split::{local_links, master, worker, Knobs, LocalMaster, MasterLink, ToMaster, ToWorker, Tree, WorkerLink, Words, JOBS_PER_WORKER, MAX_SPLIT_DEPTH};
+use crate::common::{databases, print_json, user, BoardSize, DbArgs, RuleArgs, SearchArgs};
 
 /// Rank 0's master link: worker 0 in this process, worker `r` on rank `r`.
 struct ClusterMaster<'a> {
@@ -94,113 +95,23 @@ fn knobs() -> Knobs {
     }
 }
 
-/// What `solve` was asked.
-struct Prepared {
-    position: Position,
+/// What `solve` was asked: the library's request, and how to print it.
+struct Asked {
+    request: Request,
     title: String,
-    rules: Rules,
-    threads: usize,
-    tt_mb: usize,
-    value_only: bool,
     json: bool,
 }
 
 /// Runs `solve` on this rank; see the module docs.
 pub(crate) fn run(cluster: &Cluster, m: &clap::ArgMatches) -> ExitCode {
-    let (prepared, database) = match cluster.agree(prepare(cluster, m)) {
-        Ok(p) => p,
+    let asked = match cluster.agree(ask(cluster, m)) {
+        Ok(asked) => asked,
         Err(code) => return code,
     };
-    let h = prepared.position.houses();
-    match database {
-        Some(db) => {
-            let about = UsedDatabase::file(&db);
-            go(cluster, &prepared, db, Some(about))
-        }
-        None => go(cluster, &prepared, NoTablebase { houses: h, rules: prepared.rules }, None),
-    }
-}
-
-/// Reads the arguments (refusing what is not distributed) and opens the database.
-fn prepare(cluster: &Cluster, m: &clap::ArgMatches) -> anyhow::Result<(Prepared, Option<Database>)> {
-    for option in ["pie", "shift", "openings"] {
-        if flag(m, option)? {
-            return Err(user(format!("--{option} is not distributed: run it without mpirun")));
-        }
-    }
-    if arg::<f64>(m, "time_limit")?.is_some() {
-        return Err(user("--time-limit is not distributed: run it without mpirun"));
-    }
-    let rules = RuleArgs::from_arg_matches(m)?.rules();
-    if rules.may_cycle() {
-        return Err(user(
-            "clockwise sowing is solved by retrograde analysis in memory, which is not distributed: run it without mpirun",
-        ));
-    }
-    // `H S` or `--houses H --seeds S`, read as the single-process solve reads them.
-    let size = BoardSize::from_arg_matches(m)?;
-    let (position, title) = crate::common::start_or_position(size.houses(), size.seeds(), arg::<String>(m, "position")?.as_deref(), "solve")?;
-    let search = SearchArgs::from_arg_matches(m)?;
-    let db = DbArgs::from_arg_matches(m)?;
-    if db.db_seeds.is_some_and(|n| n > 0) {
-        return Err(user(
-            "--db-seeds: a database built in memory is not distributed; build a file with `kalah db build` and give it with --db",
-        ));
-    }
-    // Bad arguments are refused before a database is read.
-    let (threads, tt_mb, value_only, json) = (cluster.threads(search.threads)?, search.tt_mb_asked()?, flag(m, "value_only")?, flag(m, "json")?);
-    let (h, seeds) = (position.houses(), position.seeds_in_houses());
-    let purpose = kalah::databases::Purpose { houses: h, rules, seeds, gap: kalah::databases::ANALYSIS_LOAD_GAP };
-    let database = match databases().open_for(&db.spec(), purpose, kalah::SetupBudget::UNLIMITED, &kalah::Silent)? {
-        // Loaded if every rank of this machine can hold a copy, else shared mapped.
-        Some(d) => Some(kalah::databases::for_search_by(d, cluster.local, threads)?),
-        None => None,
-    };
-    let db_seeds = database.as_ref().map(|d| d.header().max_seeds);
-    let prepared = Prepared {
-        position,
-        title,
-        rules,
-        threads,
-        tt_mb: tt_mb.unwrap_or_else(|| kalah::default_tt_mb(h, seeds, db_seeds)),
-        value_only,
-        json,
-    };
-    Ok((prepared, database))
-}
-
-/// Refuses transposition tables that the ranks on this machine (each
-/// allocates its own) cannot hold together.
-fn check_tables_memory(cluster: &Cluster, bytes: u64) -> anyhow::Result<()> {
-    if cluster.local <= 1 {
-        return Ok(kalah::check_table_memory(bytes)?);
-    }
-    let total = bytes.saturating_mul(cluster.local as u64);
-    match kalah_db::writer::available_memory() {
-        Some(available) if total > available => Err(user(format!(
-            "{} ranks on this machine with {} transposition table each need {}: {} of memory is available (use --tt-mb)",
-            cluster.local,
-            a_size(bytes),
-            human_bytes(total),
-            human_bytes(available)
-        ))),
-        _ => Ok(()),
-    }
-}
-
-/// Every rank: makes its solver; rank 0 leads, the others work.
-/// `database`: the database's path and seeds, if there is one.
-fn go<T: Tablebase>(cluster: &Cluster, p: &Prepared, table: T, database: Option<UsedDatabase>) -> ExitCode {
-    let h = p.position.houses();
-    let options = SearchOptions {
-        threads: p.threads,
-        tt_bytes: p.tt_mb << 20,
-        max_seeds: Some(p.position.seeds_in_houses()),
-    };
-    let solver = check_tables_memory(cluster, options.reserved_bytes(h) as u64)
-        .and_then(|()| Solver::new(h, p.rules, table, options).map_err(|e| user(e.to_string())));
-    let solver = match cluster.agree(solver) {
-        Ok(s) => s,
+    // The database chosen and loaded, the table sized, the solver made: the library's.
+    let search = prepare(&databases(), &asked.request, cluster.local, &kalah::Silent).map_err(anyhow::Error::from);
+    let RankSearch { solver, database } = match cluster.agree(search) {
+        Ok(search) => search,
         Err(code) => return code,
     };
     if !cluster.is_root() {
@@ -210,26 +121,53 @@ fn go<T: Tablebase>(cluster: &Cluster, p: &Prepared, table: T, database: Option<
             Err(e) => cluster.fatal(&e.into()),
         };
     }
-    match lead(cluster, p, &solver, database) {
+    match lead(cluster, &asked, &solver, database) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => cluster.fatal(&e),
     }
 }
 
+/// Reads the arguments, refusing what is not distributed.
+fn ask(cluster: &Cluster, m: &clap::ArgMatches) -> anyhow::Result<Asked> {
+    for option in ["pie", "shift", "openings"] {
+        if flag(m, option)? {
+            return Err(user(format!("--{option} is not distributed: run it without mpirun")));
+        }
+    }
+    if arg::<f64>(m, "time_limit")?.is_some() {
+        return Err(user("--time-limit is not distributed: run it without mpirun"));
+    }
+    let rules = RuleArgs::from_arg_matches(m)?.rules();
+    // `H S` or `--houses H --seeds S`, read as the single-process solve reads them.
+    let size = BoardSize::from_arg_matches(m)?;
+    let (position, title) = crate::common::start_or_position(size.houses(), size.seeds(), arg::<String>(m, "position")?.as_deref(), "solve")?;
+    let search = SearchArgs::from_arg_matches(m)?;
+    let want = if flag(m, "value_only")? { Want::Value } else { Want::Moves };
+    let request = Request {
+        db: DbArgs::from_arg_matches(m)?.spec(),
+        threads: cluster.threads(search.threads)?,
+        tt_mb: search.tt_mb_asked()?,
+        want,
+        ..Request::new(position, rules)
+    };
+    Ok(Asked { request, title, json: flag(m, "json")? })
+}
+
 /// Rank 0: splits, runs the master and a worker, prints the answer.
-fn lead<T: Tablebase>(cluster: &Cluster, p: &Prepared, solver: &Solver<T>, database: Option<UsedDatabase>) -> anyhow::Result<()> {
+fn lead(cluster: &Cluster, asked: &Asked, solver: &Solver<Table>, database: Option<UsedDatabase>) -> anyhow::Result<()> {
+    let p = &asked.request;
     let env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<usize>().ok());
     let (wanted, max_depth) = match env("KALAH_SPLIT_DEPTH") {
         Some(d) => (usize::MAX, d as u32),
         None => (env("KALAH_SPLIT_JOBS").unwrap_or(JOBS_PER_WORKER).max(1) * cluster.size, MAX_SPLIT_DEPTH),
     };
     let start = Instant::now();
-    let mut tree = Tree::new(solver.engine(), solver.tablebase(), p.position.mover_board(), wanted, max_depth, !p.value_only);
+    let mut tree = Tree::new(solver.engine(), solver.tablebase(), p.position.mover_board(), wanted, max_depth, p.want.moves());
     if let Some(why) = solver.tablebase().failure() {
         return Err(user(why));
     }
     let (jobs, _, _) = tree.job_counts();
-    if !p.json {
+    if !asked.json {
         eprintln!(
             "note: searching on {} rank{} of {} thread{}, {} transposition table each{}; {jobs} jobs from {} {}-ply split",
             cluster.size,
@@ -271,9 +209,7 @@ fn lead<T: Tablebase>(cluster: &Cluster, p: &Prepared, solver: &Solver<T>, datab
                 cluster.fatal(e);
             }
         }
-        let searched = searcher
-            .join()
-            .unwrap_or_else(|_| Err(kalah::Error::internal("internal error: rank 0's search thread panicked")));
+        let searched = searcher.join().unwrap_or_else(|_| Err(kalah::Error::internal("internal error: rank 0's search thread panicked")));
         (stats, searched)
     });
     searched?;
@@ -282,12 +218,12 @@ fn lead<T: Tablebase>(cluster: &Cluster, p: &Prepared, solver: &Solver<T>, datab
         return Err(user(why));
     }
     let seconds = start.elapsed().as_secs_f64();
-    let answer = kalah::split::report(&tree, &stats, p.position, p.rules, p.value_only, p.threads, database, seconds)?;
-    if p.json {
+    let answer = kalah::distributed::report(&tree, &stats, p, database, seconds)?;
+    if asked.json {
         print_json(&answer);
     } else {
         let d = &answer.distributed;
-        crate::analysis::print_human(&p.title, &answer.report);
+        crate::analysis::print_human(&asked.title, &answer.report);
         println!(
             "Distributed: {} rank{} of {} thread{}; {} jobs from {} {}-ply split and {} later splits: {} solved, {} stopped early, {} never needed",
             d.ranks,

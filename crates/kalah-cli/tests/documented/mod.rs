@@ -21,7 +21,9 @@ pub fn block(doc: &str, tag: &str, from: usize) -> Option<(Vec<String>, usize)> 
 /// array element by element, of the same length.
 pub fn shows(expected: &Value, actual: &Value) -> Result<(), String> {
     match (expected, actual) {
-        (Value::Object(e), Value::Object(a)) => e.iter().try_for_each(|(k, v)| shows(v, a.get(k).unwrap_or(&Value::Null)).map_err(|why| format!("{k}: {why}"))),
+        (Value::Object(e), Value::Object(a)) => {
+            e.iter().try_for_each(|(k, v)| shows(v, a.get(k).unwrap_or(&Value::Null)).map_err(|why| format!("{k}: {why}")))
+        }
         (Value::Array(e), Value::Array(a)) if e.len() == a.len() => e.iter().zip(a).try_for_each(|(e, a)| shows(e, a)),
         _ if expected == actual => Ok(()),
         _ => Err(format!("documented {expected}, answered {actual}")),

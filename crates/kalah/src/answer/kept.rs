@@ -1,0 +1,188 @@
+//! What a long-lived analyzer keeps between requests
+//! ([`Analyzer::keeping`](crate::Analyzer::keeping)), shared by its
+//! clones: the databases it built in memory, the files it loaded into
+//! memory for searches and those it opened (mapped) for probes, at most
+//! [`KEPT_DATABASES`] of each, the least recently used going first; and
+//! the solvers of its searches, with their transposition tables, for the
+//! next search they fit ([`KEPT_SOLVERS`]).
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use kalah_core::Rules;
+use kalah_db::{Builder, Database, Tablebase};
+use kalah_search::{SearchOptions, Solver};
+
+use crate::answer::setup::Setup;
+use crate::answer::table::Table;
+use crate::databases::{for_search, Databases, Purpose, SetupBudget};
+use crate::error::{Error, Result};
+
+/// What a keeping analyzer holds, shared by its clones (see the module
+/// docs); each method holds it locked while it finds or makes an entry.
+#[derive(Debug, Default)]
+pub(crate) struct Keeping(Mutex<Kept>);
+
+/// The entries of a [`Keeping`], the most recently used last.
+#[derive(Default)]
+struct Kept {
+    built: Vec<Arc<Builder>>,
+    loaded: Vec<(PathBuf, Arc<Database>)>,
+    /// Solvers of searches done, with their transposition tables (what
+    /// they proved stays true for the next position of the same rules),
+    /// for the next request whose search they fit ([`KEPT_SOLVERS`]).
+    solvers: Vec<Solver<Table>>,
+    /// Files opened (mapped) for probes, with the size and time of change
+    /// they had then: a file rebuilt since is opened anew.
+    opened: Vec<(PathBuf, FileStamp, Arc<Database>)>,
+}
+
+/// A file's size and time of last change.
+type FileStamp = (u64, Option<std::time::SystemTime>);
+
+fn stamp(path: &Path) -> Result<FileStamp> {
+    let meta = std::fs::metadata(path).map_err(|e| Error::from(kalah_db::DbError::io(path, e)))?;
+    Ok((meta.len(), meta.modified().ok()))
+}
+
+impl std::fmt::Debug for Kept {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Kept")
+            .field("built", &self.built.len())
+            .field("loaded", &self.loaded.len())
+            .field("opened", &self.opened.len())
+            .field("solvers", &self.solvers.len())
+            .finish()
+    }
+}
+
+/// The entry of `kept` that `fits`, moved to the end (the most recently
+/// used), or one made and added, the least recently used going first when
+/// [`KEPT_DATABASES`] are kept; and whether it was kept from before.
+fn keep<T: Clone>(kept: &mut Vec<T>, fits: impl Fn(&T) -> bool, make: impl FnOnce() -> Result<T>) -> Result<(T, bool)> {
+    keep_made(kept, fits, || make().map(Some))?.ok_or_else(|| Error::internal("a kept item was not made"))
+}
+
+/// [`keep`], where making may come to nothing (`None`: a build stopped
+/// by a cancel flag), which is not kept.
+fn keep_made<T: Clone>(kept: &mut Vec<T>, fits: impl Fn(&T) -> bool, make: impl FnOnce() -> Result<Option<T>>) -> Result<Option<(T, bool)>> {
+    let found = kept.iter().position(fits);
+    let entry = match found {
+        Some(at) => kept.remove(at),
+        None => {
+            let Some(made) = make()? else {
+                return Ok(None);
+            };
+            if kept.len() >= KEPT_DATABASES {
+                kept.remove(0);
+            }
+            made
+        }
+    };
+    kept.push(entry.clone());
+    Ok(Some((entry, found.is_some())))
+}
+
+/// How many databases of each kind a keeping analyzer holds at most; the
+/// least recently used goes first.
+pub(crate) const KEPT_DATABASES: usize = 4;
+
+/// How many solvers a keeping analyzer holds at most for later requests,
+/// each with its transposition table of at most [`KEPT_SOLVER_BYTES`]:
+/// a new solver starts threads and a table whose pages the kernel clears
+/// as they are first touched, most of the time of a small search
+/// (BENCHMARKS.md, "Python: many positions").
+pub(crate) const KEPT_SOLVERS: usize = 4;
+
+/// The largest transposition table a kept solver may hold.
+pub(crate) const KEPT_SOLVER_BYTES: usize = 256 << 20;
+
+/// Whether `solver` serves a search of `h` houses under `rules` over
+/// `table` with `options`, as one made for it would: the same table, the
+/// same transposition table and the same keys into it (a kept solver
+/// packs keys as it always did, so its entries never mix two packings).
+fn fits(solver: &Solver<Table>, h: usize, rules: Rules, table: &Table, options: &SearchOptions) -> bool {
+    let same_table = match (solver.tablebase(), table) {
+        (Table::File(a), Table::File(b)) => Arc::ptr_eq(a, b),
+        (Table::Memory(a), Table::Memory(b)) => Arc::ptr_eq(a, b),
+        (Table::None(_), Table::None(_)) => true,
+        _ => false,
+    };
+    let engine = solver.engine();
+    same_table
+        && engine.houses() == h
+        && engine.rules() == rules
+        && solver.tt_bytes() == options.table_bytes(h)
+        && solver.keys() == options.keys(h)
+        && solver.threads() == options.threads.max(1)
+}
+
+impl Keeping {
+    /// The database of `n` seeds built in memory under `setup` (beside a
+    /// database `file`, if one is used): one kept that covers as many
+    /// seeds, or one built now and kept (and whether it was kept before).
+    /// A build the cancel flag stops (or never begins) is not kept.
+    pub(crate) fn built(&self, setup: &Setup<'_>, n: u32, file: bool) -> Result<Option<(Arc<Builder>, bool)>> {
+        let (h, rules) = (setup.engine.houses(), setup.engine.rules());
+        // Held while building: a second request for the same database waits for it.
+        let mut kept = self.0.lock().map_err(|_| Error::internal("a request failed while building a database"))?;
+        let fits = |b: &Arc<Builder>| b.houses() == h && b.rules() == rules && b.indexer().max_seeds() >= n;
+        keep_made(&mut kept.built, fits, || Ok(setup.build_noted(n, file)?.map(Arc::new)))
+    }
+
+    /// `db` loaded into memory for a search ([`for_search`]) on `threads`
+    /// threads, or the copy kept of its file (and whether it was).
+    pub(crate) fn loaded(&self, db: Database, threads: usize) -> Result<(Arc<Database>, bool)> {
+        let mut kept = self.0.lock().map_err(|_| Error::internal("a request failed while loading a database"))?;
+        let path = db.path().to_path_buf();
+        let ((_, loaded), was_kept) = keep(&mut kept.loaded, |(p, _)| *p == path, || Ok((path.clone(), Arc::new(for_search(db, threads)?))))?;
+        Ok((loaded, was_kept))
+    }
+
+    /// The file at `path` opened (mapped) for the probes of positions of
+    /// `purpose`, kept open for the requests after, and opened anew once
+    /// changed (and whether it was open from before).
+    pub(crate) fn opened(&self, path: &Path, purpose: Purpose) -> Result<(Arc<Database>, bool)> {
+        let now = stamp(path)?;
+        let mut kept = self.0.lock().map_err(|_| Error::internal("a request failed while opening a database"))?;
+        let open = || Ok((path.to_path_buf(), now, Arc::new(Database::open_for(path, purpose.houses, purpose.rules)?)));
+        let ((_, _, db), was_kept) = keep(&mut kept.opened, |(p, s, _)| p == path && *s == now, open)?;
+        Ok((db, was_kept))
+    }
+
+    /// The file of `databases` that covers a position of `purpose` with
+    /// exact values, when the folder's choice within `budget` is one,
+    /// opened once and kept mapped for the probes of the requests after
+    /// (and whether it was open from before). A file in a window encoding
+    /// holds bounds for some values: a search answers over it.
+    pub(crate) fn cover(&self, databases: &Databases, purpose: Purpose, budget: SetupBudget) -> Result<Option<(Arc<Database>, bool)>> {
+        let Some(path) = databases.choose(purpose, budget).path else {
+            return Ok(None);
+        };
+        let covers = path.file_name().and_then(|n| Databases::name_parts(&n.to_string_lossy())).is_some_and(|(_, n, _)| n >= purpose.seeds);
+        if !covers {
+            return Ok(None);
+        }
+        Ok(Some(self.opened(&path, purpose)?).filter(|(db, _)| db.header().max_seeds >= purpose.seeds && db.is_exact()))
+    }
+
+    /// A kept solver that serves this search ([`fits`]), taken out of the
+    /// keeping while it searches.
+    pub(crate) fn take_solver(&self, h: usize, rules: Rules, table: &Table, options: &SearchOptions) -> Option<Solver<Table>> {
+        let mut kept = self.0.lock().ok()?;
+        let at = kept.solvers.iter().position(|s| fits(s, h, rules, table, options))?;
+        Some(kept.solvers.remove(at))
+    }
+
+    /// Keeps `solver` for later requests, the oldest kept going first
+    /// beyond [`KEPT_SOLVERS`].
+    pub(crate) fn keep_solver(&self, solver: Solver<Table>) {
+        let Ok(mut kept) = self.0.lock() else {
+            return;
+        };
+        if kept.solvers.len() >= KEPT_SOLVERS {
+            kept.solvers.remove(0);
+        }
+        kept.solvers.push(solver);
+    }
+}
