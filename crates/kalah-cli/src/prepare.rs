@@ -39,7 +39,9 @@ pub fn parse(asked: &[String]) -> anyhow::Result<Vec<(usize, u32)>> {
             return Err(bad());
         }
         if kalah_core::boards_up_to(h, n) > MAX_BOARDS {
-            return Err(crate::common::user(format!("--prepare {spec}: more boards than a server prepares (at most 28 seeds of six houses); build it with `kalah db build`")));
+            return Err(crate::common::user(format!(
+                "--prepare {spec}: more boards than a server prepares (at most 28 seeds of six houses); build it with `kalah db build`"
+            )));
         }
         out.push((h, n));
     }
@@ -88,7 +90,15 @@ impl Preparing {
         let items: Vec<Arc<Item>> = asked
             .iter()
             .flat_map(|&(houses, seeds)| {
-                [Capture::Standard, Capture::Empty].map(|capture| Arc::new(Item { houses, seeds, rules: Rules { capture, ..Rules::default() }, done: AtomicU64::new(0), state: Mutex::new(State::Waiting) }))
+                [Capture::Standard, Capture::Empty].map(|capture| {
+                    Arc::new(Item {
+                        houses,
+                        seeds,
+                        rules: Rules { capture, ..Rules::default() },
+                        done: AtomicU64::new(0),
+                        state: Mutex::new(State::Waiting),
+                    })
+                })
             })
             .collect();
         let preparing = Arc::new(Preparing { items });
@@ -149,7 +159,13 @@ fn build(databases: &kalah::Databases, item: &Item, log: &kalah::Log) -> State {
             return State::Failed(e.to_string());
         }
     }
-    log(&format!("preparing {} (the {}-seed database of {} houses, {} capture) in the background", path.display(), item.seeds, item.houses, item.rules.capture.name()));
+    log(&format!(
+        "preparing {} (the {}-seed database of {} houses, {} capture) in the background",
+        path.display(),
+        item.seeds,
+        item.houses,
+        item.rules.capture.name()
+    ));
     let started = std::time::Instant::now();
     let encoding = kalah::Encoding::chosen(true, item.rules);
     match kalah::build_file_encoded(&path, item.houses, item.rules, item.seeds, encoding, &Counted(item)) {
