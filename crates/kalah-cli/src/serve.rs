@@ -34,8 +34,9 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
-use axum::http::{header, StatusCode, Uri};
+use axum::http::{header, HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -181,6 +182,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             .route("/api/v1/start", get(start))
             .route("/api/v1/databases", get(databases_list))
             .route("/api/v1/background", get(background_told))
+            .route("/api/v1/background/follow", post(background_follow))
+            .route("/api/v1/background/leave", post(background_leave))
             .route("/api/v1/background/stop", post(background_stop))
             .route("/api/v1/background/more", post(background_more))
             .fallback(|| async { failure(StatusCode::NOT_FOUND, "no such page: see docs/api.md for the API") })
@@ -336,56 +339,110 @@ impl Drop for CancelOnDrop {
 
 /// The question of a background call: its request and key, or why it
 /// does not name a position and rules (a 400).
-fn question(uri: &Uri, query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>) -> Result<(ApiRequest, String), String> {
+fn question(uri: &Uri, query: Result<Query<ApiRequest>, QueryRejection>) -> Result<(ApiRequest, String), String> {
     let request = read_query(uri, query)?;
     let key = request.question().map_err(|e| e.to_string())?;
     Ok((request, key))
 }
 
+/// The viewer a request names (header `X-Kalah-Viewer`): `None` if it
+/// names none, or why the name is refused (a 400).
+fn viewer(headers: &HeaderMap) -> Result<Option<String>, String> {
+    let Some(value) = headers.get("x-kalah-viewer") else {
+        return Ok(None);
+    };
+    match value.to_str() {
+        Ok(v) if kalah::background::valid_viewer(v) => Ok(Some(v.to_string())),
+        _ => Err(format!("X-Kalah-Viewer: give 1 to {} letters, digits, - or _", kalah::background::MAX_VIEWER_LEN)),
+    }
+}
+
 /// `GET /api/v1/background?...`: how the background search of the
 /// question goes (`{"state": null}` if none runs or ran lately).
-async fn background_told(
-    State(shared): State<Arc<Shared>>,
-    uri: Uri,
-    query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>,
-) -> Response {
+async fn background_told(State(shared): State<Arc<Shared>>, uri: Uri, query: Result<Query<ApiRequest>, QueryRejection>) -> Response {
     match question(&uri, query) {
         Ok((_, key)) => Json(shared.background.told(&key)).into_response(),
         Err(why) => failure(StatusCode::BAD_REQUEST, &why),
     }
 }
 
-/// `POST /api/v1/background/stop?...`: stops the question's background search.
-async fn background_stop(
+/// `POST /api/v1/background/follow?...` with `X-Kalah-Viewer`: the viewer
+/// looks at this question (and no other): its search runs or goes on if a
+/// place is free.
+async fn background_follow(
     State(shared): State<Arc<Shared>>,
+    headers: HeaderMap,
     uri: Uri,
-    query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>,
-) -> Response {
-    match question(&uri, query) {
-        Ok((_, key)) => Json(shared.background.stop(&key)).into_response(),
-        Err(why) => failure(StatusCode::BAD_REQUEST, &why),
-    }
-}
-
-/// `POST /api/v1/background/more?...`: gives the question's background
-/// search more time (422 with its state if it may not have more).
-async fn background_more(
-    State(shared): State<Arc<Shared>>,
-    uri: Uri,
-    query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>,
+    query: Result<Query<ApiRequest>, QueryRejection>,
 ) -> Response {
     let (request, key) = match question(&uri, query) {
         Ok(question) => question,
         Err(why) => return failure(StatusCode::BAD_REQUEST, &why),
     };
-    match shared.background.more(&shared.analyzer, &shared.limits, &key, request) {
+    let viewer = match viewer(&headers) {
+        Ok(Some(viewer)) => viewer,
+        Ok(None) => return failure(StatusCode::BAD_REQUEST, "follow needs the viewer that follows: the header X-Kalah-Viewer"),
+        Err(why) => return failure(StatusCode::BAD_REQUEST, &why),
+    };
+    let work = shared.clone();
+    match tokio::task::spawn_blocking(move || work.background.follow(&work.analyzer, &work.limits, &key, request, &viewer)).await {
         Ok(told) => Json(told).into_response(),
-        Err(told) => (StatusCode::UNPROCESSABLE_ENTITY, Json(told)).into_response(),
+        Err(_) => failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error: following the search failed"),
+    }
+}
+
+/// `POST /api/v1/background/leave` with `X-Kalah-Viewer`: the viewer looks
+/// at no question any more.
+async fn background_leave(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
+    match viewer(&headers) {
+        Ok(Some(viewer)) => Json(shared.background.leave(&viewer)).into_response(),
+        Ok(None) => failure(StatusCode::BAD_REQUEST, "leave needs the viewer that leaves: the header X-Kalah-Viewer"),
+        Err(why) => failure(StatusCode::BAD_REQUEST, &why),
+    }
+}
+
+/// `POST /api/v1/background/stop?...`: stops the question's background
+/// search (for the viewer, if the request names one: it runs on for
+/// others who look at it).
+async fn background_stop(
+    State(shared): State<Arc<Shared>>,
+    headers: HeaderMap,
+    uri: Uri,
+    query: Result<Query<ApiRequest>, QueryRejection>,
+) -> Response {
+    match (question(&uri, query), viewer(&headers)) {
+        (Ok((_, key)), Ok(viewer)) => Json(shared.background.stop(&key, viewer.as_deref())).into_response(),
+        (Err(why), _) | (_, Err(why)) => failure(StatusCode::BAD_REQUEST, &why),
+    }
+}
+
+/// `POST /api/v1/background/more?...`: gives the question's background
+/// search more time (422 with its state if it may not have more, or no
+/// place is free).
+async fn background_more(
+    State(shared): State<Arc<Shared>>,
+    headers: HeaderMap,
+    uri: Uri,
+    query: Result<Query<ApiRequest>, QueryRejection>,
+) -> Response {
+    let (request, key) = match question(&uri, query) {
+        Ok(question) => question,
+        Err(why) => return failure(StatusCode::BAD_REQUEST, &why),
+    };
+    let viewer = match viewer(&headers) {
+        Ok(viewer) => viewer,
+        Err(why) => return failure(StatusCode::BAD_REQUEST, &why),
+    };
+    let work = shared.clone();
+    match tokio::task::spawn_blocking(move || work.background.more(&work.analyzer, &work.limits, &key, request, viewer.as_deref())).await {
+        Ok(Ok(told)) => Json(told).into_response(),
+        Ok(Err(told)) => (StatusCode::UNPROCESSABLE_ENTITY, Json(told)).into_response(),
+        Err(_) => failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error: giving the search more time failed"),
     }
 }
 
 /// The query string read as a request, or what is wrong with it (a 400).
-fn read_query(uri: &Uri, query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>) -> Result<ApiRequest, String> {
+fn read_query(uri: &Uri, query: Result<Query<ApiRequest>, QueryRejection>) -> Result<ApiRequest, String> {
     if uri.query().map_or(0, str::len) > MAX_QUERY {
         return Err(format!("a query string longer than {MAX_QUERY} bytes"));
     }
@@ -393,11 +450,7 @@ fn read_query(uri: &Uri, query: Result<Query<ApiRequest>, axum::extract::rejecti
     query.map(|Query(q)| q).map_err(|e| format!("not a valid request: {}", e.body_text().trim_start_matches("Failed to deserialize query string: ")))
 }
 
-async fn analysis(
-    State(shared): State<Arc<Shared>>,
-    uri: Uri,
-    query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>,
-) -> Response {
+async fn analysis(State(shared): State<Arc<Shared>>, uri: Uri, query: Result<Query<ApiRequest>, QueryRejection>) -> Response {
     match read_query(&uri, query) {
         Ok(request) if request.houses.is_some() || request.seeds.is_some() => {
             failure(StatusCode::BAD_REQUEST, "/api/v1/analysis takes a position; the start of Kalah(h,s) is /api/v1/start?houses=H&seeds=S")
@@ -407,7 +460,7 @@ async fn analysis(
     }
 }
 
-async fn start(State(shared): State<Arc<Shared>>, uri: Uri, query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>) -> Response {
+async fn start(State(shared): State<Arc<Shared>>, uri: Uri, query: Result<Query<ApiRequest>, QueryRejection>) -> Response {
     match read_query(&uri, query) {
         Ok(request) if request.position.is_some() => {
             failure(StatusCode::BAD_REQUEST, "/api/v1/start takes houses and seeds; a position is /api/v1/analysis?position=...")
@@ -435,7 +488,7 @@ async fn answer(shared: Arc<Shared>, request: ApiRequest) -> Response {
         tokio::task::spawn_blocking(move || api::answer_at_once(&work.analyzer, &request, &work.limits)).await
     };
     match at_once {
-        Ok(Ok(Some(report))) => return respond(&shared, request, report),
+        Ok(Ok(Some(report))) => return respond(&shared, report),
         Ok(Ok(None)) => {}
         Ok(Err(e)) => return error_response(&shared, &e),
         Err(_) => return failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error: the analysis failed"),
@@ -461,24 +514,20 @@ async fn answer(shared: Arc<Shared>, request: ApiRequest) -> Response {
     let result = tokio::task::spawn_blocking(move || api::answer_until(&work.analyzer, &asked, &work.limits, Some(cancel))).await;
     drop(permit);
     match result {
-        Ok(Ok(report)) => respond(&shared, request, report),
+        Ok(Ok(report)) => respond(&shared, report),
         Ok(Err(e)) => error_response(&shared, &e),
         Err(_) => failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error: the analysis failed"),
     }
 }
 
-/// The answer to `request`: `report` as JSON, marked when it was kept; a
-/// report with bounds only goes on in the background, if a place is free.
-fn respond(shared: &Shared, request: ApiRequest, report: kalah::Report) -> Response {
+/// The answer to `request`: `report` as JSON, marked when it was kept. (A
+/// report with bounds only goes on in the background only when a viewer
+/// follows it: the position on a page's board.)
+fn respond(shared: &Shared, report: kalah::Report) -> Response {
     let answer = match serde_json::to_value(&report) {
         Ok(answer) => answer,
         Err(e) => return error_response(shared, &Error::internal(format!("the report does not serialise: {e}"))),
     };
-    if !report.is_exact() {
-        if let Ok(key) = request.question() {
-            shared.background.start(&shared.analyzer, &shared.limits, key, request);
-        }
-    }
     let mut response = Json(answer).into_response();
     if report.source == kalah::Source::Kept {
         response.headers_mut().insert("x-kalah-kept", header::HeaderValue::from_static("1"));

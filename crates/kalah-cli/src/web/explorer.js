@@ -46,6 +46,7 @@ const state = {
   closing: null, // {key, lower, upper, running}: what the background search of the board's position has proven
   serial: 0, // numbers the entries this page writes in the browser's history
   focusHouse: null, // the house of the board the keyboard was last on
+  stopped: null, // the question whose background search the player stopped (not followed until the board leaves it)
 };
 /** Answers by "position|rules"; an answer asked with a short or quick time limit carries `short`. */
 const answers = new Map();
@@ -1753,7 +1754,10 @@ function followBoard() {
   clearTimeout(backgroundTimer);
   const entry = current();
   const answer = answerOf(entry);
-  const wanted = entry && answer && answer.moves.length && !allExact(answer) && !state.preview && !answer.short ? keyOf(entry.position, state.rules) : null;
+  const key = entry && keyOf(entry.position, state.rules);
+  // (Not a position whose search this page stopped: until the board leaves it, or More time.)
+  const wanted = entry && answer && answer.moves.length && !allExact(answer) && !state.preview && !answer.short && state.stopped !== key ? key : null;
+  if (state.stopped && state.stopped !== key) state.stopped = null;
   if (wanted !== state.followed) {
     const left = state.followed;
     state.followed = wanted;
@@ -1774,13 +1778,13 @@ function followBoard() {
   if (wanted) lookAt();
 }
 
-/** A look at the background search followed, then the next a second later while it runs. */
+/** A look at the background search followed (following it again: the page still shows it), then the next a second later. */
 function lookAt() {
   clearTimeout(backgroundTimer);
   if (!state.followed) return;
   const asked = backgroundQuery();
   const looked = ++backgroundLooks;
-  background(null, asked).then((told) => {
+  background('follow', asked).then((told) => {
     if (looked === backgroundLooks) showBackground(told, asked, looked);
   });
 }
@@ -1808,25 +1812,32 @@ function showBackground(told, asked, looked) {
   renderChart();
   const nodes = told.nodes >= 1e6 ? (told.nodes / 1e6).toFixed(1) + ' M' : (told.nodes || 0).toLocaleString('en');
   const text = {
-    null: told.waiting ? `Waiting for the server's background search: it is busy with ${told.waiting} other position${told.waiting === 1 ? '' : 's'} on screen elsewhere.` : 'Not searched further.',
+    null: 'Not searched further.',
     running: told.building !== null && told.building !== undefined ? `Building a database for the search in the background: ${Math.round(told.building * 100)}%…` : `Proving in the background: ${Math.round(told.seconds)} s, ${nodes} nodes; ${Math.round(told.seconds_left)} s left.`,
     out_of_time: `The background search has had its time (${Math.round(told.seconds)} s, ${nodes} nodes): More time goes on from what it proved.`,
     stopped: `The background search is stopped (${Math.round(told.seconds)} s, ${nodes} nodes): More time goes on from what it proved.`,
-    paused: `The background search is paused (${Math.round(told.seconds)} s): it goes on while a board shows this position.`,
+    paused: told.waiting
+      ? `Waiting for the server's background search: it is busy with ${told.waiting} position${told.waiting === 1 ? '' : 's'} on other screens; this one goes on as soon as a place is free.`
+      : `The background search is paused (${Math.round(told.seconds)} s): it goes on from what it proved while a board shows this position.`,
     failed: 'The background search failed.',
   }[String(told.state)];
   $('background-text').textContent = text;
   $('background-stop').hidden = told.state !== 'running';
   $('background-more').hidden = !told.more_allowed;
   $('background-more').textContent = told.state === null ? 'Search on' : 'More time';
-  // Running, or waiting for a place: looked at again in a second.
-  if (told.state === 'running' || told.state === null || told.state === 'paused') {
+  // Running, or waiting for a place: looked at again in a second (a stopped one is not followed).
+  if ((told.state === 'running' || told.state === null || told.state === 'paused') && state.stopped !== key) {
     backgroundTimer = setTimeout(() => looked === backgroundLooks && lookAt(), 1000);
   }
 }
 
+/** Stop or More time, from the line under the status. */
 async function backgroundAction(action) {
-  if (!current() || !state.followed) return;
+  if (!current()) return;
+  const key = keyOf(current().position, state.rules);
+  // Stopped: this page follows it no more until the board leaves it; More time follows it again.
+  state.stopped = action === 'stop' ? key : null;
+  if (action === 'more') state.followed = key;
   const asked = backgroundQuery();
   const looked = ++backgroundLooks;
   const told = await background(action, asked);

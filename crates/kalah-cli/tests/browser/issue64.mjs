@@ -101,6 +101,63 @@ run('issue64.mjs', 4, async ({ browser, part, watched }) => {
   await page.keyboard.press('Escape');
   await page.waitForFunction(() => /Stopped/.test(document.querySelector('#status').textContent), null, { timeout: 5000 });
 
+  if (slow) {
+    // Defects 2 to 4, on a server whose searches end with bounds: the background search follows the board.
+    const told = async (position) => (await (await fetch(slow + '/api/v1/background?' + new URLSearchParams({ position }))).json());
+    const background = (page) => page.textContent('#background-text');
+
+    // Defect 2: a restored game's earlier positions never take the background search; the board's does.
+    part('defect 2: the background search goes to the position on the board');
+    const start65 = '5,5,5,5,5,5,0,5,5,5,5,5,5,0 S';
+    const moves65 = ['S2', 'S4', 'N1', 'N4', 'S1', 'S6'];
+    const along = [start65];
+    for (const name of moves65) {
+      const a = await (await fetch(slow + '/api/v1/analysis?' + new URLSearchParams({ position: along.at(-1), time_limit: 0.001 }))).json();
+      along.push(a.moves.find((m) => a.to_move + m.house === name).position);
+    }
+    await page.goto(slow + '/?' + new URLSearchParams({ start: start65, moves: moves65.join('.') }));
+    await page.waitForFunction(() => /Proving in the background/.test(document.querySelector('#background-text').textContent), null, { timeout: STEP });
+    check(shownPosition(page) === along.at(-1), `the board shows ${shownPosition(page)}`);
+    check((await told(along.at(-1))).state === 'running', 'the position on the board is not searched in the background');
+    // A few seconds for the record's values to fill: none of its positions takes the search.
+    await page.waitForTimeout(3000);
+    for (const earlier of along.slice(0, -1)) {
+      const state = (await told(earlier)).state;
+      check(state === null, `an earlier position of the record (${earlier}) has a background search: ${state}`);
+    }
+    check(!/busy/.test(await background(page)), `the board's position is said to wait: ${await background(page)}`);
+
+    // Defect 3: one range on the page; More time goes on from what was proven.
+    part('defect 3: one range, and More time goes on');
+    const range = /-?\d+\.\.[+-]?\d+|between|to [+-]?\d+/;
+    check(!range.test(await background(page)), `the background line gives a range of its own: ${await background(page)}`);
+    check(/not yet proven|by \d+ to \d+|up to \d+/.test(await page.textContent('#status')), `the status gives no range: ${await page.textContent('#status')}`);
+    await page.waitForTimeout(1500);
+    await page.click('#background-stop');
+    await page.waitForFunction(() => /stopped/.test(document.querySelector('#background-text').textContent), null, { timeout: STEP });
+    const stopped = await told(along.at(-1));
+    await page.click('#background-more');
+    await page.waitForFunction(() => /Proving in the background/.test(document.querySelector('#background-text').textContent), null, { timeout: STEP });
+    const going = await told(along.at(-1));
+    check(going.nodes >= stopped.nodes && going.seconds >= stopped.seconds, `More time began again: ${JSON.stringify(stopped)} then ${JSON.stringify(going)}`);
+    check((going.lower ?? -999) >= (stopped.lower ?? -999) && (going.upper ?? 999) <= (stopped.upper ?? 999), `More time widened the bounds: ${JSON.stringify(stopped)} then ${JSON.stringify(going)}`);
+
+    // Defect 4: another tab's Stop stops nothing this page looks at; leaving pauses, coming back goes on.
+    part('defect 4: a position revisited searches on');
+    const other = await fetch(slow + '/api/v1/background/stop?' + new URLSearchParams({ position: along.at(-1) }), { method: 'POST', headers: { 'X-Kalah-Viewer': 'another-tab' } });
+    check(other.ok && (await told(along.at(-1))).state === 'running', "another tab's Stop stopped the search this page looks at");
+    await page.click('#undo');
+    await page.waitForFunction((p) => new URLSearchParams(location.search).get('position') === p, along.at(-2), { timeout: STEP });
+    await page.waitForFunction(() => /Proving in the background/.test(document.querySelector('#background-text').textContent), null, { timeout: STEP });
+    const left = await told(along.at(-1));
+    check(left.state === 'paused', `the position left is ${left.state}, not paused`);
+    await page.click('#redo');
+    await page.waitForFunction(() => /Proving in the background/.test(document.querySelector('#background-text').textContent), null, { timeout: STEP });
+    const back = await told(along.at(-1));
+    check(back.state === 'running' && back.nodes >= left.nodes, `the position revisited: ${JSON.stringify(back)} after ${JSON.stringify(left)}`);
+    await accessible(page, 'a search in the background');
+  }
+
   // Defect 5: the word on Kalah(6,4)'s database only with Kalah(6,4).
   part("defect 5: the tip on Kalah(6,4)'s database stays with Kalah(6,4)");
   await page.goto(base + '/');

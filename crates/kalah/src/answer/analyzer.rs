@@ -446,22 +446,28 @@ impl Analyzer {
             load_seconds = Some(loading.elapsed().as_secs_f64());
             Ok(loaded)
         })?;
-        // A keeping analyzer answers a plain search (no journal, no memory,
-        // no tests chosen) with a solver kept from an earlier request if
-        // one fits, and keeps it after.
-        let poolable =
-            self.kept.is_some() && journaling.is_none() && request.tests == RootTests::Deepening && options.table_bytes(h) <= KEPT_SOLVER_BYTES;
-        let kept_solver = poolable.then(|| self.kept.as_ref()?.take_solver(h, rules, &table, &options)).flatten();
-        let mut solver = match kept_solver {
+        // A plain search (no journal, no memory, no tests chosen) goes on
+        // from the solver its request holds, if it holds one that fits
+        // (and leaves it there after); else a keeping analyzer answers it
+        // with a solver kept from an earlier request if one fits, and keeps
+        // it after.
+        let plain = journaling.is_none() && request.tests == RootTests::Deepening;
+        let held = request.held.as_ref().filter(|_| plain);
+        let poolable = held.is_none() && self.kept.is_some() && plain && options.table_bytes(h) <= KEPT_SOLVER_BYTES;
+        let reused = match held {
+            Some(held) => held.take(h, rules, &table, &options),
+            None => poolable.then(|| self.kept.as_ref()?.take_solver(h, rules, &table, &options)).flatten(),
+        };
+        let mut solver = match reused {
             Some(solver) => solver,
             None => solver_over(setup.engine, table, options)?,
         };
         let searched = search(&mut solver, request, start, observer, journaling);
-        if poolable {
-            solver.clear_cancel();
-            if let Some(kept) = &self.kept {
-                kept.keep_solver(solver);
-            }
+        solver.clear_cancel();
+        match (held, &self.kept) {
+            (Some(held), _) => held.put(solver),
+            (None, Some(kept)) if poolable => kept.keep_solver(solver),
+            _ => {}
         }
         let searched = searched?;
         let (analysis, nodes, best, journal, test, likely_best) = searched;
@@ -545,6 +551,27 @@ mod tests {
         };
         assert_eq!(test(value), Some(TestOutcome { at_least: value, holds: true, bound: value }));
         assert_eq!(test(value + 1), Some(TestOutcome { at_least: value + 1, holds: false, bound: value }));
+    }
+
+    /// A search held between runs goes on from its table: asked again,
+    /// the same question takes a small part of the nodes it took the first
+    /// time, where a search from nothing takes them all again; released,
+    /// it holds nothing.
+    #[test]
+    fn a_held_search_goes_on_from_its_table() {
+        let dir = tempfile::tempdir().unwrap();
+        let analyzer = Analyzer::new(Databases::new(dir.path()));
+        let held = Arc::new(crate::HeldSearch::default());
+        let ask = Request { threads: 1, book: false, held: Some(held.clone()), ..Request::new(Position::start(4, 4).unwrap(), Rules::default()) };
+        let first = analyzer.analyze(&ask, &Silent).unwrap();
+        assert!(held.bytes() > 0, "the solver is held");
+        let again = analyzer.analyze(&ask, &Silent).unwrap();
+        let fresh = analyzer.analyze(&Request { held: None, ..ask.clone() }, &Silent).unwrap();
+        assert_eq!((again.analysis.value, fresh.analysis.value), (first.analysis.value, first.analysis.value));
+        assert!(again.nodes * 10 < first.nodes, "held: {} nodes again, {} the first time", again.nodes, first.nodes);
+        assert!(fresh.nodes * 10 > first.nodes * 9, "from nothing: {} nodes, {} the first time", fresh.nodes, first.nodes);
+        held.release();
+        assert_eq!(held.bytes(), 0);
     }
 
     /// A request stopped before its work began answers at once with the

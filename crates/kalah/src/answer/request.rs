@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use kalah_core::{Position, Rules};
 
+use crate::answer::kept::HeldSearch;
 use crate::databases::{DbSpec, Purpose, SetupBudget, ANALYSIS_LOAD_GAP, VALUE_LOAD_GAP};
 use crate::error::{Error, Field, Result};
 use crate::limits::{MAX_THREADS, MAX_TIME_LIMIT, MAX_TT_MB};
@@ -123,6 +124,10 @@ pub struct Request {
     /// a long search that must set up as a short one would (a server's
     /// search that goes on in the background). `None` in [`Request::new`].
     pub setup_time: Option<Duration>,
+    /// A search held between runs of this question ([`HeldSearch`]): the
+    /// search goes on from the solver it holds, if that serves it, and
+    /// leaves its solver there after. `None` in [`Request::new`].
+    pub held: Option<Arc<HeldSearch>>,
 }
 
 /// What a request reads of what earlier requests kept in the analyzer's
@@ -197,6 +202,7 @@ impl Request {
             book: true,
             retrograde_boards: None,
             setup_time: None,
+            held: None,
         }
     }
 

@@ -253,6 +253,21 @@ pub fn answer_watched(
     Ok(shown(analyzer.analyze(&request, observer)?, limits))
 }
 
+/// [`answer_watched`], going on from the search `held` holds (and leaving
+/// its solver there after): a door's way to pause a search and go on with
+/// it later (a server's background search, [`crate::background`]).
+pub fn answer_held(
+    analyzer: &Analyzer,
+    request: &ApiRequest,
+    limits: &Limits,
+    cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    observer: &dyn crate::progress::Observer,
+    held: std::sync::Arc<crate::HeldSearch>,
+) -> Result<Report> {
+    let request = Request { held: Some(held), ..analyzer_request(request, limits, cancel)? };
+    Ok(shown(analyzer.analyze(&request, observer)?, limits))
+}
+
 /// The analyzer's request for `request` under `limits`, stopped by `cancel`.
 fn analyzer_request(request: &ApiRequest, limits: &Limits, cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>) -> Result<Request> {
     let mut request = request.request(limits)?;
