@@ -48,7 +48,12 @@ const state = {
   focusHouse: null, // the house of the board the keyboard was last on
   stopped: null, // the question whose background search the player stopped (not followed until the board leaves it)
 };
-/** Answers by "position|rules"; an answer asked with a short or quick time limit carries `short`. */
+/**
+ * Answers by "position|rules". One not exact that was asked with less than
+ * the server's time carries `asked`: 'quick' (a twentieth of a second: the
+ * positions its moves lead to, and what is known at once) or 'short' (a
+ * position of the record, not on the board): shown until a fuller one comes.
+ */
 const answers = new Map();
 let ticker = null;
 let computerTimer = null;
@@ -228,7 +233,7 @@ function analyseCurrent() {
   const entry = current();
   const key = keyOf(entry.position, state.rules);
   const known = answers.get(key);
-  if ((known && (!known.short || allExact(known))) || (state.loading && state.loading.key === key)) return;
+  if ((known && (!known.asked || allExact(known))) || (state.loading && state.loading.key === key)) return;
   // Something else under way (a new game, a record replayed): the analysis waits for it.
   if (state.loading && state.loading.what !== 'analysis') return;
   // The analysis of a position the board has left is stopped: the server stops its search.
@@ -251,10 +256,17 @@ function analyseCurrent() {
     });
 }
 
-/** An answer with a time too short for a search (the positions of a record, a game's start): kept if exact. */
+/**
+ * An answer with a time too short for a search (the positions of a record,
+ * a game's start): kept, marked quick unless exact, where nothing better is
+ * (so what is known at once, such as a value this project has proven, is
+ * shown while the position is analysed).
+ */
 async function quick(position, rules = state.rules, signal) {
   const answer = await api('/api/v1/analysis', { position, time_limit: QUICK_TIME }, signal, rules);
-  if (allExact(answer)) answers.set(keyOf(answer.position, rules), answer);
+  const key = keyOf(answer.position, rules);
+  if (!allExact(answer)) answer.asked = 'quick';
+  if (allExact(answer) || !answers.has(key)) answers.set(key, answer);
   return answer;
 }
 
@@ -279,7 +291,8 @@ async function newGame(houses, seeds, another = false) {
   try {
     const answer = await api('/api/v1/start', { houses, seeds, time_limit: QUICK_TIME }, state.abort.signal);
     if (asked !== gamesAsked) return;
-    if (allExact(answer)) answers.set(keyOf(answer.position, state.rules), answer);
+    if (!allExact(answer)) answer.asked = 'quick';
+    answers.set(keyOf(answer.position, state.rules), answer);
     state.again = null;
     startFrom(answer.position);
     // Another game: Back returns to the one before.
@@ -708,7 +721,7 @@ function valuesOfRestoredMoves() {
     const m = before.moves.find((x) => x.house === node.move.house);
     const best = before.moves[0];
     const exactOrNull = (x) => (x && x.value !== undefined ? x.value : null);
-    Object.assign(node.move, { value: exactOrNull(m), lower: m && m.lower, upper: m && m.upper, best: exactOrNull(best), bestHouse: best.house, unknown: before.short && !allExact(before) });
+    Object.assign(node.move, { value: exactOrNull(m), lower: m && m.lower, upper: m && m.upper, best: exactOrNull(best), bestHouse: best.house, unknown: before.asked === 'quick' && !allExact(before) });
   }
 }
 
@@ -721,16 +734,17 @@ function valuesOfRestoredMoves() {
  */
 function fillRecord() {
   if (state.loading || state.filling || !state.root) return;
-  const node = allMoves().find((n) => n.move.unknown && !answerOf(n.parent) && !n.parent.tried);
+  const node = allMoves().find((n) => n.move.unknown && (!answerOf(n.parent) || answerOf(n.parent).asked === 'quick') && !n.parent.tried);
   if (!node) return;
   const parent = node.parent;
   parent.tried = true; // asked once: a failure is not asked again
   const rules = { ...state.rules };
   state.filling = api('/api/v1/analysis', { position: parent.position, time_limit: SHORT_TIME }, undefined, rules)
     .then((answer) => {
-      if (!allExact(answer)) answer.short = true;
+      if (!allExact(answer)) answer.asked = 'short';
       const key = keyOf(answer.position, rules);
-      if (!answers.has(key)) answers.set(key, answer);
+      const had = answers.get(key);
+      if (!had || had.asked === 'quick') answers.set(key, answer);
     })
     .catch(() => {})
     .finally(() => {
@@ -828,7 +842,7 @@ function maybeComputerMoves() {
   if (state.mode === 'explore' || state.preview) return;
   const entry = current();
   const answer = answerOf(entry);
-  if (!answer || !answer.moves.length || humanToMove(entry.position) || (answer.short && !allExact(answer))) return;
+  if (!answer || !answer.moves.length || humanToMove(entry.position) || (answer.asked && !allExact(answer))) return;
   computerTimer = setTimeout(() => {
     if (current() === entry) play(answer.moves[0].house);
   }, 600);
@@ -1756,7 +1770,7 @@ function followBoard() {
   const answer = answerOf(entry);
   const key = entry && keyOf(entry.position, state.rules);
   // (Not a position whose search this page stopped: until the board leaves it, or More time.)
-  const wanted = entry && answer && answer.moves.length && !allExact(answer) && !state.preview && !answer.short && state.stopped !== key ? key : null;
+  const wanted = entry && answer && answer.moves.length && !allExact(answer) && !state.preview && !answer.asked && state.stopped !== key ? key : null;
   if (state.stopped && state.stopped !== key) state.stopped = null;
   if (wanted !== state.followed) {
     const left = state.followed;

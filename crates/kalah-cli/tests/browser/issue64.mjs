@@ -158,6 +158,31 @@ run('issue64.mjs', 4, async ({ browser, part, watched }) => {
     await accessible(page, 'a search in the background');
   }
 
+  // What is known, at once: the value this project has proven of Kalah(6,6)
+  // under empty capture, and the value of the move just played.
+  part('what is known at once: Kalah(6,6) under empty capture is +2');
+  await page.goto(base + '/?houses=6&seeds=6&capture=empty');
+  await page.waitForFunction(() => /South wins by 2/.test(document.querySelector('#status').textContent), null, { timeout: 5000 });
+  const known66 = await page.$$eval('#board .badge', (b) => Object.fromEntries(b.map((x) => [x.dataset.house, x.dataset.value])));
+  check(known66.S1 === '+2', `S1 (the turn 1-2 proven +2) shows ${known66.S1}`);
+  for (const h of [2, 3, 4, 5, 6]) check(/\.\.\+2$/.test(known66['S' + h]), `S${h} shows ${known66['S' + h]}, not at most +2`);
+  check(!/between/.test(await page.textContent('#status')), 'a range beside the value proven');
+  await page.keyboard.press('Escape');
+
+  part('what is known at once: the value of the move just played is the position\'s');
+  await page.goto(base + '/?houses=6&seeds=5');
+  await settled(page, '5,5,5,5,5,5,0,5,5,5,5,5,5,0 S');
+  const start65b = await api('/api/v1/start?houses=6&seeds=5');
+  const afterS2 = start65b.moves.find((m) => m.house === 2);
+  await page.click('#board .house.legal[data-house="S2"]');
+  await page.waitForFunction((p) => new URLSearchParams(location.search).get('position') === p, afterS2.position, { timeout: STEP });
+  const status = () => page.textContent('#status');
+  check((await status()).includes(`South wins by ${afterS2.value}`), `after S2 (${afterS2.value}) the status says: ${await status()}`);
+  await page.waitForFunction(() => !document.querySelector('#status.loading'), null, { timeout: 30_000 });
+  check((await status()).includes(`South wins by ${afterS2.value}`) && !/between|not yet proven: /.test(await status()), `once analysed the status says: ${await status()}`);
+  const under = await page.$$eval('#board .badge', (b) => b.map((x) => x.dataset.value));
+  check(under.every((v) => Number(v.split('..').at(-1)) <= afterS2.value), `a move above the position's value: ${under}`);
+
   // Defect 5: the word on Kalah(6,4)'s database only with Kalah(6,4).
   part("defect 5: the tip on Kalah(6,4)'s database stays with Kalah(6,4)");
   await page.goto(base + '/');

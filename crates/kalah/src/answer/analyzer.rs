@@ -211,7 +211,7 @@ impl Analyzer {
                 Report { likely_best, ..self.report(request, analysis, Source::Search, Instant::now(), None) }
             }
             None => {
-                let report = self.answer(request, observer)?;
+                let report = self.with_proven(request, self.answer(request, observer)?);
                 // Kept: an exact answer with every move's value and the line
                 // (which every later question can be answered from), that
                 // took work to find.
@@ -254,10 +254,37 @@ impl Analyzer {
     }
 
     /// Step 1 of the plan ([`crate::answer::plan::at_once`]): a finished game,
-    /// then the opening book, unless the request passes the book over.
+    /// then the opening book, unless the request passes the book over, and
+    /// what this project has proven, unless the request says how to search.
     fn at_once(&self, request: &Request) -> Option<Report> {
         let book = self.book.as_deref().filter(|_| request.book);
-        crate::answer::plan::at_once(book, &request.position, request.rules, request.want)
+        crate::answer::plan::at_once(book, self.ships_proven(request), &request.position, request.rules, request.want)
+    }
+
+    /// Whether `request` is answered from what this project has proven
+    /// and ships ([`crate::memory::proven`]): by an analyzer that answers
+    /// from what the library ships (it has a book), for a request that
+    /// does not pass the book over nor say how to search (a database of its
+    /// own, a journal, tests of its own).
+    fn ships_proven(&self, request: &Request) -> bool {
+        self.book.is_some() && request.book && request.db == DbSpec::default() && request.journal.is_none() && request.tests == RootTests::Deepening
+    }
+
+    /// `report` narrowed by what this project has proven and ships of its
+    /// position ([`crate::memory::proven`]), for an analyzer that answers
+    /// from what the library ships (it has a book, and the request does
+    /// not pass it over): its source [`Source::Proven`] when that changed
+    /// anything.
+    fn with_proven(&self, request: &Request, mut report: Report) -> Report {
+        if !self.ships_proven(request) {
+            return report;
+        }
+        if let Some(proven) = crate::memory::proven::lookup(&request.position, request.rules) {
+            if proven.narrow(&mut report.analysis) {
+                report.source = Source::Proven;
+            }
+        }
+        report
     }
 
     /// Step 1 of the plan, last: the exact answer an earlier request kept,
