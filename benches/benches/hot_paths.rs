@@ -49,9 +49,7 @@ fn keys(c: &mut Criterion) {
     let sample = boards(6, 30, 4096);
     let mut g = c.benchmark_group("key");
     g.throughput(Throughput::Elements(sample.len() as u64));
-    g.bench_function("pack, 6 houses", |b| {
-        b.iter(|| sample.iter().map(|&x| packer.pack(black_box(x)).unwrap_or(0)).fold(0, u64::wrapping_add))
-    });
+    g.bench_function("pack, 6 houses", |b| b.iter(|| sample.iter().map(|&x| packer.pack(black_box(x)).unwrap_or(0)).fold(0, u64::wrapping_add)));
     g.finish();
 }
 
@@ -61,12 +59,8 @@ fn ranks(c: &mut Criterion) {
     let indices: Vec<u64> = sample.iter().map(|&b| ix.index(b)).collect();
     let mut g = c.benchmark_group("rank");
     g.throughput(Throughput::Elements(sample.len() as u64));
-    g.bench_function("index, 6 houses, 30 seeds", |b| {
-        b.iter(|| sample.iter().map(|&x| ix.index(black_box(x))).fold(0, u64::wrapping_add))
-    });
-    g.bench_function("unrank, 6 houses, 30 seeds", |b| {
-        b.iter(|| indices.iter().map(|&i| ix.unrank(black_box(i)).total()).sum::<u32>())
-    });
+    g.bench_function("index, 6 houses, 30 seeds", |b| b.iter(|| sample.iter().map(|&x| ix.index(black_box(x))).fold(0, u64::wrapping_add)));
+    g.bench_function("unrank, 6 houses, 30 seeds", |b| b.iter(|| indices.iter().map(|&i| ix.unrank(black_box(i)).total()).sum::<u32>()));
     g.finish();
 }
 
@@ -77,9 +71,7 @@ fn probes(c: &mut Criterion) {
     let sample = boards(6, 14, 4096);
     let mut g = c.benchmark_group("probe");
     g.throughput(Throughput::Elements(sample.len() as u64));
-    g.bench_function("in-memory database, 6 houses, 14 seeds", |b| {
-        b.iter(|| sample.iter().map(|&x| builder.value(black_box(x))).sum::<i32>())
-    });
+    g.bench_function("in-memory database, 6 houses, 14 seeds", |b| b.iter(|| sample.iter().map(|&x| builder.value(black_box(x))).sum::<i32>()));
     g.finish();
 }
 

@@ -138,7 +138,8 @@ pub fn repair_header(file: &mut [u8]) {
         return;
     }
     let declared = u32::from_le_bytes(file[12..16].try_into().expect("4 bytes")) as usize;
-    let len = if declared <= file.len() { declared } else { header_bytes(file[17] as u32, Encoding::from_code(file[23]).unwrap_or_default()) as usize };
+    let len =
+        if declared <= file.len() { declared } else { header_bytes(file[17] as u32, Encoding::from_code(file[23]).unwrap_or_default()) as usize };
     if len < 64 || len > file.len() {
         return;
     }

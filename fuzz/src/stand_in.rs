@@ -136,9 +136,8 @@ pub fn saved_inputs(target: &str) -> Vec<(std::path::PathBuf, Vec<u8>)> {
 /// input is saved under `failures` and fails the caller.
 pub fn run(target: &str, max_len: usize, failures: &Path, check: fn(&[u8])) -> u64 {
     let inputs: Vec<Vec<u8>> = saved_inputs(target).into_iter().map(|(_, bytes)| bytes).collect();
-    let seconds: f64 = std::env::var("KALAH_FUZZ_SECONDS").map_or(2.0, |s| {
-        s.parse().unwrap_or_else(|_| panic!("KALAH_FUZZ_SECONDS={s:?} is not a number of seconds"))
-    });
+    let seconds: f64 = std::env::var("KALAH_FUZZ_SECONDS")
+        .map_or(2.0, |s| s.parse().unwrap_or_else(|_| panic!("KALAH_FUZZ_SECONDS={s:?} is not a number of seconds")));
     let seed: u64 = std::env::var("KALAH_FUZZ_SEED").map_or_else(
         |_| SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_nanos() as u64,
         |s| s.parse().unwrap_or_else(|_| panic!("KALAH_FUZZ_SEED={s:?} is not a number")),

@@ -256,12 +256,12 @@ fn build(a: BuildArgs) -> anyhow::Result<()> {
     kalah_db::safe::check_free(&path).map_err(db_error)?;
     if let Some(from) = &a.from {
         let db = Database::open_for(from, houses, rules).map_err(db_error)?;
-        let copied = kalah_db::writer::start_from(&db, &path, max_seeds, encoding).map_err(db_error)?;
+        let copied = kalah_db::build::start_from(&db, &path, max_seeds, encoding).map_err(db_error)?;
         if copied > 0 {
             eprintln!("note: levels 0 to {} copied from {}", copied - 1, from.display());
         }
     }
-    let plan = kalah_db::writer::plan(houses, max_seeds, rules, encoding, limit);
+    let plan = kalah_db::build::plan(houses, max_seeds, rules, encoding, limit);
     let method = if plan.by_levels { format!(" (one level at a time, within {})", human_bytes(plan.limit)) } else { String::new() };
     eprintln!(
         "note: building {} boards of {} houses with up to {} seeds ({rules}) into {}: {} of memory{method}, {} of disk, {threads} threads",

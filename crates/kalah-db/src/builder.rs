@@ -176,16 +176,9 @@ impl Builder {
         }
         let indexer = Indexer::new(h, max_seeds);
         let bytes = indexer.len();
-        let mut values = LargeBuffer::zeroed(bytes as usize).map_err(|e| DbError::Memory {
-            needed: bytes,
-            why: e.to_string(),
-        })?;
+        let mut values = LargeBuffer::zeroed(bytes as usize).map_err(|e| DbError::Memory { needed: bytes, why: e.to_string() })?;
         values.bytes().fill(UNSOLVED);
-        let retrograde = if rules.may_cycle() {
-            Some(Scratch::new(h, rules, max_seeds)?)
-        } else {
-            None
-        };
+        let retrograde = if rules.may_cycle() { Some(Scratch::new(h, rules, max_seeds)?) } else { None };
         Ok(Builder {
             engine: Engine::new(h, rules),
             indexer,
@@ -240,11 +233,7 @@ impl Builder {
     pub fn build_next(&mut self, progress: &dyn Progress) -> Option<u32> {
         let n = self.done;
         assert!(n <= self.indexer.max_seeds(), "every level is solved");
-        let solved = if self.engine.rules().may_cycle() {
-            self.build_level_retrograde(n, progress)
-        } else {
-            self.build_level_sweep(n, progress)
-        };
+        let solved = if self.engine.rules().may_cycle() { self.build_level_retrograde(n, progress) } else { self.build_level_sweep(n, progress) };
         if !solved {
             return None;
         }
@@ -620,68 +609,71 @@ impl Builder {
     fn retrograde_exits(&self, level: &RetrogradeLevel<'_>) -> Vec<u128> {
         let RetrogradeLevel { n, start, len, undo, state, offsets, chunks, .. } = *level;
         offsets.par_iter().for_each(|c| c.store(0, Relaxed));
-        (0..chunks).into_par_iter().map(|chunk| {
-            let first = chunk * CHUNK as usize;
-            let mut cursor = Cursor::new(&self.indexer, n, first as u64);
-            let mut lagged = Lagged::<usize>::new();
-            let mut joins_at = 0u128;
-            let mut note = |exit: i32| {
-                if exit != i32::from(NO_EXIT) {
-                    joins_at |= 1 << exit.unsigned_abs();
-                }
-            };
-            let last = len.min(first + CHUNK as usize);
-            for (p, slot) in state.iter().enumerate().take(last).skip(first) {
-                cursor.seek(p as u64);
-                let board = cursor.board();
-                if let Some(v) = self.engine.terminal_value(board) {
-                    slot.store(pack_state(v, 0), Relaxed);
-                    note(v);
-                    continue;
-                }
-                // Play every move first and prefetch what each needs:
-                // an exit's value below, an inside move's counter.
-                let mut played = [None; kalah_core::MAX_HOUSES];
-                let mut moves = 0;
-                let mut best = i32::from(NO_EXIT);
-                let mut count = 0;
-                for house in self.engine.moves(board) {
-                    let o = self.engine.play(board, house);
-                    match o.next {
-                        Next::Over => best = best.max(o.gain()),
-                        _ if o.board.total() < n => {
-                            let i = self.indexer.index(o.board);
-                            crate::memory::prefetch(&self.cells()[i as usize]);
-                            played[moves] = Some((i, o));
-                            moves += 1;
-                        }
-                        _ => {
-                            debug_assert_eq!(o.next, Next::Opponent, "a move inside a level passes the turn");
-                            debug_assert_eq!(o.gain(), 0);
-                            if !undo {
-                                let c = (self.indexer.index(o.board) - start) as usize;
-                                crate::memory::prefetch(&offsets[c]);
-                                if let Some(c) = lagged.push(c) {
-                                    offsets[c].fetch_add(1, Relaxed);
-                                }
+        (0..chunks)
+            .into_par_iter()
+            .map(|chunk| {
+                let first = chunk * CHUNK as usize;
+                let mut cursor = Cursor::new(&self.indexer, n, first as u64);
+                let mut lagged = Lagged::<usize>::new();
+                let mut joins_at = 0u128;
+                let mut note = |exit: i32| {
+                    if exit != i32::from(NO_EXIT) {
+                        joins_at |= 1 << exit.unsigned_abs();
+                    }
+                };
+                let last = len.min(first + CHUNK as usize);
+                for (p, slot) in state.iter().enumerate().take(last).skip(first) {
+                    cursor.seek(p as u64);
+                    let board = cursor.board();
+                    if let Some(v) = self.engine.terminal_value(board) {
+                        slot.store(pack_state(v, 0), Relaxed);
+                        note(v);
+                        continue;
+                    }
+                    // Play every move first and prefetch what each needs:
+                    // an exit's value below, an inside move's counter.
+                    let mut played = [None; kalah_core::MAX_HOUSES];
+                    let mut moves = 0;
+                    let mut best = i32::from(NO_EXIT);
+                    let mut count = 0;
+                    for house in self.engine.moves(board) {
+                        let o = self.engine.play(board, house);
+                        match o.next {
+                            Next::Over => best = best.max(o.gain()),
+                            _ if o.board.total() < n => {
+                                let i = self.indexer.index(o.board);
+                                crate::memory::prefetch(&self.cells()[i as usize]);
+                                played[moves] = Some((i, o));
+                                moves += 1;
                             }
-                            count += 1;
+                            _ => {
+                                debug_assert_eq!(o.next, Next::Opponent, "a move inside a level passes the turn");
+                                debug_assert_eq!(o.gain(), 0);
+                                if !undo {
+                                    let c = (self.indexer.index(o.board) - start) as usize;
+                                    crate::memory::prefetch(&offsets[c]);
+                                    if let Some(c) = lagged.push(c) {
+                                        offsets[c].fetch_add(1, Relaxed);
+                                    }
+                                }
+                                count += 1;
+                            }
                         }
                     }
+                    for &(i, o) in played[..moves].iter().flatten() {
+                        let v = self.cells()[i as usize].load(Relaxed);
+                        assert_ne!(v, UNSOLVED, "lower levels are solved");
+                        best = best.max(o.value_with(v as i8 as i32));
+                    }
+                    slot.store(pack_state(best, count), Relaxed);
+                    note(best);
                 }
-                for &(i, o) in played[..moves].iter().flatten() {
-                    let v = self.cells()[i as usize].load(Relaxed);
-                    assert_ne!(v, UNSOLVED, "lower levels are solved");
-                    best = best.max(o.value_with(v as i8 as i32));
+                for c in lagged.drain() {
+                    offsets[c].fetch_add(1, Relaxed);
                 }
-                slot.store(pack_state(best, count), Relaxed);
-                note(best);
-            }
-            for c in lagged.drain() {
-                offsets[c].fetch_add(1, Relaxed);
-            }
-            joins_at
-        }).collect()
+                joins_at
+            })
+            .collect()
     }
 
     /// Pass 2 of [`Builder::build_level_retrograde`], with relay only: the
@@ -743,6 +735,12 @@ impl Builder {
     /// down to 1, growing W_s and L_s (see the comments within); false if
     /// `progress` said to stop first (looked at before each threshold and
     /// chunk), the level half decided.
+    ///
+    /// Read best whole: it is the retrograde kernel, one loop over the
+    /// thresholds whose two parts (the scan for boards that join through
+    /// their exits, the walk over their predecessors) share the claim
+    /// protocol of a cell and the prefetch queues; split apart, each piece
+    /// would need the whole of that state and its invariant again.
     fn retrograde_thresholds(&self, level: &RetrogradeLevel<'_>, joins_at: &[u128], preds: &[AtomicU32], progress: &dyn Progress) -> bool {
         let RetrogradeLevel { n, start, len, undo, cells, state, offsets, chunks } = *level;
         // Pass 3: thresholds from n down to 1, growing W_s and L_s. A cell
@@ -957,10 +955,8 @@ impl Scratch {
     fn new(h: usize, rules: Rules, max_seeds: u32) -> Result<Scratch, DbError> {
         let largest = kalah_core::boards_with(h, max_seeds) as usize;
         let map = |bytes: usize| {
-            LargeBuffer::zeroed(bytes).map_err(|e| DbError::Memory {
-                needed: bytes as u64,
-                why: format!("the retrograde solver's working memory: {e}"),
-            })
+            LargeBuffer::zeroed(bytes)
+                .map_err(|e| DbError::Memory { needed: bytes as u64, why: format!("the retrograde solver's working memory: {e}") })
         };
         let relay = !undoes_moves(rules);
         Ok(Scratch {
@@ -1060,16 +1056,11 @@ pub fn check_retrograde_size(h: usize, max_seeds: u32, rules: Rules) -> Result<(
 /// Refuses databases that one-byte values or the index cannot hold.
 pub fn check_size(h: usize, max_seeds: u32) -> Result<(), DbError> {
     if !(1..=kalah_core::MAX_HOUSES).contains(&h) {
-        return Err(DbError::Unsupported(format!(
-            "{h} houses a side (1 to {} are supported)",
-            kalah_core::MAX_HOUSES
-        )));
+        return Err(DbError::Unsupported(format!("{h} houses a side (1 to {} are supported)", kalah_core::MAX_HOUSES)));
     }
     let max = MAX_SEEDS.min(kalah_core::max_board_seeds(h));
     if max_seeds > max {
-        return Err(DbError::Unsupported(format!(
-            "{max_seeds} seeds (one-byte values hold databases of at most {max} seeds)"
-        )));
+        return Err(DbError::Unsupported(format!("{max_seeds} seeds (one-byte values hold databases of at most {max} seeds)")));
     }
     Ok(())
 }
@@ -1118,20 +1109,10 @@ pub(crate) struct Side {
 
 impl Side {
     pub(crate) fn new(indexer: &Indexer, word: u64) -> Side {
-        let mut moves = [kernel::SideMove {
-            house: 0,
-            landing: kernel::Landing::General,
-            after: 0,
-            after_seeds: 0,
-            after_rank: 0,
-            captured_rank: 0,
-        }; kalah_core::MAX_HOUSES];
+        let mut moves = [kernel::SideMove { house: 0, landing: kernel::Landing::General, after: 0, after_seeds: 0, after_rank: 0, captured_rank: 0 };
+            kalah_core::MAX_HOUSES];
         let count = kernel::side_moves(indexer, word, &mut moves);
-        Side {
-            info: kernel::SideInfo::new(indexer, word),
-            moves,
-            count,
-        }
+        Side { info: kernel::SideInfo::new(indexer, word), moves, count }
     }
 }
 
@@ -1150,14 +1131,7 @@ pub(crate) struct Cursor<'a> {
 impl<'a> Cursor<'a> {
     /// A cursor at index `at` within level `n`.
     pub(crate) fn new(indexer: &'a Indexer, n: u32, at: u64) -> Cursor<'a> {
-        let mut c = Cursor {
-            indexer,
-            n,
-            m: 0,
-            mover: [0; kalah_core::MAX_HOUSES],
-            opponent: [0; kalah_core::MAX_HOUSES],
-            at: u64::MAX,
-        };
+        let mut c = Cursor { indexer, n, m: 0, mover: [0; kalah_core::MAX_HOUSES], opponent: [0; kalah_core::MAX_HOUSES], at: u64::MAX };
         c.seek(at);
         c
     }

@@ -52,7 +52,9 @@ pub enum DbError {
     },
     /// The build was told to stop ([`crate::Progress::stopped`]) before
     /// it ended; the levels written are kept in the partial file.
-    #[error("{path}: the build was stopped after {levels} of {total} levels; they are kept in its partial file, and the same build goes on from them")]
+    #[error(
+        "{path}: the build was stopped after {levels} of {total} levels; they are kept in its partial file, and the same build goes on from them"
+    )]
     Stopped {
         /// The file being built.
         path: PathBuf,
@@ -125,29 +127,17 @@ pub enum DbError {
 impl DbError {
     /// An I/O error on `path`.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> DbError {
-        DbError::Io {
-            path: path.into(),
-            source,
-        }
+        DbError::Io { path: path.into(), source }
     }
 
     /// A corrupt file.
     pub fn corrupt(path: impl Into<PathBuf>, why: impl Into<String>) -> DbError {
-        DbError::Corrupt {
-            path: path.into(),
-            why: why.into(),
-        }
+        DbError::Corrupt { path: path.into(), why: why.into() }
     }
 
     /// Not enough memory or disk for `what`: `needed` bytes, `available` there.
     pub fn too_large(what: impl Into<String>, needed: u64, available: u64) -> DbError {
-        DbError::TooLarge {
-            what: what.into(),
-            needed,
-            needed_h: human_bytes(needed),
-            available,
-            available_h: human_bytes(available),
-        }
+        DbError::TooLarge { what: what.into(), needed, needed_h: human_bytes(needed), available, available_h: human_bytes(available) }
     }
 }
 

@@ -657,12 +657,7 @@ impl Header {
             offset = self.level_end(offset, k, indexer.level_len(k));
         }
         let boards = indexer.level_len(n);
-        LevelEntry {
-            offset,
-            boards,
-            sums_offset: align(offset + self.encoding.value_bytes(n, boards)),
-            checksum: 0,
-        }
+        LevelEntry { offset, boards, sums_offset: align(offset + self.encoding.value_bytes(n, boards)), checksum: 0 }
     }
 
     /// Bytes of the values of level `n` (of `entry`).
@@ -751,10 +746,7 @@ impl Header {
             return Err(corrupt(format!("header length {declared}, expected {expected}")));
         }
         if (bytes.len() as u64) < expected {
-            return Err(HeaderProblem::Truncated(format!(
-                "{} bytes, shorter than its {expected}-byte header",
-                bytes.len()
-            )));
+            return Err(HeaderProblem::Truncated(format!("{} bytes, shorter than its {expected}-byte header", bytes.len())));
         }
         let header = &bytes[..expected as usize];
         let mut zeroed = header.to_vec();
@@ -802,12 +794,7 @@ impl Header {
         let levels: Vec<LevelEntry> = (0..=max_seeds as usize)
             .map(|n| {
                 let at = FIXED + ENTRY * n;
-                LevelEntry {
-                    offset: u64_at(at),
-                    boards: u64_at(at + 8),
-                    sums_offset: u64_at(at + 16),
-                    checksum: u64_at(at + 24),
-                }
+                LevelEntry { offset: u64_at(at), boards: u64_at(at + 8), sums_offset: u64_at(at + 16), checksum: u64_at(at + 24) }
             })
             .collect();
         let header = Header {
@@ -820,28 +807,38 @@ impl Header {
             levels,
             windows: bytes[windows_at..table_end].iter().map(|&b| b as i8).collect(),
         };
-        // Every written level where the layout puts it; the rest empty.
-        let indexer = Indexer::new(houses, max_seeds);
-        for n in 0..=max_seeds {
-            let e = header.levels[n as usize];
-            if n < levels_done {
-                let want = header.layout(&indexer, n);
+        header.check_levels()?;
+        Ok(header)
+    }
+
+    /// The checks of [`Header::decode`] on the level table and the window
+    /// table: every written level where the layout puts it and the rest
+    /// empty; every window of a written level where a window may start, the
+    /// rest zero.
+    fn check_levels(&self) -> Result<(), HeaderProblem> {
+        let corrupt = |why: String| HeaderProblem::Corrupt(why);
+        let indexer = Indexer::new(self.houses, self.max_seeds);
+        for n in 0..=self.max_seeds {
+            let e = self.levels[n as usize];
+            if n < self.levels_done {
+                let want = self.layout(&indexer, n);
                 if (e.offset, e.boards, e.sums_offset) != (want.offset, want.boards, want.sums_offset) {
                     return Err(corrupt(format!("level {n} table entry does not match the layout")));
                 }
             } else if e != LevelEntry::default() {
                 return Err(corrupt(format!("level {n} has a table entry but is not done")));
             }
-            if let Encoding::Window(bits) = encoding {
-                let lows = &header.windows[window_index(n)..=window_index(n) + n as usize];
-                let step = header.value_step();
-                let fits = |&low: &i8| if n < levels_done { Window::may_start_at(bits, n, step, low as i32) } else { low == 0 };
+            if let Encoding::Window(bits) = self.encoding {
+                let lows = &self.windows[window_index(n)..=window_index(n) + n as usize];
+                let step = self.value_step();
+                let done = n < self.levels_done;
+                let fits = |&low: &i8| if done { Window::may_start_at(bits, n, step, low as i32) } else { low == 0 };
                 if let Some(m) = lows.iter().position(|low| !fits(low)) {
                     return Err(corrupt(format!("level {n}: the window of {m} seeds to move starts at {}, where no window can", lows[m])));
                 }
             }
         }
-        Ok(header)
+        Ok(())
     }
 }
 
@@ -894,11 +891,7 @@ mod tests {
 
     #[test]
     fn headers_round_trip_and_catch_damage() {
-        let rules = Rules {
-            capture: Capture::Empty,
-            relay: Relay::On,
-            ..Rules::default()
-        };
+        let rules = Rules { capture: Capture::Empty, relay: Relay::On, ..Rules::default() };
         let mut h = Header::new(6, 20, rules);
         let ix = Indexer::new(6, 20);
         h.levels[0] = h.layout(&ix, 0);

@@ -89,13 +89,7 @@ impl SideInfo {
         for (r, p) in plus.iter_mut().enumerate().take(h + 1) {
             *p = indexer.word_rank(word + ones(r));
         }
-        SideInfo {
-            word,
-            seeds: byte_sum(word),
-            rank: plus[0],
-            without,
-            plus,
-        }
+        SideInfo { word, seeds: byte_sum(word), rank: plus[0], without, plus }
     }
 }
 
@@ -119,10 +113,7 @@ pub(crate) fn side_moves(indexer: &Indexer, word: u64, out: &mut [SideMove; MAX_
         let (after, landing) = if s < d {
             let after = emptied + (ones(s) << (8 * (i + 1)));
             let c = i + s;
-            let landing = Landing::Own {
-                house: c as u8,
-                was_empty: byte(word, c) == 0,
-            };
+            let landing = Landing::Own { house: c as u8, was_empty: byte(word, c) == 0 };
             (after, landing)
         } else if s == d {
             (emptied + (ones(d - 1) << (8 * (i + 1))), Landing::Store)
@@ -135,14 +126,7 @@ pub(crate) fn side_moves(indexer: &Indexer, word: u64, out: &mut [SideMove; MAX_
             Landing::Own { house, .. } => indexer.word_rank(after & !(0xff << (8 * house as usize))),
             _ => 0,
         };
-        out[count] = SideMove {
-            house: i as u8,
-            landing,
-            after,
-            after_seeds: byte_sum(after),
-            after_rank: indexer.word_rank(after),
-            captured_rank,
-        };
+        out[count] = SideMove { house: i as u8, landing, after, after_seeds: byte_sum(after), after_rank: indexer.word_rank(after), captured_rank };
         count += 1;
     }
     count
@@ -181,26 +165,14 @@ pub(crate) fn successor(engine: &Engine, indexer: &Indexer, capture: Capture, n:
                 let y_seeds = y.seeds - taken;
                 let m = mv.after_seeds - 1;
                 let index = indexer.block_base(m + y_seeds, y_seeds) + mv.captured_rank * indexer.side_len(y_seeds) + y.without[j];
-                Successor::Lookup {
-                    index,
-                    level: m + y_seeds,
-                    gain,
-                    same_mover: false,
-                    board: board.flip(),
-                }
+                Successor::Lookup { index, level: m + y_seeds, gain, same_mover: false, board: board.flip() }
             } else {
                 let board = Board::from_words(mv.after, y.word);
                 if engine.ends(board, false) {
                     return Successor::Value(engine.leftover_value(board));
                 }
                 let index = indexer.block_base(n, y.seeds) + mv.after_rank * indexer.side_len(y.seeds) + y.rank;
-                Successor::Lookup {
-                    index,
-                    level: n,
-                    gain: 0,
-                    same_mover: false,
-                    board: board.flip(),
-                }
+                Successor::Lookup { index, level: n, gain: 0, same_mover: false, board: board.flip() }
             }
         }
         Landing::Store => {
@@ -210,13 +182,7 @@ pub(crate) fn successor(engine: &Engine, indexer: &Indexer, capture: Capture, n:
             }
             let m = mv.after_seeds;
             let index = indexer.block_base(n - 1, m) + y.rank * indexer.side_len(m) + mv.after_rank;
-            Successor::Lookup {
-                index,
-                level: n - 1,
-                gain: 1,
-                same_mover: true,
-                board,
-            }
+            Successor::Lookup { index, level: n - 1, gain: 1, same_mover: true, board }
         }
         Landing::Opponent { r } => {
             let opponent = y.word + ones(r as usize);
@@ -226,13 +192,7 @@ pub(crate) fn successor(engine: &Engine, indexer: &Indexer, capture: Capture, n:
             }
             let y_seeds = y.seeds + r as u32;
             let index = indexer.block_base(n - 1, y_seeds) + mv.after_rank * indexer.side_len(y_seeds) + y.plus[r as usize];
-            Successor::Lookup {
-                index,
-                level: n - 1,
-                gain: 1,
-                same_mover: false,
-                board: board.flip(),
-            }
+            Successor::Lookup { index, level: n - 1, gain: 1, same_mover: false, board: board.flip() }
         }
         Landing::General => Successor::General,
     }
@@ -258,14 +218,8 @@ mod tests {
                     }
                     let n = board.total();
                     let y = SideInfo::new(&ix, board.opponent_word());
-                    let mut moves = [SideMove {
-                        house: 0,
-                        landing: Landing::General,
-                        after: 0,
-                        after_seeds: 0,
-                        after_rank: 0,
-                        captured_rank: 0,
-                    }; MAX_HOUSES];
+                    let mut moves =
+                        [SideMove { house: 0, landing: Landing::General, after: 0, after_seeds: 0, after_rank: 0, captured_rank: 0 }; MAX_HOUSES];
                     let count = side_moves(&ix, board.mover_word(), &mut moves);
                     assert_eq!(count, engine.moves(board).count());
                     for mv in &moves[..count] {

@@ -157,7 +157,10 @@ impl Loaded {
             let mut stored = vec![0u8; 8 * blocks(e.boards) as usize];
             read_at(file, path, e.sums_offset, &mut stored)?;
             if sums != stored || level_checksum(&sums) != e.checksum {
-                return Err(DbError::corrupt(path, format!("level {n}: its values do not match their checksums (the partial file is damaged; remove it and build again)")));
+                return Err(DbError::corrupt(
+                    path,
+                    format!("level {n}: its values do not match their checksums (the partial file is damaged; remove it and build again)"),
+                ));
             }
             levels[n as usize] = Some(buffer.freeze());
         }
@@ -470,7 +473,11 @@ pub fn build_file_by_levels(
     }
     let least = least_memory(h, max_seeds, encoding);
     if least > memory {
-        return Err(DbError::too_large(format!("memory for the largest level of a {h}-house, {max_seeds}-seed database beside the level below it"), least, memory));
+        return Err(DbError::too_large(
+            format!("memory for the largest level of a {h}-house, {max_seeds}-seed database beside the level below it"),
+            least,
+            memory,
+        ));
     }
     let indexer = Indexer::new(h, max_seeds);
     let engine = Engine::new(h, rules);
@@ -492,7 +499,8 @@ pub fn build_file_by_levels(
         let boards = indexer.level_len(n);
         progress.level_started(n, boards);
         let start = Instant::now();
-        let groups = plan_groups(&indexer, encoding, n, memory).map_err(|needed| DbError::too_large(format!("memory for level {n} beside level {}", n.saturating_sub(1)), needed, memory))?;
+        let groups = plan_groups(&indexer, encoding, n, memory)
+            .map_err(|needed| DbError::too_large(format!("memory for level {n} beside level {}", n.saturating_sub(1)), needed, memory))?;
         let mut cells = LargeBuffer::zeroed(boards as usize).map_err(|why| DbError::Memory { needed: boards, why: why.to_string() })?;
         cells.bytes().par_chunks_mut(1 << 20).for_each(|c| c.fill(NONE));
         // The lower groups first, the highest (with the level below) last.
@@ -599,21 +607,21 @@ mod tests {
         let whole = dir.path().join("whole.kdb");
         crate::build_file_encoded(&whole, h, rules, 13, encoding, &crate::Quiet).unwrap();
         let path = dir.path().join("levels.kdb");
-        assert_eq!(crate::writer::start_from(&small, &path, 13, encoding).unwrap(), 10);
-        assert_eq!(crate::writer::start_from(&small, &path, 13, encoding).unwrap(), 0, "a partial file is there already");
+        assert_eq!(crate::build::start_from(&small, &path, 13, encoding).unwrap(), 10);
+        assert_eq!(crate::build::start_from(&small, &path, 13, encoding).unwrap(), 0, "a partial file is there already");
         let report = build_file_by_levels(&path, h, rules, 13, encoding, least_memory(h, 13, encoding), &crate::Quiet).unwrap();
         assert_eq!(report.resumed_levels, 10);
         assert!(std::fs::read(&whole).unwrap() == std::fs::read(&path).unwrap());
         // In a window, from the same levels.
         let window = dir.path().join("window.kdb");
-        assert_eq!(crate::writer::start_from(&small, &window, 13, Encoding::Window(3)).unwrap(), 10);
+        assert_eq!(crate::build::start_from(&small, &window, 13, Encoding::Window(3)).unwrap(), 10);
         crate::build_file_encoded(&window, h, rules, 13, Encoding::Window(3), &crate::Quiet).unwrap();
         let again = dir.path().join("again.kdb");
         crate::writer::reencode(&crate::Database::open(&whole).unwrap(), &again, Encoding::Window(3), &|_| {}).unwrap();
         assert!(std::fs::read(&window).unwrap() == std::fs::read(&again).unwrap());
         // Not from a file of as many seeds, nor of another encoding.
-        assert!(crate::writer::start_from(&small, &dir.path().join("x.kdb"), 9, encoding).is_err());
-        assert!(crate::writer::start_from(&small, &dir.path().join("x.kdb"), 13, Encoding::Byte).is_err());
+        assert!(crate::build::start_from(&small, &dir.path().join("x.kdb"), 9, encoding).is_err());
+        assert!(crate::build::start_from(&small, &dir.path().join("x.kdb"), 13, Encoding::Byte).is_err());
     }
 
     /// Stops once this many levels are finished: the levels written are

@@ -3,7 +3,8 @@
 //!
 //! * [`builder`]: solving the levels in memory ([`Builder`]).
 //! * [`format`](mod@format): the file format, specified at the top of the module.
-//! * [`writer`]: building a file, resumable ([`build_file`]).
+//! * [`build`]: which way a file is built, and what it needs ([`build_file`]).
+//! * [`writer`]: writing a file, level by level, resumable.
 //! * [`levels`]: building a file one level at a time, the levels below read
 //!   back from it, for databases whose levels do not all fit in memory.
 //! * [`reader`]: opening, checking and probing a file ([`Database`]).
@@ -12,6 +13,7 @@
 //! * [`tablebase`]: the interface the search probes ([`Tablebase`]).
 #![warn(missing_docs)]
 
+pub mod build;
 pub mod builder;
 pub mod error;
 pub mod format;
@@ -24,9 +26,10 @@ pub mod safe;
 pub mod tablebase;
 pub mod writer;
 
+pub use build::{build_file, build_file_encoded, build_file_within, check_resources, check_resources_within};
 pub use builder::{Builder, Progress, Quiet};
 pub use error::{human_bytes, DbError};
 pub use format::Encoding;
 pub use reader::Database;
 pub use tablebase::{NoTablebase, Stored, Tablebase};
-pub use writer::{build_file, build_file_encoded, build_file_with, build_file_within, check_resources, check_resources_within, save_built, BuildProgress, BuildReport};
+pub use writer::{build_file_with, save_built, BuildProgress, BuildReport};

@@ -25,10 +25,10 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
+use crate::builder::check_size;
 use crate::error::DbError;
 use crate::format::{level_block_sums, level_checksum, Header, HeaderProblem};
 use crate::reader::Database;
-use crate::builder::check_size;
 use crate::safe::SafeFile;
 use crate::writer::{check_disk, check_memory};
 
@@ -63,10 +63,7 @@ pub fn pack(database: &Path, archive: &Path, level: i32, progress: &(dyn Fn(u64)
     let partial = out.path().to_path_buf();
     let archive_bytes = write_packed(&db, out.file(), &partial, level, progress)?;
     out.commit()?;
-    Ok(PackReport {
-        database_bytes: db.file_bytes(),
-        archive_bytes,
-    })
+    Ok(PackReport { database_bytes: db.file_bytes(), archive_bytes })
 }
 
 /// Writes the archive of `db` into `file`, the file `partial`; returns its size.
@@ -118,11 +115,7 @@ pub fn archive_header(archive: &Path) -> Result<(Header, Vec<u8>, BufReader<File
     }
     let version = u32::from_le_bytes(start[8..12].try_into().expect("4 bytes"));
     if version != ARCHIVE_VERSION {
-        return Err(DbError::Version {
-            path: archive.into(),
-            found: version,
-            expected: ARCHIVE_VERSION,
-        });
+        return Err(DbError::Version { path: archive.into(), found: version, expected: ARCHIVE_VERSION });
     }
     if start[12..16] != [0; 4] {
         return Err(bad("bytes 12-15 of the archive header are not zero (a damaged or foreign archive)"));
@@ -135,11 +128,7 @@ pub fn archive_header(archive: &Path) -> Result<(Header, Vec<u8>, BufReader<File
     input.read_exact(&mut head).map_err(|_| bad("truncated archive (database header)"))?;
     let header = Header::decode(&head).map_err(|p| match p {
         HeaderProblem::Magic => bad("the archived header is not a database header"),
-        HeaderProblem::Version(v) => DbError::Version {
-            path: archive.into(),
-            found: v,
-            expected: crate::format::VERSION,
-        },
+        HeaderProblem::Version(v) => DbError::Version { path: archive.into(), found: v, expected: crate::format::VERSION },
         HeaderProblem::Truncated(why) | HeaderProblem::Corrupt(why) => DbError::corrupt(archive, format!("archived header: {why}")),
     })?;
     if !header.complete {
@@ -180,10 +169,7 @@ pub fn unpack(archive: &Path, database: &Path, progress: &(dyn Fn(u64) + Sync)) 
     write_unpacked(from, out.file(), &partial, file_bytes, progress)?;
     out.commit()?;
     let db = Database::open(database)?;
-    Ok(PackReport {
-        database_bytes: db.file_bytes(),
-        archive_bytes,
-    })
+    Ok(PackReport { database_bytes: db.file_bytes(), archive_bytes })
 }
 
 /// An archive being unpacked: its path, its header, the database file's
@@ -219,8 +205,7 @@ fn write_unpacked(from: ArchiveRead, out: &mut File, partial: &Path, file_bytes:
             let mut frame = vec![0u8; len as usize];
             input.read_exact(&mut frame).map_err(|_| bad("truncated archive (level data)"))?;
             let want = (size as usize - values.len()).min(FRAME);
-            let chunk = zstd::bulk::decompress(&frame, want)
-                .map_err(|err| DbError::corrupt(archive, format!("level {n}: bad zstd frame: {err}")))?;
+            let chunk = zstd::bulk::decompress(&frame, want).map_err(|err| DbError::corrupt(archive, format!("level {n}: bad zstd frame: {err}")))?;
             if chunk.len() != want {
                 return Err(DbError::corrupt(archive, format!("level {n}: a frame holds {} values, expected {want}", chunk.len())));
             }

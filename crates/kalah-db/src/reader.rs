@@ -111,10 +111,7 @@ impl Database {
         if bytes.is_empty() {
             return Err(DbError::corrupt(path, "empty file (0 bytes)"));
         }
-        let mut buffer = LargeBuffer::zeroed(bytes.len()).map_err(|e| DbError::Memory {
-            needed: bytes.len() as u64,
-            why: e.to_string(),
-        })?;
+        let mut buffer = LargeBuffer::zeroed(bytes.len()).map_err(|e| DbError::Memory { needed: bytes.len() as u64, why: e.to_string() })?;
         buffer.bytes().copy_from_slice(bytes);
         Database::checked(path, Storage::Loaded(buffer.freeze()))
     }
@@ -124,20 +121,12 @@ impl Database {
         let bytes = map.bytes();
         let header = Header::decode(bytes).map_err(|p| match p {
             HeaderProblem::Magic => DbError::NotADatabase { path: path.into() },
-            HeaderProblem::Version(found) => DbError::Version {
-                path: path.into(),
-                found,
-                expected: crate::format::VERSION,
-            },
+            HeaderProblem::Version(found) => DbError::Version { path: path.into(), found, expected: crate::format::VERSION },
             HeaderProblem::Truncated(why) => DbError::corrupt(path, format!("truncated: {why}")),
             HeaderProblem::Corrupt(why) => DbError::corrupt(path, why),
         })?;
         if !header.complete {
-            return Err(DbError::Incomplete {
-                path: path.into(),
-                levels: header.levels_done,
-                total: header.max_seeds + 1,
-            });
+            return Err(DbError::Incomplete { path: path.into(), levels: header.levels_done, total: header.max_seeds + 1 });
         }
         let indexer = Indexer::new(header.houses, header.max_seeds);
         let expected = header.file_bytes(&indexer);
@@ -165,9 +154,7 @@ impl Database {
         let verified = (0..total_blocks.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
         let (windows, starts) = if header.encoding.has_windows() {
             let windows = (0..=header.max_seeds).flat_map(|n| header.windows_of(n)).collect();
-            let starts = (0..=header.max_seeds)
-                .map(|n| (0..=n).map(|m| indexer.block_start(n, m)).chain([indexer.level_len(n)]).collect())
-                .collect();
+            let starts = (0..=header.max_seeds).map(|n| (0..=n).map(|m| indexer.block_start(n, m)).chain([indexer.level_len(n)]).collect()).collect();
             (windows, starts)
         } else {
             (Vec::new(), Vec::new())
@@ -190,13 +177,7 @@ impl Database {
     pub fn open_for(path: &Path, houses: usize, rules: Rules) -> Result<Database, DbError> {
         let db = Database::open(path)?;
         if db.header.houses != houses || db.header.rules != rules {
-            return Err(DbError::WrongRules {
-                path: path.into(),
-                found_houses: db.header.houses,
-                found: db.header.rules,
-                houses,
-                wanted: rules,
-            });
+            return Err(DbError::WrongRules { path: path.into(), found_houses: db.header.houses, found: db.header.rules, houses, wanted: rules });
         }
         Ok(db)
     }
@@ -213,10 +194,7 @@ impl Database {
             return Ok(self);
         };
         let len = mapped.bytes().len();
-        let mut buffer = LargeBuffer::zeroed(len).map_err(|e| DbError::Memory {
-            needed: len as u64,
-            why: e.to_string(),
-        })?;
+        let mut buffer = LargeBuffer::zeroed(len).map_err(|e| DbError::Memory { needed: len as u64, why: e.to_string() })?;
         buffer
             .bytes()
             .par_chunks_mut(LOAD_PIECE)
@@ -420,10 +398,7 @@ impl Database {
         } else {
             "a value lies outside -n..=n (packed: a code above its largest or outside its window's values, or bits set after the level's last) although the checksum matches (written wrong)"
         };
-        DbError::corrupt(
-            &self.path,
-            format!("level {n}, block {b}: {what} (the file is damaged; rebuild or unpack it again)"),
-        )
+        DbError::corrupt(&self.path, format!("level {n}, block {b}: {what} (the file is damaged; rebuild or unpack it again)"))
     }
 
     /// The value of `board`, a board of this database's size (its houses,

@@ -136,10 +136,7 @@ fn every_flipped_header_bit_is_refused() {
         for bit in 0..8 {
             bytes[at] ^= 1 << bit;
             let e = refused(&bytes, "flip.kdb");
-            assert!(
-                matches!(e, DbError::Corrupt { .. } | DbError::NotADatabase { .. } | DbError::Version { .. }),
-                "byte {at} bit {bit}: {e}"
-            );
+            assert!(matches!(e, DbError::Corrupt { .. } | DbError::NotADatabase { .. } | DbError::Version { .. }), "byte {at} bit {bit}: {e}");
             bytes[at] ^= 1 << bit;
         }
     }
@@ -305,12 +302,8 @@ impl Tmpfs {
         let out = Command::new("mount").args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"]).arg(dir.path()).output();
         match out {
             Ok(o) if o.status.success() => Some(Tmpfs { dir }),
-            Ok(o) => {
-                skipped(format!("mount -t tmpfs failed: {}", String::from_utf8_lossy(&o.stderr).trim()))
-            }
-            Err(e) => {
-                skipped(format!("cannot run mount: {e}"))
-            }
+            Ok(o) => skipped(format!("mount -t tmpfs failed: {}", String::from_utf8_lossy(&o.stderr).trim())),
+            Err(e) => skipped(format!("cannot run mount: {e}")),
         }
     }
 

@@ -441,4 +441,3 @@ fn a_stopped_file_build_resumes_to_the_same_file() {
     assert_eq!(report.resumed_levels, levels);
     assert_eq!(sha256(&path), sha256(&whole));
 }
-

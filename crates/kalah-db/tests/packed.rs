@@ -130,7 +130,10 @@ fn an_interrupted_packed_build_resumes_and_ends_byte_identical() {
         fs::write(kalah_db::writer::partial_path(&other), &bytes).unwrap();
         build_file(&other, 3, rules, 11, &Quiet).unwrap();
         assert_eq!(Database::open(&other).unwrap().header().encoding, Encoding::Byte);
-        assert_eq!(Database::open(&other).unwrap().level_values(11, 0..100).unwrap(), Database::open(&whole).unwrap().level_values(11, 0..100).unwrap());
+        assert_eq!(
+            Database::open(&other).unwrap().level_values(11, 0..100).unwrap(),
+            Database::open(&whole).unwrap().level_values(11, 0..100).unwrap()
+        );
     }
 }
 

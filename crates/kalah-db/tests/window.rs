@@ -125,10 +125,10 @@ fn a_window_build_writes_the_window_of_the_exact_file_and_removes_it() {
     reencode(&byte, &repacked, Encoding::Window(3), &|_| {}).unwrap();
     let built = build(dir.path(), "built.kdb", 4, rules, 12, Encoding::Window(3));
     assert!(fs::read(&built).unwrap() == fs::read(&repacked).unwrap());
-    assert!(!kalah_db::writer::exact_path(&built).exists());
+    assert!(!kalah_db::build::exact_path(&built).exists());
     // The exact file of a build stopped after it: taken as it is.
     let again = dir.path().join("again.kdb");
-    let exact = kalah_db::writer::exact_path(&again);
+    let exact = kalah_db::build::exact_path(&again);
     build_file_encoded(&exact, 4, rules, 12, Encoding::Share, &Quiet).unwrap();
     let report = build_file_encoded(&again, 4, rules, 12, Encoding::Window(3), &Quiet).unwrap();
     assert_eq!(report.resumed_levels, 13);
@@ -191,5 +191,9 @@ fn window_files_have_pinned_bytes() {
         let digest = Sha256::digest(fs::read(&path).unwrap());
         sums.push(digest.iter().map(|b| format!("{b:02x}")).collect::<String>());
     }
-    assert_eq!(sums, ["4aef2d81540a7044ec77c7c425de028d1d021cbf40d80e016b5aec2c7c0c7814", "0d38cb4a5b77cf5fb92d7b77f044743c956830bb70ac2e8d2f77b11eeb6c32dd"], "window files' bytes changed");
+    assert_eq!(
+        sums,
+        ["4aef2d81540a7044ec77c7c425de028d1d021cbf40d80e016b5aec2c7c0c7814", "0d38cb4a5b77cf5fb92d7b77f044743c956830bb70ac2e8d2f77b11eeb6c32dd"],
+        "window files' bytes changed"
+    );
 }

@@ -15,7 +15,10 @@ pub mod search;
 pub mod solver;
 pub mod tt;
 
-pub use solver::{analyze_from_table, cores, spawn_search_thread, table_move, Analysis, BoundSolver, Bounded, BoundedAnalysis, BoundedMove, LineEnd, MoveValue, PvMove, SearchError, SearchOptions, SearchProgress, Solver, TestOutcome, SEARCH_STACK};
 pub use journal::{Entry, Journal};
 pub use search::Stats;
+pub use solver::{
+    analyze_from_table, cores, spawn_search_thread, table_move, Analysis, BoundSolver, Bounded, BoundedAnalysis, BoundedMove, LineEnd, MoveValue,
+    PvMove, SearchError, SearchOptions, SearchProgress, Solver, TestOutcome, SEARCH_STACK,
+};
 pub use tt::TranspositionTable;

@@ -429,10 +429,7 @@ struct History {
 
 impl History {
     const fn new() -> History {
-        History {
-            cuts: [0; kalah_core::MAX_HOUSES],
-            max: 0,
-        }
+        History { cuts: [0; kalah_core::MAX_HOUSES], max: 0 }
     }
 
     /// Adds what the forks of a split counted after they were made from
@@ -646,6 +643,15 @@ struct Node {
     start_guesses: u64,
 }
 
+/// What is known of a move without searching it ([`Searcher::known`]).
+enum Known {
+    /// Its exact value, for the mover.
+    Value(i32),
+    /// Bounds on the value of the board it leads to, for the player who
+    /// moves there, and whether a table guess narrowed them.
+    Bounds { lo: i32, hi: i32, guessed: bool },
+}
+
 /// The best value a node has proven so far, and its move.
 struct Best {
     value: i32,
@@ -696,14 +702,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
     where
         'a: 'b,
     {
-        Searcher {
-            stats: Stats::default(),
-            guessed_leaves: 0,
-            flushed: 0,
-            aborted: false,
-            cancel: Some(cancel),
-            ..*self
-        }
+        Searcher { stats: Stats::default(), guessed_leaves: 0, flushed: 0, aborted: false, cancel: Some(cancel), ..*self }
     }
 
     /// Whether the search is to stop: the stop flag raised, the deadline
@@ -806,7 +805,9 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             // that looks no deeper than the search that made it.
             let (lower, upper) = match entry.guess_depth {
                 None => (entry.lower, entry.upper),
-                Some(depth) if self.horizon != u32::MAX && depth >= self.horizon - ply.min(self.horizon) => self.guess_bounds(entry.lower, entry.upper, self.root_mover),
+                Some(depth) if self.horizon != u32::MAX && depth >= self.horizon - ply.min(self.horizon) => {
+                    self.guess_bounds(entry.lower, entry.upper, self.root_mover)
+                }
                 Some(_) => (i32::MIN, i32::MAX),
             };
             if trusted && (lower >= beta || upper <= alpha) {
@@ -914,14 +915,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
     /// Steps 3 to 5 of a node (see the module docs).
     fn expand(&mut self, board: Board, seeds: i32, key: Option<u64>, window: Window, hint: u8) -> i32 {
         let Window { alpha, beta, ply } = window;
-        let node = Node {
-            board,
-            seeds,
-            key,
-            window,
-            start_nodes: self.stats.nodes,
-            start_guesses: self.guessed_leaves,
-        };
+        let node = Node { board, seeds, key, window, start_nodes: self.stats.nodes, start_guesses: self.guessed_leaves };
         // The best value proven so far (exact moves, bounds of pruned moves, searched moves).
         let mut best = Best { value: i32::MIN, house: 0 };
 
@@ -963,17 +957,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             });
         }
 
-        // Start fetching what the next loop reads: the database entry of a
-        // covered board, the table bucket of another. All at once, so that
-        // the processor's page walks (the tables are larger than its TLB
-        // reaches) and cache misses overlap.
-        for child in &children {
-            match child.key() {
-                Some(slot) if child.seeds <= self.table_max => self.shared.table.prefetch_slot(slot),
-                Some(key) => self.shared.tt.prefetch(key),
-                None => {}
-            }
-        }
+        self.prefetch_children(&children);
 
         // Bounds on each move from its child's range and table entry; the
         // moves still to search are `ranked[..kept]`, each its score
@@ -985,14 +969,8 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         let history_shift = self.history.shift();
         for (i, child) in children.iter_mut().enumerate() {
             let gain = child.gain;
-            let (mut lo, mut hi) = if child.seeds <= self.table_max {
-                // Covered by the database: an exact value, or (a window
-                // encoding, for a value outside its window) bounds, and the
-                // board is searched below like any other, without the table
-                // (its key was the database's slot).
-                let stored = self.shared.table.stored_at(child.board, child.key);
-                if let Some(v) = stored.value() {
-                    let v = child.value_with(v);
+            let (mut lo, hi, guessed) = match self.known(child, ply) {
+                Known::Value(v) => {
                     if v > best.value {
                         best = Best { value: v, house: child.house };
                         if v >= beta {
@@ -1002,29 +980,8 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                     }
                     continue;
                 }
-                child.keyed = false;
-                self.stats.db_bounds += 1;
-                let (floor, ceiling) = (self.bounds.floor(child.board, child.seeds), self.bounds.ceiling(child.board, child.seeds));
-                (stored.lower.max(floor), stored.upper.min(ceiling))
-            } else {
-                (self.bounds.floor(child.board, child.seeds), self.bounds.ceiling(child.board, child.seeds))
+                Known::Bounds { lo, hi, guessed } => (lo, hi, guessed),
             };
-            let mut guessed = false;
-            if let Some(e) = child.key().and_then(|k| self.shared.tt.probe(k)) {
-                child.hint = self.hint(&e);
-                // A guess counts only in a depth-limited search that looks no
-                // deeper below the child than the search that made it.
-                let (lower, upper) = match e.guess_depth {
-                    None => (e.lower, e.upper),
-                    Some(depth) if self.horizon != u32::MAX && depth + ply + 1 >= self.horizon => {
-                        guessed = true;
-                        self.guess_bounds(e.lower, e.upper, self.root_mover == (child.next == Next::Mover))
-                    }
-                    Some(_) => (i32::MIN, i32::MAX),
-                };
-                lo = lo.max(lower);
-                hi = hi.min(upper);
-            }
             // The bound from a chain into the store, where it may decide the move.
             let need = if child.next == Next::Mover { beta - gain } else { gain - alpha };
             lo = self.bounds.raise_floor(child.board, child.seeds, lo, need);
@@ -1053,6 +1010,62 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
         }
 
         self.search_in_order(&node, &children, ranked, kept, best)
+    }
+
+    /// Starts fetching what the loop over a node's moves reads: the
+    /// database entry of a covered board, the table bucket of another. All
+    /// at once, so that the processor's page walks (the tables are larger
+    /// than its TLB reaches) and cache misses overlap.
+    #[inline(always)]
+    fn prefetch_children(&self, children: &[Child]) {
+        for child in children {
+            match child.key() {
+                Some(slot) if child.seeds <= self.table_max => self.shared.table.prefetch_slot(slot),
+                Some(key) => self.shared.tt.prefetch(key),
+                None => {}
+            }
+        }
+    }
+
+    /// What is known of a move's value without searching it, for the
+    /// mover: exact where the database holds its board's value; else
+    /// bounds on its board's value, for the player who moves there, from
+    /// the seeds (futility), the database's bounds (a window encoding, for
+    /// a value outside its window: the board is then searched below like
+    /// any other, without the table, whose key was the database's slot)
+    /// and the board's table entry, and whether a guess narrowed them.
+    #[inline(always)]
+    fn known(&mut self, child: &mut Child, ply: u32) -> Known {
+        let (floor, ceiling) = if child.seeds <= self.table_max {
+            let stored = self.shared.table.stored_at(child.board, child.key);
+            if let Some(v) = stored.value() {
+                return Known::Value(child.value_with(v));
+            }
+            child.keyed = false;
+            self.stats.db_bounds += 1;
+            (stored.lower, stored.upper)
+        } else {
+            (i32::MIN, i32::MAX)
+        };
+        let mut lo = floor.max(self.bounds.floor(child.board, child.seeds));
+        let mut hi = ceiling.min(self.bounds.ceiling(child.board, child.seeds));
+        let mut guessed = false;
+        if let Some(e) = child.key().and_then(|k| self.shared.tt.probe(k)) {
+            child.hint = self.hint(&e);
+            // A guess counts only in a depth-limited search that looks no
+            // deeper below the child than the search that made it.
+            let (lower, upper) = match e.guess_depth {
+                None => (e.lower, e.upper),
+                Some(depth) if self.horizon != u32::MAX && depth + ply + 1 >= self.horizon => {
+                    guessed = true;
+                    self.guess_bounds(e.lower, e.upper, self.root_mover == (child.next == Next::Mover))
+                }
+                Some(_) => (i32::MIN, i32::MAX),
+            };
+            lo = lo.max(lower);
+            hi = hi.min(upper);
+        }
+        Known::Bounds { lo, hi, guessed }
     }
 
     /// The search order's score of a move to search (highest first; the
@@ -1168,10 +1181,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
     fn split(&mut self, children: &[Child], rest: &[u8], window: Window, best: &mut Best) -> Option<Option<i32>> {
         let beta = window.beta;
         use rayon::prelude::*;
-        let cancel = Cancel {
-            flag: AtomicBool::new(false),
-            parent: self.cancel,
-        };
+        let cancel = Cancel { flag: AtomicBool::new(false), parent: self.cancel };
         let this = &*self;
         let forked: Vec<Forked> = rest
             .par_iter()
@@ -1190,13 +1200,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                     }
                 }
                 fork.flush_nodes();
-                Forked {
-                    value,
-                    house: child.house,
-                    stats: fork.stats,
-                    guessed_leaves: fork.guessed_leaves,
-                    history: fork.history,
-                }
+                Forked { value, house: child.house, stats: fork.stats, guessed_leaves: fork.guessed_leaves, history: fork.history }
             })
             .collect();
         self.stats.splits += 1;
@@ -1599,10 +1603,7 @@ pub(crate) struct Proven {
 
 impl Default for Proven {
     fn default() -> Self {
-        Proven {
-            lower: AtomicI32::new(i32::MIN),
-            upper: AtomicI32::new(i32::MAX),
-        }
+        Proven { lower: AtomicI32::new(i32::MIN), upper: AtomicI32::new(i32::MAX) }
     }
 }
 
@@ -1663,10 +1664,7 @@ mod tests {
                     for other in [0u64, 1, 7, 127] {
                         // `other` seeds in the next house to the left, if any: no borrow may reach it.
                         let side = seeds << (8 * house) | if house > 0 { other << (8 * (house - 1)) } else { 0 };
-                        let want: u64 = (0..h)
-                            .filter(|&i| (side >> (8 * i)) as u8 as usize >= h - i)
-                            .map(|i| 0x80 << (8 * i))
-                            .sum();
+                        let want: u64 = (0..h).filter(|&i| (side >> (8 * i)) as u8 as usize >= h - i).map(|i| 0x80 << (8 * i)).sum();
                         assert_eq!(houses_reaching_store(side, distances), want, "h={h} side {side:#x}");
                         assert_eq!(reaches_store(side, distances), want != 0);
                     }

@@ -19,8 +19,8 @@
 //! reached depends on the threads' timing).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::time::Instant;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use kalah_core::{Board, Engine, KeyPacker, Next, Position, Rules, Side};
 use kalah_db::Tablebase;
@@ -61,7 +61,9 @@ pub enum SearchError {
     IllegalLine(String),
     /// A line read from a table that holds bounds for some values (a
     /// database in a window encoding): such a table is searched, not read.
-    #[error("the endgame database holds a window of values and bounds outside it, so a line of best play cannot be read from it; search over it instead")]
+    #[error(
+        "the endgame database holds a window of values and bounds outside it, so a line of best play cannot be read from it; search over it instead"
+    )]
     NotExact,
     /// A table asked for a board it does not cover.
     #[error("the position has {seeds} seeds in its houses; the database covers at most {max}")]
@@ -158,7 +160,9 @@ impl SearchOptions {
         let fields = KeyPacker::new(h);
         let unary_bits = TranspositionTable::widest_keys(self.tt_bytes);
         match self.max_seeds {
-            Some(n) if TranspositionTable::min_bytes(fields.bits()) > self.tt_bytes && n + 2 * h as u32 - 1 <= unary_bits => KeyPacker::unary(h, unary_bits),
+            Some(n) if TranspositionTable::min_bytes(fields.bits()) > self.tt_bytes && n + 2 * h as u32 - 1 <= unary_bits => {
+                KeyPacker::unary(h, unary_bits)
+            }
             _ => fields,
         }
     }
@@ -180,11 +184,7 @@ pub fn cores() -> usize {
 
 impl Default for SearchOptions {
     fn default() -> Self {
-        SearchOptions {
-            threads: cores(),
-            tt_bytes: 1 << 30,
-            max_seeds: None,
-        }
+        SearchOptions { threads: cores(), tt_bytes: 1 << 30, max_seeds: None }
     }
 }
 
@@ -393,12 +393,7 @@ impl<T: Tablebase> Solver<T> {
     /// that allow endless play.
     fn build(h: usize, rules: Rules, table: T, options: SearchOptions) -> Result<Self, SearchError> {
         if table.max_seeds().is_some() && (table.houses() != h || table.rules() != rules) {
-            return Err(SearchError::WrongTablebase {
-                db_houses: table.houses(),
-                db_rules: table.rules(),
-                houses: h,
-                rules,
-            });
+            return Err(SearchError::WrongTablebase { db_houses: table.houses(), db_rules: table.rules(), houses: h, rules });
         }
         let threads = options.threads.max(1);
         let pool = rayon::ThreadPoolBuilder::new()
@@ -409,17 +404,12 @@ impl<T: Tablebase> Solver<T> {
             // pages cost memory).
             .stack_size(SEARCH_STACK)
             .build()
-            .map_err(|e| SearchError::Threads {
-                threads,
-                why: e.to_string(),
-            })?;
+            .map_err(|e| SearchError::Threads { threads, why: e.to_string() })?;
         let keys = options.keys(h);
         Ok(Solver {
             engine: Engine::new(h, rules),
-            tt: TranspositionTable::new(options.tt_bytes, keys.bits()).map_err(|e| SearchError::Memory {
-                bytes: options.tt_bytes,
-                why: e.to_string(),
-            })?,
+            tt: TranspositionTable::new(options.tt_bytes, keys.bits())
+                .map_err(|e| SearchError::Memory { bytes: options.tt_bytes, why: e.to_string() })?,
             keys,
             table,
             pool,
@@ -529,10 +519,7 @@ impl<T: Tablebase> Solver<T> {
     /// as one of this solver's size, and valued wrong.
     fn check(&self, position: &Position) -> Result<(), SearchError> {
         if position.houses() != self.engine.houses() {
-            return Err(SearchError::WrongPosition {
-                position_houses: position.houses(),
-                houses: self.engine.houses(),
-            });
+            return Err(SearchError::WrongPosition { position_houses: position.houses(), houses: self.engine.houses() });
         }
         Ok(())
     }
@@ -609,7 +596,11 @@ impl<T: Tablebase> Solver<T> {
         let mut board = position.mover_board();
         for (k, &house) in houses.iter().enumerate() {
             if self.engine.is_over(board) || house == 0 || house > self.engine.houses() || board.get(house - 1) == 0 {
-                return Err(SearchError::IllegalLine(format!("move {} of the line ({}): house {house} cannot be played there", k + 1, join_houses(houses))));
+                return Err(SearchError::IllegalLine(format!(
+                    "move {} of the line ({}): house {house} cannot be played there",
+                    k + 1,
+                    join_houses(houses)
+                )));
             }
             line.push((board, (house - 1) as u8));
             board = self.engine.play(board, house - 1).board;
@@ -627,7 +618,8 @@ impl<T: Tablebase> Solver<T> {
         self.check(position)?;
         let board = position.mover_board();
         let base = position.store_difference();
-        let found = self.parallel_until(board, |s| s.single_test(board, at_least - base), deadline, deadline.and(self.cancel.as_deref()), &Proven::default());
+        let found =
+            self.parallel_until(board, |s| s.single_test(board, at_least - base), deadline, deadline.and(self.cancel.as_deref()), &Proven::default());
         if let Some(why) = self.table.failure() {
             return Err(SearchError::Tablebase(why));
         }
@@ -688,10 +680,7 @@ impl<T: Tablebase> Solver<T> {
         self.check(position)?;
         let (lower, upper) = self.board_within(position.mover_board(), deadline, bracket)?;
         let base = position.store_difference();
-        Ok(Bounded {
-            lower: base + lower,
-            upper: base + upper,
-        })
+        Ok(Bounded { lower: base + lower, upper: base + upper })
     }
 
     /// [`Solver::within`] for a board: bounds on its value for the mover.
@@ -708,10 +697,7 @@ impl<T: Tablebase> Solver<T> {
     fn gathered(&self, position: &Position, found: Option<(i32, i32)>, proven: &Proven) -> Result<Bounded, SearchError> {
         let (lower, upper) = self.gathered_board(position.mover_board(), found, proven)?;
         let base = position.store_difference();
-        Ok(Bounded {
-            lower: base + lower,
-            upper: base + upper,
-        })
+        Ok(Bounded { lower: base + lower, upper: base + upper })
     }
 
     /// [`Solver::gathered`] for a board: bounds on its value for the mover.
@@ -769,11 +755,7 @@ impl<T: Tablebase> Solver<T> {
         }
         let base = position.store_difference();
         let mut value = self.bounds_within(position, deadline)?;
-        let mut line = if pv && value.is_exact() {
-            self.principal_variation(position, value.lower - base)
-        } else {
-            Vec::new()
-        };
+        let mut line = if pv && value.is_exact() { self.principal_variation(position, value.lower - base) } else { Vec::new() };
         let moves = if all_moves {
             let limit = Limit { deadline: Some(deadline), max_depth: u32::MAX };
             moves_within(&self.engine, position, &mut value, limit, |house, limit| {
@@ -820,12 +802,7 @@ impl<T: Tablebase> Solver<T> {
         let board = position.mover_board();
         let base = position.store_difference();
         if let Some(v) = self.engine.terminal_value(board) {
-            return Some(Analysis {
-                value: base + v,
-                moves: Vec::new(),
-                pv: Vec::new(),
-                end: LineEnd::GameOver,
-            });
+            return Some(Analysis { value: base + v, moves: Vec::new(), pv: Vec::new(), end: LineEnd::GameOver });
         }
         let (value, moves) = if all_moves {
             let mut moves = Vec::new();
@@ -838,17 +815,8 @@ impl<T: Tablebase> Solver<T> {
         } else {
             (base + self.board_value_unless(board, stop)?, Vec::new())
         };
-        let pv = if pv {
-            self.line_unless(position, value - base, stop)?
-        } else {
-            Vec::new()
-        };
-        Some(Analysis {
-            value,
-            moves,
-            pv,
-            end: LineEnd::GameOver,
-        })
+        let pv = if pv { self.line_unless(position, value - base, stop)? } else { Vec::new() };
+        Some(Analysis { value, moves, pv, end: LineEnd::GameOver })
     }
 
     /// A best move (its house, 1-based) of the player to move in
@@ -964,20 +932,10 @@ pub fn analyze_from_table<T: Tablebase>(engine: &Engine, table: &T, position: &P
     let base = position.store_difference();
     let damaged = || table.failure().map(SearchError::Tablebase);
     if let Some(v) = engine.terminal_value(board) {
-        return Ok(Analysis {
-            value: base + v,
-            moves: Vec::new(),
-            pv: Vec::new(),
-            end: LineEnd::GameOver,
-        });
+        return Ok(Analysis { value: base + v, moves: Vec::new(), pv: Vec::new(), end: LineEnd::GameOver });
     }
-    let moves: Vec<MoveValue> = engine
-        .moves(board)
-        .map(|house| MoveValue {
-            house: house + 1,
-            value: base + move_value(engine, table, board, house),
-        })
-        .collect();
+    let moves: Vec<MoveValue> =
+        engine.moves(board).map(|house| MoveValue { house: house + 1, value: base + move_value(engine, table, board, house) }).collect();
     let value = exact_value_of(table, board) + base;
     if let Some(e) = damaged() {
         return Err(e);
@@ -987,17 +945,9 @@ pub fn analyze_from_table<T: Tablebase>(engine: &Engine, table: &T, position: &P
         return Err(e);
     }
     if !moves.iter().any(|m| m.value == value) {
-        return Err(SearchError::Inconsistent(format!(
-            "no move of {} reaches its value {value}",
-            position.ring()
-        )));
+        return Err(SearchError::Inconsistent(format!("no move of {} reaches its value {value}", position.ring())));
     }
-    Ok(Analysis {
-        value,
-        moves,
-        pv,
-        end,
-    })
+    Ok(Analysis { value, moves, pv, end })
 }
 
 /// Refuses a table, engine and position that do not belong together, a
@@ -1017,10 +967,7 @@ fn check_table<T: Tablebase>(engine: &Engine, table: &T, position: &Position) ->
         });
     }
     if position.houses() != engine.houses() {
-        return Err(SearchError::WrongPosition {
-            position_houses: position.houses(),
-            houses: engine.houses(),
-        });
+        return Err(SearchError::WrongPosition { position_houses: position.houses(), houses: engine.houses() });
     }
     let seeds = position.seeds_in_houses();
     match table.max_seeds() {
@@ -1086,10 +1033,7 @@ fn table_line<T: Tablebase>(engine: &Engine, table: &T, start: Board, mut side: 
     let mut unranked = None;
     while !engine.is_over(board) && line.len() < max_moves {
         let target = exact_value_of(table, board);
-        let optimal: Vec<usize> = engine
-            .moves(board)
-            .filter(|&house| move_value(engine, table, board, house) == target)
-            .collect();
+        let optimal: Vec<usize> = engine.moves(board).filter(|&house| move_value(engine, table, board, house) == target).collect();
         if optimal.is_empty() {
             break; // damaged table; the caller reports it
         }
@@ -1235,11 +1179,7 @@ impl ProgressRanks {
             frontier = next;
             r += 1;
         }
-        let rank = boards
-            .iter()
-            .zip(&rank)
-            .filter_map(|(&b, &r)| r.map(|r| (b, r)))
-            .collect();
+        let rank = boards.iter().zip(&rank).filter_map(|(&b, &r)| r.map(|r| (b, r))).collect();
         Some(ProgressRanks { seeds: n, rank })
     }
 
@@ -1347,7 +1287,8 @@ impl<T: Tablebase> BoundSolver<T> {
         if limit.deadline.is_some_and(|d| Instant::now() >= d) {
             return self.0.gathered_board(board, None, &proven);
         }
-        let found = self.0.parallel_until(board, |s| s.prove(board, limit.max_depth), limit.deadline, limit.deadline.and(self.0.cancel.as_deref()), &proven);
+        let found =
+            self.0.parallel_until(board, |s| s.prove(board, limit.max_depth), limit.deadline, limit.deadline.and(self.0.cancel.as_deref()), &proven);
         self.0.gathered_board(board, found, &proven)
     }
 
@@ -1515,10 +1456,7 @@ fn moves_within(
     let mut moves = Vec::new();
     for (i, &house) in houses.iter().enumerate() {
         let b = bounds(house, limit.share(houses.len() - i))?;
-        moves.push(BoundedMove {
-            house: house + 1,
-            value: Bounded { lower: base + b.lower, upper: base + b.upper },
-        });
+        moves.push(BoundedMove { house: house + 1, value: Bounded { lower: base + b.lower, upper: base + b.upper } });
     }
     value.lower = value.lower.max(moves.iter().map(|m| m.value.lower).max().unwrap_or(value.lower));
     value.upper = value.upper.min(moves.iter().map(|m| m.value.upper).max().unwrap_or(value.upper));

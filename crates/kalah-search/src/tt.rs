@@ -87,13 +87,7 @@ pub struct Bounds {
 
 impl Bounds {
     /// No information.
-    pub const NONE: Bounds = Bounds {
-        lower: i32::MIN,
-        upper: i32::MAX,
-        best: 0,
-        guess_depth: None,
-        work: 0,
-    };
+    pub const NONE: Bounds = Bounds { lower: i32::MIN, upper: i32::MAX, best: 0, guess_depth: None, work: 0 };
 
     /// Whether these are exact bounds.
     #[inline]
@@ -116,10 +110,7 @@ const BUCKET_BYTES: usize = WAYS * 8;
 
 impl std::fmt::Debug for TranspositionTable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TranspositionTable")
-            .field("bytes", &self.bytes())
-            .field("key_bits", &self.key_bits)
-            .finish()
+        f.debug_struct("TranspositionTable").field("bytes", &self.bytes()).field("key_bits", &self.key_bits).finish()
     }
 }
 
@@ -143,10 +134,7 @@ struct Mixer {
 
 impl Mixer {
     fn new(bits: u32) -> Mixer {
-        Mixer {
-            mask: if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 },
-            half: bits.div_ceil(2),
-        }
+        Mixer { mask: if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 }, half: bits.div_ceil(2) }
     }
 
     #[inline]
@@ -205,12 +193,7 @@ impl TranspositionTable {
     pub fn new(bytes: usize, key_bits: u32) -> std::io::Result<TranspositionTable> {
         let bucket_bits = bucket_bits(bytes, key_bits);
         let words = LargeBuffer::zeroed(BUCKET_BYTES << bucket_bits)?;
-        Ok(TranspositionTable {
-            words,
-            bucket_bits,
-            key_bits,
-            mixer: Mixer::new(key_bits),
-        })
+        Ok(TranspositionTable { words, bucket_bits, key_bits, mixer: Mixer::new(key_bits) })
     }
 
     /// The size in bytes of the table [`TranspositionTable::new`] makes
@@ -423,13 +406,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn exact(lower: i32, upper: i32, best: u8) -> Option<Bounds> {
-        Some(Bounds {
-            lower,
-            upper,
-            best,
-            guess_depth: None,
-            work: 0,
-        })
+        Some(Bounds { lower, upper, best, guess_depth: None, work: 0 })
     }
 
     /// Compares all but the work field.

@@ -26,13 +26,13 @@ fn a_small_table_takes_unary_keys_where_they_cover_the_boards() {
     let options = |mib: usize, max_seeds| SearchOptions { threads: 1, tt_bytes: mib << 20, max_seeds };
     // (houses, MiB asked, most seeds, unary, MiB made)
     let cases = [
-        (6, 64, Some(48), true, 64),  // 48 + 11 bits: the widest 64 MiB holds (39 + 20)
-        (6, 32, Some(48), false, 128), // 59 bits do not fit 32 MiB's 58: the fields' 128 MiB
-        (6, 64, None, false, 128),    // seeds not given: the fields
-        (6, 256, Some(48), false, 256), // large enough for the fields
-        (8, 16, Some(16), true, 16),  // Kalah(8,1): 16 MiB, not 2 GiB
+        (6, 64, Some(48), true, 64),      // 48 + 11 bits: the widest 64 MiB holds (39 + 20)
+        (6, 32, Some(48), false, 128),    // 59 bits do not fit 32 MiB's 58: the fields' 128 MiB
+        (6, 64, None, false, 128),        // seeds not given: the fields
+        (6, 256, Some(48), false, 256),   // large enough for the fields
+        (8, 16, Some(16), true, 16),      // Kalah(8,1): 16 MiB, not 2 GiB
         (8, 1024, Some(64), false, 2048), // Kalah(8,4): 79 bits are too many
-        (4, 1, Some(48), false, 1),   // four houses' fields need 32 KiB
+        (4, 1, Some(48), false, 1),       // four houses' fields need 32 KiB
     ];
     for (h, mib, max_seeds, unary, made) in cases {
         let o = options(mib, max_seeds);

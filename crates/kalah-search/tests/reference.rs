@@ -36,18 +36,12 @@ use kalah_search::{analyze_from_table, Analysis, LineEnd, SearchOptions, Solver}
 
 /// A small table and two threads, so the parallel path (split nodes) is the one
 /// checked; the value cannot depend on the thread count.
-const OPTIONS: SearchOptions = SearchOptions {
-    threads: 2,
-    tt_bytes: 16 << 20,
-    max_seeds: None,
-};
+const OPTIONS: SearchOptions = SearchOptions { threads: 2, tt_bytes: 16 << 20, max_seeds: None };
 
 /// The rule sets with the given sowing direction, and the given capture
 /// rule if one is named: 24 of the 48 combinations, or 12.
 fn rule_sets(sowing: Sowing, capture: Option<Capture>) -> Vec<Rules> {
-    let rules: Vec<Rules> = Rules::all()
-        .filter(|r| r.sowing == sowing && (capture.is_none() || capture == Some(r.capture)))
-        .collect();
+    let rules: Vec<Rules> = Rules::all().filter(|r| r.sowing == sowing && (capture.is_none() || capture == Some(r.capture))).collect();
     assert_eq!(rules.len(), if capture.is_some() { 12 } else { 24 });
     rules
 }
@@ -61,10 +55,7 @@ fn to_reference(p: &Position) -> RefPosition {
         cells.extend((1..=h).map(|i| u32::from(p.house(side, i))));
         cells.push(p.store(side));
     }
-    RefPosition {
-        cells,
-        south_to_move: p.to_move() == Side::South,
-    }
+    RefPosition { cells, south_to_move: p.to_move() == Side::South }
 }
 
 /// The store difference of `p` for `side`.
@@ -96,15 +87,10 @@ fn compare(rules: &Rules, engine: &Engine, start: &Position, what: &str, analysi
     let mut ref_moves = ref_moves;
     ref_moves.sort_unstable();
     if moves != ref_moves {
-        failures.push(format!(
-            "{case}: move values (house, value): {what} {moves:?}, reference {ref_moves:?}"
-        ));
+        failures.push(format!("{case}: move values (house, value): {what} {moves:?}, reference {ref_moves:?}"));
     }
     if moves.iter().map(|&(_, v)| v).max() != Some(analysis.value) {
-        failures.push(format!(
-            "{case}: {what} value {} is not the best of its move values {moves:?}",
-            analysis.value
-        ));
+        failures.push(format!("{case}: {what} value {} is not the best of its move values {moves:?}", analysis.value));
     }
     if let Err(why) = replay(rules, engine, start, analysis) {
         failures.push(format!("{case}: principal variation {:?}: {why}", analysis.pv));
@@ -125,9 +111,7 @@ fn replay(rules: &Rules, engine: &Engine, start: &Position, analysis: &Analysis)
         if mv.side != p.to_move() {
             return Err(format!("move {} is {}'s, but {} is to move in {}", i + 1, mv.side, p.to_move(), p.ring()));
         }
-        let (next, outcome) = p
-            .play(engine, mv.house)
-            .map_err(|e| format!("move {} (house {}) in {}: {e}", i + 1, mv.house, p.ring()))?;
+        let (next, outcome) = p.play(engine, mv.house).map_err(|e| format!("move {} (house {}) in {}: {e}", i + 1, mv.house, p.ring()))?;
         ended = outcome.next == Next::Over;
         line.push(next);
     }
@@ -160,11 +144,7 @@ fn replay(rules: &Rules, engine: &Engine, start: &Position, analysis: &Analysis)
         }
         let stores = stores_for(last, me);
         if stores != analysis.value {
-            return Err(format!(
-                "it ends with store difference {stores} for {me} in {}, not the value {}",
-                last.ring(),
-                analysis.value
-            ));
+            return Err(format!("it ends with store difference {stores} for {me} in {}, not the value {}", last.ring(), analysis.value));
         }
     }
     Ok(())
@@ -172,12 +152,7 @@ fn replay(rules: &Rules, engine: &Engine, start: &Position, analysis: &Analysis)
 
 /// Panics with every disagreement, if any.
 fn assert_agree(failures: &[String]) {
-    assert!(
-        failures.is_empty(),
-        "{} disagreement(s) with the reference:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} disagreement(s) with the reference:\n{}", failures.len(), failures.join("\n"));
 }
 
 /// The start of Kalah(h,s), checked against the reference's own start.
@@ -209,11 +184,7 @@ fn check_counter_clockwise(rules: &[Rules], sizes: &[(usize, &[u32])]) {
                 // The root's own MTD(f) (not the best of the move values) must agree too.
                 let value = solver.analyze(&start, false, false).unwrap().value;
                 if value != analysis.value {
-                    failures.push(format!(
-                        "{} under {rules}: value alone {value}, best move value {}",
-                        start.ring(),
-                        analysis.value
-                    ));
+                    failures.push(format!("{} under {rules}: value alone {value}, best move value {}", start.ring(), analysis.value));
                 }
                 compared += 1;
             }
@@ -380,10 +351,5 @@ fn clockwise_endless_lines_score_nothing_more() {
         failures.extend(f);
     }
     assert!(endless > 0, "no endless line to check");
-    assert!(
-        failures.is_empty(),
-        "{} of {endless} endless lines stop short of the value:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} of {endless} endless lines stop short of the value:\n{}", failures.len(), failures.join("\n"));
 }

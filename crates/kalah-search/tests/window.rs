@@ -12,7 +12,6 @@ use kalah_search::{SearchOptions, Solver};
 mod common;
 use common::Rng;
 
-
 /// Positions of Kalah(h,s) reached by random moves from the start, with
 /// at most `max_seeds` seeds in their houses (and no fewer than 4 above
 /// the database), the first `count` of them.

@@ -19,11 +19,11 @@ use std::path::Path;
 use std::time::Instant;
 
 use heed::types::Bytes;
-use redb::ReadableTable;
 use kalah::journal::{Identity, JournalDir};
 use kalah::{Board, Indexer, Rules};
 use kalah_search::{Entry, Journal};
 use rand::{rngs::StdRng, RngExt, SeedableRng};
+use redb::ReadableTable;
 
 const HOUSES: usize = 6;
 const NEW: usize = 100;
@@ -216,11 +216,23 @@ fn concurrent(dir: &Path) {
         let t = Instant::now();
         // Both started before either is waited for: they write at once.
         let started: Vec<_> = (0..2)
-            .map(|i| std::process::Command::new(&me).args(["--writer", store, at.to_str().unwrap(), &i.to_string()]).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap())
+            .map(|i| {
+                std::process::Command::new(&me)
+                    .args(["--writer", store, at.to_str().unwrap(), &i.to_string()])
+                    .stdout(std::process::Stdio::piped())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
             .collect();
         let children: Vec<_> = started.into_iter().map(|c| c.wait_with_output().unwrap()).collect();
         for (i, c) in children.iter().enumerate() {
-            println!("{store} writer {i}: exit {:?} {}{}", c.status.code(), String::from_utf8_lossy(&c.stdout).trim(), String::from_utf8_lossy(&c.stderr).lines().last().unwrap_or(""));
+            println!(
+                "{store} writer {i}: exit {:?} {}{}",
+                c.status.code(),
+                String::from_utf8_lossy(&c.stdout).trim(),
+                String::from_utf8_lossy(&c.stderr).lines().last().unwrap_or("")
+            );
         }
         println!("{store}: {:.2} s", t.elapsed().as_secs_f64());
     }

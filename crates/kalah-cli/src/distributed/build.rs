@@ -94,7 +94,7 @@ fn prepare(cluster: &Cluster, m: &clap::ArgMatches) -> anyhow::Result<Request> {
     }
     // Every rank holds the whole database in memory, and the ranks of one
     // machine share its memory.
-    let (memory, _) = kalah_db::writer::requirements(houses, max_seeds, rules, encoding);
+    let (memory, _) = kalah_db::build::requirements(houses, max_seeds, rules, encoding);
     let on_this_machine = memory.saturating_mul(cluster.local as u64);
     if let Some(available) = kalah_db::writer::available_memory().filter(|&a| a < on_this_machine) {
         return Err(user(format!(
@@ -131,7 +131,7 @@ fn build(cluster: &Cluster, r: &Request) -> anyhow::Result<()> {
         }
         return Ok(());
     }
-    let (memory, disk) = kalah_db::writer::requirements(r.houses, r.max_seeds, r.rules, r.encoding);
+    let (memory, disk) = kalah_db::build::requirements(r.houses, r.max_seeds, r.rules, r.encoding);
     eprintln!(
         "note: building {} boards of {} houses with up to {} seeds ({}) into {} on {} rank{} of {} thread{}: {} of memory on every rank, {} of disk{}",
         group(kalah_core::boards_up_to(r.houses, r.max_seeds)),

@@ -394,7 +394,7 @@ pub fn for_starts(databases: &Databases, setup: &Setup<'_>, largest: u32) -> Res
             kalah_db::builder::check_size(h, n)
                 .map_err(|e| Error::refused(format!("a {n}-seed database built in memory: {e}")).about(Field::DbSeeds))?;
             let n = n.min(largest);
-            let (memory, _) = kalah_db::writer::requirements(h, n, rules, kalah_db::Encoding::Byte);
+            let (memory, _) = kalah_db::build::requirements(h, n, rules, kalah_db::Encoding::Byte);
             let free = kalah_db::writer::available_memory().unwrap_or(u64::MAX);
             if memory > free {
                 return Err(Error::refused(format!(

@@ -154,7 +154,7 @@ pub fn solve(request: &StrongRequest, progress: &dyn BuildProgress, observer: &d
         }
         None => {
             kalah_db::check_resources(file, h, n, rules, Encoding::Byte)?;
-            let (memory, disk) = kalah_db::writer::requirements(h, n, rules, Encoding::Byte);
+            let (memory, disk) = kalah_db::build::requirements(h, n, rules, Encoding::Byte);
             let boards = kalah_core::boards_up_to(h, n);
             observer.note(&format!(
                 "strong solution of Kalah({h},{seeds}): {} boards, {} of memory, {} of disk, into {}",
