@@ -86,7 +86,7 @@ impl Preparing {
     /// Prepares `asked` (houses and seeds) under each capture rule in
     /// `databases`'s folder, in a thread of its own; `log` hears what is
     /// built and what failed.
-    pub fn start(databases: kalah::Databases, asked: &[(usize, u32)], log: kalah::Log) -> Arc<Preparing> {
+    pub fn start(databases: kalah::Databases, asked: &[(usize, u32)], memory: u64, log: kalah::Log) -> Arc<Preparing> {
         let items: Vec<Arc<Item>> = asked
             .iter()
             .flat_map(|&(houses, seeds)| {
@@ -105,7 +105,7 @@ impl Preparing {
         let work = preparing.clone();
         let spawned = std::thread::Builder::new().name("kalah-prepare".into()).spawn(move || {
             for item in &work.items {
-                let state = build(&databases, item, &log);
+                let state = build(&databases, item, memory, &log);
                 *item.state.lock().unwrap_or_else(|e| e.into_inner()) = state;
             }
         });
@@ -145,8 +145,9 @@ impl Preparing {
     }
 }
 
-/// Builds `item` into the folder unless a file there covers it already.
-fn build(databases: &kalah::Databases, item: &Item, log: &kalah::Log) -> State {
+/// Builds `item` into the folder unless a file there covers it already,
+/// within `memory` bytes (else one level at a time).
+fn build(databases: &kalah::Databases, item: &Item, memory: u64, log: &kalah::Log) -> State {
     let have = databases.files(item.houses, item.rules).iter().any(|f| f.max_seeds >= item.seeds && f.exact);
     if have {
         return State::Ready;
@@ -168,7 +169,7 @@ fn build(databases: &kalah::Databases, item: &Item, log: &kalah::Log) -> State {
     ));
     let started = std::time::Instant::now();
     let encoding = kalah::Encoding::chosen(true, item.rules);
-    match kalah::build_file_encoded(&path, item.houses, item.rules, item.seeds, encoding, &Counted(item)) {
+    match kalah_db::build_file_within(&path, item.houses, item.rules, item.seeds, encoding, Some(memory), &Counted(item)) {
         Ok(report) => {
             log(&format!("prepared {} ({} MiB) in {:.1} s", path.display(), report.bytes >> 20, started.elapsed().as_secs_f64()));
             State::Ready

@@ -48,6 +48,7 @@ use tokio::sync::Semaphore;
 
 use crate::common::threads;
 use kalah::service::background::Background;
+use kalah::service::memory::MemoryBudget;
 
 /// Requests that may wait for a slot at once; one more gets 503 at once.
 const MAX_WAITING: usize = 512;
@@ -121,6 +122,19 @@ pub struct ServeArgs {
     /// is (`"ready": false` until done).
     #[arg(long, value_name = "H:N", default_value = crate::prepare::DEFAULT)]
     pub prepare: Vec<String>,
+    /// The memory the server may hold, as `1GiB` or `512MiB`: every
+    /// search's transposition table and every database it holds (built in
+    /// memory, or a file copied into memory; a file searched over mapped is
+    /// the system's page cache, not counted). Each search (a request's or a
+    /// background one) reserves its share, the limit over the searches
+    /// that may run at once; what is kept for later requests is let go
+    /// when a search needs the room; a request that finds none waits for
+    /// one under way to end, then gets 503 with the reason. A database
+    /// prepared at start (`--prepare`) is built within it too, one level
+    /// at a time where the whole would not fit; its build is not counted
+    /// in the searches' shares, which may run beside it.
+    #[arg(long, value_name = "SIZE", default_value = "1GiB")]
+    pub memory: bytesize::ByteSize,
     #[command(flatten)]
     pub door: crate::common::DoorArgs,
 }
@@ -140,13 +154,17 @@ struct Shared {
     background: Arc<Background>,
     /// The databases the server prepares as it starts.
     preparing: Arc<crate::prepare::Preparing>,
+    /// The server's memory (`--memory`), and each search's share of it.
+    memory: Arc<MemoryBudget>,
+    share: u64,
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let slots = threads(args.threads)?;
     let (analyzer, time_limit) = args.door.analyzer()?;
     let analyzer = crate::book::analyzer(analyzer, args.door.no_book)?;
-    let limits = Limits { threads: 1, time_limit, bounded: true, show_paths: false, setup_time: None, memory: kalah::Memory::Answers };
+    let limits =
+        Limits { threads: 1, time_limit, bounded: true, show_paths: false, setup_time: None, memory: kalah::Memory::Answers, memory_limit: None };
     let db_dir = analyzer.databases().dir().display().to_string();
     let queue_wait = crate::common::seconds(args.queue_wait)
         .map_err(|_| crate::common::user(format!("--queue-wait {}: give a number of seconds above 0", args.queue_wait)))?;
@@ -160,13 +178,29 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let log: kalah::Log = Arc::new(|what: &str| {
         let _ = writeln!(std::io::stderr(), "kalah: {what}");
     });
-    let background = Arc::new(Background::new(args.background, background_time, log.clone()));
-    let preparing = crate::prepare::Preparing::start(analyzer.databases().clone(), &prepare, log.clone());
+    let memory = MemoryBudget::new(args.memory.as_u64());
+    if memory.limit() < kalah::service::memory::LEAST {
+        return Err(crate::common::user(format!("--memory {}: give at least 32MiB", args.memory)));
+    }
+    // Each search's share: the limit over the searches that may run at once.
+    let share = memory.limit() / (slots + args.background).max(1) as u64;
+    let background = Arc::new(Background::new(args.background, background_time, log.clone()).within(memory.clone(), share));
+    let preparing = crate::prepare::Preparing::start(analyzer.databases().clone(), &prepare, memory.limit(), log.clone());
     let analyzer = analyzer.logging_to(log);
     // Said as it starts (to the log): a folder where no answer can be kept.
     analyzer.open_kept_answers(&kalah::Silent);
-    let shared =
-        Arc::new(Shared { analyzer, limits, slots: Semaphore::new(slots), waiting: Default::default(), db_dir, queue_wait, background, preparing });
+    let shared = Arc::new(Shared {
+        analyzer,
+        limits,
+        slots: Semaphore::new(slots),
+        waiting: Default::default(),
+        db_dir,
+        queue_wait,
+        background,
+        preparing,
+        memory,
+        share,
+    });
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(args.addr)
@@ -493,6 +527,7 @@ async fn answer(shared: Arc<Shared>, request: ApiRequest) -> Response {
         Ok(Err(e)) => return error_response(&shared, &e),
         Err(_) => return failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error: the analysis failed"),
     }
+    let queued = std::time::Instant::now();
     let permit = {
         use std::sync::atomic::Ordering::Relaxed;
         if shared.waiting.fetch_add(1, Relaxed) >= MAX_WAITING {
@@ -506,12 +541,33 @@ async fn answer(shared: Arc<Shared>, request: ApiRequest) -> Response {
             _ => return busy(),
         }
     };
+    // Its share of the server's memory, waiting (what is left of the
+    // queue's wait) for a search under way to end if there is no room.
+    let work = shared.clone();
+    let wait = shared.queue_wait.saturating_sub(queued.elapsed());
+    let reserved = tokio::task::spawn_blocking(move || {
+        let held = || work.background.held_bytes();
+        let release = |to: u64| work.background.release_held(to);
+        work.memory.reserve(work.share, &work.analyzer, &held, &release, wait)
+    })
+    .await;
+    let reservation = match reserved {
+        Ok(Ok(reservation)) => reservation,
+        Ok(Err(why)) => {
+            let mut busy = failure(StatusCode::SERVICE_UNAVAILABLE, &why);
+            busy.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from_static("2"));
+            return busy;
+        }
+        Err(_) => return failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error: the analysis failed"),
+    };
     // (Another request may have answered the same question while this
     // one waited: the analyzer then answers from what it kept.)
     let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let _gone = CancelOnDrop(cancel.clone());
     let (work, asked) = (shared.clone(), request.clone());
-    let result = tokio::task::spawn_blocking(move || api::answer_until(&work.analyzer, &asked, &work.limits, Some(cancel))).await;
+    let limits = Limits { memory_limit: Some(reservation.bytes()), ..shared.limits };
+    let result = tokio::task::spawn_blocking(move || api::answer_until(&work.analyzer, &asked, &limits, Some(cancel))).await;
+    drop(reservation);
     drop(permit);
     match result {
         Ok(Ok(report)) => respond(&shared, report),

@@ -754,3 +754,28 @@ fn a_server_prepares_its_databases_and_says_when_it_is_ready() {
     let (_, _, health) = again.get("/health");
     assert_eq!(health["ready"], true, "the databases built are found: {health}");
 }
+
+/// Issue 64, deliverable 6: one memory limit (`--memory`) covers the
+/// searches: each reserves its share first; a request that finds no room
+/// waits for a search under way to end, then gets 503 with the reason. A
+/// limit below what any search needs is refused as the server starts.
+#[test]
+fn a_request_beyond_the_servers_memory_waits_then_is_refused_with_the_reason() {
+    // Two slots but memory for one search (its least share, 32 MiB); searches that run to their deadline.
+    let server = Server::start(&["--threads", "2", "--background", "0", "--memory", "32MiB", "--time-limit", "4", "--queue-wait", "1"], |_| {});
+    let addr = server.addr;
+    let searches: Vec<_> = (0..2).map(|_| std::thread::spawn(move || get(addr, "/api/v1/start?houses=6&seeds=6"))).collect();
+    let results: Vec<_> = searches.into_iter().map(|s| s.join().unwrap()).collect();
+    let refused: Vec<_> = results.iter().filter(|r| r.0 == 503).collect();
+    assert_eq!((results.len() - refused.len(), refused.len()), (1, 1), "memory for one search: {results:?}");
+    let (_, head, body) = refused[0];
+    assert!(head.contains("retry-after: 2"), "{head}");
+    assert!(body["error"].as_str().unwrap().contains("memory (32.0 MiB) is taken by the searches under way"), "{body}");
+    // Once the search has ended, its share is free again.
+    let (status, _, again) = server.get("/api/v1/start?houses=6&seeds=6&time_limit=0.5");
+    assert_eq!(status, 200, "{again}");
+
+    let out = Command::new(BIN).args(["serve", "--addr", "127.0.0.1:0", "--prepare", "none", "--memory", "1MiB"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("give at least 32MiB"), "{out:?}");
+}

@@ -23,7 +23,7 @@ use crate::answer::search::{bounds, open_journal, probe_file, search, stopped_an
 use crate::answer::setup::{search_table, solver_over, Setup};
 use crate::answer::sizes::SearchWork;
 use crate::answer::table::describe_file;
-use crate::databases::{for_search, Databases, DbFile, DbSpec, Purpose, SetupBudget};
+use crate::databases::{for_search_up_to, Databases, DbFile, DbSpec, Purpose, SetupBudget};
 use crate::error::{Error, Field, Result};
 use crate::limits::MAX_THREADS;
 use crate::memory::answers::Answers;
@@ -174,12 +174,31 @@ impl Analyzer {
         }
     }
 
-    /// `db` loaded into memory for a search, from those kept if this
-    /// analyzer keeps them (and whether it was).
-    fn loaded(&self, db: Database, threads: usize) -> Result<(Arc<Database>, bool)> {
+    /// `db` loaded into memory for a search (copied if it is at most
+    /// `copy_bytes`, else mapped), from those kept if this analyzer keeps
+    /// them (and whether it was).
+    fn loaded(&self, db: Database, copy_bytes: u64, threads: usize) -> Result<(Arc<Database>, bool)> {
         match &self.kept {
-            Some(kept) => kept.loaded(db, threads),
-            None => Ok((Arc::new(for_search(db, threads)?), false)),
+            Some(kept) => kept.loaded(db, copy_bytes, threads),
+            None => Ok((Arc::new(for_search_up_to(db, copy_bytes, threads)?), false)),
+        }
+    }
+
+    /// The memory this (keeping) analyzer holds for later requests:
+    /// databases built in memory, files copied into memory, and the tables
+    /// of the solvers it keeps (a file mapped is the system's page cache,
+    /// not counted); 0 for one that keeps nothing.
+    pub fn kept_bytes(&self) -> u64 {
+        self.kept.as_ref().map_or(0, |k| k.bytes())
+    }
+
+    /// Lets go of what this analyzer keeps for later requests (the solvers
+    /// first, then the least recently used databases) until it holds at
+    /// most `bytes` ([`Analyzer::kept_bytes`]): a door's way to keep within
+    /// its memory. What a search under way uses is freed when it ends.
+    pub fn release_kept(&self, bytes: u64) {
+        if let Some(kept) = &self.kept {
+            kept.release_beyond(bytes);
         }
     }
 
@@ -469,7 +488,7 @@ impl Analyzer {
         let table = search_table(setup.engine, memory, file, |db| {
             let loading = Instant::now();
             let loaded;
-            (loaded, loaded_kept) = self.loaded(db, request.threads)?;
+            (loaded, loaded_kept) = self.loaded(db, setup.budget.copy_bytes, request.threads)?;
             load_seconds = Some(loading.elapsed().as_secs_f64());
             Ok(loaded)
         })?;

@@ -36,6 +36,7 @@ use crate::answer::kept::HeldSearch;
 use crate::answer::request::Memory;
 use crate::progress::{Log, Observer, SearchStatus};
 use crate::service::api::{self, ApiRequest, Limits};
+use crate::service::memory::MemoryBudget;
 
 /// Searches whose state is still told, the least recently used forgotten
 /// first (a running one never).
@@ -99,8 +100,9 @@ pub struct Told {
     pub building: Option<f64>,
     /// Whether a client may still give it more time.
     pub more_allowed: bool,
-    /// How many other searches hold every place while this one waits for
-    /// one (0 when it does not wait).
+    /// How many other searches hold every place (or the server's memory,
+    /// `kalah serve --memory`: then 1) while this one waits for one (0
+    /// when it does not wait).
     pub waiting: usize,
     /// Whether it holds its solver and transposition table between runs:
     /// its next run goes on from them (else from its bounds alone).
@@ -176,6 +178,9 @@ struct Now {
     followed: bool,
     /// When a client last asked for it (the least recent is forgotten first).
     used: Instant,
+    /// 1 when its last run paused for want of memory (told as waiting
+    /// behind one search), else 0.
+    waiting: usize,
 }
 
 impl Now {
@@ -211,7 +216,7 @@ impl Job {
             building: now.building.filter(|_| running),
             more_allowed: self.more.load(Relaxed) < MAX_MORE
                 && matches!(now.state, State::Running | State::OutOfTime | State::Stopped | State::Paused),
-            waiting: 0,
+            waiting: now.waiting,
             held: self.held.bytes() > 0,
         }
     }
@@ -300,6 +305,8 @@ pub struct Background {
     jobs: Mutex<VecDeque<Arc<Job>>>,
     /// Where a failure is said (a server's log).
     log: Log,
+    /// The server's memory, and each search's share of it.
+    memory: Option<(Arc<MemoryBudget>, u64)>,
 }
 
 impl std::fmt::Debug for Background {
@@ -312,7 +319,32 @@ impl Background {
     /// At most `slots` searches at once (0: none), each for `time` at
     /// first; a search that fails is said to `log`, and told as failed.
     pub fn new(slots: usize, time: Duration, log: Log) -> Background {
-        Background { slots, time, jobs: Mutex::new(VecDeque::new()), log }
+        Background { slots, time, jobs: Mutex::new(VecDeque::new()), log, memory: None }
+    }
+
+    /// These searches, each run held to `share` bytes of the server's
+    /// `budget` ([`crate::service::memory`]): a run that finds no room
+    /// pauses, told waiting, and goes on when followed again.
+    pub fn within(self, budget: Arc<MemoryBudget>, share: u64) -> Background {
+        Background { memory: Some((budget, share)), ..self }
+    }
+
+    /// The memory the searches hold between runs (their solvers' tables).
+    pub fn held_bytes(&self) -> u64 {
+        self.jobs().iter().map(|j| j.held.bytes() as u64).sum()
+    }
+
+    /// Lets go of the solvers held between runs, the least recently used
+    /// first, until they hold at most `bytes`.
+    pub fn release_held(&self, bytes: u64) {
+        let mut holding: Vec<Arc<Job>> = self.jobs().iter().filter(|j| j.held.bytes() > 0).cloned().collect();
+        holding.sort_by_key(|j| j.now().used);
+        for job in holding {
+            if self.held_bytes() <= bytes {
+                return;
+            }
+            job.held.release();
+        }
     }
 
     fn jobs(&self) -> MutexGuard<'_, VecDeque<Arc<Job>>> {
@@ -434,6 +466,7 @@ impl Background {
                 viewers: Vec::new(),
                 followed: false,
                 used: Instant::now(),
+                waiting: 0,
             }),
         })
     }
@@ -463,6 +496,7 @@ impl Background {
             now.since = Some(Instant::now());
             now.used = Instant::now();
             now.run_nodes = None;
+            now.waiting = 0;
             now.run
         };
         let mut by_use: Vec<&Arc<Job>> = jobs.iter().filter(|j| j.held.bytes() > 0 && !Arc::ptr_eq(j, job)).collect();
@@ -508,9 +542,33 @@ impl Background {
             if left.is_zero() {
                 return job.end(run, State::OutOfTime);
             }
-            let limits =
-                Limits { time_limit: left.max(Duration::from_millis(50)), setup_time: Some(limits.time_limit), memory: Memory::Answers, ..limits };
-            match api::answer_held(analyzer, &request, &limits, Some(cancel), &Watch(job), job.held.clone()) {
+            // Its share of the server's memory, if there is room (its own solver's table counts as its own).
+            let reservation = match &self.memory {
+                Some((budget, share)) => {
+                    let mine = job.held.bytes() as u64;
+                    let others = || self.held_bytes().saturating_sub(mine);
+                    let release = |to: u64| self.release_held(to + mine);
+                    match budget.reserve(*share, analyzer, &others, &release, Duration::ZERO) {
+                        Ok(r) => Some(r),
+                        // No room: it waits, told so, until followed again.
+                        Err(_) => {
+                            job.now().waiting = 1;
+                            return job.end(run, State::Paused);
+                        }
+                    }
+                }
+                None => None,
+            };
+            let limits = Limits {
+                time_limit: left.max(Duration::from_millis(50)),
+                setup_time: Some(limits.time_limit),
+                memory: Memory::Answers,
+                memory_limit: reservation.as_ref().map(|r| r.bytes()),
+                ..limits
+            };
+            let answered = api::answer_held(analyzer, &request, &limits, Some(cancel), &Watch(job), job.held.clone());
+            drop(reservation);
+            match answered {
                 Ok(report) => {
                     let b = report.analysis.value;
                     {
