@@ -199,6 +199,20 @@ run('issue64.mjs', 4, async ({ browser, part, watched }) => {
   check(await page.isHidden('#tip'), `Kalah(6,5) shows the tip on Kalah(6,4): ${await page.textContent('#tip')}`);
   await page.keyboard.press('Escape');
 
+  // Deliverable 3: while the server prepares its databases (`/health`
+  // says "ready": false, here as a server that is building would say it),
+  // the page says so for the board it is about, and no more once ready.
+  part('deliverable 3: the page says while the server prepares its databases');
+  const preparingHealth = { status: 'ok', ready: false, preparing: [{ houses: 4, max_seeds: 20, capture: 'standard', state: 'building', done: 0.42 }] };
+  await page.route('**/health', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(preparingHealth) }));
+  await page.goto(base + '/?houses=4&seeds=3');
+  await page.waitForSelector('#tip:not([hidden])', { timeout: STEP });
+  const preparingSaid = await page.textContent('#tip');
+  check(/preparing its endgame databases/.test(preparingSaid) && /20-seed database of 4 houses, standard capture: 42%/.test(preparingSaid), `while preparing the page says: ${preparingSaid}`);
+  await page.unroute('**/health');
+  // (The page asks again every 2 s: the server itself is ready.)
+  await page.waitForSelector('#tip[hidden]', { state: 'attached', timeout: 10_000 });
+
   // Defect 6: the editor.
   part('defect 6: a size in the address that is not a number is said so');
   await page.goto(base + '/?houses=4&seeds=abc');
