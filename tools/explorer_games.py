@@ -144,6 +144,7 @@ def play(conn, a, capture, game, rng, deadline):
             raise SystemExit(f"explorer_games.py: {position}: status {status}: {answer}")
         if not answer["moves"]:
             break
+        first_source = answer["source"]
         exact_at = first if all_exact(answer) else None
         followed = False
         # Bounds: followed in the background, as the page does, until exact.
@@ -163,7 +164,7 @@ def play(conn, a, capture, game, rng, deadline):
         rows.append({
             "capture": capture, "game": game, "ply": ply, "position": position,
             "seeds": sum(int(x) for x in position.split()[0].split(",")[:a.houses] + position.split()[0].split(",")[a.houses + 1:2 * a.houses + 1]),
-            "source": answer["source"], "first_seconds": round(first, 4),
+            "source": answer["source"], "first_source": first_source, "first_seconds": round(first, 4),
             "exact_seconds": None if exact_at is None else round(exact_at, 4),
             "exact_first": exact_at is not None and not followed,
         })
@@ -179,14 +180,20 @@ def play(conn, a, capture, game, rng, deadline):
     return rows
 
 
+def first_source(r):
+    """Where the first answer came from (a position followed to exact is
+    asked again at the end, and then answered as kept)."""
+    return r.get("first_source", r["source"] if r["exact_first"] else "search")
+
+
 def figures(rows):
-    past = [r for r in rows if r["source"] != "book"]
+    past = [r for r in rows if first_source(r) != "book"]
     times = sorted(r["exact_seconds"] for r in past if r["exact_seconds"] is not None)
     never = sum(1 for r in past if r["exact_seconds"] is None)
     # A position never exact in time counts as slower than every other.
     worst = sorted(times + [float("inf")] * never)
     pct = lambda q: worst[min(len(worst) - 1, int(q * len(worst)))] if worst else float("nan")
-    kept = sum(1 for r in past if r["source"] == "kept")
+    kept = sum(1 for r in past if first_source(r) == "kept")
     first = sum(1 for r in past if r["exact_first"])
     return (f"{len(past)} positions past the book ({len(rows) - len(past)} in it): to every move exact median {pct(0.5):.2f} s, "
             f"95th percentile {pct(0.95):.2f} s, largest {worst[-1] if worst else float('nan'):.2f} s; "
@@ -197,7 +204,7 @@ def report(rows, a):
     for capture in a.captures.split(","):
         print(f"Kalah({a.houses},{a.seeds}) {capture} capture: " + figures([r for r in rows if r["capture"] == capture]))
     print(f"Kalah({a.houses},{a.seeds}) both: " + figures(rows))
-    computed = [r for r in rows if r["source"] not in ("book", "kept")]
+    computed = [r for r in rows if first_source(r) not in ("book", "kept")]
     print("  not counting answers kept from an earlier game: " + figures(computed))
 
 
