@@ -8,9 +8,10 @@
 //! requests are answered meanwhile, over what the folder has.
 //!
 //! Kalah(6,4) over the 24-seed databases is answered with every move
-//! exact in seconds wherever a player goes (BENCHMARKS.md, "The explorer
-//! as players play"); each is 744 MiB, built in about two minutes on two
-//! cores, holding about 1.2 GiB meanwhile.
+//! exact in seconds wherever a player goes (docs/benchmarks/explorer.md,
+//! "The explorer as players play"); each is 744 MiB (`kalah db build 6 24
+//! --packed`: about two minutes on two cores, in 1.2 GiB), built here
+//! within `--memory`, one level at a time where the whole does not fit.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
