@@ -97,7 +97,12 @@ impl Preparing {
                         seeds,
                         rules: Rules { capture, ..Rules::default() },
                         done: AtomicU64::new(0),
-                        state: Mutex::new(State::Waiting),
+                        // Found in the folder already: ready from the first `/health` on.
+                        state: Mutex::new(if present(&databases, houses, seeds, Rules { capture, ..Rules::default() }) {
+                            State::Ready
+                        } else {
+                            State::Waiting
+                        }),
                     })
                 })
             })
@@ -146,11 +151,15 @@ impl Preparing {
     }
 }
 
+/// Whether the folder has an exact file of `houses` and `rules` with at least `seeds` seeds.
+fn present(databases: &kalah::Databases, houses: usize, seeds: u32, rules: Rules) -> bool {
+    databases.files(houses, rules).iter().any(|f| f.max_seeds >= seeds && f.exact)
+}
+
 /// Builds `item` into the folder unless a file there covers it already,
 /// within `memory` bytes (else one level at a time).
 fn build(databases: &kalah::Databases, item: &Item, memory: u64, log: &kalah::Log) -> State {
-    let have = databases.files(item.houses, item.rules).iter().any(|f| f.max_seeds >= item.seeds && f.exact);
-    if have {
+    if present(databases, item.houses, item.seeds, item.rules) {
         return State::Ready;
     }
     *item.state.lock().unwrap_or_else(|e| e.into_inner()) = State::Building;
