@@ -27,6 +27,9 @@ const MANIFEST: &str = include_str!("../../data/strong-manifest.csv");
 /// `data/kalah-6-6/start-empty.json`: the proof of Kalah(6,6), empty capture.
 const KALAH_66_EMPTY: &str = include_str!("../../data/kalah-6-6-start-empty.json");
 
+/// A position and the rules it is played under: what a proven answer is of.
+type Question = (Position, Rules);
+
 /// What is proven of one position: bounds on its value and on some of its
 /// moves' (by house, 1-based), for the player to move, stores included.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -101,12 +104,12 @@ fn meet(a: Bounded, b: Bounded) -> Bounded {
 
 /// What is proven of `position` under `rules`, if anything.
 pub(crate) fn lookup(position: &Position, rules: Rules) -> Option<&'static Proven> {
-    static ALL: OnceLock<HashMap<(Position, Rules), Proven>> = OnceLock::new();
+    static ALL: OnceLock<HashMap<Question, Proven>> = OnceLock::new();
     ALL.get_or_init(read).get(&(*position, rules))
 }
 
 /// Every position proven something of, from the files shipped.
-fn read() -> HashMap<(Position, Rules), Proven> {
+fn read() -> HashMap<Question, Proven> {
     let mut all = HashMap::new();
     for (position, rules, value) in manifest_starts(MANIFEST) {
         all.insert((position, rules), Proven { value: Bounded { lower: value, upper: value }, moves: Vec::new() });
@@ -147,7 +150,7 @@ fn manifest_starts(text: &str) -> Vec<(Position, Rules, i32)> {
 /// opening move's bounds; and after a move that gives South another, that
 /// position, its value and each of its moves' bounds. A move's upper
 /// bound is known where every turn it begins is listed.
-fn openings(text: &str) -> Result<Vec<((Position, Rules), Proven)>, String> {
+fn openings(text: &str) -> Result<Vec<(Question, Proven)>, String> {
     let proof: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
     let position: Position = proof["position"].as_str().ok_or("no position")?.parse().map_err(|e| format!("position: {e}"))?;
     let rule = |name: &str| proof["rules"][name].as_str().ok_or(format!("no rule {name}"));
