@@ -11,7 +11,8 @@
 #
 # With several `kalah` binaries (built from variants of the code), every
 # case runs under each in turn, alternating, and is labelled with the
-# binary's name. The databases (27 seeds: exact, packed; and the same in
+# binary's name. `seconds` is the whole answer's, `load` the part of it
+# spent copying the database into memory and checking it. The databases (27 seeds: exact, packed; and the same in
 # windows of 4 and 3 bits) are built into $KALAH_DB_DIR (default
 # /tmp/kalah-levers) if they are not there: about 3.9 GiB of memory for
 # a few minutes. The cases:
@@ -39,12 +40,12 @@ done
 # The book's line of best play from the start, first moves of it.
 line=$("$kalah" solve 6 5 --capture standard --json | python3 -c 'import json,sys; a=json.load(sys.stdin); print(",".join(str(m["house"]) for m in a["pv"][:4]))')
 two_six="5,0,6,6,6,0,2,6,6,6,6,6,5,0 N"
-printf '%-28s %-8s %-22s %14s %9s\n' binary db case nodes seconds
+printf '%-28s %-8s %-22s %14s %9s %9s\n' binary db case nodes seconds load
 run() {
   local bin=$1 db=$2 label=$3
   shift 3
   out=$("$bin" solve --capture standard --db "$dir/kalah-h6-n27-standard-$db.kdb" --no-book --no-memory --threads 1 --tt-mb 1024 --json "$@")
-  python3 -c 'import json,sys; a=json.loads(sys.argv[1]); print("%-28s %-8s %-22s %14s %9.2f" % (sys.argv[2], sys.argv[3], sys.argv[4], format(a["nodes"], ","), a["seconds"]))' \
+  python3 -c 'import json,sys; a=json.loads(sys.argv[1]); d=a["database"] or {}; print("%-28s %-8s %-22s %14s %9.2f %9.2f" % (sys.argv[2], sys.argv[3], sys.argv[4], format(a["nodes"], ","), a["seconds"], d.get("load_seconds") or 0))' \
     "$out" "$(basename "$bin")" "$db" "$label"
 }
 for db in ${LEVERS_DBS:-exact w4 w3}; do

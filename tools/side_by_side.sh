@@ -79,7 +79,7 @@ compare() {
     t=$(cd "$irving" && timed ./kalah-s -t "$bits" -e "$n" -E "$eg" s "$seeds")
     theirs+=("$t")
     echo "   Irving: $t s ($(grep -o 'Move:.*' "$out") (houses from 0), $(grep -o 'Nodes searched: *[0-9]*' "$out" | tr -s ' '))"
-    t=$(timed "$kalah" solve 6 "$seeds" --capture "$capture" --db "$db" --best-move --no-memory --json)
+    t=$(timed "$kalah" solve 6 "$seeds" --capture "$capture" --db "$db" --best-move --no-book --no-memory --json)
     ours+=("$t")
     echo "   kalah:  $t s (value $(grep -o '"value":-\?[0-9]*' "$out" | cut -d: -f2), best move $(grep -o '"best_move":[^,]*' "$out" | cut -d: -f2), $(grep -o '"nodes":[0-9]*' "$out" | cut -d: -f2) nodes)"
   done

@@ -363,6 +363,14 @@ impl Window {
         }
     }
 
+    /// Whether every code of the window's bits can be in a file
+    /// ([`Window::holds`]): the window lies inside `-n..=n` with room
+    /// below and above it, as it does for all but the smallest levels.
+    #[inline]
+    pub const fn holds_every_code(&self) -> bool {
+        self.low > -self.n && self.high() < self.n
+    }
+
     /// Whether `code` can be in a file: a value within `-n..=n`, a code
     /// below (above) only where the window does not start at `-n` (end at
     /// `n`).

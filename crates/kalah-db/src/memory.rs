@@ -17,6 +17,7 @@
 use std::fs::File;
 use std::io;
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8};
+use std::sync::Arc;
 
 use memmap2::{Mmap, MmapMut, MmapOptions};
 
@@ -171,6 +172,9 @@ pub fn prefetch<T>(value: &T) {
 pub struct MappedFile {
     map: Mmap,
     file: File,
+    /// Held while the map lives: a read-ahead thread
+    /// ([`MappedFile::read_ahead_in_background`]) stops once it is gone.
+    alive: Arc<()>,
 }
 
 impl std::fmt::Debug for MappedFile {
@@ -197,7 +201,42 @@ impl MappedFile {
         {
             let _ = map.advise(memmap2::Advice::Random);
         }
-        Ok(MappedFile { map, file: file.try_clone()? })
+        Ok(MappedFile { map, file: file.try_clone()?, alive: Arc::new(()) })
+    }
+
+    /// Reads the whole file once, in order, on a thread of its own, so
+    /// that the page cache holds it: the map is advised for random access
+    /// (no read-ahead), so without this a search's first probes fault its
+    /// pages in from disk 4 KiB at a time (the Kalah(6,6) proof over a
+    /// 13.6 GiB file searched at 0.0 M nodes/s for its first 9 minutes).
+    /// Returns at once; the thread stops when the map is dropped, at the
+    /// end of the file, or at the first read error (the search's own
+    /// probes then fault the pages in as before). The thread, when one
+    /// started, answers how many bytes it read. Unix only.
+    #[cfg(unix)]
+    pub fn read_ahead_in_background(&self) -> Option<std::thread::JoinHandle<u64>> {
+        let file = self.file.try_clone().ok()?;
+        let alive = Arc::downgrade(&self.alive);
+        let len = self.map.len() as u64;
+        let reader = move || {
+            let mut piece = vec![0u8; READ_AHEAD_PIECE];
+            let mut offset = 0u64;
+            while offset < len && alive.strong_count() > 0 {
+                let n = READ_AHEAD_PIECE.min((len - offset) as usize);
+                if read_exact_at(&file, &mut piece[..n], offset).is_err() {
+                    break;
+                }
+                offset += n as u64;
+            }
+            offset
+        };
+        std::thread::Builder::new().name("kalah-db-read-ahead".into()).spawn(reader).ok()
+    }
+
+    /// Unix only: elsewhere the search faults the pages in.
+    #[cfg(not(unix))]
+    pub fn read_ahead_in_background(&self) -> Option<std::thread::JoinHandle<u64>> {
+        None
     }
 
     /// The file's bytes.
@@ -213,8 +252,7 @@ impl MappedFile {
     pub fn read_at(&self, buffer: &mut [u8], offset: u64) -> io::Result<()> {
         #[cfg(unix)]
         {
-            use std::os::unix::fs::FileExt;
-            self.file.read_exact_at(buffer, offset)
+            read_exact_at(&self.file, buffer, offset)
         }
         #[cfg(not(unix))]
         {
@@ -226,10 +264,34 @@ impl MappedFile {
     }
 }
 
+/// Bytes [`MappedFile::read_ahead_in_background`] reads at a time.
+const READ_AHEAD_PIECE: usize = 8 << 20;
+
+/// Fills `buffer` from `file` at `offset`, without moving the file's cursor.
+#[cfg(unix)]
+fn read_exact_at(file: &File, buffer: &mut [u8], offset: u64) -> io::Result<()> {
+    use std::os::unix::fs::FileExt;
+    file.read_exact_at(buffer, offset)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::sync::atomic::Ordering::Relaxed;
+
+    #[cfg(unix)]
+    #[test]
+    fn read_ahead_reads_the_whole_file_and_stops_with_the_map() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        std::fs::write(&path, vec![7u8; READ_AHEAD_PIECE * 2 + 5]).unwrap();
+        let mapped = MappedFile::open(&File::open(&path).unwrap()).unwrap();
+        let reader = mapped.read_ahead_in_background().unwrap();
+        assert_eq!(reader.join().unwrap(), (READ_AHEAD_PIECE * 2 + 5) as u64);
+        let alive = Arc::downgrade(&mapped.alive);
+        drop(mapped);
+        assert_eq!(alive.strong_count(), 0, "a reader still running sees the map gone");
+    }
 
     #[test]
     fn buffers_start_zeroed_and_share_atomics() {

@@ -206,6 +206,17 @@ impl Database {
         Ok(self)
     }
 
+    /// A mapped database's file read once on a thread of its own, so that
+    /// the page cache holds it before the search's probes ask for it
+    /// ([`MappedFile::read_ahead_in_background`]); nothing for a loaded
+    /// one. Needs the file's size in memory the system can give the page
+    /// cache; a larger file would only push its own pages out again.
+    pub fn read_ahead_in_background(&self) {
+        if let Storage::Mapped(mapped) = &self.map {
+            let _ = mapped.read_ahead_in_background();
+        }
+    }
+
     /// Whether the values are held in memory rather than mapped from the file.
     pub fn is_loaded(&self) -> bool {
         matches!(self.map, Storage::Loaded(_))
@@ -539,14 +550,21 @@ impl Database {
         let fit = if encoding.has_windows() {
             let (starts, windows) = (&self.starts[n as usize], &self.windows[window_index(n)..]);
             let mut m = starts.partition_point(|&s| s <= first) - 1;
-            (0..boards).all(|k| {
-                while first + k >= starts[m + 1] {
-                    m += 1;
-                }
-                windows[m].holds(read_code(block, k, w))
-            })
+            // Most blocks lie in windows where every code is a value or a
+            // bound: nothing to check board by board (the checksum still
+            // covers every bit). The rest are read code by code.
+            let last = starts.partition_point(|&s| s < first + boards) - 1;
+            windows[m..=last].iter().all(Window::holds_every_code)
+                || (0..boards).all(|k| {
+                    while first + k >= starts[m + 1] {
+                        m += 1;
+                    }
+                    windows[m].holds(read_code(block, k, w))
+                })
         } else {
-            (0..boards).fold(0, |m, i| m.max(read_code(block, i, w))) <= encoding.largest_code(n)
+            // Where every code of `w` bits is a value there is nothing to check.
+            let largest = encoding.largest_code(n);
+            largest >= (1 << w) - 1 || (0..boards).fold(0, |m, i| m.max(read_code(block, i, w))) <= largest
         };
         // The bits after the last code are zero, so one set of values has one file.
         let used = boards * w as u64;

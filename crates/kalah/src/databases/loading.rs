@@ -1,5 +1,6 @@
 //! A database about to back a search: copied into memory when it fits
-//! comfortably, else used mapped.
+//! comfortably, else used mapped (and read into the page cache in the
+//! background when it fits there).
 
 use kalah_db::Database;
 
@@ -13,7 +14,10 @@ use crate::error::{Error, Result};
 pub const INTERACTIVE_LOAD_LIMIT: u64 = 2 << 30;
 
 /// A database about to back a search: copied into huge-page memory when it
-/// fits comfortably, else used mapped. The copy spares the search the
+/// fits comfortably, else used mapped, its file read once in the
+/// background when it fits in the memory available
+/// ([`Database::read_ahead_in_background`]: a mapped file's pages are
+/// otherwise faulted in 4 KiB at a time by the search's probes). The copy spares the search the
 /// mapping's page faults and, where the processor's TLB sees huge pages,
 /// its TLB misses; on the virtual machines measured the two came out
 /// about level (BENCHMARKS.md, "Loading a database"). The copy reads on
@@ -54,6 +58,9 @@ fn load_if_it_fits(db: Database, limit: u64, copies: u64, threads: usize) -> Res
             .map_err(|e| Error::refused(format!("cannot start {threads} threads to load the database: {e}")))?;
         Ok(pool.install(|| db.load_into_memory())?)
     } else {
+        if db.file_bytes() < free {
+            db.read_ahead_in_background();
+        }
         Ok(db)
     }
 }
