@@ -17,7 +17,7 @@ use rayon::prelude::*;
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::error::DbError;
-use crate::format::{blocks, level_checksum, read_code, window_index, Encoding, Header, HeaderProblem, Window, BLOCK_BYTES};
+use crate::format::{blocks, largest_code_in, level_checksum, read_code, window_index, Encoding, Header, HeaderProblem, Window, BLOCK_BYTES};
 use crate::memory::{FrozenBuffer, LargeBuffer, MappedFile};
 use crate::tablebase::{Stored, Tablebase};
 
@@ -564,7 +564,7 @@ impl Database {
         } else {
             // Where every code of `w` bits is a value there is nothing to check.
             let largest = encoding.largest_code(n);
-            largest >= (1 << w) - 1 || (0..boards).fold(0, |m, i| m.max(read_code(block, i, w))) <= largest
+            largest >= (1 << w) - 1 || largest_code_in(block, boards, w) <= largest
         };
         // The bits after the last code are zero, so one set of values has one file.
         let used = boards * w as u64;

@@ -10,7 +10,8 @@ use crate::error::{Error, Result};
 /// first answer (loading reads 3-4 GiB/s from the page cache, but a file
 /// not cached is read from disk), and the largest default database it
 /// picks: a larger one named by [`DbSpec::file`](crate::databases::DbSpec::file) is used mapped, so the
-/// game starts at once, but its probes read the disk.
+/// game starts at once, its file read into the page cache in the
+/// background where it fits ([`for_search_up_to`]).
 pub const INTERACTIVE_LOAD_LIMIT: u64 = 2 << 30;
 
 /// A database about to back a search: copied into huge-page memory when it
