@@ -54,7 +54,7 @@ pub fn print_human(title: &str, report: &Report) {
         println!("Principal variation: none proven within the time limit");
     }
     match report.source {
-        Source::Search | Source::Bounds | Source::Distributed => {
+        source if matches!(source, Source::Search | Source::Bounds | Source::Distributed) || (source == Source::Proven && report.nodes > 0) => {
             let build = report.database.as_ref().and_then(|d| d.build_seconds).unwrap_or(0.0);
             let load = report.database.as_ref().and_then(|d| d.load_seconds).unwrap_or(0.0);
             let secs = report.seconds - build - load;
@@ -110,6 +110,10 @@ fn source_note(report: &Report) -> String {
         (Source::Distributed, Some(d)) => format!("  [one search shared by the ranks of an MPI job, {} up to {} seeds]", what(d), d.max_seeds),
         (Source::Distributed, None) => "  [one search shared by the ranks of an MPI job, no database]".to_string(),
         (Source::Kept, _) => "  [kept from an earlier run's search, in the database folder's answers/; --no-memory to search]".to_string(),
+        (Source::Proven, _) if report.nodes > 0 => {
+            "  [what this project has proven and ships (data/), with the search's bounds; --no-book to search alone]".to_string()
+        }
+        (Source::Proven, _) => "  [proven by this project and shipped with it (data/); --no-book to search]".to_string(),
     }
 }
 

@@ -35,8 +35,15 @@ pub struct EngineArgs {
 pub fn run(args: EngineArgs) -> anyhow::Result<()> {
     let (analyzer, time_limit) = args.door.analyzer()?;
     let analyzer = crate::book::analyzer(analyzer, args.door.no_book)?;
-    let limits =
-        Limits { threads: threads(args.threads)?, time_limit, bounded: false, show_paths: true, setup_time: None, memory: kalah::Memory::Off };
+    let limits = Limits {
+        threads: threads(args.threads)?,
+        time_limit,
+        bounded: false,
+        show_paths: true,
+        setup_time: None,
+        memory: kalah::Memory::Off,
+        memory_limit: None,
+    };
     let mut input = std::io::stdin().lock();
     let mut output = std::io::stdout().lock();
     let mut line = Vec::new();

@@ -19,6 +19,7 @@ mod journal;
 mod observe;
 mod opening;
 mod play;
+mod prepare;
 mod serve;
 mod solve;
 mod strong;

@@ -34,8 +34,9 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
-use axum::http::{header, StatusCode, Uri};
+use axum::http::{header, HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -47,6 +48,7 @@ use tokio::sync::Semaphore;
 
 use crate::common::threads;
 use kalah::service::background::Background;
+use kalah::service::memory::MemoryBudget;
 
 /// Requests that may wait for a slot at once; one more gets 503 at once.
 const MAX_WAITING: usize = 512;
@@ -111,6 +113,28 @@ pub struct ServeArgs {
     /// again a few times (`POST /api/v1/background/more`).
     #[arg(long, value_name = "SECONDS", default_value_t = 120.0)]
     pub background_time: f64,
+    /// Endgame databases to prepare as the server starts, as H:N (houses,
+    /// seeds): the N-seed database of H houses under each capture rule,
+    /// packed, built in the background into the database folder where it
+    /// has none as large (Kalah(6,4) over the 24-seed ones is exact
+    /// wherever a player goes; 744 MiB each, about two minutes on two
+    /// cores). Repeat for more; `none` for none. `/health` says how far it
+    /// is (`"ready": false` until done).
+    #[arg(long, value_name = "H:N", default_value = crate::prepare::DEFAULT)]
+    pub prepare: Vec<String>,
+    /// The memory the server may hold, as `1GiB` or `512MiB`: every
+    /// search's transposition table and every database it holds (built in
+    /// memory, or a file copied into memory; a file searched over mapped is
+    /// the system's page cache, not counted). Each search (a request's or a
+    /// background one) reserves its share, the limit over the searches
+    /// that may run at once; what is kept for later requests is let go
+    /// when a search needs the room; a request that finds none waits for
+    /// one under way to end, then gets 503 with the reason. A database
+    /// prepared at start (`--prepare`) is built within it too, one level
+    /// at a time where the whole would not fit; its build is not counted
+    /// in the searches' shares, which may run beside it.
+    #[arg(long, value_name = "SIZE", default_value = "1GiB")]
+    pub memory: bytesize::ByteSize,
     #[command(flatten)]
     pub door: crate::common::DoorArgs,
 }
@@ -128,30 +152,55 @@ struct Shared {
     queue_wait: Duration,
     /// The searches that go on after an answer with bounds only.
     background: Arc<Background>,
+    /// The databases the server prepares as it starts.
+    preparing: Arc<crate::prepare::Preparing>,
+    /// The server's memory (`--memory`), and each search's share of it.
+    memory: Arc<MemoryBudget>,
+    share: u64,
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let slots = threads(args.threads)?;
     let (analyzer, time_limit) = args.door.analyzer()?;
     let analyzer = crate::book::analyzer(analyzer, args.door.no_book)?;
-    let limits = Limits { threads: 1, time_limit, bounded: true, show_paths: false, setup_time: None, memory: kalah::Memory::Answers };
+    let limits =
+        Limits { threads: 1, time_limit, bounded: true, show_paths: false, setup_time: None, memory: kalah::Memory::Answers, memory_limit: None };
     let db_dir = analyzer.databases().dir().display().to_string();
     let queue_wait = crate::common::seconds(args.queue_wait)
         .map_err(|_| crate::common::user(format!("--queue-wait {}: give a number of seconds above 0", args.queue_wait)))?;
     if args.max_connections == 0 {
         return Err(crate::common::user("--max-connections 0: give at least 1"));
     }
+    let prepare = crate::prepare::parse(&args.prepare)?;
     let background_time = crate::common::seconds(args.background_time)
         .map_err(|_| crate::common::user(format!("--background-time {}: give a number of seconds above 0", args.background_time)))?;
     // The server's log: what a client is not told.
     let log: kalah::Log = Arc::new(|what: &str| {
         let _ = writeln!(std::io::stderr(), "kalah: {what}");
     });
-    let background = Arc::new(Background::new(args.background, background_time, log.clone()));
+    let memory = MemoryBudget::new(args.memory.as_u64());
+    if memory.limit() < kalah::service::memory::LEAST {
+        return Err(crate::common::user(format!("--memory {}: give at least 32MiB", args.memory)));
+    }
+    // Each search's share: the limit over the searches that may run at once.
+    let share = memory.limit() / (slots + args.background).max(1) as u64;
+    let background = Arc::new(Background::new(args.background, background_time, log.clone()).within(memory.clone(), share));
+    let preparing = crate::prepare::Preparing::start(analyzer.databases().clone(), &prepare, memory.limit(), log.clone());
     let analyzer = analyzer.logging_to(log);
     // Said as it starts (to the log): a folder where no answer can be kept.
     analyzer.open_kept_answers(&kalah::Silent);
-    let shared = Arc::new(Shared { analyzer, limits, slots: Semaphore::new(slots), waiting: Default::default(), db_dir, queue_wait, background });
+    let shared = Arc::new(Shared {
+        analyzer,
+        limits,
+        slots: Semaphore::new(slots),
+        waiting: Default::default(),
+        db_dir,
+        queue_wait,
+        background,
+        preparing,
+        memory,
+        share,
+    });
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(args.addr)
@@ -162,11 +211,13 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         let app = PAGES
             .iter()
             .fold(Router::new(), |app, &(path, kind, body)| app.route(path, get(move || async move { page(kind, body) })))
-            .route("/health", get(|| async { Json(json!({"status": "ok"})) }))
+            .route("/health", get(|State(shared): State<Arc<Shared>>| async move { Json(shared.preparing.health()) }))
             .route("/api/v1/analysis", get(analysis))
             .route("/api/v1/start", get(start))
             .route("/api/v1/databases", get(databases_list))
             .route("/api/v1/background", get(background_told))
+            .route("/api/v1/background/follow", post(background_follow))
+            .route("/api/v1/background/leave", post(background_leave))
             .route("/api/v1/background/stop", post(background_stop))
             .route("/api/v1/background/more", post(background_more))
             .fallback(|| async { failure(StatusCode::NOT_FOUND, "no such page: see docs/api.md for the API") })
@@ -322,56 +373,110 @@ impl Drop for CancelOnDrop {
 
 /// The question of a background call: its request and key, or why it
 /// does not name a position and rules (a 400).
-fn question(uri: &Uri, query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>) -> Result<(ApiRequest, String), String> {
+fn question(uri: &Uri, query: Result<Query<ApiRequest>, QueryRejection>) -> Result<(ApiRequest, String), String> {
     let request = read_query(uri, query)?;
     let key = request.question().map_err(|e| e.to_string())?;
     Ok((request, key))
 }
 
+/// The viewer a request names (header `X-Kalah-Viewer`): `None` if it
+/// names none, or why the name is refused (a 400).
+fn viewer(headers: &HeaderMap) -> Result<Option<String>, String> {
+    let Some(value) = headers.get("x-kalah-viewer") else {
+        return Ok(None);
+    };
+    match value.to_str() {
+        Ok(v) if kalah::background::valid_viewer(v) => Ok(Some(v.to_string())),
+        _ => Err(format!("X-Kalah-Viewer: give 1 to {} letters, digits, - or _", kalah::background::MAX_VIEWER_LEN)),
+    }
+}
+
 /// `GET /api/v1/background?...`: how the background search of the
 /// question goes (`{"state": null}` if none runs or ran lately).
-async fn background_told(
-    State(shared): State<Arc<Shared>>,
-    uri: Uri,
-    query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>,
-) -> Response {
+async fn background_told(State(shared): State<Arc<Shared>>, uri: Uri, query: Result<Query<ApiRequest>, QueryRejection>) -> Response {
     match question(&uri, query) {
         Ok((_, key)) => Json(shared.background.told(&key)).into_response(),
         Err(why) => failure(StatusCode::BAD_REQUEST, &why),
     }
 }
 
-/// `POST /api/v1/background/stop?...`: stops the question's background search.
-async fn background_stop(
+/// `POST /api/v1/background/follow?...` with `X-Kalah-Viewer`: the viewer
+/// looks at this question (and no other): its search runs or goes on if a
+/// place is free.
+async fn background_follow(
     State(shared): State<Arc<Shared>>,
+    headers: HeaderMap,
     uri: Uri,
-    query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>,
-) -> Response {
-    match question(&uri, query) {
-        Ok((_, key)) => Json(shared.background.stop(&key)).into_response(),
-        Err(why) => failure(StatusCode::BAD_REQUEST, &why),
-    }
-}
-
-/// `POST /api/v1/background/more?...`: gives the question's background
-/// search more time (422 with its state if it may not have more).
-async fn background_more(
-    State(shared): State<Arc<Shared>>,
-    uri: Uri,
-    query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>,
+    query: Result<Query<ApiRequest>, QueryRejection>,
 ) -> Response {
     let (request, key) = match question(&uri, query) {
         Ok(question) => question,
         Err(why) => return failure(StatusCode::BAD_REQUEST, &why),
     };
-    match shared.background.more(&shared.analyzer, &shared.limits, &key, request) {
+    let viewer = match viewer(&headers) {
+        Ok(Some(viewer)) => viewer,
+        Ok(None) => return failure(StatusCode::BAD_REQUEST, "follow needs the viewer that follows: the header X-Kalah-Viewer"),
+        Err(why) => return failure(StatusCode::BAD_REQUEST, &why),
+    };
+    let work = shared.clone();
+    match tokio::task::spawn_blocking(move || work.background.follow(&work.analyzer, &work.limits, &key, request, &viewer)).await {
         Ok(told) => Json(told).into_response(),
-        Err(told) => (StatusCode::UNPROCESSABLE_ENTITY, Json(told)).into_response(),
+        Err(_) => failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error: following the search failed"),
+    }
+}
+
+/// `POST /api/v1/background/leave` with `X-Kalah-Viewer`: the viewer looks
+/// at no question any more.
+async fn background_leave(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
+    match viewer(&headers) {
+        Ok(Some(viewer)) => Json(shared.background.leave(&viewer)).into_response(),
+        Ok(None) => failure(StatusCode::BAD_REQUEST, "leave needs the viewer that leaves: the header X-Kalah-Viewer"),
+        Err(why) => failure(StatusCode::BAD_REQUEST, &why),
+    }
+}
+
+/// `POST /api/v1/background/stop?...`: stops the question's background
+/// search (for the viewer, if the request names one: it runs on for
+/// others who look at it).
+async fn background_stop(
+    State(shared): State<Arc<Shared>>,
+    headers: HeaderMap,
+    uri: Uri,
+    query: Result<Query<ApiRequest>, QueryRejection>,
+) -> Response {
+    match (question(&uri, query), viewer(&headers)) {
+        (Ok((_, key)), Ok(viewer)) => Json(shared.background.stop(&key, viewer.as_deref())).into_response(),
+        (Err(why), _) | (_, Err(why)) => failure(StatusCode::BAD_REQUEST, &why),
+    }
+}
+
+/// `POST /api/v1/background/more?...`: gives the question's background
+/// search more time (422 with its state if it may not have more, or no
+/// place is free).
+async fn background_more(
+    State(shared): State<Arc<Shared>>,
+    headers: HeaderMap,
+    uri: Uri,
+    query: Result<Query<ApiRequest>, QueryRejection>,
+) -> Response {
+    let (request, key) = match question(&uri, query) {
+        Ok(question) => question,
+        Err(why) => return failure(StatusCode::BAD_REQUEST, &why),
+    };
+    let viewer = match viewer(&headers) {
+        Ok(viewer) => viewer,
+        Err(why) => return failure(StatusCode::BAD_REQUEST, &why),
+    };
+    let work = shared.clone();
+    match tokio::task::spawn_blocking(move || work.background.more(&work.analyzer, &work.limits, &key, request, viewer.as_deref())).await {
+        Ok(Ok(told)) => Json(told).into_response(),
+        Ok(Err(told)) => (StatusCode::UNPROCESSABLE_ENTITY, Json(told)).into_response(),
+        Err(_) => failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error: giving the search more time failed"),
     }
 }
 
 /// The query string read as a request, or what is wrong with it (a 400).
-fn read_query(uri: &Uri, query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>) -> Result<ApiRequest, String> {
+fn read_query(uri: &Uri, query: Result<Query<ApiRequest>, QueryRejection>) -> Result<ApiRequest, String> {
     if uri.query().map_or(0, str::len) > MAX_QUERY {
         return Err(format!("a query string longer than {MAX_QUERY} bytes"));
     }
@@ -379,11 +484,7 @@ fn read_query(uri: &Uri, query: Result<Query<ApiRequest>, axum::extract::rejecti
     query.map(|Query(q)| q).map_err(|e| format!("not a valid request: {}", e.body_text().trim_start_matches("Failed to deserialize query string: ")))
 }
 
-async fn analysis(
-    State(shared): State<Arc<Shared>>,
-    uri: Uri,
-    query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>,
-) -> Response {
+async fn analysis(State(shared): State<Arc<Shared>>, uri: Uri, query: Result<Query<ApiRequest>, QueryRejection>) -> Response {
     match read_query(&uri, query) {
         Ok(request) if request.houses.is_some() || request.seeds.is_some() => {
             failure(StatusCode::BAD_REQUEST, "/api/v1/analysis takes a position; the start of Kalah(h,s) is /api/v1/start?houses=H&seeds=S")
@@ -393,7 +494,7 @@ async fn analysis(
     }
 }
 
-async fn start(State(shared): State<Arc<Shared>>, uri: Uri, query: Result<Query<ApiRequest>, axum::extract::rejection::QueryRejection>) -> Response {
+async fn start(State(shared): State<Arc<Shared>>, uri: Uri, query: Result<Query<ApiRequest>, QueryRejection>) -> Response {
     match read_query(&uri, query) {
         Ok(request) if request.position.is_some() => {
             failure(StatusCode::BAD_REQUEST, "/api/v1/start takes houses and seeds; a position is /api/v1/analysis?position=...")
@@ -421,11 +522,12 @@ async fn answer(shared: Arc<Shared>, request: ApiRequest) -> Response {
         tokio::task::spawn_blocking(move || api::answer_at_once(&work.analyzer, &request, &work.limits)).await
     };
     match at_once {
-        Ok(Ok(Some(report))) => return respond(&shared, request, report),
+        Ok(Ok(Some(report))) => return respond(&shared, report),
         Ok(Ok(None)) => {}
         Ok(Err(e)) => return error_response(&shared, &e),
         Err(_) => return failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error: the analysis failed"),
     }
+    let queued = std::time::Instant::now();
     let permit = {
         use std::sync::atomic::Ordering::Relaxed;
         if shared.waiting.fetch_add(1, Relaxed) >= MAX_WAITING {
@@ -439,32 +541,49 @@ async fn answer(shared: Arc<Shared>, request: ApiRequest) -> Response {
             _ => return busy(),
         }
     };
+    // Its share of the server's memory, waiting (what is left of the
+    // queue's wait) for a search under way to end if there is no room.
+    let work = shared.clone();
+    let wait = shared.queue_wait.saturating_sub(queued.elapsed());
+    let reserved = tokio::task::spawn_blocking(move || {
+        let held = || work.background.held_bytes();
+        let release = |to: u64| work.background.release_held(to);
+        work.memory.reserve(work.share, &work.analyzer, &held, &release, wait)
+    })
+    .await;
+    let reservation = match reserved {
+        Ok(Ok(reservation)) => reservation,
+        Ok(Err(why)) => {
+            let mut busy = failure(StatusCode::SERVICE_UNAVAILABLE, &why);
+            busy.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from_static("2"));
+            return busy;
+        }
+        Err(_) => return failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error: the analysis failed"),
+    };
     // (Another request may have answered the same question while this
     // one waited: the analyzer then answers from what it kept.)
     let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let _gone = CancelOnDrop(cancel.clone());
     let (work, asked) = (shared.clone(), request.clone());
-    let result = tokio::task::spawn_blocking(move || api::answer_until(&work.analyzer, &asked, &work.limits, Some(cancel))).await;
+    let limits = Limits { memory_limit: Some(reservation.bytes()), ..shared.limits };
+    let result = tokio::task::spawn_blocking(move || api::answer_until(&work.analyzer, &asked, &limits, Some(cancel))).await;
+    drop(reservation);
     drop(permit);
     match result {
-        Ok(Ok(report)) => respond(&shared, request, report),
+        Ok(Ok(report)) => respond(&shared, report),
         Ok(Err(e)) => error_response(&shared, &e),
         Err(_) => failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error: the analysis failed"),
     }
 }
 
-/// The answer to `request`: `report` as JSON, marked when it was kept; a
-/// report with bounds only goes on in the background, if a place is free.
-fn respond(shared: &Shared, request: ApiRequest, report: kalah::Report) -> Response {
+/// The answer to `request`: `report` as JSON, marked when it was kept. (A
+/// report with bounds only goes on in the background only when a viewer
+/// follows it: the position on a page's board.)
+fn respond(shared: &Shared, report: kalah::Report) -> Response {
     let answer = match serde_json::to_value(&report) {
         Ok(answer) => answer,
         Err(e) => return error_response(shared, &Error::internal(format!("the report does not serialise: {e}"))),
     };
-    if !report.is_exact() {
-        if let Ok(key) = request.question() {
-            shared.background.start(&shared.analyzer, &shared.limits, key, request);
-        }
-    }
     let mut response = Json(answer).into_response();
     if report.source == kalah::Source::Kept {
         response.headers_mut().insert("x-kalah-kept", header::HeaderValue::from_static("1"));

@@ -570,6 +570,49 @@ fn kalah_3_3_empty_capture_is_a_south_win() {
     assert_eq!(v["verdict"].as_str().map(|s| s.starts_with("South wins by")), Some(true), "{v}");
 }
 
+/// Issue 64: what this project has proven and ships is answered at once:
+/// Kalah(6,6) under empty capture is +2 (the proof of
+/// data/kalah-6-6/start-empty.json), its move 1 +2, every other at most
+/// +2, whatever the search proves in its time; a strong solution's start
+/// value too. `--no-book` searches instead.
+#[test]
+fn what_this_project_has_proven_is_answered_at_once() {
+    let sb = Sandbox::new();
+    let value = sb.json(&["solve", "6", "6", "--capture", "empty", "--value-only", "--json"]);
+    assert_eq!((value_of(&value), &value["source"]), (2, &Value::from("proven")), "{value}");
+    assert!(value["seconds"].as_f64().unwrap() < 1.0, "{value}");
+    let moves = sb.json(&["solve", "6", "6", "--capture", "empty", "--time-limit", "0.3", "--tt-mb", "16", "--threads", "1", "--json"]);
+    assert_eq!((value_of(&moves), &moves["source"]), (2, &Value::from("proven")), "{moves}");
+    for m in moves["moves"].as_array().unwrap() {
+        let (house, lower, upper) = (m["house"].as_i64().unwrap(), m["lower"].as_i64().unwrap(), m["upper"].as_i64().unwrap());
+        assert!(upper <= 2, "move {house}: {m}");
+        if house == 1 {
+            assert_eq!((lower, upper), (2, 2), "{m}");
+        }
+    }
+    let strong = sb.json(&["solve", "5", "3", "--value-only", "--json"]);
+    assert_eq!(strong["source"], "proven", "{strong}");
+    let searched = sb.json(&["solve", "5", "3", "--value-only", "--no-book", "--tt-mb", "16", "--threads", "1", "--json"]);
+    assert_eq!((&searched["source"], value_of(&searched)), (&Value::from("search"), value_of(&strong)), "{searched}");
+    let not = sb.json(&[
+        "solve",
+        "6",
+        "6",
+        "--capture",
+        "empty",
+        "--value-only",
+        "--no-book",
+        "--time-limit",
+        "0.3",
+        "--tt-mb",
+        "16",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    assert_ne!(not["source"], "proven", "{not}");
+}
+
 /// Every published value of a board with at most 24 seeds.
 #[test]
 fn small_published_values() {
@@ -1370,7 +1413,8 @@ fn table_uses_the_database_solve_would() {
         assert_eq!(e["method"], "database", "{e}");
     }
     // Up to Kalah(3,3), 18 seeds: the file `solve --value-only` picks.
-    let solved = sb.solve(&["3", "3", "--capture", "empty", "--value-only"]);
+    // (Not from the book or the start values this project ships: a search.)
+    let solved = sb.solve(&["3", "3", "--capture", "empty", "--value-only", "--no-book"]);
     assert_eq!(solved["database"]["max_seeds"], 6, "within 24 seeds below the start, the smallest: {solved}");
     let t = sb.json(&["table", "--houses", "3", "--seeds", "1-3", "--capture", "empty", "--threads", "1", "--json"]);
     let entries = t["entries"].as_array().unwrap_or_else(|| panic!("no entries: {t}"));

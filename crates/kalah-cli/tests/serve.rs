@@ -32,8 +32,11 @@ impl Server {
         let dir = tempfile::tempdir().unwrap();
         setup(dir.path());
         let log = tempfile::NamedTempFile::new().unwrap();
+        // (No databases prepared unless a test asks: a test's server answers at once.)
+        let prepare: &[&str] = if args.contains(&"--prepare") { &[] } else { &["--prepare", "none"] };
         let child = Command::new(BIN)
             .args(["serve", "--addr", "127.0.0.1:0"])
+            .args(prepare)
             .args(args)
             .env("KALAH_DB_DIR", dir.path())
             .stdin(Stdio::null())
@@ -80,16 +83,28 @@ fn get_text(addr: SocketAddr, path: &str) -> (u16, String, String) {
 
 /// POST to `path` (no body): the status and the body as JSON.
 fn post(addr: SocketAddr, path: &str) -> (u16, Value) {
-    let (status, _, body) = ask(addr, "POST", path);
+    post_as(addr, path, None)
+}
+
+/// POST to `path` (no body) as `viewer` (the header `X-Kalah-Viewer`), if
+/// one is given: the status and the body as JSON.
+fn post_as(addr: SocketAddr, path: &str, viewer: Option<&str>) -> (u16, Value) {
+    let header = viewer.map_or_else(String::new, |v| format!("X-Kalah-Viewer: {v}\r\n"));
+    let (status, _, body) = ask_with(addr, "POST", path, &header);
     (status, serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: not JSON ({e}): {body}")))
 }
 
 /// `method` `path` of the server at `addr`: the status, the headers
 /// (lower case) and the body.
 fn ask(addr: SocketAddr, method: &str, path: &str) -> (u16, String, String) {
+    ask_with(addr, method, path, "")
+}
+
+/// [`ask`], with `headers` (each line ending in CRLF) added to the request.
+fn ask_with(addr: SocketAddr, method: &str, path: &str, headers: &str) -> (u16, String, String) {
     let mut stream = TcpStream::connect(addr).unwrap();
     stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
-    write!(stream, "{method} {path} HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n").unwrap();
+    write!(stream, "{method} {path} HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n{headers}Connection: close\r\n\r\n").unwrap();
     let mut response = String::new();
     stream.read_to_string(&mut response).unwrap();
     let (head, body) = response.split_once("\r\n\r\n").unwrap_or_else(|| panic!("no HTTP response: {response:?}"));
@@ -263,16 +278,13 @@ fn the_explorer_page_and_its_files_are_served() {
     assert!(!page.contains("http://") && !page.contains("https://"), "the page names another site");
 }
 
-/// The board explorer in headless Chromium (Debian's `chromium`, driven by
-/// playwright-core from `tests/browser`): `tests/browser/explorer.mjs` loads
-/// the page, plays moves by clicking and checks the values shown against
-/// the API, steps the line of best play, edits a position, reloads a
-/// permalink, plays a game against the perfect player, and lays the page
-/// out on a phone-sized screen. Without Chromium, Node.js or
-/// `npm ci --prefix crates/kalah-cli/tests/browser`, it is skipped with a
-/// word, unless `KALAH_BROWSER_TEST=required` (as `.ci/run` sets it).
-#[test]
-fn the_explorer_plays_in_headless_chromium() {
+/// Runs `script` of `tests/browser` in headless Chromium (Debian's
+/// `chromium`, driven by playwright-core from `tests/browser`) against the
+/// server at `base`, with `env`; false when it was skipped. Without
+/// Chromium, Node.js or `npm ci --prefix crates/kalah-cli/tests/browser`,
+/// it is skipped with a word, unless `KALAH_BROWSER_TEST=required` (as
+/// `.ci/run` sets it).
+fn browser_test(script: &str, base: SocketAddr, env: &[(&str, String)]) -> bool {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser");
     let chromium = std::env::var_os("CHROMIUM").map(std::path::PathBuf::from).unwrap_or_else(|| "/usr/bin/chromium".into());
     let node = Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success());
@@ -285,28 +297,49 @@ fn the_explorer_plays_in_headless_chromium() {
     if !missing.is_empty() {
         let required = std::env::var("KALAH_BROWSER_TEST").is_ok_and(|v| v == "required");
         assert!(!required, "the browser test needs {}", missing.join(", "));
-        eprintln!("the_explorer_plays_in_headless_chromium: SKIPPED, it needs {}", missing.join(", "));
-        return;
+        eprintln!("{script}: SKIPPED, it needs {}", missing.join(", "));
+        return false;
     }
-    let server = Server::start(&["--threads", "2"], |_| {});
-    // A server whose searches end with bounds: the page shows them close in the background.
-    // (A two-hundredth of a second: a tenth of what a fast machine's debug build takes for Kalah(4,5).)
-    let slow = Server::start(&["--threads", "1", "--time-limit", "0.005", "--no-book", "--background-time", "60"], |_| {});
     let out = Command::new("node")
-        .arg(dir.join("explorer.mjs"))
-        .arg(format!("http://{}", server.addr))
-        .env("BACKGROUND_BASE", format!("http://{}", slow.addr))
+        .arg(dir.join(script))
+        .arg(format!("http://{base}"))
+        .envs(env.iter().map(|(k, v)| (k, v)))
         .env("CHROMIUM", &chromium)
         .output()
         .expect("run node");
     let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "{said}");
     assert!(said.contains("every check held"), "{said}");
+    true
 }
 
-/// Issue 54: an answer with bounds only goes on in the background; its
-/// bounds close (`GET /api/v1/background`), and once exact the server
-/// answers the question at once, with the value a solve of its own gives.
+/// The board explorer in headless Chromium: `tests/browser/explorer.mjs`
+/// loads the page, plays moves by clicking and checks the values shown
+/// against the API, steps the line of best play, edits a position,
+/// reloads a permalink, plays a game against the perfect player, and lays
+/// the page out on a phone-sized screen.
+#[test]
+fn the_explorer_plays_in_headless_chromium() {
+    let server = Server::start(&["--threads", "2"], |_| {});
+    // A server whose searches end with bounds: the page shows them close in the background.
+    // (A two-hundredth of a second: a tenth of what a fast machine's debug build takes for Kalah(4,5).)
+    let slow = Server::start(&["--threads", "1", "--time-limit", "0.005", "--no-book", "--background-time", "60"], |_| {});
+    browser_test("explorer.mjs", server.addr, &[("BACKGROUND_BASE", format!("http://{}", slow.addr))]);
+}
+
+/// Issue 64: each defect of the issue, as its steps say, and the
+/// teacher's board (`tests/browser/issue64.mjs`).
+#[test]
+fn the_explorer_of_issue_64_in_headless_chromium() {
+    let server = Server::start(&["--threads", "2"], |_| {});
+    let slow = Server::start(&["--threads", "1", "--time-limit", "0.005", "--no-book", "--background-time", "60"], |_| {});
+    browser_test("issue64.mjs", server.addr, &[("BACKGROUND_BASE", format!("http://{}", slow.addr))]);
+}
+
+/// Issue 54: an answer with bounds only goes on in the background while a
+/// viewer follows it (issue 64: only then); its bounds close (`GET
+/// /api/v1/background`), and once exact the server answers the question
+/// at once, with the value a solve of its own gives.
 #[test]
 fn a_search_answered_with_bounds_goes_on_in_the_background() {
     let server = Server::start(&["--threads", "1", "--time-limit", "0.005", "--no-book", "--background-time", "60"], |_| {});
@@ -314,10 +347,16 @@ fn a_search_answered_with_bounds_goes_on_in_the_background() {
     assert_eq!(status, 200, "{first}");
     assert_eq!(first["exact"], false, "a two-hundredth of a second proves Kalah(4,5) here: {first}");
     let watch = "/api/v1/background?position=5,5,5,5,0,5,5,5,5,0+S";
+    // No one follows it: no search goes on.
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(server.get(watch).2["state"], Value::Null, "a search went on that no one follows");
+    let follow = "/api/v1/background/follow?position=5,5,5,5,0,5,5,5,5,0+S";
+    assert_eq!(post(server.addr, follow).0, 400, "follow without a viewer");
     let started = Instant::now();
     let (mut lower, mut upper) = (i64::MIN, i64::MAX);
     let told = loop {
-        let (status, _, told) = server.get(watch);
+        // The page follows the position it shows about once a second; here, more often.
+        let (status, told) = post_as(server.addr, follow, Some("page-1"));
         assert_eq!(status, 200, "{told}");
         // Bounds that tighten, never the other way.
         let (l, u) = (told["lower"].as_i64().unwrap_or(i64::MIN), told["upper"].as_i64().unwrap_or(i64::MAX));
@@ -331,6 +370,7 @@ fn a_search_answered_with_bounds_goes_on_in_the_background() {
     };
     assert_eq!(told["state"], "exact", "{told}");
     assert_eq!(told["lower"], told["upper"], "{told}");
+    assert_eq!(server.get(watch).2["state"], "exact");
     // Asked again, by position and a time too short for any search: the exact answer.
     let (status, head, again) = server.get("/api/v1/analysis?position=5,5,5,5,0,5,5,5,5,0+S&time_limit=0.001");
     assert_eq!(status, 200, "{again}");
@@ -344,6 +384,70 @@ fn a_search_answered_with_bounds_goes_on_in_the_background() {
         .unwrap();
     let solved: Value = serde_json::from_slice(&solved.stdout).unwrap();
     assert_eq!(again["lower"], solved["lower"], "the server's background answer against `kalah solve`: {solved}");
+}
+
+/// Issue 64: searches follow the screen. With one place, a viewer that
+/// follows another position hands its place over (the first pauses, its
+/// solver held); a second viewer's position waits while the first looks
+/// at its own; a stop by a viewer stops nothing another looks at; a
+/// viewer that leaves, or stops looking, frees the place; a paused search
+/// followed again, and a stopped one given more time, go on from what
+/// they proved: their seconds, nodes and bounds counted on.
+#[test]
+fn background_searches_follow_what_viewers_look_at() {
+    let server = Server::start(&["--threads", "1", "--time-limit", "0.005", "--no-book", "--background-time", "60"], |_| {});
+    let (a, b) = ("/api/v1/background/follow?houses=5&seeds=5", "/api/v1/background/follow?houses=5&seeds=6");
+    let state = |path: &str| server.get(&path.replace("/follow", "")).2;
+    let (status, told) = post_as(server.addr, a, Some("one"));
+    assert_eq!((status, &told["state"]), (200, &Value::from("running")), "{told}");
+    std::thread::sleep(Duration::from_millis(1500));
+    // "one" looks at another position: its place goes there, the first pauses holding its solver.
+    let (_, told) = post_as(server.addr, b, Some("one"));
+    assert_eq!(told["state"], "running", "{told}");
+    let paused = state(a);
+    assert_eq!(paused["state"], "paused", "{paused}");
+    let until = Instant::now() + Duration::from_secs(10);
+    while state(a)["held"] != true {
+        assert!(Instant::now() < until, "the paused search holds no solver: {}", state(a));
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let before = state(a);
+    // "two" follows the first while "one" looks at the second: it waits.
+    let (_, told) = post_as(server.addr, a, Some("two"));
+    assert_eq!((&told["state"], &told["waiting"]), (&Value::from("paused"), &Value::from(1)), "{told}");
+    // A stop by "two" stops nothing "one" looks at.
+    let (_, told) = post_as(server.addr, &b.replace("follow", "stop"), Some("two"));
+    assert_eq!(told["state"], "running", "{told}");
+    // "one" leaves: the place is free, and "two", following on, has it; the first goes on from what it proved.
+    post_as(server.addr, "/api/v1/background/leave", Some("one"));
+    let (_, told) = post_as(server.addr, a, Some("two"));
+    assert_eq!(told["state"], "running", "{told}");
+    assert!(told["seconds"].as_f64() >= before["seconds"].as_f64() && told["nodes"].as_u64() >= before["nodes"].as_u64(), "{before} then {told}");
+    let narrow = |t: &Value| (t["lower"].as_i64().unwrap_or(i64::MIN), t["upper"].as_i64().unwrap_or(i64::MAX));
+    let (l0, u0) = narrow(&before);
+    let (l1, u1) = narrow(&told);
+    assert!(l1 >= l0 && u1 <= u0, "bounds {l0}..{u0} went back to {l1}..{u1}");
+    assert_eq!(state(b)["state"], "paused", "the second gave its place up: {}", state(b));
+    // Stopped (no viewer: whoever looks), then more time: on from what it proved.
+    std::thread::sleep(Duration::from_millis(500));
+    let (_, stopped) = post(server.addr, &a.replace("follow", "stop"));
+    assert_eq!(stopped["state"], "stopped", "{stopped}");
+    std::thread::sleep(Duration::from_millis(300));
+    let stopped = state(a);
+    let (status, more) = post(server.addr, &a.replace("follow", "more"));
+    assert_eq!((status, &more["state"]), (200, &Value::from("running")), "{more}");
+    assert!(more["nodes"].as_u64() >= stopped["nodes"].as_u64() && more["seconds"].as_f64() >= stopped["seconds"].as_f64(), "{stopped} then {more}");
+    assert!(more["seconds_left"].as_f64().unwrap() > 60.0, "more time adds to what is left: {more}");
+    // No one looks (the viewers gone for 5 s): it pauses by itself.
+    let until = Instant::now() + Duration::from_secs(15);
+    while state(a)["state"] == "running" {
+        assert!(Instant::now() < until, "a search no one looks at runs on: {}", state(a));
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert_eq!(state(a)["state"], "paused");
+    // A viewer's name that is not a token is refused.
+    let (status, _) = post_as(server.addr, a, Some("a b"));
+    assert_eq!(status, 400);
 }
 
 /// A kept answer damaged on disk (a byte changed) is refused, said in the
@@ -419,7 +523,8 @@ fn an_exact_answer_is_kept_across_servers_and_kills() {
 }
 
 /// A background search is stopped, and given more time, by a client, a
-/// few times at most; a question without one is told so.
+/// few times at most; a question without one is told so, and more time
+/// starts one.
 #[test]
 fn a_background_search_stops_and_gets_more_time() {
     let server = Server::start(&["--threads", "1", "--time-limit", "0.05", "--no-book", "--background-time", "20"], |_| {});
@@ -427,14 +532,10 @@ fn a_background_search_stops_and_gets_more_time() {
     assert_eq!((status, &first["exact"]), (200, &Value::Bool(false)), "{first}");
     let question = "?houses=5&seeds=5";
     let state = |path: &str| server.get(&format!("/api/v1/background{path}")).2["state"].clone();
-    assert_eq!(state(question), "running");
+    let (status, told) = post_as(server.addr, &format!("/api/v1/background/follow{question}"), Some("page"));
+    assert_eq!((status, &told["state"]), (200, &Value::from("running")), "{told}");
     let (status, told) = post(server.addr, &format!("/api/v1/background/stop{question}"));
     assert_eq!(status, 200, "{told}");
-    let started = Instant::now();
-    while state(question) == "running" {
-        assert!(started.elapsed() < Duration::from_secs(20), "a stopped background search runs on");
-        std::thread::sleep(Duration::from_millis(50));
-    }
     assert_eq!(state(question), "stopped");
     for more in 1..=4 {
         let (status, told) = post(server.addr, &format!("/api/v1/background/more{question}"));
@@ -445,11 +546,6 @@ fn a_background_search_stops_and_gets_more_time() {
     assert_eq!(told["more_allowed"], false, "{told}");
     let (status, _) = post(server.addr, &format!("/api/v1/background/stop{question}"));
     assert_eq!(status, 200);
-    let started = Instant::now();
-    while state(question) == "running" {
-        assert!(started.elapsed() < Duration::from_secs(20), "a stopped background search runs on");
-        std::thread::sleep(Duration::from_millis(50));
-    }
     // Another question has no search until a client asks for one, which
     // starts now that the place is free, and soon proves Kalah(3,3).
     assert_eq!(state("?houses=3&seeds=3"), Value::Null);
@@ -622,4 +718,64 @@ fn the_server_answers_the_object_query_prints() {
         }
         assert_eq!(served, queried, "{position}");
     }
+}
+
+/// Issue 64: a server prepares the databases its boards need as it starts
+/// (`--prepare`), in the background: `/health` says `"ready": false` and
+/// how far each build is until they are built, then the server answers
+/// from them (a probe); a second start finds them and is ready at once.
+#[test]
+fn a_server_prepares_its_databases_and_says_when_it_is_ready() {
+    let folder = tempfile::tempdir().unwrap();
+    let dir = folder.path().to_str().unwrap();
+    let server = Server::start(&["--threads", "1", "--no-book", "--db-dir", dir, "--prepare", "5:18"], |_| {});
+    let (status, _, first) = server.get("/health");
+    assert_eq!((status, &first["status"], &first["ready"]), (200, &Value::from("ok"), &Value::Bool(false)), "{first}");
+    let items = first["preparing"].as_array().unwrap();
+    assert_eq!(items.len(), 2, "one database a capture rule: {first}");
+    assert!(items.iter().all(|i| i["houses"] == 5 && i["max_seeds"] == 18), "{first}");
+    let started = Instant::now();
+    let ready = loop {
+        let (_, _, health) = server.get("/health");
+        if health["ready"] == true {
+            break health;
+        }
+        assert!(started.elapsed() < Duration::from_secs(120), "not ready after 120 s: {health}");
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert!(ready["preparing"].as_array().unwrap().iter().all(|i| i["state"] == "ready" && i["done"] == 1.0), "{ready}");
+    for capture in ["standard", "empty"] {
+        let (status, _, probe) = server.get(&format!("/api/v1/start?houses=5&seeds=1&capture={capture}"));
+        assert_eq!((status, &probe["source"]), (200, &Value::from("database")), "{probe}");
+        assert_eq!(probe["database"]["max_seeds"], 18, "{probe}");
+    }
+    drop(server);
+    let again = Server::start(&["--threads", "1", "--db-dir", dir, "--prepare", "5:18"], |_| {});
+    let (_, _, health) = again.get("/health");
+    assert_eq!(health["ready"], true, "the databases built are found: {health}");
+}
+
+/// Issue 64, deliverable 6: one memory limit (`--memory`) covers the
+/// searches: each reserves its share first; a request that finds no room
+/// waits for a search under way to end, then gets 503 with the reason. A
+/// limit below what any search needs is refused as the server starts.
+#[test]
+fn a_request_beyond_the_servers_memory_waits_then_is_refused_with_the_reason() {
+    // Two slots but memory for one search (its least share, 32 MiB); searches that run to their deadline.
+    let server = Server::start(&["--threads", "2", "--background", "0", "--memory", "32MiB", "--time-limit", "4", "--queue-wait", "1"], |_| {});
+    let addr = server.addr;
+    let searches: Vec<_> = (0..2).map(|_| std::thread::spawn(move || get(addr, "/api/v1/start?houses=6&seeds=6"))).collect();
+    let results: Vec<_> = searches.into_iter().map(|s| s.join().unwrap()).collect();
+    let refused: Vec<_> = results.iter().filter(|r| r.0 == 503).collect();
+    assert_eq!((results.len() - refused.len(), refused.len()), (1, 1), "memory for one search: {results:?}");
+    let (_, head, body) = refused[0];
+    assert!(head.contains("retry-after: 2"), "{head}");
+    assert!(body["error"].as_str().unwrap().contains("memory (32.0 MiB) is taken by the searches under way"), "{body}");
+    // Once the search has ended, its share is free again.
+    let (status, _, again) = server.get("/api/v1/start?houses=6&seeds=6&time_limit=0.5");
+    assert_eq!(status, 200, "{again}");
+
+    let out = Command::new(BIN).args(["serve", "--addr", "127.0.0.1:0", "--prepare", "none", "--memory", "1MiB"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("give at least 32MiB"), "{out:?}");
 }

@@ -930,7 +930,7 @@ mod tests {
                         seed ^= seed >> 7;
                         seed ^= seed << 17;
                         // Mostly small codes, so that the largest is not always the mask.
-                        (seed as u8) & if seed % 3 == 0 { 0xff } else { 0x11 }
+                        (seed as u8) & if seed.is_multiple_of(3) { 0xff } else { 0x11 }
                     })
                     .collect();
                 let one_by_one = (0..boards).fold(0, |m, i| m.max(read_code(&values, i, w)));

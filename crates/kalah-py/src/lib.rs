@@ -426,7 +426,8 @@ struct Analysis {
     moves: Vec<MoveValue>,
     /// A line of best play: (side, house) pairs.
     pv: Vec<(String, usize)>,
-    /// "book", "game_over", "kept", "database", "search", "retrograde" or "bounds".
+    /// "book", "game_over", "kept", "proven" (what this project has proven and
+    /// ships), "database", "search", "retrograde" or "bounds".
     source: String,
     /// Nodes searched (0 for probes).
     nodes: u64,

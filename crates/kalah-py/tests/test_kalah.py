@@ -56,6 +56,20 @@ def test_the_published_start_values(engine):
     assert engine.value(kalah.Position.start(3, 3), kalah.Rules()) == query_free_value(3, 3)
 
 
+def test_what_this_project_has_proven_is_answered_at_once(engine):
+    # Kalah(6,6) under empty capture: +2, proven by this project and shipped
+    # with it (data/kalah-6-6/start-empty.json), at once; its move 1 (the
+    # turn 1-2) +2, every other move at most +2 (issue 64).
+    rules = kalah.Rules(capture="empty")
+    start = kalah.Position.start(6, 6)
+    assert engine.value(start, rules) == 2
+    a = engine.analyze(start, rules, time_limit=0.2)
+    assert (a.value, a.exact, a.source) == (2, True, "proven")
+    bounds = {m.house: (m.lower, m.upper) for m in a.moves}
+    assert bounds[1] == (2, 2)
+    assert all(upper <= 2 for _, upper in bounds.values())
+
+
 def query_free_value(h, s):
     """The value by a plain minimax over Position.play (small boards only)."""
     rules = kalah.Rules()

@@ -99,6 +99,10 @@ pub enum Source {
     Kept,
     /// One search shared by the ranks of an MPI job ([`crate::distributed`]).
     Distributed,
+    /// What this project has proven and ships (a strong solution's start
+    /// value, the proof of Kalah(6,6) under empty capture): at once, or
+    /// narrowing the bounds a search proved in its time.
+    Proven,
 }
 
 impl Source {
@@ -113,6 +117,7 @@ impl Source {
             Source::Bounds => "bounds",
             Source::Kept => "kept",
             Source::Distributed => "distributed",
+            Source::Proven => "proven",
         }
     }
 }

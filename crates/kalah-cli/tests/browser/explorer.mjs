@@ -6,122 +6,23 @@
 //
 // Run by crates/kalah-cli/tests/serve.rs (the_explorer_plays_in_headless_chromium);
 // tools/screenshots.sh gives a directory for the pictures in docs/.
-// Exits 0 when every check holds, 1 with the first that failed.
+// Exits 0 when every check held, 1 with the first that failed.
 
-import { chromium } from 'playwright-core';
-import { readFileSync } from 'node:fs';
-
-// axe-core, the accessibility checker, run in the page (issue 54).
-const AXE = readFileSync(new URL('./node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
+import { STEP, check, accessible, fitForFingers, recordMoves, run, server } from './support.mjs';
 
 const [base, shots] = process.argv.slice(2);
 if (!base) {
   console.error('usage: node explorer.mjs http://127.0.0.1:PORT [SCREENSHOT_DIR]');
   process.exit(2);
 }
-const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
-const STEP = 20_000; // the longest a single wait may take, in ms
+const { api, showsAnalysisOf } = server(base);
 
-let stage = 'starting';
-/** Names the part of the test under way, for the message of a failure. */
-function part(name) {
-  stage = name;
-  console.log('explorer.mjs: ' + name);
-}
-
-function check(ok, what) {
-  if (!ok) throw new Error(what);
-}
-
-async function api(path) {
-  const response = await fetch(base + path);
-  check(response.ok, `${path}: status ${response.status}`);
-  return response.json();
-}
-
-const valueText = (m) => (m.value !== null ? (m.value > 0 ? '+' + m.value : String(m.value)) : `${m.lower}..${m.upper}`);
-
-/** The values on the board's houses, by house name ("S2": "+8"). */
-async function boardValues(page) {
-  return page.$$eval('#board .badge', (badges) => Object.fromEntries(badges.map((b) => [b.dataset.house, b.dataset.value])));
-}
-
-/** Runs axe-core on the page: no serious or critical violation of WCAG 2 A/AA (`where` names the page's state). */
-async function accessible(page, where) {
-  if (!(await page.evaluate(() => typeof axe !== 'undefined'))) await page.evaluate(AXE);
-  const found = await page.evaluate(() => axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] }, resultTypes: ['violations'] }));
-  const bad = found.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  const said = bad.map((v) => `${v.impact} ${v.id} (${v.help}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-  check(bad.length === 0, `axe-core, ${where}: ${said.join('; ')}`);
-  console.log(`explorer.mjs: axe-core, ${where}: no serious or critical violation (${found.violations.length} minor)`);
-}
-
-/**
- * On a phone: every text at least 12 px as drawn (SVG text scaled by its
- * picture), every control at least 44 px each way (links inside a
- * sentence aside).
- */
-async function fitForFingers(page) {
-  const found = await page.evaluate(() => {
-    const small = [];
-    for (const e of document.querySelectorAll('body *')) {
-      if (!e.getClientRects().length || !e.checkVisibility()) continue;
-      if (![...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
-      const scale = e instanceof SVGElement && e.getScreenCTM() ? Math.hypot(e.getScreenCTM().a, e.getScreenCTM().b) : 1;
-      const px = parseFloat(getComputedStyle(e).fontSize) * scale;
-      if (px < 11.95) small.push(`"${e.textContent.trim().slice(0, 20)}" ${px.toFixed(1)} px`);
-    }
-    const tiny = [];
-    for (const e of document.querySelectorAll('button, select, input, [role="button"], [role="slider"], [tabindex="0"]')) {
-      const r = e.getBoundingClientRect();
-      if (!r.width || !e.checkVisibility()) continue;
-      if (r.width < 44 || r.height < 44) tiny.push(`${e.id || e.dataset.house || e.textContent.trim().slice(0, 12)} ${r.width.toFixed(0)}x${r.height.toFixed(0)}`);
-    }
-    return { small, tiny };
-  });
-  check(found.small.length === 0, `text under 12 px on a phone: ${found.small.join(', ')}`);
-  check(found.tiny.length === 0, `targets under 44 px on a phone: ${found.tiny.join(', ')}`);
-}
-
-/** Waits until the page shows the analysis of `position`, then checks its values against the API's. */
-async function showsAnalysisOf(page, position, rules) {
-  const wanted = await api('/api/v1/analysis?' + new URLSearchParams({ position, ...rules }));
-  await page.waitForFunction(
-    (p) => new URLSearchParams(location.search).get('position') === p && !document.querySelector('#status.loading'),
-    wanted.position,
-    { timeout: STEP },
-  );
-  if (wanted.moves.length) await page.waitForSelector('#board .badge', { timeout: STEP });
-  const shown = await boardValues(page);
-  const expected = Object.fromEntries(wanted.moves.map((m) => [wanted.to_move + m.house, valueText(m)]));
-  check(JSON.stringify(sorted(shown)) === JSON.stringify(sorted(expected)), `values on the board ${JSON.stringify(shown)}, the API says ${JSON.stringify(expected)} (${position})`);
-  const listed = await page.$$eval('#moves li', (items) => items.map((li) => li.dataset.house));
-  check(JSON.stringify(listed) === JSON.stringify(wanted.moves.map((m) => wanted.to_move + m.house)), `moves listed ${listed}, best first by the API: ${wanted.moves.map((m) => m.house)}`);
-  const counts = await page.$$eval('#board [data-house] .count, #board [data-store] .count', (cells) => cells.map((c) => c.textContent));
-  check(counts.length === 2 * wanted.houses + 2, `${counts.length} pits drawn for ${wanted.houses} houses a side`);
-  return wanted;
-}
-
-const sorted = (o) => Object.fromEntries(Object.entries(o).sort());
-
-async function main() {
-  const browser = await chromium.launch({
-    executablePath,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  const failures = [];
-  let page;
-  try {
+run('explorer.mjs', 3, async ({ browser, part, watched }) => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    page = await context.newPage();
-    page.on('pageerror', (e) => failures.push('page error: ' + e.message));
-    // The one error the page may log: the 400 of the impossible position given to the editor.
-    const expected = (m) => stage === 'the position editor' && /status of 400/.test(m.text());
-    page.on('console', (m) => m.type() === 'error' && !expected(m) && failures.push(`console error (${stage}): ${m.text()}`));
     // Nothing but this server is asked for.
     const servers = [base, process.env.BACKGROUND_BASE].filter(Boolean);
-    page.on('request', (r) => !servers.some((s) => r.url().startsWith(s)) && failures.push('a request elsewhere: ' + r.url()));
+    // The one error the page may log: the 400 of the impossible position given to the editor.
+    const page = await watched(context, servers, (m, stage) => stage === 'the position editor' && /status of 400/.test(m.text()));
 
     // The start of Kalah(4,3) with empty capture, from an address that names it.
     part('the start of Kalah(4,3), from the address');
@@ -149,7 +50,7 @@ async function main() {
     const worst = second.moves[second.moves.length - 1];
     await page.click(`#board [data-house="${second.to_move}${worst.house}"]`);
     const third = await showsAnalysisOf(page, worst.position, empty);
-    const plies = await page.$$eval('#record .ply', (b) => b.map((x) => x.textContent));
+    const plies = await recordMoves(page);
     check(plies.length === 3, `the game record shows ${plies}`);
     const dots = await page.$$eval('#chart .dot', (d) => d.length);
     check(dots === 3, `the chart shows ${dots} points after two moves`);
@@ -194,11 +95,16 @@ async function main() {
     check(new URL(page.url()).searchParams.get('moves').split('.').length === 2, `the address holds no game record: ${page.url()}`);
     await page.reload();
     await showsAnalysisOf(page, third.position, empty);
-    check((await page.$$eval('#record .ply', (b) => b.map((x) => x.textContent))).join() === plies.join(), 'a reload lost the game record');
+    check((await recordMoves(page)).join() === plies.join(), 'a reload lost the game record');
     await page.waitForFunction(() => document.querySelectorAll('#chart .dot').length === 3, null, { timeout: STEP });
-    if (worst.value !== second.moves[0].value) check((await page.$$('#record .ply.blunder')).length === 1, 'a reload lost the mark of the move that gave value away');
+    if (worst.value !== second.moves[0].value) {
+      await page.waitForFunction(() => document.querySelectorAll('#record .ply.lost').length === 1, null, { timeout: STEP });
+      check(/\?/.test(await page.textContent('#record .ply.lost')), 'the move that gave value away has no mark');
+    }
 
-    // Another move after Undo keeps the old one as a variation, which a click brings back.
+    // Another move after Undo is a variation, the game's line staying its
+    // main line; a click on either goes to it (issue 64: the newest
+    // variation became the main line).
     part('a variation');
     const other = second.moves.find((m) => m.house !== worst.house);
     if (other) {
@@ -206,25 +112,30 @@ async function main() {
       await showsAnalysisOf(page, first.position, empty);
       await page.click(`#board [data-house="${second.to_move}${other.house}"]`);
       await showsAnalysisOf(page, other.position, empty);
-      const kept = await page.$$eval('#record .variation .ply', (b) => b.map((x) => x.textContent));
-      check(kept.join() === second.to_move + worst.house, `the line played before is kept as ${kept}`);
-      await page.click('#record .variation .ply');
+      const kept = await recordMoves(page, '#record .variation .ply');
+      check(kept.join() === second.to_move + other.house, `the move played after Undo is the variation ${other.house}: the variation shows ${kept}`);
+      const main = await recordMoves(page, '#record > .together .ply');
+      check(main.join() === [plies[1], plies[2]].join(), `the main line is no longer the game's: ${main}`);
+      check((await page.getAttribute('#record .variation .ply', 'aria-current')) === 'step', 'the board\'s move is not marked in the record');
+      await page.click(`#record > .together .ply[data-move="${second.to_move}${worst.house}"]`);
       await showsAnalysisOf(page, third.position, empty);
-      const now = await page.$$eval('#record .variation .ply', (b) => b.map((x) => x.textContent));
-      check(now.join() === second.to_move + other.house, `the line left is kept as ${now}`);
       // The variations are in the permalink: a reload keeps them, and one
       // of them a click brings back as before.
       const link = new URL(page.url()).searchParams.get('moves');
       check(link.includes('(' + second.to_move + other.house + ')'), `the address holds no variation: ${link}`);
       await page.reload();
       await showsAnalysisOf(page, third.position, empty);
-      await page.waitForFunction((n) => document.querySelectorAll('#record .variation .ply').length === n, now.length, { timeout: STEP });
-      const reloaded = await page.$$eval('#record .variation .ply', (b) => b.map((x) => x.textContent));
-      check(reloaded.join() === now.join(), `a reload kept the variations as ${reloaded}, not ${now}`);
+      await page.waitForFunction(() => document.querySelectorAll('#record .variation .ply').length === 1, null, { timeout: STEP });
+      const reloaded = await recordMoves(page, '#record .variation .ply');
+      check(reloaded.join() === kept.join(), `a reload kept the variations as ${reloaded}, not ${kept}`);
       // Their moves are valued again too, as the game's are (what each kept or gave away).
       await page.waitForFunction(() => [...document.querySelectorAll('#record .variation .ply')].every((b) => b.title), null, { timeout: STEP });
       await page.click('#record .variation .ply');
       await showsAnalysisOf(page, other.position, empty);
+      // The board in a variation: its address says which line, and a reload comes back to it.
+      await page.reload();
+      await showsAnalysisOf(page, other.position, empty);
+      check((await page.getAttribute('#record .variation .ply', 'aria-current')) === 'step', 'a reload left the variation the board was in');
     }
 
     // The line of best play, stepped: the board shows the position after each step.
@@ -249,7 +160,7 @@ async function main() {
 
     // Start over: back to the game's first position, the moves forgotten.
     part('start over');
-    const before = await page.$$eval('#record .ply', (b) => b.length);
+    const before = (await recordMoves(page)).length;
     const shown = new URLSearchParams(new URL(page.url()).search).get('position');
     await page.click('#restart');
     await showsAnalysisOf(page, '3,3,3,3,0,3,3,3,3,0 S', empty);
@@ -306,6 +217,11 @@ async function main() {
     const why = await page.textContent('#editor-error');
     check(/300|255|seeds/.test(why), `an impossible position is explained as: ${why}`);
     console.log('explorer.mjs: the editor says: ' + why);
+    // One the server refuses (more seeds than a board of four houses holds) is explained in its words.
+    for (const cell of ['S1', 'S2', 'S3', 'S4', 'N1', 'N2', 'N3', 'N4']) await page.fill(`[data-cell="${cell}"]`, '40');
+    await page.click('#editor button[type="submit"]');
+    await page.waitForFunction(() => /Not a position/.test(document.querySelector('#editor-error').textContent), null, { timeout: STEP });
+    console.log('explorer.mjs: the server says: ' + (await page.textContent('#editor-error')));
     // A cell that is not a count is named, before any request.
     await page.fill('[data-cell="S1"]', '-1');
     await page.click('#editor button[type="submit"]');
@@ -355,9 +271,9 @@ async function main() {
       const focused = await page.evaluate(() => Boolean(document.activeElement && document.activeElement.closest('#board .house.legal')));
       check(focused, 'after a move the keyboard left the board');
       const note = await page.textContent('#feedback');
-      const plies = await page.$$eval('#record .ply', (b) => b.map((x) => x.textContent));
+      const plies = await recordMoves(page);
       if (plies[plies.length - 1].startsWith('N')) check(/S\d/.test(note) && note.includes('The perfect player plays N'), `the notes on the two moves: ${note}`);
-      check((await page.$$('#record .ply.blunder')).length === 0, 'the record marks moves while values are hidden');
+      check((await page.$$('#record .ply.lost')).length === 0, 'the record marks moves while values are hidden');
       if (shots && turns === 1) await page.screenshot({ path: shots + '/explorer-play.png', fullPage: true });
       const now = await api('/api/v1/analysis?' + new URLSearchParams({ position: new URLSearchParams(new URL(page.url()).search).get('position') }));
       check(now.to_move === 'S', 'the perfect player left North to move');
@@ -395,8 +311,7 @@ async function main() {
     // A phone-sized screen: the board fits the width, nothing scrolls sideways.
     part('a phone-sized screen');
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
-    const small = await phone.newPage();
-    small.on('pageerror', (e) => failures.push('page error (phone): ' + e.message));
+    const small = await watched(phone, servers);
     await small.goto(base + '/?position=' + encodeURIComponent('3,0,4,4,1,3,3,3,3,0 S') + '&capture=empty');
     await small.waitForSelector('#board .badge', { timeout: STEP });
     const overflow = await small.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -431,7 +346,7 @@ async function main() {
         // The picture: a longer search (Kalah(5,5); the slot is free again), once its bounds have begun to close.
         const picture = await browser.newPage({ viewport: { width: 1280, height: 900 } });
         await picture.goto(slow + '/?houses=5&seeds=5');
-        await picture.waitForFunction(() => /between/.test(document.querySelector('#background-text').textContent), null, { timeout: STEP });
+        await picture.waitForFunction(() => /between|by \d+ to \d+|up to/.test(document.querySelector('#status').textContent) && /in the background/.test(document.querySelector('#background-text').textContent), null, { timeout: STEP });
         await picture.screenshot({ path: shots + '/explorer-background.png' });
         await picture.close();
       }
@@ -445,27 +360,4 @@ async function main() {
     check((await small.textContent('main')).includes('capture'), 'the rules page does not explain captures');
     await fitForFingers(small);
     await accessible(small, 'the rules page');
-  } catch (e) {
-    const picture = (shots || process.env.TMPDIR || '/tmp') + '/explorer-failure.png';
-    if (page) await page.screenshot({ path: picture, fullPage: true }).catch(() => {});
-    throw new Error(`${stage}: ${e.message} (the page as it was: ${picture})`);
-  } finally {
-    await browser.close();
-  }
-  check(failures.length === 0, failures.join('\n'));
-}
-
-const timer = setTimeout(() => {
-  console.error('explorer.mjs: the browser test took over 3 minutes');
-  process.exit(1);
-}, 180_000);
-main()
-  .then(() => {
-    clearTimeout(timer);
-    console.log('explorer.mjs: every check held');
-  })
-  .catch((e) => {
-    clearTimeout(timer);
-    console.error('explorer.mjs: ' + e.message);
-    process.exit(1);
-  });
+});

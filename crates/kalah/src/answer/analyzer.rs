@@ -23,7 +23,7 @@ use crate::answer::search::{bounds, open_journal, probe_file, search, stopped_an
 use crate::answer::setup::{search_table, solver_over, Setup};
 use crate::answer::sizes::SearchWork;
 use crate::answer::table::describe_file;
-use crate::databases::{for_search, Databases, DbFile, DbSpec, Purpose, SetupBudget};
+use crate::databases::{for_search_up_to, Databases, DbFile, DbSpec, Purpose, SetupBudget};
 use crate::error::{Error, Field, Result};
 use crate::limits::MAX_THREADS;
 use crate::memory::answers::Answers;
@@ -174,12 +174,31 @@ impl Analyzer {
         }
     }
 
-    /// `db` loaded into memory for a search, from those kept if this
-    /// analyzer keeps them (and whether it was).
-    fn loaded(&self, db: Database, threads: usize) -> Result<(Arc<Database>, bool)> {
+    /// `db` loaded into memory for a search (copied if it is at most
+    /// `copy_bytes`, else mapped), from those kept if this analyzer keeps
+    /// them (and whether it was).
+    fn loaded(&self, db: Database, copy_bytes: u64, threads: usize) -> Result<(Arc<Database>, bool)> {
         match &self.kept {
-            Some(kept) => kept.loaded(db, threads),
-            None => Ok((Arc::new(for_search(db, threads)?), false)),
+            Some(kept) => kept.loaded(db, copy_bytes, threads),
+            None => Ok((Arc::new(for_search_up_to(db, copy_bytes, threads)?), false)),
+        }
+    }
+
+    /// The memory this (keeping) analyzer holds for later requests:
+    /// databases built in memory, files copied into memory, and the tables
+    /// of the solvers it keeps (a file mapped is the system's page cache,
+    /// not counted); 0 for one that keeps nothing.
+    pub fn kept_bytes(&self) -> u64 {
+        self.kept.as_ref().map_or(0, |k| k.bytes())
+    }
+
+    /// Lets go of what this analyzer keeps for later requests (the solvers
+    /// first, then the least recently used databases) until it holds at
+    /// most `bytes` ([`Analyzer::kept_bytes`]): a door's way to keep within
+    /// its memory. What a search under way uses is freed when it ends.
+    pub fn release_kept(&self, bytes: u64) {
+        if let Some(kept) = &self.kept {
+            kept.release_beyond(bytes);
         }
     }
 
@@ -211,7 +230,7 @@ impl Analyzer {
                 Report { likely_best, ..self.report(request, analysis, Source::Search, Instant::now(), None) }
             }
             None => {
-                let report = self.answer(request, observer)?;
+                let report = self.with_proven(request, self.answer(request, observer)?);
                 // Kept: an exact answer with every move's value and the line
                 // (which every later question can be answered from), that
                 // took work to find.
@@ -254,10 +273,37 @@ impl Analyzer {
     }
 
     /// Step 1 of the plan ([`crate::answer::plan::at_once`]): a finished game,
-    /// then the opening book, unless the request passes the book over.
+    /// then the opening book, unless the request passes the book over, and
+    /// what this project has proven, unless the request says how to search.
     fn at_once(&self, request: &Request) -> Option<Report> {
         let book = self.book.as_deref().filter(|_| request.book);
-        crate::answer::plan::at_once(book, &request.position, request.rules, request.want)
+        crate::answer::plan::at_once(book, self.ships_proven(request), &request.position, request.rules, request.want)
+    }
+
+    /// Whether `request` is answered from what this project has proven
+    /// and ships ([`crate::memory::proven`]): by an analyzer that answers
+    /// from what the library ships (it has a book), for a request that
+    /// does not pass the book over nor say how to search (a database of its
+    /// own, a journal, tests of its own).
+    fn ships_proven(&self, request: &Request) -> bool {
+        self.book.is_some() && request.book && request.db == DbSpec::default() && request.journal.is_none() && request.tests == RootTests::Deepening
+    }
+
+    /// `report` narrowed by what this project has proven and ships of its
+    /// position ([`crate::memory::proven`]), for an analyzer that answers
+    /// from what the library ships (it has a book, and the request does
+    /// not pass it over): its source [`Source::Proven`] when that changed
+    /// anything.
+    fn with_proven(&self, request: &Request, mut report: Report) -> Report {
+        if !self.ships_proven(request) {
+            return report;
+        }
+        if let Some(proven) = crate::memory::proven::lookup(&request.position, request.rules) {
+            if proven.narrow(&mut report.analysis) {
+                report.source = Source::Proven;
+            }
+        }
+        report
     }
 
     /// Step 1 of the plan, last: the exact answer an earlier request kept,
@@ -442,26 +488,32 @@ impl Analyzer {
         let table = search_table(setup.engine, memory, file, |db| {
             let loading = Instant::now();
             let loaded;
-            (loaded, loaded_kept) = self.loaded(db, request.threads)?;
+            (loaded, loaded_kept) = self.loaded(db, setup.budget.copy_bytes, request.threads)?;
             load_seconds = Some(loading.elapsed().as_secs_f64());
             Ok(loaded)
         })?;
-        // A keeping analyzer answers a plain search (no journal, no memory,
-        // no tests chosen) with a solver kept from an earlier request if
-        // one fits, and keeps it after.
-        let poolable =
-            self.kept.is_some() && journaling.is_none() && request.tests == RootTests::Deepening && options.table_bytes(h) <= KEPT_SOLVER_BYTES;
-        let kept_solver = poolable.then(|| self.kept.as_ref()?.take_solver(h, rules, &table, &options)).flatten();
-        let mut solver = match kept_solver {
+        // A plain search (no journal, no memory, no tests chosen) goes on
+        // from the solver its request holds, if it holds one that fits
+        // (and leaves it there after); else a keeping analyzer answers it
+        // with a solver kept from an earlier request if one fits, and keeps
+        // it after.
+        let plain = journaling.is_none() && request.tests == RootTests::Deepening;
+        let held = request.held.as_ref().filter(|_| plain);
+        let poolable = held.is_none() && self.kept.is_some() && plain && options.table_bytes(h) <= KEPT_SOLVER_BYTES;
+        let reused = match held {
+            Some(held) => held.take(h, rules, &table, &options),
+            None => poolable.then(|| self.kept.as_ref()?.take_solver(h, rules, &table, &options)).flatten(),
+        };
+        let mut solver = match reused {
             Some(solver) => solver,
             None => solver_over(setup.engine, table, options)?,
         };
         let searched = search(&mut solver, request, start, observer, journaling);
-        if poolable {
-            solver.clear_cancel();
-            if let Some(kept) = &self.kept {
-                kept.keep_solver(solver);
-            }
+        solver.clear_cancel();
+        match (held, &self.kept) {
+            (Some(held), _) => held.put(solver),
+            (None, Some(kept)) if poolable => kept.keep_solver(solver),
+            _ => {}
         }
         let searched = searched?;
         let (analysis, nodes, best, journal, test, likely_best) = searched;
@@ -545,6 +597,27 @@ mod tests {
         };
         assert_eq!(test(value), Some(TestOutcome { at_least: value, holds: true, bound: value }));
         assert_eq!(test(value + 1), Some(TestOutcome { at_least: value + 1, holds: false, bound: value }));
+    }
+
+    /// A search held between runs goes on from its table: asked again,
+    /// the same question takes a small part of the nodes it took the first
+    /// time, where a search from nothing takes them all again; released,
+    /// it holds nothing.
+    #[test]
+    fn a_held_search_goes_on_from_its_table() {
+        let dir = tempfile::tempdir().unwrap();
+        let analyzer = Analyzer::new(Databases::new(dir.path()));
+        let held = Arc::new(crate::HeldSearch::default());
+        let ask = Request { threads: 1, book: false, held: Some(held.clone()), ..Request::new(Position::start(4, 4).unwrap(), Rules::default()) };
+        let first = analyzer.analyze(&ask, &Silent).unwrap();
+        assert!(held.bytes() > 0, "the solver is held");
+        let again = analyzer.analyze(&ask, &Silent).unwrap();
+        let fresh = analyzer.analyze(&Request { held: None, ..ask.clone() }, &Silent).unwrap();
+        assert_eq!((again.analysis.value, fresh.analysis.value), (first.analysis.value, first.analysis.value));
+        assert!(again.nodes * 10 < first.nodes, "held: {} nodes again, {} the first time", again.nodes, first.nodes);
+        assert!(fresh.nodes * 10 > first.nodes * 9, "from nothing: {} nodes, {} the first time", fresh.nodes, first.nodes);
+        held.release();
+        assert_eq!(held.bytes(), 0);
     }
 
     /// A request stopped before its work began answers at once with the

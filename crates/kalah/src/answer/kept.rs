@@ -15,7 +15,7 @@ use kalah_search::{SearchOptions, Solver};
 
 use crate::answer::setup::Setup;
 use crate::answer::table::Table;
-use crate::databases::{for_search, Databases, Purpose, SetupBudget};
+use crate::databases::{for_search_up_to, Databases, Purpose, SetupBudget};
 use crate::error::{Error, Result};
 
 /// What a keeping analyzer holds, shared by its clones (see the module
@@ -117,6 +117,54 @@ fn fits(solver: &Solver<Table>, h: usize, rules: Rules, table: &Table, options: 
         && solver.threads() == options.threads.max(1)
 }
 
+/// One search held between the runs of one question (a server's
+/// background search that pauses while no one looks at its position and
+/// goes on when someone does, or is given more time): its solver, with
+/// its transposition table, so that the next run goes on from what the
+/// last proved instead of from nothing. A request carries it in
+/// [`Request::held`](crate::Request::held); the search of a request that
+/// keeps a journal, or chooses its tests, is not held. It holds the
+/// table's memory (and, through the solver, the database it searched
+/// over) until [`HeldSearch::release`] or until it is dropped.
+#[derive(Default)]
+pub struct HeldSearch(Mutex<Option<Solver<Table>>>);
+
+impl std::fmt::Debug for HeldSearch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HeldSearch").field("bytes", &self.bytes()).finish()
+    }
+}
+
+impl HeldSearch {
+    /// The bytes of the transposition table held (0 when none is).
+    pub fn bytes(&self) -> usize {
+        self.0.lock().map_or(0, |s| s.as_ref().map_or(0, |s| s.tt_bytes()))
+    }
+
+    /// Lets the search held go: its table's memory is freed (the next run
+    /// begins from nothing).
+    pub fn release(&self) {
+        if let Ok(mut held) = self.0.lock() {
+            *held = None;
+        }
+    }
+
+    /// The solver held, taken out while it searches, if it serves this
+    /// search as one made for it would ([`fits`]); one that does not is
+    /// let go.
+    pub(crate) fn take(&self, h: usize, rules: Rules, table: &Table, options: &SearchOptions) -> Option<Solver<Table>> {
+        let solver = self.0.lock().ok()?.take()?;
+        fits(&solver, h, rules, table, options).then_some(solver)
+    }
+
+    /// Holds `solver` for the next run.
+    pub(crate) fn put(&self, solver: Solver<Table>) {
+        if let Ok(mut held) = self.0.lock() {
+            *held = Some(solver);
+        }
+    }
+}
+
 impl Keeping {
     /// The database of `n` seeds built in memory under `setup` (beside a
     /// database `file`, if one is used): one kept that covers as many
@@ -130,13 +178,52 @@ impl Keeping {
         keep_made(&mut kept.built, fits, || Ok(setup.build_noted(n, file)?.map(Arc::new)))
     }
 
-    /// `db` loaded into memory for a search ([`for_search`]) on `threads`
-    /// threads, or the copy kept of its file (and whether it was).
-    pub(crate) fn loaded(&self, db: Database, threads: usize) -> Result<(Arc<Database>, bool)> {
+    /// `db` loaded into memory for a search ([`for_search_up_to`]: copied
+    /// if it is at most `copy_bytes`, else mapped) on `threads` threads, or
+    /// the one kept of its file (and whether it was).
+    pub(crate) fn loaded(&self, db: Database, copy_bytes: u64, threads: usize) -> Result<(Arc<Database>, bool)> {
         let mut kept = self.0.lock().map_err(|_| Error::internal("a request failed while loading a database"))?;
         let path = db.path().to_path_buf();
-        let ((_, loaded), was_kept) = keep(&mut kept.loaded, |(p, _)| *p == path, || Ok((path.clone(), Arc::new(for_search(db, threads)?))))?;
+        let load = || Ok((path.clone(), Arc::new(for_search_up_to(db, copy_bytes, threads)?)));
+        let ((_, loaded), was_kept) = keep(&mut kept.loaded, |(p, _)| *p == path, load)?;
         Ok((loaded, was_kept))
+    }
+
+    /// The memory what is kept holds: databases built in memory, files
+    /// copied into memory, and the kept solvers' tables (files mapped are
+    /// the system's page cache, not counted).
+    pub(crate) fn bytes(&self) -> u64 {
+        let Ok(kept) = self.0.lock() else {
+            return 0;
+        };
+        let built: u64 = kept.built.iter().map(|b| b.indexer().len()).sum();
+        let loaded: u64 = kept.loaded.iter().filter(|(_, d)| d.is_loaded()).map(|(_, d)| d.file_bytes()).sum();
+        let solvers: u64 = kept.solvers.iter().map(|s| s.tt_bytes() as u64).sum();
+        built + loaded + solvers
+    }
+
+    /// Lets go of what is kept, the solvers first, then the least recently
+    /// used databases, until it holds at most `bytes` ([`Keeping::bytes`]):
+    /// its memory is freed once no search under way uses it.
+    pub(crate) fn release_beyond(&self, bytes: u64) {
+        loop {
+            if self.bytes() <= bytes {
+                return;
+            }
+            let Ok(mut kept) = self.0.lock() else {
+                return;
+            };
+            if !kept.solvers.is_empty() {
+                kept.solvers.remove(0);
+            } else if !kept.built.is_empty() {
+                kept.built.remove(0);
+            } else if kept.loaded.iter().any(|(_, d)| d.is_loaded()) {
+                let at = kept.loaded.iter().position(|(_, d)| d.is_loaded()).unwrap_or(0);
+                kept.loaded.remove(at);
+            } else {
+                return;
+            }
+        }
     }
 
     /// The file at `path` opened (mapped) for the probes of positions of

@@ -8,9 +8,12 @@
 //!
 //! 1. **At once** ([`at_once`]), with no database and no search: a
 //!    finished game (the rules give its value), then a position of the
-//!    opening book; then, for a request that remembers
-//!    ([`crate::Memory`]), an exact answer kept in the folder
-//!    ([`crate::answers`]).
+//!    opening book, then what this project has proven and ships
+//!    ([`crate::memory::proven`]: the strong solutions' start values,
+//!    Kalah(6,6) under empty capture) where it answers what is asked; then,
+//!    for a request that remembers ([`crate::Memory`]), an exact answer
+//!    kept in the folder ([`crate::answers`]). What is proven narrows the
+//!    answer of the steps below, where they give bounds.
 //! 2. **Probes** of a database that covers the position with exact values:
 //!    the file chosen ([`crate::databases`]: the one named, else the
 //!    folder's choice). A file in a window encoding, which holds bounds
@@ -52,19 +55,33 @@ use crate::report::{Report, Source};
 /// Step 1: what needs neither a database nor a search. A finished game
 /// (the rules give its value), then a position of `book` (if any): every
 /// move's value and the line, cut to what was asked (`want`), as a search
-/// would answer. `None` for the other steps.
-pub fn at_once(book: Option<&Book>, position: &Position, rules: Rules, want: Want) -> Option<Report> {
+/// would answer; then, with `proven`, what this project has proven and
+/// ships ([`crate::memory::proven`]) where it answers what was asked
+/// exactly. `None` for the other steps.
+pub fn at_once(book: Option<&Book>, proven: bool, position: &Position, rules: Rules, want: Want) -> Option<Report> {
     let start = Instant::now();
     let engine = Engine::shared(position.houses(), rules);
     let base = position.store_difference();
-    let (analysis, source) = if let Some(v) = engine.terminal_value(position.mover_board()) {
+    let (analysis, source, best) = if let Some(v) = engine.terminal_value(position.mover_board()) {
         let value = Bounded { lower: base + v, upper: base + v };
-        (BoundedAnalysis { value, moves: Vec::new(), pv: Vec::new(), end: LineEnd::GameOver }, Source::GameOver)
+        (BoundedAnalysis { value, moves: Vec::new(), pv: Vec::new(), end: LineEnd::GameOver }, Source::GameOver, None)
+    } else if let Some(entry) = book.and_then(|b| b.lookup(rules, position)) {
+        let analysis = entry.analysis(engine, position);
+        let best = analysis.pv.first().map(|m| m.house);
+        (analysis, Source::Book, best)
     } else {
-        let entry = book?.lookup(rules, position)?;
-        (entry.analysis(engine, position), Source::Book)
+        let proven = crate::memory::proven::lookup(position, rules).filter(|_| proven)?;
+        // No line is proven: a request for one is not answered from it.
+        let best = proven.best_move();
+        let analysis = match want {
+            Want::Value => proven.analysis(position, false)?,
+            Want::BestMove => proven.analysis(position, false).filter(|_| best.is_some())?,
+            Want::Moves => proven.analysis(position, true)?,
+            Want::MovesAndLine => return None,
+        };
+        (analysis, Source::Proven, best)
     };
-    let best_found = want.best_alone().then(|| analysis.pv.first().map(|m| m.house)).flatten();
+    let best_found = if want.best_alone() { best } else { None };
     let analysis = BoundedAnalysis {
         moves: if want.moves() { analysis.moves } else { Vec::new() },
         pv: if want.line() { analysis.pv } else { Vec::new() },
@@ -248,9 +265,9 @@ mod tests {
     #[test]
     fn a_finished_game_is_answered_at_once() {
         let over: Position = "0,0,0,5,1,2,3,3 S".parse().unwrap();
-        let report = at_once(None, &over, Rules::default(), Want::MovesAndLine).expect("over");
+        let report = at_once(None, false, &over, Rules::default(), Want::MovesAndLine).expect("over");
         assert_eq!(report.source, Source::GameOver);
         assert_eq!(report.value(), Some(5 - (3 + 6)), "North keeps its 6 seeds");
-        assert!(at_once(None, &Position::start(3, 3).unwrap(), Rules::default(), Want::MovesAndLine).is_none());
+        assert!(at_once(None, false, &Position::start(3, 3).unwrap(), Rules::default(), Want::MovesAndLine).is_none());
     }
 }

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use kalah_core::{Position, Rules};
 
+use crate::answer::kept::HeldSearch;
 use crate::databases::{DbSpec, Purpose, SetupBudget, ANALYSIS_LOAD_GAP, VALUE_LOAD_GAP};
 use crate::error::{Error, Field, Result};
 use crate::limits::{MAX_THREADS, MAX_TIME_LIMIT, MAX_TT_MB};
@@ -123,6 +124,17 @@ pub struct Request {
     /// a long search that must set up as a short one would (a server's
     /// search that goes on in the background). `None` in [`Request::new`].
     pub setup_time: Option<Duration>,
+    /// The most memory this request's set-up may take (a door's share of
+    /// its memory, `kalah serve --memory`): the default transposition
+    /// table at most half of it, and a database built in memory or a file
+    /// copied into memory within the rest; a larger file is searched over
+    /// mapped ([`crate::SetupBudget::within_memory`]). `None` in
+    /// [`Request::new`]: what the time limit and the machine allow.
+    pub memory_limit: Option<u64>,
+    /// A search held between runs of this question ([`HeldSearch`]): the
+    /// search goes on from the solver it holds, if that serves it, and
+    /// leaves its solver there after. `None` in [`Request::new`].
+    pub held: Option<Arc<HeldSearch>>,
 }
 
 /// What a request reads of what earlier requests kept in the analyzer's
@@ -197,6 +209,8 @@ impl Request {
             book: true,
             retrograde_boards: None,
             setup_time: None,
+            memory_limit: None,
+            held: None,
         }
     }
 
@@ -238,7 +252,8 @@ impl Request {
 pub(crate) fn purpose_and_budget(request: &Request) -> (Purpose, SetupBudget) {
     let gap = if request.want.moves() { ANALYSIS_LOAD_GAP } else { VALUE_LOAD_GAP };
     let purpose = Purpose { houses: request.position.houses(), rules: request.rules, seeds: request.position.seeds_in_houses(), gap };
-    (purpose, SetupBudget::within(request.setup_time.or(request.time_limit), request.threads))
+    let budget = SetupBudget::within(request.setup_time.or(request.time_limit), request.threads);
+    (purpose, request.memory_limit.map_or(budget, |bytes| budget.within_memory(bytes)))
 }
 
 /// The deadline of a search: its time limit counted from `start` (so that

@@ -147,12 +147,23 @@ pub struct SetupBudget {
     /// is made as asked; the keys may still need a larger one,
     /// `SearchOptions::keys`).
     pub table_mb: usize,
+    /// The largest file copied into memory for a search; a larger one is
+    /// searched over as it is mapped (no loading, the system's page
+    /// cache), and so is never passed over for the time loading it would
+    /// take.
+    pub copy_bytes: u64,
 }
 
 impl SetupBudget {
     /// No limit: the defaults as chosen without a time limit.
-    pub const UNLIMITED: SetupBudget =
-        SetupBudget { load_bytes: u64::MAX, build_boards: u64::MAX, retrograde_boards: u64::MAX, answer_boards: u64::MAX, table_mb: usize::MAX };
+    pub const UNLIMITED: SetupBudget = SetupBudget {
+        load_bytes: u64::MAX,
+        build_boards: u64::MAX,
+        retrograde_boards: u64::MAX,
+        answer_boards: u64::MAX,
+        table_mb: usize::MAX,
+        copy_bytes: u64::MAX,
+    };
 
     /// A quarter of `limit`, for a search on `threads` threads, and a table
     /// of [`TABLE_MB_PER_SECOND`] for each second of it; retrograde analysis
@@ -168,6 +179,27 @@ impl SetupBudget {
             retrograde_boards: (seconds * RETROGRADE_BOARDS_PER_SECOND * threads as f64) as u64,
             answer_boards: (limit.as_secs_f64() * RETROGRADE_BOARDS_PER_SECOND * threads as f64) as u64,
             table_mb: table_mb_within(limit),
+            copy_bytes: u64::MAX,
+        }
+    }
+
+    /// This budget, held to `bytes` of memory in all (a door's share of
+    /// its memory for one request, [`crate::Request::memory_limit`]): the
+    /// default table at most half of it (a power of two of MiB), and a
+    /// database built in memory, or a file copied into memory, within the
+    /// rest (a larger file is searched over mapped).
+    pub fn within_memory(self, bytes: u64) -> SetupBudget {
+        let half_mb = ((bytes / 2) >> 20).max(1) as usize;
+        let table_mb = self.table_mb.min(1 << half_mb.ilog2());
+        let rest = bytes.saturating_sub((table_mb as u64) << 20);
+        SetupBudget {
+            load_bytes: self.load_bytes,
+            build_boards: self.build_boards.min(rest),
+            // (Retrograde analysis holds more than a byte a board: its working set.)
+            retrograde_boards: self.retrograde_boards.min(rest / 4),
+            answer_boards: self.answer_boards.min(rest / 4),
+            table_mb,
+            copy_bytes: self.copy_bytes.min(rest),
         }
     }
 }
@@ -209,6 +241,9 @@ impl Databases {
         let Purpose { houses: h, rules, seeds, gap } = purpose;
         let found = self.files(h, rules);
         let max_load = if rules.may_cycle() { u64::MAX } else { budget.load_bytes };
+        // A file too large to copy is mapped: it takes no time to load.
+        let found: Vec<FoundFile> =
+            found.into_iter().map(|f| FoundFile { bytes: if f.bytes > budget.copy_bytes { 0 } else { f.bytes }, ..f }).collect();
         let chosen = choose_for_seeds(&found, seeds, gap, max_load);
         let unlimited = choose_for_seeds(&found, seeds, gap, u64::MAX);
         Choice {
@@ -340,5 +375,32 @@ mod tests {
         let choice = dbs.choose(Purpose { houses: 6, rules, seeds: 60, gap: VALUE_LOAD_GAP }, budget);
         assert_eq!(choice.path.as_deref().map(file_name), Some(name(6, 24, rules)));
         assert_eq!(choice.passed_over.map(|(p, b)| (file_name(&p), b)), Some((name(6, 30, rules), bytes[2])));
+
+        // Issue 64: held to a door's share of its memory, a file too large
+        // to copy in it is searched over mapped, so it is not passed over
+        // for the time loading it would take.
+        let held = SetupBudget { load_bytes: bytes[2] - 1, copy_bytes: bytes[2] - 1, ..SetupBudget::UNLIMITED };
+        let choice = dbs.choose(Purpose { houses: 6, rules, seeds: 60, gap: VALUE_LOAD_GAP }, held);
+        assert_eq!((choice.path.as_deref().map(file_name), choice.passed_over), (Some(name(6, 30, rules)), None));
+    }
+
+    /// Issue 64: a budget held to `bytes` of memory (a server's share for
+    /// one search): the default table at most half of it, a power of two,
+    /// and what is built or copied into memory within the rest.
+    #[test]
+    fn a_budget_within_memory_holds_table_and_database_to_it() {
+        let ten = SetupBudget::within(Some(std::time::Duration::from_secs(10)), 1);
+        assert_eq!(ten.table_mb, 640, "a 10 s search's own table");
+        let held = ten.within_memory(341 << 20);
+        let rest = (341 - 128) << 20;
+        assert_eq!((held.table_mb, held.copy_bytes, held.load_bytes), (128, rest, ten.load_bytes));
+        assert!(held.build_boards <= rest && held.retrograde_boards <= rest / 4 && held.answer_boards <= rest / 4, "{held:?}");
+        // A short search's table is smaller than half already: it stays.
+        let short = SetupBudget::within(Some(std::time::Duration::from_millis(500)), 1);
+        assert_eq!(short.within_memory(1 << 30).table_mb, short.table_mb);
+        // The least share a server gives (32 MiB): a 16 MiB table, 16 MiB for a database.
+        let least = ten.within_memory(32 << 20);
+        assert_eq!((least.table_mb, least.copy_bytes), (16, 16 << 20));
+        assert_eq!(SetupBudget::UNLIMITED.within_memory(64 << 20).table_mb, 32);
     }
 }

@@ -124,6 +124,11 @@ pub struct Limits {
     /// What a request reads of what earlier ones kept, and keeps
     /// ([`Memory`]): a server keeps exact answers ([`Memory::Answers`]).
     pub memory: Memory,
+    /// The most memory a request's set-up may take
+    /// ([`crate::Request::memory_limit`]): a server's share for it of its
+    /// `--memory` ([`crate::service::memory`]); `None` for no limit of the
+    /// door's own.
+    pub memory_limit: Option<u64>,
 }
 
 impl ApiRequest {
@@ -253,11 +258,27 @@ pub fn answer_watched(
     Ok(shown(analyzer.analyze(&request, observer)?, limits))
 }
 
+/// [`answer_watched`], going on from the search `held` holds (and leaving
+/// its solver there after): a door's way to pause a search and go on with
+/// it later (a server's background search, [`crate::background`]).
+pub fn answer_held(
+    analyzer: &Analyzer,
+    request: &ApiRequest,
+    limits: &Limits,
+    cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    observer: &dyn crate::progress::Observer,
+    held: std::sync::Arc<crate::HeldSearch>,
+) -> Result<Report> {
+    let request = Request { held: Some(held), ..analyzer_request(request, limits, cancel)? };
+    Ok(shown(analyzer.analyze(&request, observer)?, limits))
+}
+
 /// The analyzer's request for `request` under `limits`, stopped by `cancel`.
 fn analyzer_request(request: &ApiRequest, limits: &Limits, cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>) -> Result<Request> {
     let mut request = request.request(limits)?;
     request.cancel = cancel;
     request.setup_time = limits.setup_time;
+    request.memory_limit = limits.memory_limit;
     // Retrograde analysis beyond the limit would take longer than any time
     // limit: the plan proves bounds in time over a smaller database instead.
     request.retrograde_boards = limits.bounded.then_some(MAX_RETROGRADE_BOARDS);
@@ -297,7 +318,15 @@ mod tests {
     use crate::databases::Databases;
 
     fn limits() -> Limits {
-        Limits { threads: 1, time_limit: Duration::from_secs(10), bounded: true, show_paths: false, setup_time: None, memory: Memory::Off }
+        Limits {
+            threads: 1,
+            time_limit: Duration::from_secs(10),
+            bounded: true,
+            show_paths: false,
+            setup_time: None,
+            memory: Memory::Off,
+            memory_limit: None,
+        }
     }
 
     #[test]
