@@ -48,6 +48,8 @@ impl Server {
         let started = Instant::now();
         let addr = loop {
             let said = std::fs::read_to_string(log.path()).unwrap();
+            // Whole lines only: the one with the address may be half written.
+            let said = &said[..said.rfind('\n').map_or(0, |end| end + 1)];
             if let Some(addr) = said.lines().find_map(|l| l.split("serving on http://").nth(1)).and_then(|r| r.split('/').next()) {
                 break addr.to_string();
             }

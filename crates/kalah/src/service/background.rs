@@ -192,6 +192,17 @@ impl Now {
         self.allowed.saturating_sub(self.searched())
     }
 
+    /// `viewer` follows it now: the last [`MAX_VIEWERS`] viewers are kept.
+    fn followed_by(&mut self, viewer: &str) {
+        self.used = Instant::now();
+        self.followed = true;
+        self.viewers.retain(|(v, _)| v != viewer);
+        self.viewers.push((viewer.to_string(), Instant::now()));
+        if self.viewers.len() > MAX_VIEWERS {
+            self.viewers.remove(0);
+        }
+    }
+
     /// Whether a viewer looked at it within [`WATCH`].
     fn watched(&self) -> bool {
         self.viewers.iter().any(|(_, seen)| seen.elapsed() < WATCH)
@@ -398,22 +409,9 @@ impl Background {
         }
         let job = match Background::find(&jobs, key) {
             Some(job) => job,
-            None => {
-                let job = self.new_job(key, request, State::Paused);
-                self.remember(&mut jobs, job.clone());
-                job
-            }
+            None => self.remember_new(&mut jobs, key, request),
         };
-        {
-            let mut now = job.now();
-            now.used = Instant::now();
-            now.followed = true;
-            now.viewers.retain(|(v, _)| v != viewer);
-            now.viewers.push((viewer.to_string(), Instant::now()));
-            if now.viewers.len() > MAX_VIEWERS {
-                now.viewers.remove(0);
-            }
-        }
+        job.now().followed_by(viewer);
         let (state, left) = {
             let now = job.now();
             (now.state, now.left())
@@ -469,6 +467,13 @@ impl Background {
                 waiting: 0,
             }),
         })
+    }
+
+    /// A new paused search of `key`, remembered ([`Background::remember`]).
+    fn remember_new(&self, jobs: &mut VecDeque<Arc<Job>>, key: &str, request: ApiRequest) -> Arc<Job> {
+        let job = self.new_job(key, request, State::Paused);
+        self.remember(jobs, job.clone());
+        job
     }
 
     /// Adds `job`, forgetting the least recently used beyond [`KEPT_JOBS`]
@@ -648,19 +653,13 @@ impl Background {
                 job.now().allowed += self.time;
                 job
             }
-            None => {
-                let job = self.new_job(key, request, State::Paused);
-                self.remember(&mut jobs, job.clone());
-                job
-            }
+            None => self.remember_new(&mut jobs, key, request),
         };
         {
             let mut now = job.now();
-            now.used = Instant::now();
-            if let Some(v) = viewer {
-                now.followed = true;
-                now.viewers.retain(|(x, _)| x != v);
-                now.viewers.push((v.to_string(), Instant::now()));
+            match viewer {
+                Some(v) => now.followed_by(v),
+                None => now.used = Instant::now(),
             }
         }
         if job.now().state == State::Running {
