@@ -28,11 +28,11 @@ import argparse
 import http.client
 import json
 import random
-import re
-import subprocess
 import sys
 import time
 import urllib.parse
+
+import kalah_server
 
 MAX_GAMES = 200
 MAX_MOVES = 60
@@ -58,21 +58,7 @@ def main():
         sys.exit(f"explorer_games.py: at most {MAX_GAMES} games of {MAX_MOVES} moves")
     deadline = time.monotonic() + 60 * a.max_minutes
 
-    server = subprocess.Popen(
-        [a.kalah, "serve", "--addr", "127.0.0.1:0", "--db-dir", a.db_dir, *a.serve_arg],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        port = None
-        for line in server.stderr:
-            m = re.search(r"serving on http://127\.0\.0\.1:(\d+)/", line)
-            if m:
-                port = int(m.group(1))
-                break
-        if port is None:
-            sys.exit("explorer_games.py: the server said no address")
-        # Its log is read on, so that it never blocks writing it.
-        import threading
-        threading.Thread(target=lambda: [None for _ in server.stderr], daemon=True).start()
+    with kalah_server.serving(a.kalah, a.db_dir, a.serve_arg, "explorer_games.py") as (server, port):
         conn = Client(port)
         started = time.monotonic()
         while not conn.get("/health").get("ready", True):
@@ -92,12 +78,6 @@ def main():
         if a.json:
             with open(a.json, "w") as f:
                 json.dump(rows, f, indent=1)
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
 
 
 class Client:

@@ -23,13 +23,13 @@ reclaims under pressure).
 """
 
 import argparse
-import re
 import socket
-import subprocess
 import sys
 import threading
 import time
 import urllib.parse
+
+import kalah_server
 
 
 def status(pid):
@@ -58,18 +58,7 @@ def main():
     if not 0 < a.clients <= 64 or not 0 < a.stay <= 60 or not 0 <= a.settle <= 120:
         sys.exit("serve_memory.py: at most 64 clients, each staying at most 60 s, watched at most 120 s after")
 
-    server = subprocess.Popen([a.kalah, "serve", "--addr", "127.0.0.1:0", "--db-dir", a.db_dir, *a.serve_arg],
-                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        port = None
-        for line in server.stderr:
-            m = re.search(r"serving on http://127\.0\.0\.1:(\d+)/", line)
-            if m:
-                port = int(m.group(1))
-                break
-        if port is None:
-            sys.exit("serve_memory.py: the server said no address")
-        threading.Thread(target=lambda: [None for _ in server.stderr], daemon=True).start()
+    with kalah_server.serving(a.kalah, a.db_dir, a.serve_arg, "serve_memory.py") as (server, port):
         wait_ready(port)
         before = status(server.pid)
         captures = a.captures.split(",")
@@ -107,12 +96,6 @@ def main():
               f"resident before {before['VmRSS'] / 1024:.0f} MiB, peak {max(peak['VmRSS'], after['VmHWM']) / 1024:.0f} MiB "
               f"(VmHWM {after['VmHWM'] / 1024:.0f} MiB; sampled every 50 ms: anonymous at most {peak['RssAnon'] / 1024:.0f} MiB, "
               f"mapped files at most {peak['RssFile'] / 1024:.0f} MiB), {a.settle} s after the last left {after['VmRSS'] / 1024:.0f} MiB")
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
 
 
 def wait_ready(port, seconds=600):
