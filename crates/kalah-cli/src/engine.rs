@@ -42,7 +42,7 @@ pub fn run(args: EngineArgs) -> anyhow::Result<()> {
         show_paths: true,
         setup_time: None,
         memory: kalah::Memory::Off,
-        memory_limit: None,
+        memory_share: None,
     };
     let mut input = std::io::stdin().lock();
     let mut output = std::io::stdout().lock();

@@ -124,16 +124,20 @@ pub struct ServeArgs {
     pub prepare: Vec<String>,
     /// The memory the server may hold, as `1GiB` or `512MiB`: every
     /// search's transposition table and every database it holds (built in
-    /// memory, or a file copied into memory; a file searched over mapped is
-    /// the system's page cache, not counted). Each search (a request's or a
+    /// memory, copied into memory, or a file searched over mapped, counted
+    /// whole while it is kept mapped). Each search (a request's or a
     /// background one) reserves its share, the limit over the searches
-    /// that may run at once; what is kept for later requests is let go
+    /// that may run at once; a larger file is mapped (and kept for the
+    /// searches after) only where it fits beside the rest, the search's
+    /// share then shrinking to its table, else the search goes on without
+    /// it; what is kept for later requests and no search uses is let go
     /// when a search needs the room; a request that finds none waits for
     /// one under way to end, then gets 503 with the reason. A database
     /// prepared at start (`--prepare`) is built within it too, one level
     /// at a time where the whole would not fit; its build is not counted
-    /// in the searches' shares, which may run beside it.
-    #[arg(long, value_name = "SIZE", default_value = "1GiB")]
+    /// in the searches' shares, which may run beside it. The default holds
+    /// one 744 MiB file of `--prepare 6:24` with the tables beside it.
+    #[arg(long, value_name = "SIZE", default_value = "1280MiB")]
     pub memory: bytesize::ByteSize,
     #[command(flatten)]
     pub door: crate::common::DoorArgs,
@@ -164,7 +168,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let (analyzer, time_limit) = args.door.analyzer()?;
     let analyzer = crate::book::analyzer(analyzer, args.door.no_book)?;
     let limits =
-        Limits { threads: 1, time_limit, bounded: true, show_paths: false, setup_time: None, memory: kalah::Memory::Answers, memory_limit: None };
+        Limits { threads: 1, time_limit, bounded: true, show_paths: false, setup_time: None, memory: kalah::Memory::Answers, memory_share: None };
     let db_dir = analyzer.databases().dir().display().to_string();
     let queue_wait = crate::common::seconds(args.queue_wait)
         .map_err(|_| crate::common::user(format!("--queue-wait {}: give a number of seconds above 0", args.queue_wait)))?;
@@ -185,6 +189,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     // Each search's share: the limit over the searches that may run at once.
     let share = memory.limit() / (slots + args.background).max(1) as u64;
     let background = Arc::new(Background::new(args.background, background_time, log.clone()).within(memory.clone(), share));
+    let paused = Arc::downgrade(&background);
+    memory.counting_held(move || paused.upgrade().map_or(0, |b| b.held_bytes()));
     let preparing = crate::prepare::Preparing::start(analyzer.databases().clone(), &prepare, memory.limit(), log.clone());
     let analyzer = analyzer.logging_to(log);
     // Said as it starts (to the log): a folder where no answer can be kept.
@@ -565,9 +571,9 @@ async fn answer(shared: Arc<Shared>, request: ApiRequest) -> Response {
     let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let _gone = CancelOnDrop(cancel.clone());
     let (work, asked) = (shared.clone(), request.clone());
-    let limits = Limits { memory_limit: Some(reservation.bytes()), ..shared.limits };
+    let limits = Limits { memory_share: Some(Arc::new(reservation)), ..shared.limits.clone() };
+    // (The share is given back as the search's request is dropped.)
     let result = tokio::task::spawn_blocking(move || api::answer_until(&work.analyzer, &asked, &limits, Some(cancel))).await;
-    drop(reservation);
     drop(permit);
     match result {
         Ok(Ok(report)) => respond(&shared, report),

@@ -324,7 +324,7 @@ pub use answer::sizes::{check_table_memory, default_tt_mb};
 pub use answer::table::Table;
 pub use databases::{Databases, DbFile, DbSpec, SetupBudget};
 pub use error::{Error, ErrorKind, Field, Result};
-pub use limits::{MAX_THREADS, MAX_TIME_LIMIT, MAX_TT_MB};
+pub use limits::{MemoryShare, MAX_THREADS, MAX_TIME_LIMIT, MAX_TT_MB};
 pub use memory::answers::answers_dir;
 #[cfg(feature = "answers")]
 pub use memory::answers::AnswerStore;

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use kalah_core::Engine;
-use kalah_db::{Builder, Database};
+use kalah_db::{human_bytes, Builder, Database};
 use kalah_search::{analyze_from_table, BoundedAnalysis, LineEnd};
 
 use crate::answer::kept::{Keeping, KEPT_SOLVER_BYTES};
@@ -20,12 +20,11 @@ use crate::answer::plan::{self, Plan, Step, Table};
 use crate::answer::player::Brain;
 use crate::answer::request::{cancelled, keeps_answers, purpose_and_budget, Memory, Request, RootTests, Want};
 use crate::answer::search::{bounds, open_journal, probe_file, search, stopped_analysis, with_test_decided};
-use crate::answer::setup::{search_table, solver_over, Setup};
+use crate::answer::setup::{solver_over, Setup};
 use crate::answer::sizes::SearchWork;
-use crate::answer::table::describe_file;
 use crate::databases::{for_search_up_to, Databases, DbFile, DbSpec, Purpose, SetupBudget};
 use crate::error::{Error, Field, Result};
-use crate::limits::MAX_THREADS;
+use crate::limits::{MemoryShare, MAX_THREADS};
 use crate::memory::answers::Answers;
 use crate::memory::book::Book;
 use crate::progress::{Observer, SearchStatus};
@@ -176,18 +175,45 @@ impl Analyzer {
 
     /// `db` loaded into memory for a search (copied if it is at most
     /// `copy_bytes`, else mapped), from those kept if this analyzer keeps
-    /// them (and whether it was).
-    fn loaded(&self, db: Database, copy_bytes: u64, threads: usize) -> Result<(Arc<Database>, bool)> {
+    /// them (and whether it was). A file to be mapped settles `share` (the
+    /// request's share of a door's memory) on the search's `table` bytes
+    /// and comes in only where the share then admits it beside what is
+    /// kept ([`MemoryShare::admit_file`]); an analyzer that keeps nothing
+    /// takes it within the share itself, beside the table. `None` where
+    /// it does not fit.
+    fn loaded(
+        &self,
+        db: Database,
+        copy_bytes: u64,
+        threads: usize,
+        share: Option<&dyn MemoryShare>,
+        table: u64,
+    ) -> Result<Option<(Arc<Database>, bool)>> {
+        let mapped = share.filter(|_| db.file_bytes() > copy_bytes);
         match &self.kept {
-            Some(kept) => kept.loaded(db, copy_bytes, threads),
-            None => Ok((Arc::new(for_search_up_to(db, copy_bytes, threads)?), false)),
+            Some(kept) => {
+                if let Some(share) = mapped {
+                    share.settle(table);
+                }
+                kept.loaded(db, copy_bytes, threads, mapped)
+            }
+            None => {
+                if let Some(share) = mapped {
+                    let needed = table.saturating_add(db.file_bytes());
+                    if needed > share.bytes() {
+                        return Ok(None);
+                    }
+                    share.settle(needed);
+                }
+                Ok(Some((Arc::new(for_search_up_to(db, copy_bytes, threads)?), false)))
+            }
         }
     }
 
     /// The memory this (keeping) analyzer holds for later requests:
-    /// databases built in memory, files copied into memory, and the tables
-    /// of the solvers it keeps (a file mapped is the system's page cache,
-    /// not counted); 0 for one that keeps nothing.
+    /// databases built in memory, files copied into memory, files mapped
+    /// (each whole: a search's reads make their pages the process's), and
+    /// the tables of the solvers it keeps; 0 for one that keeps nothing.
     pub fn kept_bytes(&self) -> u64 {
         self.kept.as_ref().map_or(0, |k| k.bytes())
     }
@@ -195,7 +221,8 @@ impl Analyzer {
     /// Lets go of what this analyzer keeps for later requests (the solvers
     /// first, then the least recently used databases) until it holds at
     /// most `bytes` ([`Analyzer::kept_bytes`]): a door's way to keep within
-    /// its memory. What a search under way uses is freed when it ends.
+    /// its memory. A database in memory that a search under way uses is
+    /// freed when it ends; a mapped file a search uses stays kept.
     pub fn release_kept(&self, bytes: u64) {
         if let Some(kept) = &self.kept {
             kept.release_beyond(bytes);
@@ -460,12 +487,36 @@ impl Analyzer {
         if let Some(b) = memory.as_mut() {
             self.remember_built(request, b, database.as_mut(), observer);
         }
+        let mut options = setup.checked_search_options(seeds, database.as_ref().map(|d| d.max_seeds), file.as_ref())?;
+        let mut load_seconds = None;
+        let mut loaded_kept = false;
+        let table = match (memory, file) {
+            (Some(b), _) => Table::Memory(b),
+            (None, Some(db)) => {
+                let (loading, bytes) = (Instant::now(), db.file_bytes());
+                let table = options.table_bytes(h) as u64;
+                match self.loaded(db, setup.budget.copy_bytes, request.threads, request.memory_share.as_deref(), table)? {
+                    Some((loaded, kept)) => {
+                        (load_seconds, loaded_kept) = (Some(loading.elapsed().as_secs_f64()), kept);
+                        Table::File(loaded)
+                    }
+                    None => {
+                        observer.note(&format!(
+                            "the {} database does not fit in the memory this search may take beside what is held now: searched without it",
+                            human_bytes(bytes)
+                        ));
+                        database = None;
+                        options = setup.checked_search_options(seeds, None, None)?;
+                        Table::none(h, rules)
+                    }
+                }
+            }
+            (None, None) => Table::none(h, rules),
+        };
         let db_seeds = database.as_ref().map(|d| d.max_seeds);
-        let options = setup.checked_search_options(seeds, db_seeds, file.as_ref())?;
-        let table_note = match (&memory, &file) {
-            (Some(b), _) => format!(" and {}", Table::Memory(b.clone()).describe()),
-            (None, Some(d)) => format!(" and {}", describe_file(d)),
-            (None, None) => ", no endgame database".to_string(),
+        let table_note = match &table {
+            Table::None(_) => ", no endgame database".to_string(),
+            table => format!(" and {}", table.describe()),
         };
         observer.note(&format!(
             "searching with {} thread{}, {} transposition table{table_note}",
@@ -483,15 +534,6 @@ impl Analyzer {
                 observer.note(&note);
             }
         }
-        let mut load_seconds = None;
-        let mut loaded_kept = false;
-        let table = search_table(setup.engine, memory, file, |db| {
-            let loading = Instant::now();
-            let loaded;
-            (loaded, loaded_kept) = self.loaded(db, setup.budget.copy_bytes, request.threads)?;
-            load_seconds = Some(loading.elapsed().as_secs_f64());
-            Ok(loaded)
-        })?;
         // A plain search (no journal, no memory, no tests chosen) goes on
         // from the solver its request holds, if it holds one that fits
         // (and leaves it there after); else a keeping analyzer answers it
@@ -618,6 +660,63 @@ mod tests {
         assert!(fresh.nodes * 10 > first.nodes * 9, "from nothing: {} nodes, {} the first time", fresh.nodes, first.nodes);
         held.release();
         assert_eq!(held.bytes(), 0);
+    }
+
+    /// A share of a door's memory that admits files or not, counting asks.
+    #[derive(Debug)]
+    struct Share {
+        admits: bool,
+        asked: std::sync::atomic::AtomicUsize,
+    }
+
+    impl MemoryShare for Share {
+        fn bytes(&self) -> u64 {
+            // A table of 1 MiB and nothing besides: any file is mapped.
+            1 << 20
+        }
+
+        fn settle(&self, needed: u64) {
+            assert_eq!(needed, 1 << 20, "the search's table");
+        }
+
+        fn admit_file(&self, _file: u64, _kept: u64) -> bool {
+            self.asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.admits
+        }
+    }
+
+    /// A file to be searched over mapped comes in only where the request's
+    /// share admits it: refused, the search goes on without it (the same
+    /// value); admitted, it is kept mapped, counted whole among what the
+    /// analyzer keeps, used again without asking, and let go once no
+    /// search uses it.
+    #[test]
+    fn a_mapped_file_comes_in_only_where_the_share_admits_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let databases = Databases::new(dir.path());
+        let file = databases.path_for(4, 8, empty());
+        kalah_db::build_file(&file, 4, empty(), 8, &kalah_db::Quiet).unwrap();
+        let bytes = std::fs::metadata(&file).unwrap().len();
+        let analyzer = Analyzer::keeping(databases);
+        let start = Position::start(4, 3).unwrap();
+        let ask = |admits| {
+            let share = Arc::new(Share { admits, asked: Default::default() });
+            let asked = Request { threads: 1, book: false, memory_share: Some(share.clone()), ..Request::new(start, empty()) };
+            (analyzer.analyze(&asked, &Silent).unwrap(), share.asked.load(std::sync::atomic::Ordering::Relaxed))
+        };
+        // (What is kept besides: the solver of each search, let go first.)
+        let (refused, asked) = ask(false);
+        analyzer.release_kept(bytes);
+        assert_eq!((refused.database.as_ref(), asked, analyzer.kept_bytes()), (None, 1, 0));
+        let (admitted, asked) = ask(true);
+        assert_eq!((admitted.database.as_ref().map(|d| (d.max_seeds, d.kept)), asked), (Some((8, false)), 1));
+        assert_eq!(admitted.analysis.value, refused.analysis.value);
+        analyzer.release_kept(bytes);
+        assert_eq!(analyzer.kept_bytes(), bytes, "the mapped file counted whole");
+        let (again, asked) = ask(false);
+        assert_eq!((again.database.map(|d| d.kept), asked), (Some(true), 0), "kept: not asked again");
+        analyzer.release_kept(0);
+        assert_eq!(analyzer.kept_bytes(), 0, "no search uses it: let go");
     }
 
     /// A request stopped before its work began answers at once with the

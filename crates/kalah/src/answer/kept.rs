@@ -17,6 +17,7 @@ use crate::answer::setup::Setup;
 use crate::answer::table::Table;
 use crate::databases::{for_search_up_to, Databases, Purpose, SetupBudget};
 use crate::error::{Error, Result};
+use crate::limits::MemoryShare;
 
 /// What a keeping analyzer holds, shared by its clones (see the module
 /// docs); each method holds it locked while it finds or makes an entry.
@@ -35,6 +36,71 @@ struct Kept {
     /// Files opened (mapped) for probes, with the size and time of change
     /// they had then: a file rebuilt since is opened anew.
     opened: Vec<(PathBuf, FileStamp, Arc<Database>)>,
+}
+
+impl Kept {
+    /// See [`Keeping::bytes`].
+    fn bytes(&self) -> u64 {
+        let built: u64 = self.built.iter().map(|b| b.indexer().len()).sum();
+        let copied: u64 = self.loaded.iter().filter(|(_, d)| d.is_loaded()).map(|(_, d)| d.file_bytes()).sum();
+        let solvers: u64 = self.solvers.iter().map(|s| s.tt_bytes() as u64).sum();
+        built + copied + self.mapped().iter().map(|d| d.file_bytes()).sum::<u64>() + solvers
+    }
+
+    /// The files kept mapped, for searches or for probes, each once.
+    fn mapped(&self) -> Vec<&Arc<Database>> {
+        let mut mapped: Vec<&Arc<Database>> = Vec::new();
+        let all = self.loaded.iter().map(|(_, d)| d).chain(self.opened.iter().map(|(_, _, d)| d));
+        for d in all.filter(|d| !d.is_loaded()) {
+            if !mapped.iter().any(|m| Arc::ptr_eq(m, d)) {
+                mapped.push(d);
+            }
+        }
+        mapped
+    }
+
+    /// Whether a search under way (or a search held between runs) uses
+    /// the mapped file `db`: it has more owners than this keeping.
+    fn in_use(&self, db: &Arc<Database>) -> bool {
+        let same = |d: &Arc<Database>| Arc::ptr_eq(d, db);
+        let here = self.loaded.iter().filter(|(_, d)| same(d)).count()
+            + self.opened.iter().filter(|(_, _, d)| same(d)).count()
+            + self.solvers.iter().filter(|s| matches!(s.tablebase(), Table::File(d) if same(d))).count();
+        Arc::strong_count(db) > here
+    }
+
+    /// Lets go of one thing kept: a solver, else the least recently used
+    /// database built in memory, file copied into memory, or mapped file
+    /// no search uses. False when nothing more can go.
+    fn release_one(&mut self) -> bool {
+        if !self.solvers.is_empty() {
+            self.solvers.remove(0);
+        } else if !self.built.is_empty() {
+            self.built.remove(0);
+        } else if let Some(at) = self.loaded.iter().position(|(_, d)| d.is_loaded()) {
+            self.loaded.remove(at);
+        } else if let Some(idle) = self.mapped().into_iter().find(|d| !self.in_use(d)).cloned() {
+            self.loaded.retain(|(_, d)| !Arc::ptr_eq(d, &idle));
+            self.opened.retain(|(_, _, d)| !Arc::ptr_eq(d, &idle));
+        } else {
+            return false;
+        }
+        true
+    }
+
+    /// Whether `share` admits a file of `file` bytes mapped beside what is
+    /// kept ([`MemoryShare::admit_file`]), letting go of what is kept
+    /// until it does or nothing more can go.
+    fn admit(&mut self, share: &dyn MemoryShare, file: u64) -> bool {
+        loop {
+            if share.admit_file(file, self.bytes()) {
+                return true;
+            }
+            if !self.release_one() {
+                return false;
+            }
+        }
+    }
 }
 
 /// A file's size and time of last change.
@@ -180,50 +246,53 @@ impl Keeping {
 
     /// `db` loaded into memory for a search ([`for_search_up_to`]: copied
     /// if it is at most `copy_bytes`, else mapped) on `threads` threads, or
-    /// the one kept of its file (and whether it was).
-    pub(crate) fn loaded(&self, db: Database, copy_bytes: u64, threads: usize) -> Result<(Arc<Database>, bool)> {
+    /// the one kept of its file (and whether it was). A file mapped anew
+    /// comes in only where `share` (the request's share of a door's
+    /// memory, settled) admits it beside what is kept
+    /// ([`MemoryShare::admit_file`]), what no search uses let go first
+    /// where that makes the room: `None` where it does not fit.
+    pub(crate) fn loaded(
+        &self,
+        db: Database,
+        copy_bytes: u64,
+        threads: usize,
+        share: Option<&dyn MemoryShare>,
+    ) -> Result<Option<(Arc<Database>, bool)>> {
         let mut kept = self.0.lock().map_err(|_| Error::internal("a request failed while loading a database"))?;
         let path = db.path().to_path_buf();
+        if !kept.loaded.iter().any(|(p, _)| *p == path) && db.file_bytes() > copy_bytes {
+            // Mapped: the file opened for probes, if it is, else a new map, if it fits.
+            if let Some(open) = kept.opened.iter().find(|(p, _, _)| *p == path).map(|(_, _, d)| d.clone()) {
+                kept.loaded.push((path, open.clone()));
+                return Ok(Some((open, true)));
+            }
+            if let Some(share) = share {
+                if !kept.admit(share, db.file_bytes()) {
+                    return Ok(None);
+                }
+            }
+        }
         let load = || Ok((path.clone(), Arc::new(for_search_up_to(db, copy_bytes, threads)?)));
         let ((_, loaded), was_kept) = keep(&mut kept.loaded, |(p, _)| *p == path, load)?;
-        Ok((loaded, was_kept))
+        Ok(Some((loaded, was_kept)))
     }
 
     /// The memory what is kept holds: databases built in memory, files
-    /// copied into memory, and the kept solvers' tables (files mapped are
-    /// the system's page cache, not counted).
+    /// copied into memory, files mapped (each once, whole: a search's
+    /// reads make their pages the door's), and the kept solvers' tables.
     pub(crate) fn bytes(&self) -> u64 {
-        let Ok(kept) = self.0.lock() else {
-            return 0;
-        };
-        let built: u64 = kept.built.iter().map(|b| b.indexer().len()).sum();
-        let loaded: u64 = kept.loaded.iter().filter(|(_, d)| d.is_loaded()).map(|(_, d)| d.file_bytes()).sum();
-        let solvers: u64 = kept.solvers.iter().map(|s| s.tt_bytes() as u64).sum();
-        built + loaded + solvers
+        self.0.lock().map_or(0, |kept| kept.bytes())
     }
 
     /// Lets go of what is kept, the solvers first, then the least recently
     /// used databases, until it holds at most `bytes` ([`Keeping::bytes`]):
-    /// its memory is freed once no search under way uses it.
+    /// the memory of a database in memory is freed once no search under
+    /// way uses it; a mapped file a search uses is kept.
     pub(crate) fn release_beyond(&self, bytes: u64) {
-        loop {
-            if self.bytes() <= bytes {
-                return;
-            }
-            let Ok(mut kept) = self.0.lock() else {
-                return;
-            };
-            if !kept.solvers.is_empty() {
-                kept.solvers.remove(0);
-            } else if !kept.built.is_empty() {
-                kept.built.remove(0);
-            } else if kept.loaded.iter().any(|(_, d)| d.is_loaded()) {
-                let at = kept.loaded.iter().position(|(_, d)| d.is_loaded()).unwrap_or(0);
-                kept.loaded.remove(at);
-            } else {
-                return;
-            }
-        }
+        let Ok(mut kept) = self.0.lock() else {
+            return;
+        };
+        while kept.bytes() > bytes && kept.release_one() {}
     }
 
     /// The file at `path` opened (mapped) for the probes of positions of
@@ -232,7 +301,10 @@ impl Keeping {
     pub(crate) fn opened(&self, path: &Path, purpose: Purpose) -> Result<(Arc<Database>, bool)> {
         let now = stamp(path)?;
         let mut kept = self.0.lock().map_err(|_| Error::internal("a request failed while opening a database"))?;
-        let open = || Ok((path.to_path_buf(), now, Arc::new(Database::open_for(path, purpose.houses, purpose.rules)?)));
+        // (The map a search uses, if one does: one map of a file, counted once.)
+        let mapped = kept.loaded.iter().find(|(p, d)| p == path && !d.is_loaded() && d.file_bytes() == now.0).map(|(_, d)| d.clone());
+        let open =
+            || Ok((path.to_path_buf(), now, mapped.map_or_else(|| Database::open_for(path, purpose.houses, purpose.rules).map(Arc::new), Ok)?));
         let ((_, _, db), was_kept) = keep(&mut kept.opened, |(p, s, _)| p == path && *s == now, open)?;
         Ok((db, was_kept))
     }

@@ -13,7 +13,7 @@ use kalah_core::{Position, Rules};
 use crate::answer::kept::HeldSearch;
 use crate::databases::{DbSpec, Purpose, SetupBudget, ANALYSIS_LOAD_GAP, VALUE_LOAD_GAP};
 use crate::error::{Error, Field, Result};
-use crate::limits::{MAX_THREADS, MAX_TIME_LIMIT, MAX_TT_MB};
+use crate::limits::{MemoryShare, MAX_THREADS, MAX_TIME_LIMIT, MAX_TT_MB};
 use crate::memory::journal::JournalSpec;
 
 /// What a request asks beside the position's value (always answered).
@@ -124,13 +124,17 @@ pub struct Request {
     /// a long search that must set up as a short one would (a server's
     /// search that goes on in the background). `None` in [`Request::new`].
     pub setup_time: Option<Duration>,
-    /// The most memory this request's set-up may take (a door's share of
-    /// its memory, `kalah serve --memory`): the default transposition
-    /// table at most half of it, and a database built in memory or a file
-    /// copied into memory within the rest; a larger file is searched over
-    /// mapped ([`crate::SetupBudget::within_memory`]). `None` in
+    /// The most memory this request's set-up may take: a door's share of
+    /// its memory (`kalah serve --memory`,
+    /// [`crate::service::memory::MemoryBudget::reserve`]). The default
+    /// transposition table at most half of it, and a database built in
+    /// memory or a file copied into memory within the rest
+    /// ([`crate::SetupBudget::within_memory`]); a larger file is searched
+    /// over mapped only where the share admits it
+    /// ([`MemoryShare::admit_file`], an analyzer that keeps what it
+    /// opens), else the search goes on without it. `None` in
     /// [`Request::new`]: what the time limit and the machine allow.
-    pub memory_limit: Option<u64>,
+    pub memory_share: Option<Arc<dyn MemoryShare>>,
     /// A search held between runs of this question ([`HeldSearch`]): the
     /// search goes on from the solver it holds, if that serves it, and
     /// leaves its solver there after. `None` in [`Request::new`].
@@ -209,7 +213,7 @@ impl Request {
             book: true,
             retrograde_boards: None,
             setup_time: None,
-            memory_limit: None,
+            memory_share: None,
             held: None,
         }
     }
@@ -253,7 +257,7 @@ pub(crate) fn purpose_and_budget(request: &Request) -> (Purpose, SetupBudget) {
     let gap = if request.want.moves() { ANALYSIS_LOAD_GAP } else { VALUE_LOAD_GAP };
     let purpose = Purpose { houses: request.position.houses(), rules: request.rules, seeds: request.position.seeds_in_houses(), gap };
     let budget = SetupBudget::within(request.setup_time.or(request.time_limit), request.threads);
-    (purpose, request.memory_limit.map_or(budget, |bytes| budget.within_memory(bytes)))
+    (purpose, request.memory_share.as_ref().map_or(budget, |share| budget.within_memory(share.bytes())))
 }
 
 /// The deadline of a search: its time limit counted from `start` (so that

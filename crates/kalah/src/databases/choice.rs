@@ -184,7 +184,7 @@ impl SetupBudget {
     }
 
     /// This budget, held to `bytes` of memory in all (a door's share of
-    /// its memory for one request, [`crate::Request::memory_limit`]): the
+    /// its memory for one request, [`crate::Request::memory_share`]): the
     /// default table at most half of it (a power of two of MiB), and a
     /// database built in memory, or a file copied into memory, within the
     /// rest (a larger file is searched over mapped).

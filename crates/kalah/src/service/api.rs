@@ -103,7 +103,7 @@ impl Flag {
 }
 
 /// What a door allows each request.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Limits {
     /// Search threads a request gets.
     pub threads: usize,
@@ -124,11 +124,11 @@ pub struct Limits {
     /// What a request reads of what earlier ones kept, and keeps
     /// ([`Memory`]): a server keeps exact answers ([`Memory::Answers`]).
     pub memory: Memory,
-    /// The most memory a request's set-up may take
-    /// ([`crate::Request::memory_limit`]): a server's share for it of its
+    /// The request's share of the door's memory
+    /// ([`crate::Request::memory_share`]): a server's share for it of its
     /// `--memory` ([`crate::service::memory`]); `None` for no limit of the
     /// door's own.
-    pub memory_limit: Option<u64>,
+    pub memory_share: Option<std::sync::Arc<dyn crate::MemoryShare>>,
 }
 
 impl ApiRequest {
@@ -278,7 +278,7 @@ fn analyzer_request(request: &ApiRequest, limits: &Limits, cancel: Option<std::s
     let mut request = request.request(limits)?;
     request.cancel = cancel;
     request.setup_time = limits.setup_time;
-    request.memory_limit = limits.memory_limit;
+    request.memory_share = limits.memory_share.clone();
     // Retrograde analysis beyond the limit would take longer than any time
     // limit: the plan proves bounds in time over a smaller database instead.
     request.retrograde_boards = limits.bounded.then_some(MAX_RETROGRADE_BOARDS);
@@ -325,7 +325,7 @@ mod tests {
             show_paths: false,
             setup_time: None,
             memory: Memory::Off,
-            memory_limit: None,
+            memory_share: None,
         }
     }
 

@@ -511,7 +511,7 @@ impl Background {
                 old.held.release();
             }
         }
-        let (analyzer, limits, background, searched) = (analyzer.clone(), *limits, self.clone(), job.clone());
+        let (analyzer, limits, background, searched) = (analyzer.clone(), limits.clone(), self.clone(), job.clone());
         let spawned = std::thread::Builder::new().name("kalah-background".into()).spawn(move || background.run(&analyzer, limits, &searched, run));
         if spawned.is_err() {
             // No thread: the place it took is free again.
@@ -568,11 +568,11 @@ impl Background {
                 time_limit: left.max(Duration::from_millis(50)),
                 setup_time: Some(limits.time_limit),
                 memory: Memory::Answers,
-                memory_limit: reservation.as_ref().map(|r| r.bytes()),
-                ..limits
+                memory_share: reservation.map(|r| Arc::new(r) as Arc<dyn crate::MemoryShare>),
+                ..limits.clone()
             };
             let answered = api::answer_held(analyzer, &request, &limits, Some(cancel), &Watch(job), job.held.clone());
-            drop(reservation);
+            drop(limits);
             match answered {
                 Ok(report) => {
                     let b = report.analysis.value;

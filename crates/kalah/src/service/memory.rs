@@ -1,53 +1,136 @@
 //! A door's memory: one limit (`kalah serve --memory`) covering every
-//! search's transposition table and every database the door holds (built
-//! in memory, or a file copied into memory; a file searched over mapped
-//! is the system's page cache, which it reclaims, and is not counted).
+//! search's transposition table and every database the door holds: built
+//! in memory, copied into memory, or a file searched over mapped (whose
+//! pages become the door's as its searches read them: counted whole while
+//! the door keeps it mapped).
 //!
 //! Each search reserves its share before it sets up ([`MemoryBudget::reserve`])
-//! and holds to it ([`crate::Request::memory_limit`]): its table at most
-//! half, a database built or copied in the rest, a larger file mapped.
-//! What the analyzer keeps for later requests, and what paused background
-//! searches hold, count as taken until they are let go, which a
-//! reservation does first when it needs the room. A search that finds no
-//! room waits for one under way to end, then is refused with the reason.
+//! and holds to it ([`crate::Request::memory_share`]): its table at most
+//! half, a database built or copied in the rest. A search that maps a
+//! larger file settles its share on its table first, giving the rest back
+//! ([`Reservation::settle`]); the file, kept mapped for the searches after,
+//! comes in only where it fits beside everything else
+//! ([`Reservation::admit_file`], which waits up to [`SETTLING`] for the
+//! searches beside it to settle), counted as kept from then on. A file
+//! that does not fit is not used: the search goes on without it, and
+//! says so.
+//! What the analyzer keeps for later requests (its mapped files among
+//! them), and what paused background searches hold, count as taken until
+//! they are let go, which a reservation does first when it needs the room
+//! (what a search under way uses stays). A search that finds no room waits
+//! for one under way to end, then is refused with the reason.
 
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::answer::analyzer::Analyzer;
+use crate::limits::MemoryShare;
 use kalah_db::human_bytes;
 
 /// The least a search's share may be: a table of 16 MiB and a database
 /// of as much.
 pub const LEAST: u64 = 32 << 20;
 
+/// The longest a file's admission waits for the searches set up beside
+/// it to settle their shares ([`Reservation::admit_file`]; once a share):
+/// searches that arrive together reserve whole shares before any knows
+/// what it needs.
+pub const SETTLING: Duration = Duration::from_millis(250);
+
+/// What a door holds besides its searches' shares and its analyzer's
+/// keeping (a server's paused background searches), in bytes.
+type Held = Box<dyn Fn() -> u64 + Send + Sync>;
+
 /// A door's memory limit, and the shares of the searches under way.
-#[derive(Debug)]
 pub struct MemoryBudget {
     limit: u64,
-    /// Bytes reserved by the searches under way.
-    reserved: Mutex<u64>,
+    /// The shares of the searches under way.
+    reserved: Mutex<Shares>,
     released: Condvar,
+    /// What else the door holds ([`MemoryBudget::counting_held`]).
+    held: OnceLock<Held>,
 }
 
-/// One search's share, given back when dropped.
+impl std::fmt::Debug for MemoryBudget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MemoryBudget").field("limit", &self.limit).field("reserved", &self.reserved()).finish()
+    }
+}
+
+/// The shares of the searches under way: their bytes, and how many have
+/// not settled ([`Reservation::settle`]).
+#[derive(Debug, Default)]
+struct Shares {
+    bytes: u64,
+    unsettled: usize,
+}
+
+/// One search's share, given back when dropped: the request's
+/// [`crate::Request::memory_share`].
 #[derive(Debug)]
 pub struct Reservation {
     budget: Arc<MemoryBudget>,
-    bytes: u64,
+    bytes: AtomicU64,
+    settled: std::sync::atomic::AtomicBool,
+    /// Whether an admission has waited for the shares beside it: it waits
+    /// once ([`SETTLING`]), the next are answered at once.
+    waited: std::sync::atomic::AtomicBool,
 }
 
 impl Reservation {
-    /// The bytes reserved: the request's [`crate::Request::memory_limit`].
+    /// The bytes reserved ([`MemoryShare::bytes`]).
     pub fn bytes(&self) -> u64 {
-        self.bytes
+        MemoryShare::bytes(self)
+    }
+}
+
+impl MemoryShare for Reservation {
+    fn bytes(&self) -> u64 {
+        self.bytes.load(Ordering::Relaxed)
+    }
+
+    fn settle(&self, needed: u64) {
+        let mut shares = self.budget.shares();
+        if !self.settled.swap(true, Ordering::Relaxed) {
+            shares.unsettled -= 1;
+        }
+        let mine = self.bytes.load(Ordering::Relaxed);
+        let kept = needed.min(mine);
+        shares.bytes -= mine - kept;
+        self.bytes.store(kept, Ordering::Relaxed);
+        self.budget.released.notify_all();
+    }
+
+    fn admit_file(&self, file: u64, kept: u64) -> bool {
+        // (Asked before the lock: what is held is counted under locks of its own.)
+        let held = self.budget.held();
+        let deadline = Instant::now() + if self.waited.swap(true, Ordering::Relaxed) { Duration::ZERO } else { SETTLING };
+        let mut shares = self.budget.shares();
+        loop {
+            let taken = shares.bytes.saturating_add(kept).saturating_add(held);
+            if taken.saturating_add(file) <= self.budget.limit {
+                return true;
+            }
+            // Searches that reserved beside it and have not settled may
+            // give most of their shares back in a moment.
+            let unsettled = shares.unsettled - usize::from(!self.settled.load(Ordering::Relaxed));
+            let now = Instant::now();
+            if unsettled == 0 || now >= deadline {
+                return false;
+            }
+            shares = self.budget.released.wait_timeout(shares, deadline - now).unwrap_or_else(|e| e.into_inner()).0;
+        }
     }
 }
 
 impl Drop for Reservation {
     fn drop(&mut self) {
-        let mut reserved = self.budget.reserved.lock().unwrap_or_else(|e| e.into_inner());
-        *reserved = reserved.saturating_sub(self.bytes);
+        let mut shares = self.budget.shares();
+        shares.bytes -= self.bytes.load(Ordering::Relaxed);
+        if !self.settled.load(Ordering::Relaxed) {
+            shares.unsettled -= 1;
+        }
         self.budget.released.notify_all();
     }
 }
@@ -55,7 +138,23 @@ impl Drop for Reservation {
 impl MemoryBudget {
     /// A budget of `limit` bytes.
     pub fn new(limit: u64) -> Arc<MemoryBudget> {
-        Arc::new(MemoryBudget { limit, reserved: Mutex::new(0), released: Condvar::new() })
+        Arc::new(MemoryBudget { limit, reserved: Mutex::default(), released: Condvar::new(), held: OnceLock::new() })
+    }
+
+    /// Counts `held()` as taken whenever a file asks to come in
+    /// ([`Reservation::admit_file`]): what the door holds besides the
+    /// shares and its analyzer's keeping (a server's paused background
+    /// searches). Set once; a second call is ignored.
+    pub fn counting_held(&self, held: impl Fn() -> u64 + Send + Sync + 'static) {
+        let _ = self.held.set(Box::new(held));
+    }
+
+    fn held(&self) -> u64 {
+        self.held.get().map_or(0, |held| held())
+    }
+
+    fn shares(&self) -> std::sync::MutexGuard<'_, Shares> {
+        self.reserved.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The limit, in bytes.
@@ -65,14 +164,14 @@ impl MemoryBudget {
 
     /// Bytes the searches under way have reserved.
     pub fn reserved(&self) -> u64 {
-        *self.reserved.lock().unwrap_or_else(|e| e.into_inner())
+        self.shares().bytes
     }
 
     /// Reserves `share` bytes for one search, or what is free if less (at
     /// least [`LEAST`]). What `analyzer` keeps and `held()` (other holders:
-    /// paused background searches) count as taken; where they leave too
-    /// little, the analyzer lets go of what it keeps, then `release(bytes)`
-    /// is asked to let its holders go down to `bytes`. If that is not
+    /// paused background searches) count as taken; where they leave less
+    /// than half the share, the analyzer lets go of what it keeps, then
+    /// `release(bytes)` is asked to let its holders go down to `bytes`. If that is not
     /// enough, it waits up to `wait` for a search under way to end. Err
     /// with the reason a client is told.
     pub fn reserve(
@@ -88,6 +187,10 @@ impl MemoryBudget {
         }
         let deadline = Instant::now() + wait;
         let want = share.clamp(LEAST, self.limit);
+        // What is kept is let go only for a share below half of the one
+        // wanted: a search over a kept mapped file (and a kept solver's
+        // table) is worth more than a larger table.
+        let enough = (want / 2).max(LEAST);
         loop {
             // Room for the share: what is kept and held goes first, kept
             // then held. (Asked outside the lock: the analyzer may be busy
@@ -95,32 +198,38 @@ impl MemoryBudget {
             // give its share back meanwhile.)
             let room = self.limit.saturating_sub(self.reserved());
             let others = held();
-            if analyzer.kept_bytes() + others + want > room {
-                analyzer.release_kept(room.saturating_sub(want + others));
+            if analyzer.kept_bytes() + others + enough > room {
+                analyzer.release_kept(room.saturating_sub(enough + others));
             }
             let kept = analyzer.kept_bytes();
-            if kept + held() + want > room {
-                release(room.saturating_sub(want + kept));
+            if kept + held() + enough > room {
+                release(room.saturating_sub(enough + kept));
             }
             let taken = analyzer.kept_bytes() + held();
-            let mut reserved = self.reserved.lock().unwrap_or_else(|e| e.into_inner());
-            let free = self.limit.saturating_sub(*reserved).saturating_sub(taken);
+            let mut shares = self.shares();
+            let free = self.limit.saturating_sub(shares.bytes).saturating_sub(taken);
             if free >= LEAST {
                 let bytes = free.min(want);
-                *reserved += bytes;
-                return Ok(Reservation { budget: self.clone(), bytes });
+                shares.bytes += bytes;
+                shares.unsettled += 1;
+                return Ok(Reservation {
+                    budget: self.clone(),
+                    bytes: AtomicU64::new(bytes),
+                    settled: Default::default(),
+                    waited: Default::default(),
+                });
             }
             let now = Instant::now();
             if now >= deadline {
                 return Err(format!(
                     "the server's memory ({}) is taken by the searches under way ({} reserved): try again in a few seconds",
                     human_bytes(self.limit),
-                    human_bytes(*reserved)
+                    human_bytes(shares.bytes)
                 ));
             }
             // (Looked at again at least five times a second: what is kept may be let go meanwhile.)
             let nap = (deadline - now).min(Duration::from_millis(200));
-            drop(self.released.wait_timeout(reserved, nap).unwrap_or_else(|e| e.into_inner()));
+            drop(self.released.wait_timeout(shares, nap).unwrap_or_else(|e| e.into_inner()));
         }
     }
 }
@@ -147,13 +256,59 @@ mod tests {
         assert!(refused.contains("taken by the searches under way"), "{refused}");
         drop(first);
         assert_eq!(budget.reserve(60 << 20, &analyzer, &none, &nothing, Duration::ZERO).unwrap().bytes(), 60 << 20);
-        // Others that hold memory are asked to let it go.
+        // Others that hold memory are asked to let it go where they leave
+        // less than half the share wanted, down to that half; not where
+        // they leave more.
         drop(second);
         let holding = std::sync::atomic::AtomicU64::new(90 << 20);
         let held = || holding.load(std::sync::atomic::Ordering::Relaxed);
         let release = |to: u64| holding.store(to, std::sync::atomic::Ordering::Relaxed);
+        let r = budget.reserve(80 << 20, &analyzer, &held, &release, Duration::ZERO).unwrap();
+        assert_eq!((r.bytes(), held()), (40 << 20, 60 << 20));
+        drop(r);
         let r = budget.reserve(60 << 20, &analyzer, &held, &release, Duration::ZERO).unwrap();
-        assert_eq!((r.bytes(), held()), (60 << 20, 40 << 20));
+        assert_eq!((r.bytes(), held()), (40 << 20, 60 << 20), "40 left of 60 wanted: nothing let go");
         assert!(MemoryBudget::new(1 << 20).reserve(1, &analyzer, &none, &nothing, Duration::ZERO).is_err(), "a limit below any search");
+    }
+
+    /// A file comes into a share where it fits beside the other shares,
+    /// what is kept and what is held, once the share has settled on its
+    /// table; an admission waits for the shares beside it to settle.
+    #[test]
+    fn a_file_is_admitted_where_it_fits_beside_the_settled_shares() {
+        let dir = tempfile::tempdir().unwrap();
+        let analyzer = Analyzer::keeping(Databases::new(dir.path()));
+        let budget = MemoryBudget::new(1000 << 20);
+        budget.counting_held(|| 100 << 20);
+        let none = || 0;
+        let nothing = |_: u64| {};
+        let other = budget.reserve(300 << 20, &analyzer, &none, &nothing, Duration::ZERO).unwrap();
+        let mine = budget.reserve(300 << 20, &analyzer, &none, &nothing, Duration::ZERO).unwrap();
+        mine.settle(64 << 20);
+        assert_eq!((mine.bytes(), budget.reserved()), (64 << 20, 364 << 20), "settled: the rest given back");
+        // 300 other + 64 mine + 100 held + 50 kept + 550 file > 1000: the
+        // other share has not settled, which it does within the wait.
+        let admitted = std::thread::scope(|s| {
+            let admitting = s.spawn(|| mine.admit_file(550 << 20, 50 << 20));
+            std::thread::sleep(Duration::from_millis(20));
+            other.settle(32 << 20);
+            admitting.join().unwrap()
+        });
+        assert!(admitted, "32 + 64 + 100 + 50 + 550 = 796");
+        // 32 + 64 + 100 + 50 + 800 > 1000: refused at once, all settled.
+        let asked = Instant::now();
+        assert!(!other.admit_file(800 << 20, 50 << 20));
+        assert!(asked.elapsed() < SETTLING, "nothing to wait for");
+        // With a share beside it unsettled, an admission that has waited
+        // once is refused at once.
+        let third = budget.reserve(100 << 20, &analyzer, &none, &nothing, Duration::ZERO).unwrap();
+        let asked = Instant::now();
+        assert!(!mine.admit_file(700 << 20, 50 << 20));
+        assert!(asked.elapsed() < SETTLING, "waited once already");
+        drop(third);
+        drop(mine);
+        assert_eq!(budget.reserved(), 32 << 20, "given back");
+        drop(other);
+        assert_eq!(budget.reserved(), 0);
     }
 }
