@@ -3,8 +3,11 @@
 # resumable. Runs (or resumes) `kalah solve 6 6 --capture CAPTURE
 # --value-only` over the database of that capture rule (below), keeping its
 # journal in data/kalah-6-6/journal-CAPTURE/ (commit it as it grows: a later
-# run, on any machine with the same database, goes on from it). Kill it at
-# any time (kill -9 included); run the same command to go on. The answer
+# run, on any machine with the same database, goes on from it). Stop it
+# with `pkill -TERM -f 'kalah solve 6 6'`: the search writes its journal
+# and table snapshot first (a minute or two), then exits, losing nothing;
+# kill -9 at any time loses the work since the last write. Run the same
+# command to go on. The answer
 # goes to data/kalah-6-6/value-CAPTURE.json when the search ends; then
 # tools/kalah66_result.py CAPTURE audits it and writes start-CAPTURE.json.
 #

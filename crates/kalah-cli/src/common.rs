@@ -359,3 +359,52 @@ impl DoorArgs {
         Ok((kalah::Analyzer::keeping(databases), seconds(self.time_limit)?))
     }
 }
+
+/// Resolves at SIGINT or SIGTERM.
+pub async fn signalled() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(term) => term,
+            Err(_) => return std::future::pending().await,
+        };
+        tokio::select! {
+            _ = interrupt => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = interrupt.await;
+}
+
+/// A flag raised at the first SIGINT or SIGTERM, for a long search to
+/// stop on and write what it has (its journal); a second signal ends the
+/// process at once (exit code 1). Listening from the moment it returns.
+pub fn stop_on_signal() -> anyhow::Result<std::sync::Arc<AtomicBool>> {
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+        let (mut interrupt, mut term) =
+            runtime.block_on(async { Ok::<_, std::io::Error>((signal(SignalKind::interrupt())?, signal(SignalKind::terminate())?)) })?;
+        let raised = stop.clone();
+        std::thread::Builder::new().name("kalah-signals".into()).spawn(move || {
+            runtime.block_on(async {
+                tokio::select! {
+                    _ = interrupt.recv() => {}
+                    _ = term.recv() => {}
+                }
+                raised.store(true, Ordering::Relaxed);
+                eprintln!("kalah: stopping: the journal is written first (a second signal stops at once, losing what it has not written)");
+                tokio::select! {
+                    _ = interrupt.recv() => {}
+                    _ = term.recv() => {}
+                }
+                std::process::exit(1);
+            })
+        })?;
+    }
+    Ok(stop)
+}

@@ -246,7 +246,7 @@ async fn serve_until_stopped(listener: tokio::net::TcpListener, app: Router, max
     let open = Arc::new(Semaphore::new(max_connections));
     // Raised at the signal: each connection finishes its request and closes.
     let (stop, stopped) = tokio::sync::watch::channel(());
-    let signal = shutdown();
+    let signal = crate::common::signalled();
     tokio::pin!(signal);
     loop {
         let permit = tokio::select! {
@@ -289,24 +289,6 @@ async fn serve_until_stopped(listener: tokio::net::TcpListener, app: Router, max
     if tokio::time::timeout(STOP_WAIT, all_closed).await.is_err() {
         let _ = writeln!(std::io::stderr(), "kalah: stopped with requests still under way");
     }
-}
-
-/// Resolves at SIGINT or SIGTERM.
-async fn shutdown() {
-    let interrupt = tokio::signal::ctrl_c();
-    #[cfg(unix)]
-    {
-        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(term) => term,
-            Err(_) => return std::future::pending().await,
-        };
-        tokio::select! {
-            _ = interrupt => {}
-            _ = term.recv() => {}
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = interrupt.await;
 }
 
 /// The board explorer's files: path, content type, body.

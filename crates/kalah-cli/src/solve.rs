@@ -126,7 +126,9 @@ pub struct JournalArgs {
     /// the time since the last write (as large as the table's filled part,
     /// compressed: up to GiBs for a large --tt-mb; not needed elsewhere,
     /// delete it at will). Writes are spaced by at least ten times what the
-    /// last one took.
+    /// last one took. SIGINT or SIGTERM (Ctrl-C, `kill`) stops the search
+    /// with its journal written first, losing nothing (exit code 1); a
+    /// second signal stops it at once.
     #[arg(long, value_name = "DIR")]
     journal: Option<std::path::PathBuf>,
     /// Seconds between writes of the journal.
@@ -271,13 +273,28 @@ impl Asked<'_> {
     }
 }
 
-/// Asks the library's analyzer and prints its report.
+/// Asks the library's analyzer and prints its report. A search with a
+/// journal stops at SIGINT or SIGTERM, writes its journal, prints what it
+/// has proven and fails (exit code 1): the same command goes on from it.
 fn answer(title: &str, request: &Request, json: bool) -> anyhow::Result<()> {
-    let report = crate::book::analyzer(kalah::Analyzer::new(databases()), !request.book)?.analyze(request, &Terminal::unless_json(json))?;
+    let mut request = request.clone();
+    let stop = match request.journal {
+        Some(_) => Some(crate::common::stop_on_signal()?),
+        None => None,
+    };
+    request.cancel = request.cancel.or(stop.clone());
+    let report = crate::book::analyzer(kalah::Analyzer::new(databases()), !request.book)?.analyze(&request, &Terminal::unless_json(json))?;
     if json {
         print_json(&serde_json::to_value(&report)?);
     } else {
         crate::analysis::print_human(title, &report);
+    }
+    if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) {
+        let kept = match report.journal.as_ref().map(|j| &j.not_written) {
+            Some(None) => "the journal is written: run the same command to go on",
+            _ => "the journal was not written",
+        };
+        return Err(kalah::Error::internal(format!("stopped by a signal before the answer; {kept}")).into());
     }
     // The answer is printed; a journal that could not be kept is a failure
     // of the machine, said after it (exit code 1).

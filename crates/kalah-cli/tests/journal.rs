@@ -4,7 +4,8 @@
 //! another search, is refused; two searches cannot share one. A forged
 //! journal or search memory (its checksum made right again) never makes
 //! kalah panic, hang or answer the forged value (issue 51); the tests
-//! `--test` and `--guess` choose give the known values.
+//! `--test` and `--guess` choose give the known values. SIGTERM stops a
+//! search with its journal written.
 
 use std::fs;
 use std::path::Path;
@@ -124,6 +125,41 @@ fn killed_searches_resume_to_the_exact_value() {
     let again = json(&solve(&journal, &args).output().unwrap());
     assert_eq!(again["value"].as_i64(), Some(value));
     assert!(again["nodes"].as_u64().unwrap() < 1000, "{again}");
+}
+
+/// SIGTERM (as SIGINT) stops a search that keeps a journal: the journal
+/// is written then (none was due: one write an hour), what was proven is
+/// printed, the exit code is 1; the next run goes on from it.
+#[test]
+fn a_signal_stops_a_search_with_its_journal_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("stopped");
+    let run = || {
+        let mut c = Command::new(BIN);
+        c.args(["solve", "6", "5", "--capture", "empty", "--no-db", "--no-book", "--value-only", "--threads", "1", "--tt-mb", "16", "--json"])
+            .args(["--journal-every", "3600", "--journal-min-nodes", "20000", "--journal"])
+            .arg(&journal)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let child = c.spawn().unwrap();
+        std::thread::sleep(Duration::from_millis(1500));
+        assert!(Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap().success());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains("stopped by a signal before the answer; the journal is written"), "{stderr}");
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(report["journal"]["not_written"].is_null(), "{report}");
+        report
+    };
+    let first = run();
+    assert_eq!(first["journal"]["earlier_sessions"], 0);
+    assert!(first["nodes"].as_u64().unwrap() > 0, "{first}");
+    assert!(written(&journal).is_some(), "the journal is on disk");
+    let second = run();
+    assert_eq!(second["journal"]["earlier_sessions"], 1, "{second}");
+    assert!(second["journal"]["earlier_nodes"].as_u64().unwrap() > 0, "{second}");
 }
 
 #[test]
