@@ -12,6 +12,9 @@ stops), and samples the server's memory every 50 ms until --settle
 seconds after the last one left.
 
 Bounded: at most 64 clients, each staying at most 60 s; loopback only.
+With --while-preparing S the clients ask S seconds after the server
+starts, while it builds its `--prepare` databases (a folder without
+them), and the watch goes on until it is ready.
 
     tools/serve_memory.py --kalah target/release/kalah --db-dir DIR --clients 8
 
@@ -54,12 +57,19 @@ def main():
     ap.add_argument("--seeds", type=int, default=6)
     ap.add_argument("--captures", default="standard,empty", help="the capture rules the clients take in turn")
     ap.add_argument("--serve-arg", action="append", default=[], help="another argument for kalah serve (repeat)")
+    ap.add_argument("--while-preparing", type=float, metavar="SECONDS",
+                    help="ask SECONDS after the server starts, while it still builds its --prepare databases, "
+                         "and watch until it is ready (at most 10 minutes)")
     a = ap.parse_args()
     if not 0 < a.clients <= 64 or not 0 < a.stay <= 60 or not 0 <= a.settle <= 120:
         sys.exit("serve_memory.py: at most 64 clients, each staying at most 60 s, watched at most 120 s after")
 
     with kalah_server.serving(a.kalah, a.db_dir, a.serve_arg, "serve_memory.py") as (server, port):
-        wait_ready(port)
+        started = time.monotonic()
+        if a.while_preparing is None:
+            wait_ready(port)
+        else:
+            time.sleep(a.while_preparing)
         before = status(server.pid)
         captures = a.captures.split(",")
 
@@ -91,6 +101,13 @@ def main():
         while time.monotonic() < settle:
             sample()
             time.sleep(0.05)
+        if a.while_preparing is not None:
+            watching = threading.Thread(target=wait_ready, args=(port,))
+            watching.start()
+            while watching.is_alive():
+                sample()
+                time.sleep(0.05)
+            print(f"ready {time.monotonic() - started:.0f} s after the server started")
         after = status(server.pid)
         print(f"{a.clients} clients asking Kalah({a.houses},{a.seeds}) ({a.captures}), each gone after {a.stay} s: "
               f"resident before {before['VmRSS'] / 1024:.0f} MiB, peak {max(peak['VmRSS'], after['VmHWM']) / 1024:.0f} MiB "

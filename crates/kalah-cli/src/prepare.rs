@@ -87,7 +87,7 @@ impl Preparing {
     /// Prepares `asked` (houses and seeds) under each capture rule in
     /// `databases`'s folder, in a thread of its own; `log` hears what is
     /// built and what failed.
-    pub fn start(databases: kalah::Databases, asked: &[(usize, u32)], memory: u64, log: kalah::Log) -> Arc<Preparing> {
+    pub fn start(databases: kalah::Databases, asked: &[(usize, u32)], memory: Reserve, log: kalah::Log) -> Arc<Preparing> {
         let items: Vec<Arc<Item>> = asked
             .iter()
             .flat_map(|&(houses, seeds)| {
@@ -111,7 +111,7 @@ impl Preparing {
         let work = preparing.clone();
         let spawned = std::thread::Builder::new().name("kalah-prepare".into()).spawn(move || {
             for item in &work.items {
-                let state = build(&databases, item, memory, &log);
+                let state = build(&databases, item, &memory, &log);
                 *item.state.lock().unwrap_or_else(|e| e.into_inner()) = state;
             }
         });
@@ -156,9 +156,21 @@ fn present(databases: &kalah::Databases, houses: usize, seeds: u32, rules: Rules
     databases.files(houses, rules).iter().any(|f| f.max_seeds >= seeds && f.exact)
 }
 
+/// How a build takes its memory from the server's `--memory`.
+pub struct Reserve {
+    /// The server's limit: a build that would not fit whole within it is
+    /// built one level at a time.
+    pub limit: u64,
+    /// The bytes a build needs, reserved whole (waiting for searches under
+    /// way to end) and given back when dropped, or the reason they cannot be.
+    pub take: Box<dyn Fn(u64) -> Result<kalah::service::memory::Reservation, String> + Send>,
+}
+
 /// Builds `item` into the folder unless a file there covers it already,
-/// within `memory` bytes (else one level at a time).
-fn build(databases: &kalah::Databases, item: &Item, memory: u64, log: &kalah::Log) -> State {
+/// with the memory it needs reserved from the server's (`reserve`): within
+/// two thirds of it where it fits there (whole, or one level at a time),
+/// else within the whole.
+fn build(databases: &kalah::Databases, item: &Item, reserve: &Reserve, log: &kalah::Log) -> State {
     if present(databases, item.houses, item.seeds, item.rules) {
         return State::Ready;
     }
@@ -177,9 +189,24 @@ fn build(databases: &kalah::Databases, item: &Item, memory: u64, log: &kalah::Lo
         item.houses,
         item.rules.capture.name()
     ));
-    let started = std::time::Instant::now();
     let encoding = kalah::Encoding::chosen(true, item.rules);
-    match kalah_db::build_file_within(&path, item.houses, item.rules, item.seeds, encoding, Some(memory), &Counted(item)) {
+    // At most two thirds of the server's memory where one level at a time
+    // fits in it, the searches sharing the rest meanwhile; else what the
+    // build needs within the whole.
+    let plan = |limit| kalah_db::build::plan(item.houses, item.seeds, item.rules, encoding, Some(limit)).memory;
+    let most = reserve.limit / 3 * 2;
+    let needed = Some(plan(most)).filter(|&needed| needed <= most).unwrap_or_else(|| plan(reserve.limit));
+    let reservation = match (reserve.take)(needed) {
+        Ok(reservation) => reservation,
+        Err(why) => {
+            log(&format!("could not prepare {}: {why}", path.display()));
+            return State::Failed(why);
+        }
+    };
+    let started = std::time::Instant::now();
+    let built = kalah_db::build_file_within(&path, item.houses, item.rules, item.seeds, encoding, Some(reservation.bytes()), &Counted(item));
+    drop(reservation);
+    match built {
         Ok(report) => {
             log(&format!("prepared {} ({} MiB) in {:.1} s", path.display(), report.bytes >> 20, started.elapsed().as_secs_f64()));
             State::Ready

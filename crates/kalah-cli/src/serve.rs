@@ -133,10 +133,11 @@ pub struct ServeArgs {
     /// it; what is kept for later requests and no search uses is let go
     /// when a search needs the room; a request that finds none waits for
     /// one under way to end, then gets 503 with the reason. A database
-    /// prepared at start (`--prepare`) is built within it too, one level
-    /// at a time where the whole would not fit; its build is not counted
-    /// in the searches' shares, which may run beside it. The default holds
-    /// one 744 MiB file of `--prepare 6:24` with the tables beside it.
+    /// prepared at start (`--prepare`) is built within it too: the memory
+    /// its build needs is reserved whole, within two thirds of the limit
+    /// where that is enough (one level at a time where the whole would not
+    /// fit: 824 MiB for 6:24), the searches sharing the rest meanwhile. The default holds one 744 MiB file of `--prepare
+    /// 6:24` with the tables beside it.
     #[arg(long, value_name = "SIZE", default_value = "1280MiB")]
     pub memory: bytesize::ByteSize,
     #[command(flatten)]
@@ -191,7 +192,17 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let background = Arc::new(Background::new(args.background, background_time, log.clone()).within(memory.clone(), share));
     let paused = Arc::downgrade(&background);
     memory.counting_held(move || paused.upgrade().map_or(0, |b| b.held_bytes()));
-    let preparing = crate::prepare::Preparing::start(analyzer.databases().clone(), &prepare, memory.limit(), log.clone());
+    let reserve = {
+        let limit = memory.limit();
+        let (memory, analyzer, background) = (memory.clone(), analyzer.clone(), background.clone());
+        // (A build waits as long as it takes for the searches under way to make room.)
+        let take = move |bytes| {
+            let release = |to: u64| background.release_held(to);
+            memory.reserve_whole(bytes, &analyzer, &|| background.held_bytes(), &release, Duration::from_secs(24 * 3600))
+        };
+        crate::prepare::Reserve { limit, take: Box::new(take) }
+    };
+    let preparing = crate::prepare::Preparing::start(analyzer.databases().clone(), &prepare, reserve, log.clone());
     let analyzer = analyzer.logging_to(log);
     // Said as it starts (to the log): a folder where no answer can be kept.
     analyzer.open_kept_answers(&kalah::Silent);

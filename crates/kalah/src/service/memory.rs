@@ -185,12 +185,46 @@ impl MemoryBudget {
         if self.limit < LEAST {
             return Err(format!("the server's memory limit ({}) is below what a search needs ({})", human_bytes(self.limit), human_bytes(LEAST)));
         }
+        self.reserve_between(LEAST, share.clamp(LEAST, self.limit), analyzer, held, release, wait)
+    }
+
+    /// Reserves `bytes` whole, for a database the door builds (`kalah serve
+    /// --prepare`), as [`MemoryBudget::reserve`] does a search's share:
+    /// what is kept and held let go where it leaves too little, waiting up
+    /// to `wait` for searches under way to end. Err at once where `bytes`
+    /// is more than the limit.
+    pub fn reserve_whole(
+        self: &Arc<Self>,
+        bytes: u64,
+        analyzer: &Analyzer,
+        held: &dyn Fn() -> u64,
+        release: &dyn Fn(u64),
+        wait: Duration,
+    ) -> Result<Reservation, String> {
+        if bytes > self.limit {
+            return Err(format!("it needs {} of memory, more than the server's limit ({})", human_bytes(bytes), human_bytes(self.limit)));
+        }
+        let whole = self.reserve_between(bytes, bytes, analyzer, held, release, wait)?;
+        // Settled from the start: no file's admission waits for it.
+        whole.settle(bytes);
+        Ok(whole)
+    }
+
+    /// At most `want` bytes, at least `least`: see [`MemoryBudget::reserve`].
+    fn reserve_between(
+        self: &Arc<Self>,
+        least: u64,
+        want: u64,
+        analyzer: &Analyzer,
+        held: &dyn Fn() -> u64,
+        release: &dyn Fn(u64),
+        wait: Duration,
+    ) -> Result<Reservation, String> {
         let deadline = Instant::now() + wait;
-        let want = share.clamp(LEAST, self.limit);
         // What is kept is let go only for a share below half of the one
         // wanted: a search over a kept mapped file (and a kept solver's
         // table) is worth more than a larger table.
-        let enough = (want / 2).max(LEAST);
+        let enough = (want / 2).max(least);
         loop {
             // Room for the share: what is kept and held goes first, kept
             // then held. (Asked outside the lock: the analyzer may be busy
@@ -208,7 +242,7 @@ impl MemoryBudget {
             let taken = analyzer.kept_bytes() + held();
             let mut shares = self.shares();
             let free = self.limit.saturating_sub(shares.bytes).saturating_sub(taken);
-            if free >= LEAST {
+            if free >= least {
                 let bytes = free.min(want);
                 shares.bytes += bytes;
                 shares.unsettled += 1;
@@ -269,6 +303,34 @@ mod tests {
         let r = budget.reserve(60 << 20, &analyzer, &held, &release, Duration::ZERO).unwrap();
         assert_eq!((r.bytes(), held()), (40 << 20, 60 << 20), "40 left of 60 wanted: nothing let go");
         assert!(MemoryBudget::new(1 << 20).reserve(1, &analyzer, &none, &nothing, Duration::ZERO).is_err(), "a limit below any search");
+    }
+
+    /// A build's memory is reserved whole or not at all: refused at once
+    /// beyond the limit, waited for while searches hold the room, taken
+    /// as soon as they give it back; settled from the start.
+    #[test]
+    fn a_build_reserves_its_memory_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let analyzer = Analyzer::keeping(Databases::new(dir.path()));
+        let budget = MemoryBudget::new(1000 << 20);
+        let none = || 0;
+        let nothing = |_: u64| {};
+        assert!(budget.reserve_whole(1001 << 20, &analyzer, &none, &nothing, Duration::ZERO).unwrap_err().contains("more than the server's limit"));
+        let search = budget.reserve(300 << 20, &analyzer, &none, &nothing, Duration::ZERO).unwrap();
+        assert!(budget.reserve_whole(800 << 20, &analyzer, &none, &nothing, Duration::from_millis(50)).is_err(), "700 free: not a part");
+        let build = std::thread::scope(|s| {
+            let waiting = s.spawn(|| budget.reserve_whole(800 << 20, &analyzer, &none, &nothing, Duration::from_secs(10)));
+            std::thread::sleep(Duration::from_millis(50));
+            drop(search);
+            waiting.join().unwrap().unwrap()
+        });
+        assert_eq!((build.bytes(), budget.reserved()), (800 << 20, 800 << 20));
+        let beside = budget.reserve(300 << 20, &analyzer, &none, &nothing, Duration::ZERO).unwrap();
+        assert_eq!(beside.bytes(), 200 << 20, "a search beside it shares the rest");
+        // Settled: an admission does not wait for it.
+        let asked = Instant::now();
+        assert!(!beside.admit_file(150 << 20, 0));
+        assert!(asked.elapsed() < SETTLING, "waited for a build");
     }
 
     /// A file comes into a share where it fits beside the other shares,
