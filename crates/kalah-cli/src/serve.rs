@@ -190,8 +190,15 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     // Each search's share: the limit over the searches that may run at once.
     let share = memory.limit() / (slots + args.background).max(1) as u64;
     let background = Arc::new(Background::new(args.background, background_time, log.clone()).within(memory.clone(), share));
-    let paused = Arc::downgrade(&background);
-    memory.counting_held(move || paused.upgrade().map_or(0, |b| b.held_bytes()));
+    let (paused, pausing) = (Arc::downgrade(&background), Arc::downgrade(&background));
+    memory.counting_held(
+        move || paused.upgrade().map_or(0, |b| b.held_bytes()),
+        move |to| {
+            if let Some(b) = pausing.upgrade() {
+                b.release_held(to)
+            }
+        },
+    );
     let reserve = {
         let limit = memory.limit();
         let (memory, analyzer, background) = (memory.clone(), analyzer.clone(), background.clone());

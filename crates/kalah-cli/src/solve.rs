@@ -289,7 +289,8 @@ fn answer(title: &str, request: &Request, json: bool) -> anyhow::Result<()> {
     } else {
         crate::analysis::print_human(title, &report);
     }
-    if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) {
+    // (A signal that came once the answer was found stops nothing.)
+    if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) && !report.is_exact() {
         let kept = match report.journal.as_ref().map(|j| &j.not_written) {
             Some(None) => "the journal is written: run the same command to go on",
             _ => "the journal was not written",

@@ -33,4 +33,10 @@ pub trait MemoryShare: std::fmt::Debug + Send + Sync {
     /// bytes kept already. The door may wait a moment for the searches
     /// set up beside it to settle.
     fn admit_file(&self, file: u64, kept: u64) -> bool;
+
+    /// Lets go of what the door holds besides its shares and its
+    /// keeping (a server's paused background searches, and the files
+    /// their solvers keep mapped), for a file that would not fit; whether
+    /// anything was let go.
+    fn release_held(&self) -> bool;
 }

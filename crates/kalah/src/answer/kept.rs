@@ -88,18 +88,46 @@ impl Kept {
         true
     }
 
+    /// What is kept that no search uses and could be let go
+    /// ([`Kept::release_one`]), in bytes.
+    fn idle_bytes(&self) -> u64 {
+        let built: u64 = self.built.iter().map(|b| b.indexer().len()).sum();
+        let copied: u64 = self.loaded.iter().filter(|(_, d)| d.is_loaded()).map(|(_, d)| d.file_bytes()).sum();
+        let solvers: u64 = self.solvers.iter().map(|s| s.tt_bytes() as u64).sum();
+        // (A mapped file a kept solver uses is idle once the solver goes.)
+        let in_use_beside_solvers = |d: &Arc<Database>| {
+            let same = |x: &Arc<Database>| Arc::ptr_eq(x, d);
+            let here = self.loaded.iter().filter(|(_, x)| same(x)).count() + self.opened.iter().filter(|(_, _, x)| same(x)).count();
+            let solvers = self.solvers.iter().filter(|s| matches!(s.tablebase(), Table::File(x) if same(x))).count();
+            Arc::strong_count(d) > here + solvers
+        };
+        let mapped: u64 = self.mapped().into_iter().filter(|d| !in_use_beside_solvers(d)).map(|d| d.file_bytes()).sum();
+        built + copied + solvers + mapped
+    }
+
     /// Whether `share` admits a file of `file` bytes mapped beside what is
-    /// kept ([`MemoryShare::admit_file`]), letting go of what is kept
-    /// until it does or nothing more can go.
+    /// kept ([`MemoryShare::admit_file`]), letting go of what is kept (and
+    /// then what the door holds paused) where that makes the room, and
+    /// only then.
     fn admit(&mut self, share: &dyn MemoryShare, file: u64) -> bool {
-        loop {
+        for pass in 0..2 {
             if share.admit_file(file, self.bytes()) {
                 return true;
             }
-            if !self.release_one() {
+            if share.admit_file(file, self.bytes().saturating_sub(self.idle_bytes())) {
+                while self.release_one() {
+                    if share.admit_file(file, self.bytes()) {
+                        return true;
+                    }
+                }
+            }
+            // Paused searches hold tables and keep their files mapped:
+            // let go of them, then look again.
+            if pass == 0 && !share.release_held() {
                 return false;
             }
         }
+        false
     }
 }
 

@@ -39,8 +39,12 @@ pub const LEAST: u64 = 32 << 20;
 pub const SETTLING: Duration = Duration::from_millis(250);
 
 /// What a door holds besides its searches' shares and its analyzer's
-/// keeping (a server's paused background searches), in bytes.
-type Held = Box<dyn Fn() -> u64 + Send + Sync>;
+/// keeping (a server's paused background searches): its bytes, and how to
+/// let it go down to some bytes.
+struct Held {
+    bytes: Box<dyn Fn() -> u64 + Send + Sync>,
+    release: Box<dyn Fn(u64) + Send + Sync>,
+}
 
 /// A door's memory limit, and the shares of the searches under way.
 pub struct MemoryBudget {
@@ -122,6 +126,22 @@ impl MemoryShare for Reservation {
             shares = self.budget.released.wait_timeout(shares, deadline - now).unwrap_or_else(|e| e.into_inner()).0;
         }
     }
+
+    fn release_held(&self) -> bool {
+        self.let_held_go()
+    }
+}
+
+impl Reservation {
+    /// See [`MemoryShare::release_held`].
+    fn let_held_go(&self) -> bool {
+        let Some(held) = self.budget.held.get() else {
+            return false;
+        };
+        let before = (held.bytes)();
+        (held.release)(0);
+        (held.bytes)() < before
+    }
 }
 
 impl Drop for Reservation {
@@ -144,13 +164,15 @@ impl MemoryBudget {
     /// Counts `held()` as taken whenever a file asks to come in
     /// ([`Reservation::admit_file`]): what the door holds besides the
     /// shares and its analyzer's keeping (a server's paused background
-    /// searches). Set once; a second call is ignored.
-    pub fn counting_held(&self, held: impl Fn() -> u64 + Send + Sync + 'static) {
-        let _ = self.held.set(Box::new(held));
+    /// searches); `release(bytes)` lets it go down to `bytes` where a file
+    /// would not fit otherwise ([`Reservation::release_held`]). Set once;
+    /// a second call is ignored.
+    pub fn counting_held(&self, held: impl Fn() -> u64 + Send + Sync + 'static, release: impl Fn(u64) + Send + Sync + 'static) {
+        let _ = self.held.set(Held { bytes: Box::new(held), release: Box::new(release) });
     }
 
     fn held(&self) -> u64 {
-        self.held.get().map_or(0, |held| held())
+        self.held.get().map_or(0, |held| (held.bytes)())
     }
 
     fn shares(&self) -> std::sync::MutexGuard<'_, Shares> {
@@ -341,7 +363,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let analyzer = Analyzer::keeping(Databases::new(dir.path()));
         let budget = MemoryBudget::new(1000 << 20);
-        budget.counting_held(|| 100 << 20);
+        budget.counting_held(|| 100 << 20, |_| {});
         let none = || 0;
         let nothing = |_: u64| {};
         let other = budget.reserve(300 << 20, &analyzer, &none, &nothing, Duration::ZERO).unwrap();
