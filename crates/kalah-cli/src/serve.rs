@@ -136,8 +136,9 @@ pub struct ServeArgs {
     /// prepared at start (`--prepare`) is built within it too: the memory
     /// its build needs is reserved whole, within two thirds of the limit
     /// where that is enough (one level at a time where the whole would not
-    /// fit: 824 MiB for 6:24), the searches sharing the rest meanwhile. The default holds one 744 MiB file of `--prepare
-    /// 6:24` with the tables beside it.
+    /// fit: 824 MiB for 6:24), the searches sharing the rest meanwhile.
+    /// The default holds one 744 MiB file of `--prepare 6:24` with the
+    /// tables beside it.
     #[arg(long, value_name = "SIZE", default_value = "1280MiB")]
     pub memory: bytesize::ByteSize,
     #[command(flatten)]
@@ -201,12 +202,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     );
     let reserve = {
         let limit = memory.limit();
-        let (memory, analyzer, background) = (memory.clone(), analyzer.clone(), background.clone());
+        let (memory, analyzer) = (memory.clone(), analyzer.clone());
         // (A build waits as long as it takes for the searches under way to make room.)
-        let take = move |bytes| {
-            let release = |to: u64| background.release_held(to);
-            memory.reserve_whole(bytes, &analyzer, &|| background.held_bytes(), &release, Duration::from_secs(24 * 3600))
-        };
+        let take = move |bytes| memory.reserve_whole(bytes, &analyzer, Duration::from_secs(24 * 3600));
         crate::prepare::Reserve { limit, take: Box::new(take) }
     };
     let preparing = crate::prepare::Preparing::start(analyzer.databases().clone(), &prepare, reserve, log.clone());

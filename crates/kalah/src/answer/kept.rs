@@ -89,20 +89,10 @@ impl Kept {
     }
 
     /// What is kept that no search uses and could be let go
-    /// ([`Kept::release_one`]), in bytes.
+    /// ([`Kept::release_one`]), in bytes: all but the mapped files in use.
     fn idle_bytes(&self) -> u64 {
-        let built: u64 = self.built.iter().map(|b| b.indexer().len()).sum();
-        let copied: u64 = self.loaded.iter().filter(|(_, d)| d.is_loaded()).map(|(_, d)| d.file_bytes()).sum();
-        let solvers: u64 = self.solvers.iter().map(|s| s.tt_bytes() as u64).sum();
-        // (A mapped file a kept solver uses is idle once the solver goes.)
-        let in_use_beside_solvers = |d: &Arc<Database>| {
-            let same = |x: &Arc<Database>| Arc::ptr_eq(x, d);
-            let here = self.loaded.iter().filter(|(_, x)| same(x)).count() + self.opened.iter().filter(|(_, _, x)| same(x)).count();
-            let solvers = self.solvers.iter().filter(|s| matches!(s.tablebase(), Table::File(x) if same(x))).count();
-            Arc::strong_count(d) > here + solvers
-        };
-        let mapped: u64 = self.mapped().into_iter().filter(|d| !in_use_beside_solvers(d)).map(|d| d.file_bytes()).sum();
-        built + copied + solvers + mapped
+        let in_use: u64 = self.mapped().into_iter().filter(|d| self.in_use(d)).map(|d| d.file_bytes()).sum();
+        self.bytes() - in_use
     }
 
     /// Whether `share` admits a file of `file` bytes mapped beside what is

@@ -128,19 +128,9 @@ impl MemoryShare for Reservation {
     }
 
     fn release_held(&self) -> bool {
-        self.let_held_go()
-    }
-}
-
-impl Reservation {
-    /// See [`MemoryShare::release_held`].
-    fn let_held_go(&self) -> bool {
-        let Some(held) = self.budget.held.get() else {
-            return false;
-        };
-        let before = (held.bytes)();
-        (held.release)(0);
-        (held.bytes)() < before
+        let before = self.budget.held();
+        self.budget.release_held_to(0);
+        self.budget.held() < before
     }
 }
 
@@ -173,6 +163,12 @@ impl MemoryBudget {
 
     fn held(&self) -> u64 {
         self.held.get().map_or(0, |held| (held.bytes)())
+    }
+
+    fn release_held_to(&self, bytes: u64) {
+        if let Some(held) = self.held.get() {
+            (held.release)(bytes);
+        }
     }
 
     fn shares(&self) -> std::sync::MutexGuard<'_, Shares> {
@@ -212,21 +208,14 @@ impl MemoryBudget {
 
     /// Reserves `bytes` whole, for a database the door builds (`kalah serve
     /// --prepare`), as [`MemoryBudget::reserve`] does a search's share:
-    /// what is kept and held let go where it leaves too little, waiting up
-    /// to `wait` for searches under way to end. Err at once where `bytes`
-    /// is more than the limit.
-    pub fn reserve_whole(
-        self: &Arc<Self>,
-        bytes: u64,
-        analyzer: &Analyzer,
-        held: &dyn Fn() -> u64,
-        release: &dyn Fn(u64),
-        wait: Duration,
-    ) -> Result<Reservation, String> {
+    /// what is kept and held ([`MemoryBudget::counting_held`]) let go where
+    /// it leaves too little, waiting up to `wait` for searches under way to
+    /// end. Err at once where `bytes` is more than the limit.
+    pub fn reserve_whole(self: &Arc<Self>, bytes: u64, analyzer: &Analyzer, wait: Duration) -> Result<Reservation, String> {
         if bytes > self.limit {
             return Err(format!("it needs {} of memory, more than the server's limit ({})", human_bytes(bytes), human_bytes(self.limit)));
         }
-        let whole = self.reserve_between(bytes, bytes, analyzer, held, release, wait)?;
+        let whole = self.reserve_between(bytes, bytes, analyzer, &|| self.held(), &|to| self.release_held_to(to), wait)?;
         // Settled from the start: no file's admission waits for it.
         whole.settle(bytes);
         Ok(whole)
@@ -337,11 +326,11 @@ mod tests {
         let budget = MemoryBudget::new(1000 << 20);
         let none = || 0;
         let nothing = |_: u64| {};
-        assert!(budget.reserve_whole(1001 << 20, &analyzer, &none, &nothing, Duration::ZERO).unwrap_err().contains("more than the server's limit"));
+        assert!(budget.reserve_whole(1001 << 20, &analyzer, Duration::ZERO).unwrap_err().contains("more than the server's limit"));
         let search = budget.reserve(300 << 20, &analyzer, &none, &nothing, Duration::ZERO).unwrap();
-        assert!(budget.reserve_whole(800 << 20, &analyzer, &none, &nothing, Duration::from_millis(50)).is_err(), "700 free: not a part");
+        assert!(budget.reserve_whole(800 << 20, &analyzer, Duration::from_millis(50)).is_err(), "700 free: not a part");
         let build = std::thread::scope(|s| {
-            let waiting = s.spawn(|| budget.reserve_whole(800 << 20, &analyzer, &none, &nothing, Duration::from_secs(10)));
+            let waiting = s.spawn(|| budget.reserve_whole(800 << 20, &analyzer, Duration::from_secs(10)));
             std::thread::sleep(Duration::from_millis(50));
             drop(search);
             waiting.join().unwrap().unwrap()
