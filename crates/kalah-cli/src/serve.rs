@@ -49,6 +49,7 @@ use tokio::sync::Semaphore;
 use crate::common::threads;
 use kalah::service::background::Background;
 use kalah::service::memory::MemoryBudget;
+use kalah::service::prepare::Preparing;
 
 /// Requests that may wait for a slot at once; one more gets 503 at once.
 const MAX_WAITING: usize = 512;
@@ -159,7 +160,7 @@ struct Shared {
     /// The searches that go on after an answer with bounds only.
     background: Arc<Background>,
     /// The databases the server prepares as it starts.
-    preparing: Arc<crate::prepare::Preparing>,
+    preparing: Arc<Preparing>,
     /// The server's memory (`--memory`), and each search's share of it.
     memory: Arc<MemoryBudget>,
     share: u64,
@@ -191,23 +192,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     // Each search's share: the limit over the searches that may run at once.
     let share = memory.limit() / (slots + args.background).max(1) as u64;
     let background = Arc::new(Background::new(args.background, background_time, log.clone()).within(memory.clone(), share));
-    let (paused, pausing) = (Arc::downgrade(&background), Arc::downgrade(&background));
-    memory.counting_held(
-        move || paused.upgrade().map_or(0, |b| b.held_bytes()),
-        move |to| {
-            if let Some(b) = pausing.upgrade() {
-                b.release_held(to)
-            }
-        },
-    );
-    let reserve = {
-        let limit = memory.limit();
-        let (memory, analyzer) = (memory.clone(), analyzer.clone());
-        // (A build waits as long as it takes for the searches under way to make room.)
-        let take = move |bytes| memory.reserve_whole(bytes, &analyzer, Duration::from_secs(24 * 3600));
-        crate::prepare::Reserve { limit, take: Box::new(take) }
-    };
-    let preparing = crate::prepare::Preparing::start(analyzer.databases().clone(), &prepare, reserve, log.clone());
+    background.counted_in(&memory);
+    let preparing = Preparing::start(&analyzer, &prepare, memory.clone(), log.clone())?;
     let analyzer = analyzer.logging_to(log);
     // Said as it starts (to the log): a folder where no answer can be kept.
     analyzer.open_kept_answers(&kalah::Silent);

@@ -340,6 +340,21 @@ impl Background {
         Background { memory: Some((budget, share)), ..self }
     }
 
+    /// Counts what these searches hold between runs as taken in `budget`
+    /// ([`MemoryBudget::counting_held`]), let go for a file or a build
+    /// that needs the room; the budget does not keep them alive.
+    pub fn counted_in(self: &Arc<Self>, budget: &MemoryBudget) {
+        let (held, releasing) = (Arc::downgrade(self), Arc::downgrade(self));
+        budget.counting_held(
+            move || held.upgrade().map_or(0, |b| b.held_bytes()),
+            move |to| {
+                if let Some(b) = releasing.upgrade() {
+                    b.release_held(to)
+                }
+            },
+        );
+    }
+
     /// The memory the searches hold between runs (their solvers' tables).
     pub fn held_bytes(&self) -> u64 {
         self.jobs().iter().map(|j| j.held.bytes() as u64).sum()
