@@ -7,7 +7,7 @@
 //! next search they fit ([`KEPT_SOLVERS`]).
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 
 use kalah_core::Rules;
 use kalah_db::{Builder, Database, Tablebase};
@@ -36,6 +36,33 @@ struct Kept {
     /// Files opened (mapped) for probes, with the size and time of change
     /// they had then: a file rebuilt since is opened anew.
     opened: Vec<(PathBuf, FileStamp, Arc<Database>)>,
+    /// Databases let go of (beyond [`KEPT_DATABASES`]) while a search
+    /// still used them: their memory stays until that search ends, and
+    /// counts until then ([`Kept::leaving_bytes`]).
+    leaving: Vec<Leaving>,
+}
+
+/// A database let go of while a search used it.
+enum Leaving {
+    Built(Weak<Builder>),
+    File(Weak<Database>),
+}
+
+impl Leaving {
+    /// Its bytes while a search still holds it; 0 once none does.
+    fn bytes(&self) -> u64 {
+        match self {
+            Leaving::Built(b) => b.upgrade().map_or(0, |b| b.indexer().len()),
+            Leaving::File(d) => d.upgrade().map_or(0, |d| d.file_bytes()),
+        }
+    }
+
+    fn gone(&self) -> bool {
+        match self {
+            Leaving::Built(b) => b.strong_count() == 0,
+            Leaving::File(d) => d.strong_count() == 0,
+        }
+    }
 }
 
 impl Kept {
@@ -44,7 +71,31 @@ impl Kept {
         let built: u64 = self.built.iter().map(|b| b.indexer().len()).sum();
         let copied: u64 = self.loaded.iter().filter(|(_, d)| d.is_loaded()).map(|(_, d)| d.file_bytes()).sum();
         let solvers: u64 = self.solvers.iter().map(|s| s.tt_bytes() as u64).sum();
-        built + copied + self.mapped().iter().map(|d| d.file_bytes()).sum::<u64>() + solvers
+        built + copied + self.mapped().iter().map(|d| d.file_bytes()).sum::<u64>() + solvers + self.leaving_bytes()
+    }
+
+    /// The memory of the databases let go of that searches still use: a
+    /// file's map (or copy) is freed when its last search ends.
+    fn leaving_bytes(&self) -> u64 {
+        self.leaving.iter().map(Leaving::bytes).sum()
+    }
+
+    /// Keeps count of `db`, let go of, while a search still uses it (a
+    /// map this keeping still holds elsewhere is counted there).
+    fn leave_file(&mut self, db: Arc<Database>) {
+        self.leaving.retain(|l| !l.gone());
+        let kept_elsewhere = self.loaded.iter().any(|(_, d)| Arc::ptr_eq(d, &db)) || self.opened.iter().any(|(_, _, d)| Arc::ptr_eq(d, &db));
+        if !kept_elsewhere && Arc::strong_count(&db) > 1 {
+            self.leaving.push(Leaving::File(Arc::downgrade(&db)));
+        }
+    }
+
+    /// Keeps count of `built`, let go of, while a search still uses it.
+    fn leave_built(&mut self, built: Arc<Builder>) {
+        self.leaving.retain(|l| !l.gone());
+        if Arc::strong_count(&built) > 1 {
+            self.leaving.push(Leaving::Built(Arc::downgrade(&built)));
+        }
     }
 
     /// The files kept mapped, for searches or for probes, each once.
@@ -76,9 +127,11 @@ impl Kept {
         if !self.solvers.is_empty() {
             self.solvers.remove(0);
         } else if !self.built.is_empty() {
-            self.built.remove(0);
+            let built = self.built.remove(0);
+            self.leave_built(built);
         } else if let Some(at) = self.loaded.iter().position(|(_, d)| d.is_loaded()) {
-            self.loaded.remove(at);
+            let (_, copied) = self.loaded.remove(at);
+            self.leave_file(copied);
         } else if let Some(idle) = self.mapped().into_iter().find(|d| !self.in_use(d)).cloned() {
             self.loaded.retain(|(_, d)| !Arc::ptr_eq(d, &idle));
             self.opened.retain(|(_, _, d)| !Arc::ptr_eq(d, &idle));
@@ -89,10 +142,11 @@ impl Kept {
     }
 
     /// What is kept that no search uses and could be let go
-    /// ([`Kept::release_one`]), in bytes: all but the mapped files in use.
+    /// ([`Kept::release_one`]), in bytes: all but the mapped files in use
+    /// and what searches still use of what was let go.
     fn idle_bytes(&self) -> u64 {
         let in_use: u64 = self.mapped().into_iter().filter(|d| self.in_use(d)).map(|d| d.file_bytes()).sum();
-        self.bytes() - in_use
+        self.bytes() - in_use - self.leaving_bytes()
     }
 
     /// Whether `share` admits a file of `file` bytes mapped beside what is
@@ -141,15 +195,21 @@ impl std::fmt::Debug for Kept {
 }
 
 /// The entry of `kept` that `fits`, moved to the end (the most recently
-/// used), or one made and added, the least recently used going first when
-/// [`KEPT_DATABASES`] are kept; and whether it was kept from before.
-fn keep<T: Clone>(kept: &mut Vec<T>, fits: impl Fn(&T) -> bool, make: impl FnOnce() -> Result<T>) -> Result<(T, bool)> {
-    keep_made(kept, fits, || make().map(Some))?.ok_or_else(|| Error::internal("a kept item was not made"))
+/// used), or one made and added, the least recently used going first
+/// (given to `leave`) when [`KEPT_DATABASES`] are kept; and whether it
+/// was kept from before.
+fn keep<T: Clone>(kept: &mut Vec<T>, fits: impl Fn(&T) -> bool, make: impl FnOnce() -> Result<T>, leave: impl FnOnce(T)) -> Result<(T, bool)> {
+    keep_made(kept, fits, || make().map(Some), leave)?.ok_or_else(|| Error::internal("a kept item was not made"))
 }
 
 /// [`keep`], where making may come to nothing (`None`: a build stopped
 /// by a cancel flag), which is not kept.
-fn keep_made<T: Clone>(kept: &mut Vec<T>, fits: impl Fn(&T) -> bool, make: impl FnOnce() -> Result<Option<T>>) -> Result<Option<(T, bool)>> {
+fn keep_made<T: Clone>(
+    kept: &mut Vec<T>,
+    fits: impl Fn(&T) -> bool,
+    make: impl FnOnce() -> Result<Option<T>>,
+    leave: impl FnOnce(T),
+) -> Result<Option<(T, bool)>> {
     let found = kept.iter().position(fits);
     let entry = match found {
         Some(at) => kept.remove(at),
@@ -158,7 +218,7 @@ fn keep_made<T: Clone>(kept: &mut Vec<T>, fits: impl Fn(&T) -> bool, make: impl 
                 return Ok(None);
             };
             if kept.len() >= KEPT_DATABASES {
-                kept.remove(0);
+                leave(kept.remove(0));
             }
             made
         }
@@ -259,7 +319,12 @@ impl Keeping {
         // Held while building: a second request for the same database waits for it.
         let mut kept = self.0.lock().map_err(|_| Error::internal("a request failed while building a database"))?;
         let fits = |b: &Arc<Builder>| b.houses() == h && b.rules() == rules && b.indexer().max_seeds() >= n;
-        keep_made(&mut kept.built, fits, || Ok(setup.build_noted(n, file)?.map(Arc::new)))
+        let mut left = None;
+        let built = keep_made(&mut kept.built, fits, || Ok(setup.build_noted(n, file)?.map(Arc::new)), |b| left = Some(b));
+        if let Some(b) = left {
+            kept.leave_built(b);
+        }
+        built
     }
 
     /// `db` loaded into memory for a search ([`for_search_up_to`]: copied
@@ -291,7 +356,11 @@ impl Keeping {
             }
         }
         let load = || Ok((path.clone(), Arc::new(for_search_up_to(db, copy_bytes, threads)?)));
-        let ((_, loaded), was_kept) = keep(&mut kept.loaded, |(p, _)| *p == path, load)?;
+        let mut left = None;
+        let ((_, loaded), was_kept) = keep(&mut kept.loaded, |(p, _)| *p == path, load, |(_, d)| left = Some(d))?;
+        if let Some(d) = left {
+            kept.leave_file(d);
+        }
         Ok(Some((loaded, was_kept)))
     }
 
@@ -323,7 +392,11 @@ impl Keeping {
         let mapped = kept.loaded.iter().find(|(p, d)| p == path && !d.is_loaded() && d.file_bytes() == now.0).map(|(_, d)| d.clone());
         let open =
             || Ok((path.to_path_buf(), now, mapped.map_or_else(|| Database::open_for(path, purpose.houses, purpose.rules).map(Arc::new), Ok)?));
-        let ((_, _, db), was_kept) = keep(&mut kept.opened, |(p, s, _)| p == path && *s == now, open)?;
+        let mut left = None;
+        let ((_, _, db), was_kept) = keep(&mut kept.opened, |(p, s, _)| p == path && *s == now, open, |(_, _, d)| left = Some(d))?;
+        if let Some(d) = left {
+            kept.leave_file(d);
+        }
         Ok((db, was_kept))
     }
 
@@ -361,5 +434,41 @@ impl Keeping {
             kept.solvers.remove(0);
         }
         kept.solvers.push(solver);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A mapped file let go of (beyond [`KEPT_DATABASES`]) while a search
+    /// still holds it counts until that search lets go too, and is never
+    /// counted as what could be let go.
+    #[test]
+    fn a_file_let_go_while_a_search_uses_it_counts_until_the_search_ends() {
+        let dir = tempfile::tempdir().unwrap();
+        let rules = Rules::default();
+        let files: Vec<PathBuf> = (2..=6)
+            .map(|seeds| {
+                let path = dir.path().join(format!("kalah-h3-n{seeds}.kdb"));
+                kalah_db::build_file(&path, 3, rules, seeds, &kalah_db::Quiet).unwrap();
+                path
+            })
+            .collect();
+        let size = |path: &PathBuf| std::fs::metadata(path).unwrap().len();
+        let keeping = Keeping::default();
+        let purpose = Purpose { houses: 3, rules, seeds: 2, gap: 0 };
+        // A search holds the first file; four more push it out of the keeping.
+        let (searched, _) = keeping.opened(&files[0], purpose).unwrap();
+        for path in &files[1..] {
+            keeping.opened(path, purpose).unwrap();
+        }
+        let kept: u64 = files[1..].iter().map(size).sum();
+        assert_eq!(keeping.bytes(), kept + size(&files[0]), "the file a search holds still counts");
+        assert_eq!(keeping.0.lock().unwrap().idle_bytes(), kept, "and cannot be let go");
+        drop(searched);
+        assert_eq!(keeping.bytes(), kept, "the search ended: its map is gone");
+        keeping.release_beyond(0);
+        assert_eq!(keeping.bytes(), 0);
     }
 }
