@@ -24,8 +24,9 @@ pub enum JournalCommand {
     /// nodes, hours), the bounds on its position's value, the test last
     /// begun, and the bounds on the value after each opening turn of the
     /// player to move (extra-move chains followed), for that player,
-    /// stores included; with --depth 2, after each reply to each turn too,
-    /// which shows where a running proof stands below its first turns.
+    /// stores included; with --depth 2, after each reply to each turn too
+    /// (still for the player to move in the position), which shows where a
+    /// running proof stands below its first turns.
     /// Reads the journal only: nothing is searched.
     ///
     /// Example: kalah journal show data/kalah-6-6/journal-empty
@@ -106,7 +107,7 @@ fn show(args: ShowArgs) -> anyhow::Result<()> {
         bounds(summary.value, summary.lower, summary.upper),
         summary.testing.filter(|_| summary.value.is_none()).map_or(String::new(), |t| format!(" (testing >= {t:+})"))
     );
-    println!("Opening turns (the value after each, for the player to move{}):", if args.depth > 1 { "; replies indented" } else { "" });
+    println!("Opening turns (the value after each, for the player to move in the position{}):", if args.depth > 1 { "; replies indented" } else { "" });
     fn print(turns: &[kalah::memory::journal::TurnBounds], indent: usize, bounds: &dyn Fn(Option<i32>, Option<i32>, Option<i32>) -> String) {
         for t in turns {
             let turn: Vec<String> = t.turn.iter().map(|h| h.to_string()).collect();
