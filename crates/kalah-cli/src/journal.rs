@@ -107,7 +107,10 @@ fn show(args: ShowArgs) -> anyhow::Result<()> {
         bounds(summary.value, summary.lower, summary.upper),
         summary.testing.filter(|_| summary.value.is_none()).map_or(String::new(), |t| format!(" (testing >= {t:+})"))
     );
-    println!("Opening turns (the value after each, for the player to move in the position{}):", if args.depth > 1 { "; replies indented" } else { "" });
+    println!(
+        "Opening turns (the value after each, for the player to move in the position{}):",
+        if args.depth > 1 { "; replies indented" } else { "" }
+    );
     fn print(turns: &[kalah::memory::journal::TurnBounds], indent: usize, bounds: &dyn Fn(Option<i32>, Option<i32>, Option<i32>) -> String) {
         for t in turns {
             let turn: Vec<String> = t.turn.iter().map(|h| h.to_string()).collect();

@@ -91,8 +91,9 @@ impl kalah::Observer for Terminal {
         if let Some(t) = s.testing {
             line += &format!(", testing >= {t:+}");
         }
-        if let Some(m) = s.root_move {
-            line += &format!(", house {m}");
+        if !s.line_under_way().is_empty() {
+            let moves: Vec<String> = s.line_under_way().iter().map(u8::to_string).collect();
+            line += &format!(", line {}", moves.join(" "));
         }
         if logging() {
             let minutes = elapsed.as_secs() / 60;

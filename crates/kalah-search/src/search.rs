@@ -1136,8 +1136,8 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                     }
                 };
             }
-            if ply == 0 {
-                self.shared.live.root_move.store(child.house + 1, Relaxed);
+            if ply < LINE_SHOWN as u32 {
+                self.shared.live.under_way(ply, child.house);
             }
             if let Some(cut) = self.search_child(child, window, &mut best, searched) {
                 return cut.map_or(0, |v| self.finish(node, Best { value: v, house: best.house }));
@@ -1188,8 +1188,8 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             .with_max_len(1)
             .map(|&index| {
                 let child = &children[index as usize];
-                if window.ply == 0 {
-                    this.shared.live.root_move.store(child.house + 1, Relaxed);
+                if window.ply < LINE_SHOWN as u32 {
+                    this.shared.live.under_way(window.ply, child.house);
                 }
                 let mut fork = this.fork(&cancel);
                 let value = if cancel.is_set() { None } else { fork.search_move(child, window, false) };
@@ -1619,22 +1619,27 @@ impl Proven {
     }
 }
 
+/// How many moves from the root a progress display is told of: the
+/// line under way ([`crate::SearchProgress::line`]).
+pub const LINE_SHOWN: usize = 4;
+
 /// Where a running search is, for a progress display
 /// ([`crate::Solver::progress`]): its root, the bounds proven on the
-/// root's value, the null-window test it runs, and the root move searched.
+/// root's value, the null-window test it runs, and the line under way.
 #[derive(Debug)]
 pub(crate) struct Live {
     pub(crate) root: std::sync::Mutex<Option<Board>>,
     pub(crate) proven: Proven,
     /// The `beta` of the test "value >= beta" running (`i32::MIN`: none).
     pub(crate) testing: AtomicI32,
-    /// The root move searched, 1-based (0: none yet).
-    pub(crate) root_move: std::sync::atomic::AtomicU8,
+    /// The move begun last at each of the first plies, 1-based houses (0:
+    /// none): where threads search apart, the one that began last.
+    pub(crate) line: [std::sync::atomic::AtomicU8; LINE_SHOWN],
 }
 
 impl Default for Live {
     fn default() -> Self {
-        Live { root: Default::default(), proven: Proven::default(), testing: AtomicI32::new(i32::MIN), root_move: Default::default() }
+        Live { root: Default::default(), proven: Proven::default(), testing: AtomicI32::new(i32::MIN), line: Default::default() }
     }
 }
 
@@ -1645,7 +1650,26 @@ impl Live {
         self.proven.lower.store(i32::MIN, Relaxed);
         self.proven.upper.store(i32::MAX, Relaxed);
         self.testing.store(i32::MIN, Relaxed);
-        self.root_move.store(0, Relaxed);
+        self.line.iter().for_each(|m| m.store(0, Relaxed));
+    }
+
+    /// The move of `house` (0-based) begins at `ply` (below [`LINE_SHOWN`]):
+    /// the line under way is the moves above it and this one.
+    #[inline]
+    pub(crate) fn under_way(&self, ply: u32, house: u8) {
+        let ply = ply as usize;
+        self.line[ply].store(house + 1, Relaxed);
+        self.line[ply + 1..].iter().for_each(|m| m.store(0, Relaxed));
+    }
+
+    /// The line under way: 1-based houses, 0 past its end.
+    pub(crate) fn line(&self) -> [u8; LINE_SHOWN] {
+        let mut line = self.line.each_ref().map(|m| m.load(Relaxed));
+        // (Read while threads write it: cut at the first move not begun.)
+        if let Some(end) = line.iter().position(|&m| m == 0) {
+            line[end..].fill(0);
+        }
+        line
     }
 }
 
@@ -1780,6 +1804,25 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_line_under_way_is_the_last_move_begun_at_each_ply() {
+        let live = super::Live::default();
+        assert_eq!(live.line(), [0; super::LINE_SHOWN], "nothing begun");
+        live.under_way(0, 2);
+        live.under_way(1, 0);
+        live.under_way(2, 5);
+        assert_eq!(live.line(), [3, 1, 6, 0]);
+        // A new move at ply 1: what was under way below it is over.
+        live.under_way(1, 3);
+        assert_eq!(live.line(), [3, 4, 0, 0]);
+        live.under_way(2, 0);
+        live.under_way(3, 1);
+        assert_eq!(live.line(), [3, 4, 1, 2]);
+        // A new search begins from nothing.
+        live.begin(kalah_core::Position::start(4, 3).unwrap().mover_board());
+        assert_eq!(live.line(), [0; super::LINE_SHOWN]);
     }
 
     #[test]

@@ -114,6 +114,10 @@ pub struct SearchProgress {
     pub testing: Option<i32>,
     /// The root move searched last (1-based house).
     pub root_move: Option<usize>,
+    /// The line under way, its first [`LINE_SHOWN`](crate::search::LINE_SHOWN)
+    /// moves (1-based houses, extra moves each a move of their own; 0 past
+    /// its end): where threads search apart, the one begun last at each ply.
+    pub line: [u8; crate::search::LINE_SHOWN],
 }
 
 /// How to search.
@@ -544,14 +548,15 @@ impl<T: Tablebase> Solver<T> {
     pub fn progress(&self) -> SearchProgress {
         let (lower, upper) = self.live.proven.get();
         let testing = self.live.testing.load(Relaxed);
-        let root_move = self.live.root_move.load(Relaxed);
+        let line = self.live.line();
         SearchProgress {
             nodes: self.nodes(),
             root: *self.live.root.lock().unwrap_or_else(|e| e.into_inner()),
             lower: (lower != i32::MIN).then_some(lower),
             upper: (upper != i32::MAX).then_some(upper),
             testing: (testing != i32::MIN).then_some(testing),
-            root_move: (root_move != 0).then_some(root_move as usize),
+            root_move: (line[0] != 0).then_some(line[0] as usize),
+            line,
         }
     }
 

@@ -133,6 +133,10 @@ pub struct SearchStatus {
     pub testing: Option<i32>,
     /// The move of the position searched last (1-based house).
     pub root_move: Option<usize>,
+    /// The line under way from the position, its first moves (1-based
+    /// houses, an extra move a move of its own; 0 past its end): see
+    /// [`SearchStatus::line_under_way`].
+    pub line: [u8; kalah_search::search::LINE_SHOWN],
 }
 
 impl SearchStatus {
@@ -147,7 +151,16 @@ impl SearchStatus {
             upper: shift(p.upper),
             testing: shift(p.testing),
             root_move: p.root_move.filter(|_| ours),
+            line: if ours { p.line } else { Default::default() },
         }
+    }
+
+    /// The first moves of the line the search has under way (where its
+    /// threads search apart, the one begun last at each move): a long
+    /// search's progress below its root move. Empty before it begins.
+    pub fn line_under_way(&self) -> &[u8] {
+        let end = self.line.iter().position(|&m| m == 0).unwrap_or(self.line.len());
+        &self.line[..end]
     }
 }
 
