@@ -20,7 +20,9 @@ python3 - "data/kalah-6-6/bounds-$capture.json" <<'PY'
 import json, sys
 b = json.load(open(sys.argv[1]))
 bound = lambda lo, hi: f"{'?' if lo is None else f'{lo:+d}'}..{'?' if hi is None else f'{hi:+d}'}"
-print(f"{sys.argv[1]}: the start (for South) {bound(b['lower'], b['upper'])} (testing >= {b['testing']:+d}), {b['nodes'] / 1e9:.1f} G nodes, {b['seconds'] / 3600:.1f} h")
+testing = "" if b["testing"] is None or b["value"] is not None else f" (testing >= {b['testing']:+d})"
+start = f"{b['value']:+d}" if b["value"] is not None else bound(b["lower"], b["upper"])
+print(f"{sys.argv[1]}: the start (for South) {start}{testing}, {b['nodes'] / 1e9:.1f} G nodes, {b['seconds'] / 3600:.1f} h")
 for t in b["turns"]:
     if t["lower"] is not None or t["upper"] is not None:
         print(f"  {'-'.join(map(str, t['turn']))}: {bound(t['lower'], t['upper'])}")

@@ -589,6 +589,9 @@ pub(crate) struct Searcher<'a, T: Tablebase> {
     /// refuted the node split, which makes this search pointless.
     cancel: Option<&'a Cancel<'a>>,
     history: History,
+    /// The moves of this searcher's line at the first [`LINE_SHOWN`]
+    /// plies ([`extend_line`]).
+    line: u32,
 }
 
 /// The flag of a node whose moves are searched in parallel (see
@@ -693,7 +696,16 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             aborted: false,
             cancel: None,
             history: History::new(),
+            line: 0,
         }
+    }
+
+    /// This searcher begins the move of `house` (0-based) at `ply` (below
+    /// [`LINE_SHOWN`]): its line, published whole for a progress display.
+    #[inline]
+    fn under_way(&mut self, ply: u32, house: u8) {
+        self.line = extend_line(self.line, ply, house);
+        self.shared.live.line.store(self.line, Relaxed);
     }
 
     /// A searcher for one move of a split node: this one's state, counting
@@ -1137,7 +1149,7 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
                 };
             }
             if ply < LINE_SHOWN as u32 {
-                self.shared.live.under_way(ply, child.house);
+                self.under_way(ply, child.house);
             }
             if let Some(cut) = self.search_child(child, window, &mut best, searched) {
                 return cut.map_or(0, |v| self.finish(node, Best { value: v, house: best.house }));
@@ -1188,10 +1200,10 @@ impl<'a, T: Tablebase> Searcher<'a, T> {
             .with_max_len(1)
             .map(|&index| {
                 let child = &children[index as usize];
-                if window.ply < LINE_SHOWN as u32 {
-                    this.shared.live.under_way(window.ply, child.house);
-                }
                 let mut fork = this.fork(&cancel);
+                if window.ply < LINE_SHOWN as u32 {
+                    fork.under_way(window.ply, child.house);
+                }
                 let value = if cancel.is_set() { None } else { fork.search_move(child, window, false) };
                 if value.is_some_and(|v| v >= beta) {
                     cancel.flag.store(true, Relaxed);
@@ -1632,9 +1644,9 @@ pub(crate) struct Live {
     pub(crate) proven: Proven,
     /// The `beta` of the test "value >= beta" running (`i32::MIN`: none).
     pub(crate) testing: AtomicI32,
-    /// The move begun last at each of the first plies, 1-based houses (0:
-    /// none): where threads search apart, the one that began last.
-    pub(crate) line: [std::sync::atomic::AtomicU8; LINE_SHOWN],
+    /// The line a searcher began last, packed ([`extend_line`]): where
+    /// threads search apart, one thread's.
+    pub(crate) line: std::sync::atomic::AtomicU32,
 }
 
 impl Default for Live {
@@ -1650,27 +1662,23 @@ impl Live {
         self.proven.lower.store(i32::MIN, Relaxed);
         self.proven.upper.store(i32::MAX, Relaxed);
         self.testing.store(i32::MIN, Relaxed);
-        self.line.iter().for_each(|m| m.store(0, Relaxed));
-    }
-
-    /// The move of `house` (0-based) begins at `ply` (below [`LINE_SHOWN`]):
-    /// the line under way is the moves above it and this one.
-    #[inline]
-    pub(crate) fn under_way(&self, ply: u32, house: u8) {
-        let ply = ply as usize;
-        self.line[ply].store(house + 1, Relaxed);
-        self.line[ply + 1..].iter().for_each(|m| m.store(0, Relaxed));
+        self.line.store(0, Relaxed);
     }
 
     /// The line under way: 1-based houses, 0 past its end.
     pub(crate) fn line(&self) -> [u8; LINE_SHOWN] {
-        let mut line = self.line.each_ref().map(|m| m.load(Relaxed));
-        // (Read while threads write it: cut at the first move not begun.)
-        if let Some(end) = line.iter().position(|&m| m == 0) {
-            line[end..].fill(0);
-        }
-        line
+        self.line.load(Relaxed).to_le_bytes()
     }
+}
+
+/// `line` (a move a byte, the first ply lowest, 1-based houses, 0 past
+/// its end) with the move of `house` (0-based) begun at `ply`, below
+/// [`LINE_SHOWN`]: the moves above it, then this one.
+#[inline]
+fn extend_line(line: u32, ply: u32, house: u8) -> u32 {
+    let shift = 8 * ply;
+    let above = line & ((1u64 << shift) - 1) as u32;
+    above | (u32::from(house) + 1) << shift
 }
 
 #[cfg(test)]
@@ -1807,20 +1815,19 @@ mod tests {
     }
 
     #[test]
-    fn the_line_under_way_is_the_last_move_begun_at_each_ply() {
-        let live = super::Live::default();
-        assert_eq!(live.line(), [0; super::LINE_SHOWN], "nothing begun");
-        live.under_way(0, 2);
-        live.under_way(1, 0);
-        live.under_way(2, 5);
-        assert_eq!(live.line(), [3, 1, 6, 0]);
+    fn a_line_is_the_moves_above_a_ply_and_the_one_begun_there() {
+        let line = [(0, 2), (1, 0), (2, 5)].into_iter().fold(0, |line, (ply, house)| super::extend_line(line, ply, house));
+        assert_eq!(line.to_le_bytes(), [3, 1, 6, 0]);
         // A new move at ply 1: what was under way below it is over.
-        live.under_way(1, 3);
-        assert_eq!(live.line(), [3, 4, 0, 0]);
-        live.under_way(2, 0);
-        live.under_way(3, 1);
+        let line = super::extend_line(line, 1, 3);
+        assert_eq!(line.to_le_bytes(), [3, 4, 0, 0]);
+        let line = super::extend_line(super::extend_line(line, 2, 0), 3, 1);
+        assert_eq!(line.to_le_bytes(), [3, 4, 1, 2]);
+        assert_eq!(super::extend_line(line, 0, 5).to_le_bytes(), [6, 0, 0, 0]);
+        // Published whole; a new search begins from nothing.
+        let live = super::Live::default();
+        live.line.store(line, std::sync::atomic::Ordering::Relaxed);
         assert_eq!(live.line(), [3, 4, 1, 2]);
-        // A new search begins from nothing.
         live.begin(kalah_core::Position::start(4, 3).unwrap().mover_board());
         assert_eq!(live.line(), [0; super::LINE_SHOWN]);
     }

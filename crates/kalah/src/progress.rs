@@ -169,3 +169,23 @@ impl SearchStatus {
 pub struct Silent;
 
 impl Observer for Silent {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The line under way is the search's moves from the position asked
+    /// about, cut where it ends; a search of another board (one move's
+    /// value) tells none of it.
+    #[test]
+    fn the_line_under_way_is_told_of_the_position_searched() {
+        let position = kalah_core::Position::start(6, 6).unwrap();
+        let p = kalah_search::SearchProgress { root: Some(position.mover_board()), root_move: Some(1), line: [1, 3, 1, 0], ..Default::default() };
+        let ours = SearchStatus::of(&position, p);
+        assert_eq!((ours.line_under_way(), ours.root_move), (&[1, 3, 1][..], Some(1)));
+        let other = kalah_core::Position::start(6, 5).unwrap();
+        let theirs = SearchStatus::of(&other, p);
+        assert_eq!((theirs.line_under_way(), theirs.root_move), (&[][..], None));
+        assert_eq!(SearchStatus::default().line_under_way(), &[] as &[u8]);
+    }
+}

@@ -213,7 +213,8 @@ impl Analyzer {
     /// The memory this (keeping) analyzer holds for later requests:
     /// databases built in memory, files copied into memory, files mapped
     /// (each whole: a search's reads make their pages the process's), and
-    /// the tables of the solvers it keeps; 0 for one that keeps nothing.
+    /// the tables of the solvers it keeps; and the files it let go of that
+    /// searches still map, until they end. 0 for one that keeps nothing.
     pub fn kept_bytes(&self) -> u64 {
         self.kept.as_ref().map_or(0, |k| k.bytes())
     }

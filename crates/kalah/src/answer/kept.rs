@@ -38,33 +38,13 @@ struct Kept {
     /// Files opened (mapped) for probes, with the size and time of change
     /// they had then: a file rebuilt since is opened anew.
     opened: Vec<(PathBuf, FileStamp, Arc<Database>)>,
-    /// Databases let go of (beyond [`KEPT_DATABASES`]) while a search
-    /// still used them: their memory stays until that search ends, and
-    /// counts until then ([`Kept::leaving_bytes`]).
-    leaving: Vec<Leaving>,
-}
-
-/// A database let go of while a search used it.
-enum Leaving {
-    Built(Weak<Builder>),
-    File(Weak<Database>),
-}
-
-impl Leaving {
-    /// Its bytes while a search still holds it; 0 once none does.
-    fn bytes(&self) -> u64 {
-        match self {
-            Leaving::Built(b) => b.upgrade().map_or(0, |b| b.indexer().len()),
-            Leaving::File(d) => d.upgrade().map_or(0, |d| d.file_bytes()),
-        }
-    }
-
-    fn gone(&self) -> bool {
-        match self {
-            Leaving::Built(b) => b.strong_count() == 0,
-            Leaving::File(d) => d.strong_count() == 0,
-        }
-    }
+    /// Mapped files let go of (beyond [`KEPT_DATABASES`]) while a search
+    /// still used them: their pages stay the door's until that search
+    /// ends, and count until then ([`Kept::leaving_bytes`]); a request for
+    /// the same file meanwhile takes the same map back. (A database built
+    /// or copied into memory is its search's own, counted in its share.)
+    /// Each with its file's stamp when it was opened for probes.
+    leaving: Vec<(PathBuf, Option<FileStamp>, Weak<Database>)>,
 }
 
 impl Kept {
@@ -76,28 +56,37 @@ impl Kept {
         built + copied + self.mapped().iter().map(|d| d.file_bytes()).sum::<u64>() + solvers + self.leaving_bytes()
     }
 
-    /// The memory of the databases let go of that searches still use: a
-    /// file's map (or copy) is freed when its last search ends.
+    /// The memory of the mapped files let go of that searches still use:
+    /// a map is gone when its last search ends.
     fn leaving_bytes(&self) -> u64 {
-        self.leaving.iter().map(Leaving::bytes).sum()
+        self.leaving.iter().filter_map(|(_, _, d)| d.upgrade()).map(|d| d.file_bytes()).sum()
     }
 
-    /// Keeps count of `db`, let go of, while a search still uses it (a
-    /// map this keeping still holds elsewhere is counted there).
-    fn leave_file(&mut self, db: Arc<Database>) {
-        self.leaving.retain(|l| !l.gone());
+    /// Lets go of `db`: a mapped file a search still uses counts until it
+    /// ends (a map this keeping still holds elsewhere is counted there).
+    /// Kept solvers over it go with it: no request would be given it again.
+    fn leave(&mut self, db: Arc<Database>, stamp: Option<FileStamp>) {
+        self.leaving.retain(|(_, _, d)| d.strong_count() > 0);
         let kept_elsewhere = self.loaded.iter().any(|(_, d)| Arc::ptr_eq(d, &db)) || self.opened.iter().any(|(_, _, d)| Arc::ptr_eq(d, &db));
-        if !kept_elsewhere && Arc::strong_count(&db) > 1 {
-            self.leaving.push(Leaving::File(Arc::downgrade(&db)));
+        if kept_elsewhere || db.is_loaded() {
+            return;
+        }
+        self.solvers.retain(|s| !matches!(s.tablebase(), Table::File(d) if Arc::ptr_eq(d, &db)));
+        if Arc::strong_count(&db) > 1 {
+            self.leaving.push((db.path().to_path_buf(), stamp, Arc::downgrade(&db)));
         }
     }
 
-    /// Keeps count of `built`, let go of, while a search still uses it.
-    fn leave_built(&mut self, built: Arc<Builder>) {
-        self.leaving.retain(|l| !l.gone());
-        if Arc::strong_count(&built) > 1 {
-            self.leaving.push(Leaving::Built(Arc::downgrade(&built)));
-        }
+    /// The map of `path` let go of that a search still uses, taken back
+    /// (it counts as kept again): for a search, one of as many bytes as
+    /// `bytes`; for probes (`stamp`), one opened when the file had that
+    /// size and time of change.
+    fn take_back(&mut self, path: &Path, bytes: u64, stamp: Option<FileStamp>) -> Option<Arc<Database>> {
+        let same = |p: &PathBuf, s: &Option<FileStamp>, d: &Weak<Database>| {
+            p == path && (stamp.is_none() || *s == stamp) && d.upgrade().is_some_and(|d| d.file_bytes() == bytes)
+        };
+        let at = self.leaving.iter().position(|(p, s, d)| same(p, s, d))?;
+        self.leaving.remove(at).2.upgrade()
     }
 
     /// The files kept mapped, for searches or for probes, each once.
@@ -129,11 +118,9 @@ impl Kept {
         if !self.solvers.is_empty() {
             self.solvers.remove(0);
         } else if !self.built.is_empty() {
-            let built = self.built.remove(0);
-            self.leave_built(built);
+            self.built.remove(0);
         } else if let Some(at) = self.loaded.iter().position(|(_, d)| d.is_loaded()) {
-            let (_, copied) = self.loaded.remove(at);
-            self.leave_file(copied);
+            self.loaded.remove(at);
         } else if let Some(idle) = self.mapped().into_iter().find(|d| !self.in_use(d)).cloned() {
             self.loaded.retain(|(_, d)| !Arc::ptr_eq(d, &idle));
             self.opened.retain(|(_, _, d)| !Arc::ptr_eq(d, &idle));
@@ -192,6 +179,7 @@ impl std::fmt::Debug for Kept {
             .field("loaded", &self.loaded.len())
             .field("opened", &self.opened.len())
             .field("solvers", &self.solvers.len())
+            .field("leaving", &self.leaving.len())
             .finish()
     }
 }
@@ -321,12 +309,7 @@ impl Keeping {
         // Held while building: a second request for the same database waits for it.
         let mut kept = self.0.lock().map_err(|_| Error::internal("a request failed while building a database"))?;
         let fits = |b: &Arc<Builder>| b.houses() == h && b.rules() == rules && b.indexer().max_seeds() >= n;
-        let mut left = None;
-        let built = keep_made(&mut kept.built, fits, || Ok(setup.build_noted(n, file)?.map(Arc::new)), |b| left = Some(b));
-        if let Some(b) = left {
-            kept.leave_built(b);
-        }
-        built
+        keep_made(&mut kept.built, fits, || Ok(setup.build_noted(n, file)?.map(Arc::new)), drop)
     }
 
     /// `db` loaded into memory for a search ([`for_search_up_to`]: copied
@@ -351,6 +334,15 @@ impl Keeping {
                 kept.loaded.push((path, open.clone()));
                 return Ok(Some((open, true)));
             }
+            // The map a search still uses, let go of: counted already.
+            if let Some(back) = kept.take_back(&path, db.file_bytes(), None) {
+                let mut left = None;
+                let ((_, back), _) = keep(&mut kept.loaded, |(p, _)| *p == path, || Ok((path.clone(), back)), |(_, d)| left = Some(d))?;
+                if let Some(d) = left {
+                    kept.leave(d, None);
+                }
+                return Ok(Some((back, true)));
+            }
             if let Some(share) = share {
                 if !kept.admit(share, db.file_bytes()) {
                     return Ok(None);
@@ -361,14 +353,15 @@ impl Keeping {
         let mut left = None;
         let ((_, loaded), was_kept) = keep(&mut kept.loaded, |(p, _)| *p == path, load, |(_, d)| left = Some(d))?;
         if let Some(d) = left {
-            kept.leave_file(d);
+            kept.leave(d, None);
         }
         Ok(Some((loaded, was_kept)))
     }
 
     /// The memory what is kept holds: databases built in memory, files
     /// copied into memory, files mapped (each once, whole: a search's
-    /// reads make their pages the door's), and the kept solvers' tables.
+    /// reads make their pages the door's), and the kept solvers' tables;
+    /// and the mapped files let go of that searches still use.
     pub(crate) fn bytes(&self) -> u64 {
         self.0.lock().map_or(0, |kept| kept.bytes())
     }
@@ -392,12 +385,15 @@ impl Keeping {
         let mut kept = self.0.lock().map_err(|_| Error::internal("a request failed while opening a database"))?;
         // (The map a search uses, if one does: one map of a file, counted once.)
         let mapped = kept.loaded.iter().find(|(p, d)| p == path && !d.is_loaded() && d.file_bytes() == now.0).map(|(_, d)| d.clone());
+        // Else the map a search still uses, let go of (counted already).
+        let open_now = kept.opened.iter().any(|(p, s, _)| p == path && *s == now);
+        let mapped = mapped.or_else(|| if open_now { None } else { kept.take_back(path, now.0, Some(now)) });
         let open =
             || Ok((path.to_path_buf(), now, mapped.map_or_else(|| Database::open_for(path, purpose.houses, purpose.rules).map(Arc::new), Ok)?));
         let mut left = None;
-        let ((_, _, db), was_kept) = keep(&mut kept.opened, |(p, s, _)| p == path && *s == now, open, |(_, _, d)| left = Some(d))?;
-        if let Some(d) = left {
-            kept.leave_file(d);
+        let ((_, _, db), was_kept) = keep(&mut kept.opened, |(p, s, _)| p == path && *s == now, open, |(_, s, d)| left = Some((d, s)))?;
+        if let Some((d, s)) = left {
+            kept.leave(d, Some(s));
         }
         Ok((db, was_kept))
     }
@@ -443,34 +439,75 @@ impl Keeping {
 mod tests {
     use super::*;
 
-    /// A mapped file let go of (beyond [`KEPT_DATABASES`]) while a search
-    /// still holds it counts until that search lets go too, and is never
-    /// counted as what could be let go.
-    #[test]
-    fn a_file_let_go_while_a_search_uses_it_counts_until_the_search_ends() {
-        let dir = tempfile::tempdir().unwrap();
-        let rules = Rules::default();
-        let files: Vec<PathBuf> = (2..=6)
+    /// Five small database files of three houses, in `dir`.
+    fn files(dir: &Path) -> Vec<PathBuf> {
+        (2..=6)
             .map(|seeds| {
-                let path = dir.path().join(format!("kalah-h3-n{seeds}.kdb"));
-                kalah_db::build_file(&path, 3, rules, seeds, &kalah_db::Quiet).unwrap();
+                let path = dir.join(format!("kalah-h3-n{seeds}.kdb"));
+                kalah_db::build_file(&path, 3, Rules::default(), seeds, &kalah_db::Quiet).unwrap();
                 path
             })
-            .collect();
-        let size = |path: &PathBuf| std::fs::metadata(path).unwrap().len();
+            .collect()
+    }
+
+    fn size(path: &PathBuf) -> u64 {
+        std::fs::metadata(path).unwrap().len()
+    }
+
+    fn purpose() -> Purpose {
+        Purpose { houses: 3, rules: Rules::default(), seeds: 2, gap: 0 }
+    }
+
+    /// A mapped file let go of (beyond [`KEPT_DATABASES`]) while a search
+    /// still holds it counts until that search lets go too, is never
+    /// counted as what could be let go, and is taken back (counted once)
+    /// when asked for again meanwhile.
+    #[test]
+    fn a_map_let_go_while_a_search_uses_it_counts_until_the_search_ends() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = files(dir.path());
         let keeping = Keeping::default();
-        let purpose = Purpose { houses: 3, rules, seeds: 2, gap: 0 };
         // A search holds the first file; four more push it out of the keeping.
-        let (searched, _) = keeping.opened(&files[0], purpose).unwrap();
+        let (searched, _) = keeping.opened(&files[0], purpose()).unwrap();
         for path in &files[1..] {
-            keeping.opened(path, purpose).unwrap();
+            keeping.opened(path, purpose()).unwrap();
         }
         let kept: u64 = files[1..].iter().map(size).sum();
         assert_eq!(keeping.bytes(), kept + size(&files[0]), "the file a search holds still counts");
         assert_eq!(keeping.0.lock().unwrap().idle_bytes(), kept, "and cannot be let go");
+        // Asked for again: the same map, back among the kept, counted once
+        // (the least recently used of the others now leaves, idle).
+        let (again, _) = keeping.opened(&files[0], purpose()).unwrap();
+        assert!(Arc::ptr_eq(&again, &searched), "the same map");
+        assert_eq!(keeping.bytes(), kept + size(&files[0]) - size(&files[1]));
+        drop(again);
+        // Pushed out again, then the search ends: its map is gone.
+        for path in &files[1..] {
+            keeping.opened(path, purpose()).unwrap();
+        }
+        assert_eq!(keeping.bytes(), kept + size(&files[0]));
         drop(searched);
         assert_eq!(keeping.bytes(), kept, "the search ended: its map is gone");
         keeping.release_beyond(0);
         assert_eq!(keeping.bytes(), 0);
+    }
+
+    /// A file copied into memory for a search is the search's own (its
+    /// share counts it): let go of while the search holds it, it is not
+    /// counted among what is kept.
+    #[test]
+    fn a_copy_let_go_is_its_searchs_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = files(dir.path());
+        let keeping = Keeping::default();
+        let load = |path: &PathBuf| {
+            let db = Database::open_for(path, 3, Rules::default()).unwrap();
+            keeping.loaded(db, u64::MAX, 1, None).unwrap().expect("no share to refuse it").0
+        };
+        let searched = load(&files[0]);
+        assert!(searched.is_loaded(), "copied");
+        files[1..].iter().for_each(|path| drop(load(path)));
+        assert_eq!(keeping.bytes(), files[1..].iter().map(size).sum::<u64>());
+        assert!(keeping.0.lock().unwrap().leaving.is_empty());
     }
 }

@@ -272,6 +272,37 @@ mod tests {
         }
     }
 
+    /// `/health` says each database's state and share built, in the
+    /// shape docs/api.md gives.
+    #[test]
+    fn health_reads_as_the_api_says() {
+        let item = |capture, state, done| {
+            let rules = Rules { capture, ..Rules::default() };
+            Arc::new(Item { houses: 6, seeds: 24, rules, done: AtomicU64::new(done), state: Mutex::new(state) })
+        };
+        let total = kalah_core::boards_up_to(6, 24);
+        let preparing = Preparing {
+            items: vec![
+                item(Capture::Standard, State::Ready, 0),
+                item(Capture::Empty, State::Building, total / 4),
+                item(Capture::Empty, State::Waiting, 0),
+                item(Capture::Standard, State::Failed, 0),
+            ],
+        };
+        let health = serde_json::to_value(preparing.health()).unwrap();
+        assert_eq!(
+            health,
+            serde_json::json!({"status": "ok", "ready": false, "preparing": [
+                {"houses": 6, "max_seeds": 24, "capture": "standard", "state": "ready", "done": 1.0},
+                {"houses": 6, "max_seeds": 24, "capture": "empty", "state": "building", "done": 0.25},
+                {"houses": 6, "max_seeds": 24, "capture": "empty", "state": "waiting", "done": 0.0},
+                {"houses": 6, "max_seeds": 24, "capture": "standard", "state": "failed", "done": 0.0},
+            ]})
+        );
+        let done = Preparing { items: vec![item(Capture::Standard, State::Ready, 0), item(Capture::Empty, State::Failed, 0)] };
+        assert!(done.ready() && done.health().ready);
+    }
+
     #[test]
     fn a_build_takes_two_thirds_of_the_limit_where_that_is_enough() {
         let rules = Rules::default();
