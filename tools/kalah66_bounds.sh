@@ -19,11 +19,12 @@ write_to "data/kalah-6-6/bounds-$capture.json" "$kalah" journal show "data/kalah
 python3 - "data/kalah-6-6/bounds-$capture.json" <<'PY'
 import json, sys
 b = json.load(open(sys.argv[1]))
-bound = lambda lo, hi: f"{'?' if lo is None else f'{lo:+d}'}..{'?' if hi is None else f'{hi:+d}'}"
+bound = lambda lo, hi: f"{lo:+d}" if lo is not None and lo == hi else f"{'?' if lo is None else f'{lo:+d}'}..{'?' if hi is None else f'{hi:+d}'}"
 testing = "" if b["testing"] is None or b["value"] is not None else f" (testing >= {b['testing']:+d})"
 start = f"{b['value']:+d}" if b["value"] is not None else bound(b["lower"], b["upper"])
 print(f"{sys.argv[1]}: the start (for South) {start}{testing}, {b['nodes'] / 1e9:.1f} G nodes, {b['seconds'] / 3600:.1f} h")
 for t in b["turns"]:
     if t["lower"] is not None or t["upper"] is not None:
-        print(f"  {'-'.join(map(str, t['turn']))}: {bound(t['lower'], t['upper'])}")
+        exact = f"{t['value']:+d}" if t["value"] is not None else bound(t["lower"], t["upper"])
+        print(f"  {'-'.join(map(str, t['turn']))}: {exact}")
 PY
