@@ -310,7 +310,7 @@ pub use service::{api, background};
 pub use studies::{book_build, chains, openings, published, starts, verify};
 
 pub use answer::analyzer::Analyzer;
-pub use answer::kept::HeldSearch;
+pub use answer::held::HeldSearch;
 pub use answer::oracle::Oracle;
 pub use answer::player::{move_values, BookBrain, Brain, Level, MakeBrain};
 pub use answer::request::Want;

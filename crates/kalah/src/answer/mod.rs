@@ -6,7 +6,7 @@
 //! * [`analyzer`]: the plan's steps for one [`request`]; [`search`], the
 //!   work a step asks (a probe of a file, a search under its journal, a
 //!   proof of bounds); [`kept`], what a long-lived analyzer keeps between
-//!   requests.
+//!   requests; [`held`], one search held between the runs of a question.
 //! * [`setup`]: what answers, set up (databases built in memory,
 //!   retrograde analysis, the solvers, made in one place); [`sizes`], how
 //!   large each may be, checked against the memory available; [`cost`],
@@ -17,6 +17,7 @@
 pub(crate) mod analyzer;
 pub(crate) mod brains;
 pub(crate) mod cost;
+pub(crate) mod held;
 pub(crate) mod kept;
 pub(crate) mod oracle;
 pub(crate) mod plan;

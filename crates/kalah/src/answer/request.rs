@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use kalah_core::{Position, Rules};
 
-use crate::answer::kept::HeldSearch;
+use crate::answer::held::HeldSearch;
 use crate::databases::{DbSpec, Purpose, SetupBudget, ANALYSIS_LOAD_GAP, VALUE_LOAD_GAP};
 use crate::error::{Error, Field, Result};
 use crate::limits::{MemoryShare, MAX_THREADS, MAX_TIME_LIMIT, MAX_TT_MB};

@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::answer::analyzer::Analyzer;
-use crate::answer::kept::HeldSearch;
+use crate::answer::held::HeldSearch;
 use crate::answer::request::Memory;
 use crate::progress::{Log, Observer, SearchStatus};
 use crate::service::api::{self, ApiRequest, Limits};
