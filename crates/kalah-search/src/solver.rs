@@ -116,7 +116,8 @@ pub struct SearchProgress {
     pub root_move: Option<usize>,
     /// The line under way, its first [`LINE_SHOWN`](crate::search::LINE_SHOWN)
     /// moves (1-based houses, extra moves each a move of their own; 0 past
-    /// its end): where threads search apart, the one begun last at each ply.
+    /// its end): where threads search apart, the line of the one that
+    /// began a move last.
     pub line: [u8; crate::search::LINE_SHOWN],
 }
 

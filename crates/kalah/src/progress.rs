@@ -156,8 +156,9 @@ impl SearchStatus {
     }
 
     /// The first moves of the line the search has under way (where its
-    /// threads search apart, the one begun last at each move): a long
-    /// search's progress below its root move. Empty before it begins.
+    /// threads search apart, the line of the one that began a move last):
+    /// a long search's progress below its root move. Empty before it
+    /// begins.
     pub fn line_under_way(&self) -> &[u8] {
         let end = self.line.iter().position(|&m| m == 0).unwrap_or(self.line.len());
         &self.line[..end]

@@ -4,9 +4,9 @@
 //! memory for searches and those it opened (mapped) for probes, at most
 //! [`KEPT_DATABASES`] of each, the least recently used going first; and
 //! the solvers of its searches, with their transposition tables, for the
-//! next search they fit ([`KEPT_SOLVERS`]). A database let go of while a
-//! search still uses it counts among what is kept until that search ends,
-//! as its memory stays until then.
+//! next search they fit ([`KEPT_SOLVERS`]). A mapped file let go of while
+//! a search still reads it counts among what is kept until that search
+//! ends, as its pages stay until then.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, Weak};
