@@ -25,7 +25,7 @@
 # `kalah journal show data/kalah-6-6/journal-CAPTURE` says where it is.
 #
 # The database: standard capture (issue 63), every board with up to 34
-# seeds in a window of 3 bits a board (13.5 GiB: the 6 values most boards
+# seeds in a window of 3 bits a board (13.6 GiB: the 6 values most boards
 # of each level and mover's seeds take, bounds outside them, which the
 # search expands), built one level at a time within 20 GiB from the
 # 32-seed packed file when it is there (the levels below 33 copied), about

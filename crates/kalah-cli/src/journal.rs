@@ -17,7 +17,7 @@ pub enum JournalCommand {
     /// as unchecked. The seed is printed: the same seed checks the same
     /// entries.
     ///
-    /// Example: kalah journal verify data/kalah-6-6/journal-empty --sample 200 --db data/db/kalah-h6-n30-empty-instant-owner-ccw-relayoff.kdb
+    /// Example: kalah journal verify data/kalah-6-6/journal-empty --sample 200 --db data/db/kalah-h6-n32-empty-instant-owner-ccw-relayoff.kdb
     #[command(verbatim_doc_comment)]
     Verify(VerifyArgs),
     /// What a search's journal holds: the runs that wrote it (sessions,
