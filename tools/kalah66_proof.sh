@@ -35,7 +35,14 @@
 # transposition table, in MiB (4 GiB: an 8 GiB table does not fit beside
 # the database in 24 GiB with room for other work). Databases go to
 # $KALAH_DB_DIR (default data/db). A progress line goes to stderr every
-# minute when it is not a terminal.
+# minute when it is not a terminal. The database is copied into memory
+# (`--db-load copied`: 1.09-1.24 times the nodes a second of the file
+# read through its mapping, BENCHMARKS.md); KALAH66_DB_LOAD=mapped leaves
+# it mapped, where 18 GiB is too much to take. The search asks the
+# kernel to kill something else first when memory runs out
+# (oom_score_adj -500, where this user may lower it: not in every
+# container, where the kernel's own choice stands): a kill loses up to
+# 20 minutes of proof.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/write_to.sh
@@ -54,6 +61,7 @@ if [ ! -f "$db" ]; then
   [ "$seeds" -gt 32 ] && [ -f "$packed32" ] && from=(--from "$packed32")
   "$kalah" db build --houses 6 --max-seeds "$seeds" --capture "$capture" --bits "$bits" --memory 20GiB "${from[@]}"
 fi
+echo -500 2>/dev/null > /proc/self/oom_score_adj || true
 write_to "data/kalah-6-6/value-$capture.json" "$kalah" solve 6 6 --capture "$capture" --value-only --tt-mb "${KALAH66_TT_MB:-4096}" \
-  --db "$db" --journal "data/kalah-6-6/journal-$capture" --json "$@"
+  --db "$db" --db-load "${KALAH66_DB_LOAD:-copied}" --journal "data/kalah-6-6/journal-$capture" --json "$@"
 cat "data/kalah-6-6/value-$capture.json"

@@ -809,6 +809,22 @@ fn window_databases_are_searched_over_to_the_values_of_the_byte_file() {
     sb.usage_error(&["db", "build", "3", "12", "--bits", "3", "--packed"], &["--packed"]);
 }
 
+/// `--db-load`: a file backs a search copied into memory or mapped, as
+/// asked, with the same value; the JSON says which; a bad name is a
+/// usage error.
+#[test]
+fn a_database_file_is_copied_or_mapped_as_asked() {
+    let sb = Sandbox::new();
+    let db = sb.file("t.kdb");
+    sb.build(3, 9, &[], Some(&db));
+    let solve = |how: &str| sb.json(&["solve", "3", "3", "--db", &db, "--db-load", how, "--no-book", "--no-memory", "--value-only", "--json"]);
+    let (auto, copied, mapped) = (solve("auto"), solve("copied"), solve("mapped"));
+    let copied_of = |v: &Value| v["database"]["copied"].as_bool();
+    assert_eq!((copied_of(&auto), copied_of(&copied), copied_of(&mapped)), (Some(true), Some(true), Some(false)), "{auto}\n{copied}\n{mapped}");
+    assert_eq!((value_of(&copied), value_of(&mapped)), (value_of(&auto), value_of(&auto)));
+    sb.usage_error(&["solve", "3", "3", "--db-load", "copy"], &["--db-load"]);
+}
+
 #[test]
 fn query_uses_database_where_it_covers_and_search_beyond() {
     let sb = Sandbox::new();

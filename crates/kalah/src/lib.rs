@@ -322,7 +322,7 @@ pub use answer::sizes::BOUNDS_TIME;
 /// their own.
 pub use answer::sizes::{check_table_memory, default_tt_mb};
 pub use answer::table::Table;
-pub use databases::{Databases, DbFile, DbSpec, SetupBudget};
+pub use databases::{Databases, DbFile, DbHold, DbSpec, SetupBudget};
 pub use error::{Error, ErrorKind, Field, Result};
 pub use limits::{MemoryShare, MAX_THREADS, MAX_TIME_LIMIT, MAX_TT_MB};
 pub use memory::answers::answers_dir;

@@ -24,6 +24,10 @@ pub struct UsedDatabase {
     pub build_seconds: Option<f64>,
     /// Seconds loading it into memory took (a file a search used whole).
     pub load_seconds: Option<f64>,
+    /// Whether its file was copied into memory for the search (huge
+    /// pages), rather than read through its mapping
+    /// ([`DbHold`](crate::DbHold)); false for one built in memory.
+    pub copied: bool,
     /// Whether it was kept in memory from an earlier request, built or
     /// loaded then (a long-lived analyzer, [`crate::Analyzer::keeping`]):
     /// the seconds above are then those of finding it.
@@ -43,6 +47,7 @@ impl UsedDatabase {
             max_seeds: db.header().max_seeds,
             build_seconds: None,
             load_seconds: None,
+            copied: false,
             kept: false,
             saved_as: None,
         }

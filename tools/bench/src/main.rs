@@ -16,6 +16,17 @@
 //!                                                 solver, the moves that play again first,
 //!                                                 then house order), with each move's nodes
 //!                                                 and seconds: where a full analysis goes
+//! kalah-bench test POSITION CAPTURE THREADS TT_MB AT_LEAST SECONDS DATABASE|map:DATABASE
+//!                                                 the null-window test "value >= AT_LEAST"
+//!                                                 of POSITION (ring form, six houses or
+//!                                                 any), stopped after SECONDS if not
+//!                                                 decided: nodes and nodes a second over
+//!                                                 the database copied into huge-page
+//!                                                 memory (the load timed apart) or mapped
+//!                                                 (`map:`, its file read into the page
+//!                                                 cache first): the same nodes in the
+//!                                                 same order on one thread, so the rate
+//!                                                 compares the two
 //! kalah-bench memory [MIB ...]                    random reads of huge-page memory of each
 //!                                                 size: the latency of one read waited
 //!                                                 for, and the time a read takes when
@@ -33,7 +44,7 @@ use kalah_core::{Capture, Engine, Next, Position, Rules};
 use kalah_db::{Builder, Database, NoTablebase, Quiet};
 use kalah_search::{SearchOptions, Solver, Stats};
 
-const USAGE: &str = "usage: kalah-bench build H N [THREADS] | search H S CAPTURE THREADS [unary:]TT_MB [DATABASE | map:DATABASE | mem:N] | moves H S CAPTURE THREADS TT_MB DATABASE | memory [MIB ...]";
+const USAGE: &str = "usage: kalah-bench build H N [THREADS] | search H S CAPTURE THREADS [unary:]TT_MB [DATABASE | map:DATABASE | mem:N] | moves H S CAPTURE THREADS TT_MB DATABASE | test POSITION CAPTURE THREADS TT_MB AT_LEAST SECONDS DATABASE|map:DATABASE | memory [MIB ...]";
 
 /// Prints a line of results; a closed standard output (`kalah-bench ... | head`) ends the run quietly.
 macro_rules! out {
@@ -67,6 +78,7 @@ fn main() {
         Some("build") => build(&args),
         Some("search") => search(&args),
         Some("moves") => moves(&args),
+        Some("test") => test(&args),
         Some("memory") => memory(&args),
         _ => {
             eprintln!("{USAGE}");
@@ -201,6 +213,44 @@ fn moves(args: &[String]) {
         out!("| house {house} | {value:+} | {} nodes | {:.2} s |", solver.nodes() - nodes, t.elapsed().as_secs_f64());
     }
     out!("| value {best:+} | {} nodes | {:.2} s |", solver.nodes(), began.elapsed().as_secs_f64());
+}
+
+/// One null-window test of a position, for at most some seconds, over a
+/// database copied or mapped: what a proof's node costs either way.
+fn test(args: &[String]) {
+    let position: Position = arg(args, 2, "position (ring form)");
+    let capture: Capture = arg(args, 3, "capture rule");
+    let threads: usize = arg(args, 4, "threads");
+    let mb: usize = arg(args, 5, "transposition table MiB");
+    let at_least: i32 = arg(args, 6, "the test's bound");
+    let seconds: f64 = arg(args, 7, "seconds");
+    let path: String = arg(args, 8, "database file, or map:FILE");
+    let rules = Rules { capture, ..Rules::default() };
+    let h = position.houses();
+    let loading = Instant::now();
+    let (path, mapped) = path.strip_prefix("map:").map_or((path.as_str(), false), |p| (p, true));
+    let db = Database::open(Path::new(path)).unwrap_or_else(|e| fail("opening the database", e));
+    let (db, how) = if mapped {
+        // Every page in the page cache first, as a long proof's are.
+        let mut file = std::fs::File::open(path).unwrap_or_else(|e| fail("reading the database", e));
+        std::io::copy(&mut file, &mut std::io::sink()).unwrap_or_else(|e| fail("reading the database", e));
+        (db, "mapped")
+    } else {
+        (db.load_into_memory().unwrap_or_else(|e| fail("loading the database", e)), "copied")
+    };
+    let load = loading.elapsed().as_secs_f64();
+    let options = SearchOptions { threads, tt_bytes: mb << 20, max_seeds: None };
+    let solver = Solver::new(h, rules, db, options).unwrap_or_else(|e| fail("the solver", e));
+    let start = Instant::now();
+    let deadline = start + std::time::Duration::from_secs_f64(seconds);
+    let outcome = solver.test(&position, at_least, Some(deadline)).unwrap_or_else(|e| fail("the search", e));
+    let t = start.elapsed().as_secs_f64();
+    let nodes = solver.nodes();
+    let said = outcome.map_or("not decided".to_string(), |o| format!("{} (bound {:+})", if o.holds { "holds" } else { "fails" }, o.bound));
+    out!(
+        "| {position} {capture} >= {at_least:+}, {threads} threads, {mb} MiB table, database {how} ({load:.1} s) | {said} | {t:.2} s | {nodes} nodes | {:.3} M nodes/s |",
+        nodes as f64 / t / 1e6
+    );
 }
 
 /// A xorshift step: the random numbers of [`memory`].

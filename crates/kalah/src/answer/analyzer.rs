@@ -22,7 +22,7 @@ use crate::answer::request::{cancelled, keeps_answers, purpose_and_budget, Memor
 use crate::answer::search::{bounds, open_journal, probe_file, search, stopped_analysis, with_test_decided};
 use crate::answer::setup::{solver_over, Setup};
 use crate::answer::sizes::SearchWork;
-use crate::databases::{for_search_up_to, Databases, DbFile, DbSpec, Purpose, SetupBudget};
+use crate::databases::{for_search_held, for_search_up_to, Databases, DbFile, DbHold, DbSpec, Purpose, SetupBudget};
 use crate::error::{Error, Field, Result};
 use crate::limits::{MemoryShare, MAX_THREADS};
 use crate::memory::answers::Answers;
@@ -174,8 +174,9 @@ impl Analyzer {
     }
 
     /// `db` loaded into memory for a search (copied if it is at most
-    /// `copy_bytes`, else mapped), from those kept if this analyzer keeps
-    /// them (and whether it was). A file to be mapped settles `share` (the
+    /// `copy_bytes`, else mapped; as `hold` says where it says copied or
+    /// mapped: a copy asked for is the request's own, not kept), from
+    /// those kept if this analyzer keeps them (and whether it was). A file to be mapped settles `share` (the
     /// request's share of a door's memory) on the search's `table` bytes
     /// and comes in only where the share then admits it beside what is
     /// kept ([`MemoryShare::admit_file`]); an analyzer that keeps nothing
@@ -185,10 +186,16 @@ impl Analyzer {
         &self,
         db: Database,
         copy_bytes: u64,
+        hold: DbHold,
         threads: usize,
         share: Option<&dyn MemoryShare>,
         table: u64,
     ) -> Result<Option<(Arc<Database>, bool)>> {
+        let copy_bytes = match hold {
+            DbHold::Auto => copy_bytes,
+            DbHold::Mapped => 0,
+            DbHold::Copied => return Ok(Some((Arc::new(for_search_held(db, hold, u64::MAX, threads)?), false))),
+        };
         let mapped = share.filter(|_| db.file_bytes() > copy_bytes);
         match &self.kept {
             Some(kept) => {
@@ -423,6 +430,7 @@ impl Analyzer {
             max_seeds: b.indexer().max_seeds(),
             build_seconds: Some(start.elapsed().as_secs_f64()),
             load_seconds: None,
+            copied: false,
             kept: built_kept,
             saved_as: None,
         };
@@ -496,21 +504,23 @@ impl Analyzer {
             let table = options.table_bytes(h) as u64;
             match (&memory, &file) {
                 (Some(b), _) => share.settle(table.saturating_add(b.indexer().len())),
-                (None, Some(db)) if db.file_bytes() <= setup.budget.copy_bytes => share.settle(table.saturating_add(db.file_bytes())),
+                (None, Some(db)) if request.db.hold == DbHold::Copied || db.file_bytes() <= setup.budget.copy_bytes => {
+                    share.settle(table.saturating_add(db.file_bytes()))
+                }
                 (None, Some(_)) => {}
                 (None, None) => share.settle(table),
             }
         }
-        let mut load_seconds = None;
+        let (mut load_seconds, mut copied) = (None, false);
         let mut loaded_kept = false;
         let table = match (memory, file) {
             (Some(b), _) => Table::Memory(b),
             (None, Some(db)) => {
                 let (loading, bytes) = (Instant::now(), db.file_bytes());
                 let table = options.table_bytes(h) as u64;
-                match self.loaded(db, setup.budget.copy_bytes, request.threads, request.memory_share.as_deref(), table)? {
+                match self.loaded(db, setup.budget.copy_bytes, request.db.hold, request.threads, request.memory_share.as_deref(), table)? {
                     Some((loaded, kept)) => {
-                        (load_seconds, loaded_kept) = (Some(loading.elapsed().as_secs_f64()), kept);
+                        (load_seconds, loaded_kept, copied) = (Some(loading.elapsed().as_secs_f64()), kept, loaded.is_loaded());
                         Table::File(loaded)
                     }
                     None => {
@@ -577,6 +587,7 @@ impl Analyzer {
         if let Some(d) = report.database.as_mut().filter(|_| load_seconds.is_some()) {
             d.load_seconds = load_seconds;
             d.kept = loaded_kept;
+            d.copied = copied;
         }
         Ok(report)
     }
@@ -735,6 +746,35 @@ mod tests {
         assert_eq!((again.database.map(|d| d.kept), asked), (Some(true), 0), "kept: not asked again");
         analyzer.release_kept(0);
         assert_eq!(analyzer.kept_bytes(), 0, "no search uses it: let go");
+    }
+
+    /// A database file backs a search copied into memory or mapped as the
+    /// request says (by default, a small file is copied), the report says
+    /// which, and the value is the same either way; a keeping analyzer
+    /// answers over the map it keeps whatever the request says, except
+    /// for a copy asked for, the request's own.
+    #[test]
+    fn a_file_is_copied_or_mapped_as_asked() {
+        let dir = tempfile::tempdir().unwrap();
+        let databases = Databases::new(dir.path());
+        let file = databases.path_for(4, 8, empty());
+        kalah_db::build_file(&file, 4, empty(), 8, &kalah_db::Quiet).unwrap();
+        let start = Position::start(4, 3).unwrap();
+        let ask = |analyzer: &Analyzer, hold| {
+            let db = DbSpec { hold, ..DbSpec::file(&file) };
+            let report = analyzer.analyze(&Request { threads: 1, book: false, db, ..Request::new(start, empty()) }, &Silent).unwrap();
+            let used = report.database.expect("the file");
+            (report.analysis.value.lower, used.copied, used.kept)
+        };
+        let plain = Analyzer::new(databases.clone());
+        let value = ask(&plain, DbHold::Auto).0;
+        assert_eq!(ask(&plain, DbHold::Auto), (value, true, false), "a small file is copied by default");
+        assert_eq!(ask(&plain, DbHold::Mapped), (value, false, false));
+        assert_eq!(ask(&plain, DbHold::Copied), (value, true, false));
+        let keeping = Analyzer::keeping(databases);
+        assert_eq!(ask(&keeping, DbHold::Mapped), (value, false, false));
+        assert_eq!(ask(&keeping, DbHold::Copied), (value, true, false), "a copy of its own");
+        assert_eq!(ask(&keeping, DbHold::Auto), (value, false, true), "the map kept");
     }
 
     /// A request stopped before its work began answers at once with the

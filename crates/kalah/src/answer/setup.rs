@@ -16,7 +16,7 @@ use crate::answer::sizes::{
     bounds_tt_mb, check_search_memory, default_memory_seeds, default_tt_mb, retrograde_fits, SearchWork, BOUNDS_DB_BOARDS, BOUNDS_DB_SEEDS,
 };
 use crate::answer::table::Table;
-use crate::databases::{for_search, for_search_up_to, DbSpec, SetupBudget};
+use crate::databases::{for_search_held, DbHold, DbSpec, SetupBudget};
 use crate::error::{Error, Field, Result};
 use crate::progress::Observer;
 use crate::report::UsedDatabase;
@@ -310,19 +310,20 @@ impl<'a> Setup<'a> {
         let table_bytes = options.reserved_bytes(h) as u64;
         let (table, used) = match file {
             Some(d) => {
-                check_search_memory(table_bytes, Some(&d))?;
+                check_search_memory(table_bytes, Some(&d), self.spec.hold)?;
                 let mut used = UsedDatabase::file(&d);
                 let loading = Instant::now();
-                let loaded = for_search(d, self.threads)?;
+                let loaded = for_search_held(d, self.spec.hold, u64::MAX, self.threads)?;
                 used.load_seconds = Some(loading.elapsed().as_secs_f64());
+                used.copied = loaded.is_loaded();
                 (Table::File(Arc::new(loaded)), Some(used))
             }
             None if n == 0 => {
-                check_search_memory(table_bytes, None)?;
+                check_search_memory(table_bytes, None, DbHold::Auto)?;
                 (Table::none(h, rules), None)
             }
             None => {
-                check_search_memory(table_bytes + boards_up_to(h, n), None)?;
+                check_search_memory(table_bytes + boards_up_to(h, n), None, DbHold::Auto)?;
                 let started = Instant::now();
                 match self.build_unless(n, self.cancel)? {
                     Some(built) => {
@@ -331,6 +332,7 @@ impl<'a> Setup<'a> {
                             max_seeds: n,
                             build_seconds: Some(started.elapsed().as_secs_f64()),
                             load_seconds: None,
+                            copied: false,
                             kept: false,
                             saved_as: None,
                         };
@@ -350,7 +352,7 @@ impl<'a> Setup<'a> {
     /// `to_load`, a file about to be copied into memory for it.
     pub fn checked_search_options(&self, seeds: u32, db_seeds: Option<u32>, to_load: Option<&Database>) -> Result<SearchOptions> {
         let options = self.search_options(seeds, db_seeds);
-        check_search_memory(options.reserved_bytes(self.houses()) as u64, to_load)?;
+        check_search_memory(options.reserved_bytes(self.houses()) as u64, to_load, self.spec.hold)?;
         Ok(options)
     }
 
@@ -363,9 +365,9 @@ impl<'a> Setup<'a> {
             Load::Whole => u64::MAX,
             Load::UpTo(bytes) => bytes,
         };
-        let to_load = file.as_ref().filter(|d| memory.is_none() && d.file_bytes() <= limit);
+        let to_load = file.as_ref().filter(|d| memory.is_none() && (d.file_bytes() <= limit || self.spec.hold == DbHold::Copied));
         let options = self.checked_search_options(seeds, searched_db_seeds(memory.as_deref(), file.as_ref()), to_load)?;
-        let table = search_table(self.engine, memory, file, |d| Ok(Arc::new(for_search_up_to(d, limit, self.threads)?)))?;
+        let table = search_table(self.engine, memory, file, |d| Ok(Arc::new(for_search_held(d, self.spec.hold, limit, self.threads)?)))?;
         solver_over(self.engine, table, options)
     }
 }
@@ -373,7 +375,8 @@ impl<'a> Setup<'a> {
 /// How a database file that backs a search is made ready ([`Setup::searcher`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Load {
-    /// Copied into memory where it fits comfortably ([`for_search`]).
+    /// Copied into memory where it fits comfortably, or as the request's
+    /// [`DbHold`] says ([`for_search_held`]).
     Whole,
     /// The same if it has at most this many bytes; else used mapped (a
     /// game starts at once).

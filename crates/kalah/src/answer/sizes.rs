@@ -10,7 +10,7 @@ use kalah_core::{boards_up_to, Rules};
 use kalah_db::{human_bytes, Database};
 use kalah_search::SearchOptions;
 
-use crate::databases::{copied_into_memory, table_mb_within, DbSpec, SetupBudget};
+use crate::databases::{copied_into_memory, table_mb_within, DbHold, DbSpec, SetupBudget};
 use crate::error::{Error, Field, Result};
 use crate::text::a_size;
 
@@ -180,7 +180,7 @@ const SMALL_MEMORY: u64 = 64 << 20;
 
 /// Refuses a transposition table of `bytes` that does not fit in the memory available.
 pub fn check_table_memory(bytes: u64) -> Result<()> {
-    check_search_memory(bytes, None)
+    check_search_memory(bytes, None, DbHold::Auto)
 }
 
 /// Refuses transposition tables of `bytes` each that `copies` processes
@@ -204,8 +204,10 @@ pub fn check_tables_memory(bytes: u64, copies: usize) -> Result<()> {
 
 /// Refuses a transposition table of `bytes` that does not fit in the
 /// memory available next to `db`, if the search will copy it into memory
-/// ([`for_search`](crate::databases::for_search): when it takes less than half the memory).
-pub fn check_search_memory(bytes: u64, db: Option<&Database>) -> Result<()> {
+/// as `hold` says ([`for_search_held`](crate::databases::for_search_held):
+/// by default when it takes less than half the memory; always when told
+/// to copy it, which is refused here where the copy does not fit).
+pub fn check_search_memory(bytes: u64, db: Option<&Database>, hold: DbHold) -> Result<()> {
     // What any machine this runs on has: many small searches do not each
     // read the system's memory figures.
     if bytes.saturating_add(db.map_or(0, Database::file_bytes)) <= SMALL_MEMORY {
@@ -214,9 +216,14 @@ pub fn check_search_memory(bytes: u64, db: Option<&Database>) -> Result<()> {
     let Some(available) = kalah_db::writer::available_memory() else {
         return Ok(());
     };
-    let loaded = db.map_or(0, |d| if copied_into_memory(d.file_bytes(), 1, available) { d.file_bytes() } else { 0 });
+    let loaded = db.map_or(0, |d| if copied_into_memory(d.file_bytes(), hold, u64::MAX, 1, available) { d.file_bytes() } else { 0 });
     if bytes.saturating_add(loaded) > available {
-        let next_to = if loaded > 0 { format!(" next to the {} database copied into memory", human_bytes(loaded)) } else { String::new() };
+        let asked = if hold == DbHold::Copied { " (as asked: --db-load copied)" } else { "" };
+        let next_to = if loaded > 0 {
+            format!(" next to the {} database copied into memory{asked}, {} in all", human_bytes(loaded), human_bytes(bytes.saturating_add(loaded)))
+        } else {
+            String::new()
+        };
         return Err(Error::refused(format!(
             "{} transposition table does not fit{next_to}: {} of memory is available",
             a_size(bytes),

@@ -10,6 +10,7 @@ use kalah_core::Rules;
 use kalah_db::{human_bytes, Database};
 
 use crate::databases::folder::{Databases, FoundFile};
+use crate::databases::loading::DbHold;
 use crate::error::{Error, ErrorKind, Result};
 use crate::progress::Observer;
 
@@ -49,6 +50,11 @@ pub struct DbSpec {
     /// file covers them (0: never). `None`: one sized by the position when
     /// no file is used. Not with [`DbFile::None`].
     pub build_seeds: Option<u32>,
+    /// How a file backs a search: copied into memory or mapped
+    /// ([`DbHold`]; by default as it fits). A keeping analyzer searches
+    /// over the file it keeps as it is held; a copy asked for
+    /// ([`DbHold::Copied`]) is the request's own.
+    pub hold: DbHold,
 }
 
 /// Which database file a request uses.
@@ -67,12 +73,12 @@ pub enum DbFile {
 impl DbSpec {
     /// No database at all.
     pub fn none() -> DbSpec {
-        DbSpec { file: DbFile::None, build_seeds: None }
+        DbSpec { file: DbFile::None, build_seeds: None, hold: DbHold::Auto }
     }
 
     /// The file at `path`, whatever the folder holds.
     pub fn file(path: impl Into<PathBuf>) -> DbSpec {
-        DbSpec { file: DbFile::Named(path.into()), build_seeds: None }
+        DbSpec { file: DbFile::Named(path.into()), build_seeds: None, hold: DbHold::Auto }
     }
 
     /// Whether no database at all is asked.

@@ -40,4 +40,4 @@ pub use equations::verify_equations;
 pub use folder::{answers_dir, Databases, DefaultDir, FoundFile, JOURNAL_FILE};
 pub use listing::{ListedArchive, ListedDatabase, ListedMemory, Listing, PartialFile, RefusedFile};
 pub(crate) use loading::copied_into_memory;
-pub use loading::{for_search, for_search_by, for_search_up_to, INTERACTIVE_LOAD_LIMIT};
+pub use loading::{for_search, for_search_by, for_search_held, for_search_up_to, DbHold, INTERACTIVE_LOAD_LIMIT};
