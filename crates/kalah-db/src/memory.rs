@@ -240,6 +240,22 @@ impl MappedFile {
         None
     }
 
+    /// Tells the kernel that the bytes of the file from `offset`, `len` of
+    /// them, are not needed in its page cache any more (read once, copied
+    /// into memory): it frees them where nothing else maps them. A copy
+    /// of a file that fills most of the memory would otherwise leave both
+    /// the copy and its cached pages, the copy's huge pages refused for
+    /// want of unbroken memory (BENCHMARKS.md, "The proof's file copied
+    /// into memory"). Only a hint: nothing else changes. Unix only.
+    pub fn forget_cached(&self, offset: u64, len: u64) {
+        #[cfg(unix)]
+        {
+            let _ = rustix::fs::fadvise(&self.file, offset, std::num::NonZeroU64::new(len), rustix::fs::Advice::DontNeed);
+        }
+        #[cfg(not(unix))]
+        let _ = (offset, len);
+    }
+
     /// The file's bytes.
     #[inline]
     pub fn bytes(&self) -> &[u8] {
@@ -292,6 +308,24 @@ mod tests {
         let alive = Arc::downgrade(&mapped.alive);
         drop(mapped);
         assert_eq!(alive.strong_count(), 0, "a reader still running sees the map gone");
+    }
+
+    /// Giving a file's cached pages back changes nothing of what it reads.
+    #[test]
+    fn a_file_forgotten_by_the_cache_reads_the_same() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        let bytes: Vec<u8> = (0..3 * 4096u32).map(|i| (i % 251) as u8).collect();
+        std::fs::write(&path, &bytes).unwrap();
+        let mapped = MappedFile::open(&File::open(&path).unwrap()).unwrap();
+        let mut read = vec![0u8; bytes.len()];
+        mapped.read_at(&mut read, 0).unwrap();
+        mapped.forget_cached(0, bytes.len() as u64);
+        mapped.forget_cached(4096, 0);
+        let mut again = vec![0u8; bytes.len()];
+        mapped.read_at(&mut again, 0).unwrap();
+        assert_eq!((&read, &again), (&bytes, &bytes));
+        assert_eq!(mapped.bytes(), &bytes[..]);
     }
 
     #[test]

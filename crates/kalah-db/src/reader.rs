@@ -28,6 +28,11 @@ const SLOT_LEVEL_SHIFT: u32 = 48;
 /// (small in tests, so that small files are read in many pieces).
 const LOAD_PIECE: usize = if cfg!(test) { 4096 } else { 16 << 20 };
 
+/// The smallest file whose cached pages a copy into memory gives back as
+/// it reads them ([`MappedFile::forget_cached`]): smaller ones are left to
+/// the page cache, for the other processes that read them.
+const FORGET_CACHED_FROM: u64 = 1 << 30;
+
 /// Where a database's bytes are.
 enum Storage {
     /// Mapped from the file.
@@ -195,12 +200,21 @@ impl Database {
         };
         let len = mapped.bytes().len();
         let mut buffer = LargeBuffer::zeroed(len).map_err(|e| DbError::Memory { needed: len as u64, why: e.to_string() })?;
+        // A large file's cached pages go as it is read: the copy holds it.
+        let forget = len as u64 >= FORGET_CACHED_FROM;
         buffer
             .bytes()
             .par_chunks_mut(LOAD_PIECE)
             .enumerate()
-            .try_for_each(|(i, piece)| mapped.read_at(piece, (i * LOAD_PIECE) as u64))
-            .map_err(|e| DbError::io(&self.path, e))?;
+            .try_for_each(|(i, piece)| {
+                let offset = (i * LOAD_PIECE) as u64;
+                mapped.read_at(piece, offset)?;
+                if forget {
+                    mapped.forget_cached(offset, piece.len() as u64);
+                }
+                Ok(())
+            })
+            .map_err(|e: std::io::Error| DbError::io(&self.path, e))?;
         self.map = Storage::Loaded(buffer.freeze());
         self.verify(&|_| {})?;
         Ok(self)
