@@ -150,12 +150,8 @@ fn search(args: &[String]) {
             report(&what, a.value, solver.nodes(), solver.stats(), start);
         }
         Some(path) => {
-            let loading = Instant::now();
-            let (path, mapped) = path.strip_prefix("map:").map_or((path.as_str(), false), |p| (p, true));
-            let db = Database::open(Path::new(path)).unwrap_or_else(|e| fail("opening the database", e));
-            let (db, how) =
-                if mapped { (db, "mapped") } else { (db.load_into_memory().unwrap_or_else(|e| fail("loading the database", e)), "loaded") };
-            let what = format!("{}-seed database ({how} in {:.2} s)", db.header().max_seeds, loading.elapsed().as_secs_f64());
+            let (db, how, load) = held_database(path, false);
+            let what = format!("{}-seed database ({how} in {load:.2} s)", db.header().max_seeds);
             let solver = Solver::new(h, rules, db, options).unwrap_or_else(|e| fail("the solver", e));
             let start = Instant::now();
             let a = solver.analyze(&p, false, false).unwrap_or_else(|e| fail("the search", e));
@@ -227,18 +223,8 @@ fn test(args: &[String]) {
     let path: String = arg(args, 8, "database file, or map:FILE");
     let rules = Rules { capture, ..Rules::default() };
     let h = position.houses();
-    let loading = Instant::now();
-    let (path, mapped) = path.strip_prefix("map:").map_or((path.as_str(), false), |p| (p, true));
-    let db = Database::open(Path::new(path)).unwrap_or_else(|e| fail("opening the database", e));
-    let (db, how) = if mapped {
-        // Every page in the page cache first, as a long proof's are.
-        let mut file = std::fs::File::open(path).unwrap_or_else(|e| fail("reading the database", e));
-        std::io::copy(&mut file, &mut std::io::sink()).unwrap_or_else(|e| fail("reading the database", e));
-        (db, "mapped")
-    } else {
-        (db.load_into_memory().unwrap_or_else(|e| fail("loading the database", e)), "copied")
-    };
-    let load = loading.elapsed().as_secs_f64();
+    // (Mapped, every page read into the page cache first, as a long proof's are.)
+    let (db, how, load) = held_database(&path, true);
     let options = SearchOptions { threads, tt_bytes: mb << 20, max_seeds: None };
     let solver = Solver::new(h, rules, db, options).unwrap_or_else(|e| fail("the solver", e));
     let start = Instant::now();
@@ -251,6 +237,25 @@ fn test(args: &[String]) {
         "| {position} {capture} >= {at_least:+}, {threads} threads, {mb} MiB table, database {how} ({load:.1} s) | {said} | {t:.2} s | {nodes} nodes | {:.3} M nodes/s |",
         nodes as f64 / t / 1e6
     );
+}
+
+/// The database at `path` copied into huge-page memory, or mapped with
+/// `map:` before the path (with `warm`, its file read into the page cache
+/// first): the database, how it is held, and the seconds that took.
+fn held_database(path: &str, warm: bool) -> (Database, &'static str, f64) {
+    let loading = Instant::now();
+    let (path, mapped) = path.strip_prefix("map:").map_or((path, false), |p| (p, true));
+    let db = Database::open(Path::new(path)).unwrap_or_else(|e| fail("opening the database", e));
+    let (db, how) = if mapped {
+        if warm {
+            let mut file = std::fs::File::open(path).unwrap_or_else(|e| fail("reading the database", e));
+            std::io::copy(&mut file, &mut std::io::sink()).unwrap_or_else(|e| fail("reading the database", e));
+        }
+        (db, "mapped")
+    } else {
+        (db.load_into_memory().unwrap_or_else(|e| fail("loading the database", e)), "copied")
+    };
+    (db, how, loading.elapsed().as_secs_f64())
 }
 
 /// A xorshift step: the random numbers of [`memory`].
