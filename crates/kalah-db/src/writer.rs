@@ -467,16 +467,25 @@ fn level_codes(
     let starts: Vec<u64> = (0..=n).map(|m| indexer.block_start(n, m)).chain([indexer.level_len(n)]).collect();
     let step = header.value_step();
     let mut windows = Vec::with_capacity(n as usize + 1);
+    use rayon::prelude::*;
+    let values = 2 * n as usize + 1;
+    let count = |mut counts: Vec<u64>, piece: &[u8]| {
+        for &v in piece {
+            if let Some(c) = counts.get_mut((v as i8 as i32 + n as i32) as usize) {
+                *c += 1;
+            }
+        }
+        counts
+    };
+    let add = |a: Vec<u64>, b: Vec<u64>| a.iter().zip(&b).map(|(a, b)| a + b).collect::<Vec<u64>>();
     for m in 0..=n as usize {
-        let mut counts = vec![0u64; 2 * n as usize + 1];
+        let mut counts = vec![0u64; values];
         let mut first = starts[m];
         while first < starts[m + 1] {
             let last = (first + REENCODE_PIECE).min(starts[m + 1]);
-            for v in read(first..last)? {
-                if let Some(c) = counts.get_mut((v as i8 as i32 + n as i32) as usize) {
-                    *c += 1;
-                }
-            }
+            let piece = read(first..last)?;
+            let more = piece.par_chunks(BLOCK_BYTES as usize).fold(|| vec![0u64; values], |c, p| count(c, p)).reduce(|| vec![0u64; values], add);
+            counts = add(counts, more);
             first = last;
         }
         windows.push(Window::best(bits, n, step, &counts));
@@ -514,11 +523,10 @@ fn encode_level(codes: &LevelCodes, encoding: Encoding, first: u64, values: &[u8
 fn decode_level(encoding: Encoding, n: u32, packed: &[u8], out: &mut [u8]) {
     use rayon::prelude::*;
     let w = encoding.bits(n);
+    let values: Vec<u8> = (0..1u32 << w).map(|code| encoding.value_of(n, code) as i8 as u8).collect();
     out.par_chunks_mut(BLOCK_BYTES as usize).enumerate().for_each(|(b, out)| {
-        let first = b as u64 * BLOCK_BYTES as u64;
-        for (k, v) in out.iter_mut().enumerate() {
-            *v = encoding.value_of(n, crate::format::read_code(packed, first + k as u64, w)) as i8 as u8;
-        }
+        crate::format::read_codes(packed, b as u64 * BLOCK_BYTES as u64, w, out);
+        out.iter_mut().for_each(|code| *code = values[*code as usize]);
     });
 }
 
