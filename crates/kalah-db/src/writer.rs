@@ -484,7 +484,7 @@ fn level_codes(
         while first < starts[m + 1] {
             let last = (first + REENCODE_PIECE).min(starts[m + 1]);
             let piece = read(first..last)?;
-            let more = piece.par_chunks(BLOCK_BYTES as usize).fold(|| vec![0u64; values], |c, p| count(c, p)).reduce(|| vec![0u64; values], add);
+            let more = piece.par_chunks(BLOCK_BYTES as usize).fold(|| vec![0u64; values], &count).reduce(|| vec![0u64; values], add);
             counts = add(counts, more);
             first = last;
         }
