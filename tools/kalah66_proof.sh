@@ -28,8 +28,8 @@
 # seeds in a window of 3 bits a board (13.6 GiB: the 6 values most boards
 # of each level and mover's seeds take, bounds outside them, which the
 # search expands), built one level at a time within 20 GiB from the
-# 32-seed packed file when it is there (the levels below 33 copied), about
-# an hour here; empty capture, whose proof is done, the 32-seed packed
+# 32-seed packed file when it is there (the levels below 33 copied), 44
+# minutes here from nothing (docs/benchmarks/databases.md); empty capture, whose proof is done, the 32-seed packed
 # file (12.9 GiB, about 10 minutes and 19.7 GiB). KALAH66_DB_SEEDS and
 # KALAH66_DB_BITS (3, 4, 5 or 8) choose another; KALAH66_TT_MB the
 # transposition table, in MiB (4 GiB: an 8 GiB table does not fit beside
