@@ -461,13 +461,14 @@ fn level_codes(
     n: u32,
     read: &mut dyn FnMut(std::ops::Range<u64>) -> Result<Vec<u8>, DbError>,
 ) -> Result<LevelCodes, DbError> {
+    use rayon::prelude::*;
     let Encoding::Window(bits) = header.encoding else {
         return Ok(LevelCodes::Exact(header.encoding, n));
     };
     let starts: Vec<u64> = (0..=n).map(|m| indexer.block_start(n, m)).chain([indexer.level_len(n)]).collect();
     let step = header.value_step();
     let mut windows = Vec::with_capacity(n as usize + 1);
-    use rayon::prelude::*;
+    // Each piece's values counted on every thread, a block at a time.
     let values = 2 * n as usize + 1;
     let count = |mut counts: Vec<u64>, piece: &[u8]| {
         for &v in piece {
