@@ -481,6 +481,19 @@ pub fn read_codes(values: &[u8], first: u64, w: u32, out: &mut [u8]) {
     }
 }
 
+/// The values (signed bytes) of boards `first..first + out.len()` of a
+/// level of `n` seeds packed in the exact `encoding` (`values` from the
+/// level's start), decoded a block at a time on every thread.
+pub fn read_values(encoding: Encoding, n: u32, values: &[u8], first: u64, out: &mut [u8]) {
+    use rayon::prelude::*;
+    let w = encoding.bits(n);
+    let of_code: Vec<u8> = (0..1u32 << w).map(|code| encoding.value_of(n, code) as i8 as u8).collect();
+    out.par_chunks_mut(BLOCK_BYTES as usize).enumerate().for_each(|(k, out)| {
+        read_codes(values, first + (k * BLOCK_BYTES as usize) as u64, w, out);
+        out.iter_mut().for_each(|code| *code = of_code[*code as usize]);
+    });
+}
+
 /// Writes `w`-bit codes one after another from the start of a byte
 /// slice, four bytes at a time; [`CodeWriter::finish`] writes the last
 /// bits. Every byte it reaches is overwritten, not or-ed.

@@ -18,7 +18,7 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use crate::error::DbError;
 use crate::format::{
-    blocks, largest_code_in, level_checksum, read_code, read_codes, window_index, Encoding, Header, HeaderProblem, Window, BLOCK_BYTES,
+    blocks, largest_code_in, level_checksum, read_code, read_values, window_index, Encoding, Header, HeaderProblem, Window, BLOCK_BYTES,
 };
 use crate::memory::{FrozenBuffer, LargeBuffer, MappedFile};
 use crate::tablebase::{Stored, Tablebase};
@@ -287,16 +287,7 @@ impl Database {
         let mut out = vec![0u8; (range.end - range.start) as usize];
         match self.header.encoding {
             Encoding::Byte => out.copy_from_slice(&level[range.start as usize..range.end as usize]),
-            packed => {
-                // A piece of boards at a time on each thread: its codes
-                // read a word at a time, then each turned into its value.
-                let w = packed.bits(n);
-                let values: Vec<u8> = (0..1u32 << w).map(|code| packed.value_of(n, code) as i8 as u8).collect();
-                out.par_chunks_mut(BLOCK_BYTES as usize).enumerate().for_each(|(k, out)| {
-                    read_codes(level, range.start + (k * BLOCK_BYTES as usize) as u64, w, out);
-                    out.iter_mut().for_each(|code| *code = values[*code as usize]);
-                });
-            }
+            packed => read_values(packed, n, level, range.start, &mut out),
         }
         Ok(out.into_iter().map(|v| v as i8).collect())
     }

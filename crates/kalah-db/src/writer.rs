@@ -522,13 +522,7 @@ fn encode_level(codes: &LevelCodes, encoding: Encoding, first: u64, values: &[u8
 /// Decodes the packed values of boards of level `n` from a whole block on
 /// into `out`, a signed byte a board.
 fn decode_level(encoding: Encoding, n: u32, packed: &[u8], out: &mut [u8]) {
-    use rayon::prelude::*;
-    let w = encoding.bits(n);
-    let values: Vec<u8> = (0..1u32 << w).map(|code| encoding.value_of(n, code) as i8 as u8).collect();
-    out.par_chunks_mut(BLOCK_BYTES as usize).enumerate().for_each(|(b, out)| {
-        crate::format::read_codes(packed, b as u64 * BLOCK_BYTES as u64, w, out);
-        out.iter_mut().for_each(|code| *code = values[*code as usize]);
-    });
+    crate::format::read_values(encoding, n, packed, 0, out);
 }
 
 pub(crate) fn write_at(file: &mut File, path: &Path, offset: u64, bytes: &[u8]) -> Result<(), DbError> {
