@@ -22,7 +22,9 @@
 # (Rawlings: at least +4, through opening 1-3): `--guess 4 --first 1,3`
 # runs "value >= +4", which should hold, searching 1-3 first, and MTD(f)
 # climbs from there until a test fails.
-# `kalah journal show data/kalah-6-6/journal-CAPTURE` says where it is.
+# `kalah journal show data/kalah-6-6/journal-CAPTURE` says where it is;
+# `tools/kalah66_commit.sh CAPTURE`, run beside it, commits the journal
+# (and the root's bounds when they move) as it grows.
 #
 # The database: standard capture (issue 63), every board with up to 34
 # seeds in a window of 3 bits a board (13.6 GiB: the 6 values most boards
