@@ -22,9 +22,7 @@
 # (Rawlings: at least +4, through opening 1-3): `--guess 4 --first 1,3`
 # runs "value >= +4", which should hold, searching 1-3 first, and MTD(f)
 # climbs from there until a test fails.
-# `kalah journal show data/kalah-6-6/journal-CAPTURE` says where it is;
-# `tools/kalah66_commit.sh CAPTURE`, run beside it, commits the journal
-# (and the root's bounds when they move) as it grows.
+# `kalah journal show data/kalah-6-6/journal-CAPTURE` says where it is.
 #
 # The database: standard capture (issue 63), every board with up to 34
 # seeds in a window of 3 bits a board (13.6 GiB: the 6 values most boards
@@ -67,3 +65,5 @@ echo -500 2>/dev/null > /proc/self/oom_score_adj || true
 write_to "data/kalah-6-6/value-$capture.json" "$kalah" solve 6 6 --capture "$capture" --value-only --tt-mb "${KALAH66_TT_MB:-4096}" \
   --db "$db" --db-load "${KALAH66_DB_LOAD:-copied}" --journal "data/kalah-6-6/journal-$capture" --json "$@"
 cat "data/kalah-6-6/value-$capture.json"
+# While it runs, `tools/kalah66_commit.sh CAPTURE` beside it commits the
+# journal (and the root's bounds when they move) as it grows.
