@@ -23,7 +23,8 @@ With AUDIT=FILE, the `kalah journal verify --json` report of that sample
 and seed, run before (the same journal), is taken instead of running it.
 
 The database is $KALAH_DB_DIR (default data/db)/kalah-h6-nN-CAPTURE-...kdb
-with N = $KALAH66_DB_SEEDS (default 32), as for tools/kalah66_proof.sh.
+with N = $KALAH66_DB_SEEDS (default 32 for empty capture, 34 for
+standard), as for tools/kalah66_proof.sh.
 The proof's runs used kalah's default threads, every core of the machine
 (THREADS, default the cores here): CPU-hours are at most hours x threads.
 """
@@ -48,7 +49,7 @@ kalah = os.environ.get("KALAH_BIN") or subprocess.run(
     ["bash", "-c", ". tools/release_kalah.sh && echo $kalah"], check=True, capture_output=True, text=True
 ).stdout.strip()
 journal = f"data/kalah-6-6/journal-{capture}"
-seeds = os.environ.get("KALAH66_DB_SEEDS", "32")
+seeds = os.environ.get("KALAH66_DB_SEEDS") or ("34" if capture == "standard" else "32")
 db = os.path.join(os.environ.get("KALAH_DB_DIR", "data/db"), f"kalah-h6-n{seeds}-{capture}-instant-owner-ccw-relayoff.kdb")
 
 
