@@ -22,9 +22,11 @@ pub enum JournalCommand {
     Verify(VerifyArgs),
     /// What a search's journal holds: the runs that wrote it (sessions,
     /// nodes, hours), the bounds on its position's value, the test last
-    /// begun, and the bounds on the value after each opening turn of the
-    /// player to move (extra-move chains followed), for that player,
-    /// stores included; with --depth 2, after each reply to each turn too
+    /// begun and where it stands at each move of the player to move
+    /// (which are proven below its bound, which are still open), and the
+    /// bounds on the value after each opening turn of that player
+    /// (extra-move chains followed), for that player, stores included;
+    /// with --depth 2, after each reply to each turn too
     /// (still for the player to move in the position), which shows where a
     /// running proof stands below its first turns.
     /// Reads the journal only: nothing is searched.
@@ -107,6 +109,9 @@ fn show(args: ShowArgs) -> anyhow::Result<()> {
         bounds(summary.value, summary.lower, summary.upper),
         summary.testing.filter(|_| summary.value.is_none()).map_or(String::new(), |t| format!(" (testing >= {t:+})"))
     );
+    if let (Some(beta), Some(standing)) = (summary.testing, &summary.test_standing) {
+        println!("Test:     {}", test_standing(beta, standing));
+    }
     println!(
         "Opening turns (the value after each, for the player to move in the position{}):",
         if args.depth > 1 { "; replies indented" } else { "" }
@@ -120,6 +125,21 @@ fn show(args: ShowArgs) -> anyhow::Result<()> {
     }
     print(&summary.turns, 0, &bounds);
     Ok(())
+}
+
+/// Where the test "value >= `beta`" stands at the moves of the player to
+/// move, in a line: decided, or how many moves are below it and which
+/// are still open.
+fn test_standing(beta: i32, standing: &kalah::memory::journal::TestStanding) -> String {
+    let houses = |houses: &[usize]| houses.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(", ");
+    let all = standing.at_least.len() + standing.below.len() + standing.open.len();
+    match standing.holds {
+        Some(true) if standing.at_least.is_empty() => format!("holds: at least {beta:+}"),
+        Some(true) => format!("holds: at least {beta:+} after move {}", houses(&standing.at_least)),
+        Some(false) if standing.open.is_empty() => format!("fails: every move below {beta:+}"),
+        Some(false) => format!("fails: below {beta:+}"),
+        None => format!("{} of {all} moves below {beta:+} (it fails once all are); still open: {}", standing.below.len(), houses(&standing.open)),
+    }
 }
 
 fn verify(args: VerifyArgs) -> anyhow::Result<()> {

@@ -630,6 +630,53 @@ fn journal_show_sums_up_the_value_and_each_opening_turn() {
     }
 }
 
+/// `kalah journal show` says where the test last begun stands at the
+/// moves of the player to move (`test_standing`), each move placed by
+/// its true value (the best of the turns it begins, `solve --openings`):
+/// after a test above the value (it fails) no move is at least its bound
+/// and the test is said to fail; after a test at the value, to hold; the
+/// text form says so in its "Test:" line.
+#[test]
+fn journal_show_says_where_the_test_stands_at_each_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut openings = Command::new(BIN);
+    openings.args(["solve", "4", "4", "--capture", "empty", "--openings", "--no-db", "--threads", "2", "--json"]);
+    let openings = json(&run_bounded(openings));
+    let value = openings["value"].as_i64().unwrap();
+    let mut truth = std::collections::HashMap::<u64, i64>::new();
+    for t in openings["openings"].as_array().unwrap() {
+        let best = truth.entry(t["turn"][0].as_u64().unwrap()).or_insert(i64::MIN);
+        *best = (*best).max(t["value"].as_i64().unwrap());
+    }
+    assert_eq!(truth.values().copied().max(), Some(value));
+    for (beta, holds) in [(value + 2, false), (value, true)] {
+        let journal = dir.path().join(format!("test{beta}"));
+        let tested = json(&solve(&journal, &["4", "4", "--test", &beta.to_string()]).output().unwrap());
+        assert_eq!(tested["test"]["holds"], holds, "{tested}");
+        let summary = json(&show(&journal, &[]));
+        assert_eq!(summary["testing"], beta, "{summary}");
+        let standing = &summary["test_standing"];
+        assert_eq!(standing["holds"], holds, "{summary}");
+        let side = |name: &str| -> Vec<u64> { standing[name].as_array().unwrap().iter().map(|h| h.as_u64().unwrap()).collect() };
+        let (at_least, below, open) = (side("at_least"), side("below"), side("open"));
+        assert_eq!(at_least.len() + below.len() + open.len(), truth.len(), "{summary}");
+        assert!(at_least.iter().all(|h| truth[h] >= beta), "{summary}");
+        assert!(below.iter().all(|h| truth[h] < beta), "{summary}");
+        if !holds {
+            assert!(at_least.is_empty(), "{summary}");
+        }
+        let mut text = Command::new(BIN);
+        text.args(["journal", "show"]).arg(&journal);
+        let text = String::from_utf8(run_bounded(text).stdout).unwrap();
+        let said = if holds {
+            text.contains(&format!("Test:     holds: at least {beta:+}"))
+        } else {
+            text.contains(&format!("Test:     fails: every move below {beta:+}")) || text.contains(&format!("Test:     fails: below {beta:+}"))
+        };
+        assert!(said, "{text}");
+    }
+}
+
 /// `kalah journal show --depth 2` adds each turn's replies, their bounds
 /// for South holding the true values (`query` of the position after each,
 /// for its player to move, signs turned when that is North); a search

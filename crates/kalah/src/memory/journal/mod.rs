@@ -73,7 +73,7 @@ mod summary;
 
 pub use format::{Contents, Identity, JournalDir, Loaded, DEFAULT_MIN_NODES, FILE_NAME};
 pub use running::{JournalSpec, Journaling, MAX_WRITE_SPACING};
-pub use summary::{summary, Summary, TurnBounds, MAX_SUMMARY_DEPTH};
+pub use summary::{summary, Summary, TestStanding, TurnBounds, MAX_SUMMARY_DEPTH};
 
 pub use crate::memory::snapshot::TableEntries;
 pub use crate::report::JournalReport;

@@ -43,8 +43,33 @@ pub struct Summary {
     pub upper: Option<i32>,
     /// The test "value >= V" last begun on the position.
     pub testing: Option<i32>,
+    /// Where that test stands at the opening turns, while the value is
+    /// not exact.
+    pub test_standing: Option<TestStanding>,
     /// Each opening turn, in the order of its houses.
     pub turns: Vec<TurnBounds>,
+}
+
+/// Where the test "value >= V" last begun ([`Summary::testing`]) stands
+/// at the moves of the player to move, by the bounds the journal holds
+/// after each (a move that plays again: the best of the turns it begins,
+/// as far as the journal bounds them, and its own board's bounds). The
+/// test holds once one move is proven worth at least V to the player to
+/// move, and fails once every move is proven worth less: a running test
+/// that fails settles the moves one after the other (`open` shrinks);
+/// one that holds needs one move.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct TestStanding {
+    /// Whether it is decided: it holds (`true`), it fails (`false`), or
+    /// neither is proven yet (`None`), by the root's bounds or its moves'.
+    pub holds: Option<bool>,
+    /// Moves (houses, 1-based) proven worth at least V: each makes the
+    /// test hold.
+    pub at_least: Vec<usize>,
+    /// Moves proven worth less than V.
+    pub below: Vec<usize>,
+    /// Moves with neither proven yet.
+    pub open: Vec<usize>,
 }
 
 /// The deepest [`summary`] goes: turns of the player to move, then the
@@ -145,6 +170,50 @@ pub fn summary(dir: &Path, depth: usize) -> Result<Summary> {
     }
     let turns = turns_from(&engine, &position, depth, &bounds);
     let root = position.mover_board();
+    let value = exact((lower, upper));
+    let testing = contents.tests.iter().find(|&&(b, _)| b == root).map(|&(_, beta)| position.store_difference() + beta);
+    // Bounds on the value of `p` for `mover`: its board's, narrowed where
+    // `mover` is to move by those of its moves (the value is their best).
+    fn narrowed(engine: &kalah_core::Engine, p: &Position, mover: kalah_core::Side, bounds: &dyn Fn(&Position) -> Bounds) -> Bounds {
+        let (mut lower, mut upper) = bounds(p);
+        if p.to_move() == mover && !p.is_over(engine) {
+            let (mut best_lower, mut best_upper) = (None, Some(i32::MIN));
+            for after in p.legal_moves().into_iter().filter_map(|house| p.play(engine, house).ok()).map(|(after, _)| after) {
+                let (l, u) = narrowed(engine, &after, mover, bounds);
+                best_lower = best_lower.max(l);
+                best_upper = best_upper.zip(u).map(|(a, b)| a.max(b));
+            }
+            lower = lower.max(best_lower);
+            upper = match (upper, best_upper) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+        }
+        (lower, upper)
+    }
+    let test_standing = testing.filter(|_| value.is_none()).map(|beta| {
+        let mut standing = TestStanding { holds: None, at_least: Vec::new(), below: Vec::new(), open: Vec::new() };
+        for house in position.legal_moves() {
+            let Ok((after, _)) = position.play(&engine, house) else { continue };
+            let (l, u) = narrowed(&engine, &after, mover, &bounds);
+            let side = if l.is_some_and(|l| l >= beta) {
+                &mut standing.at_least
+            } else if u.is_some_and(|u| u < beta) {
+                &mut standing.below
+            } else {
+                &mut standing.open
+            };
+            side.push(house);
+        }
+        standing.holds = if lower.is_some_and(|l| l >= beta) || !standing.at_least.is_empty() {
+            Some(true)
+        } else if upper.is_some_and(|u| u < beta) || standing.open.is_empty() {
+            Some(false)
+        } else {
+            None
+        };
+        standing
+    });
     Ok(Summary {
         path,
         position: position.ring(),
@@ -154,10 +223,11 @@ pub fn summary(dir: &Path, depth: usize) -> Result<Summary> {
         nodes: contents.nodes,
         seconds: contents.seconds,
         entries: contents.entries.len(),
-        value: exact((lower, upper)),
+        value,
         lower,
         upper,
-        testing: contents.tests.iter().find(|&&(b, _)| b == root).map(|&(_, beta)| position.store_difference() + beta),
+        testing,
+        test_standing,
         turns,
     })
 }
