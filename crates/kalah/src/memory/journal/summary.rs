@@ -43,8 +43,8 @@ pub struct Summary {
     pub upper: Option<i32>,
     /// The test "value >= V" last begun on the position.
     pub testing: Option<i32>,
-    /// Where that test stands at the opening turns, while the value is
-    /// not exact.
+    /// Where that test stands at the moves of the player to move, while
+    /// the value is not exact.
     pub test_standing: Option<TestStanding>,
     /// Each opening turn, in the order of its houses.
     pub turns: Vec<TurnBounds>,
