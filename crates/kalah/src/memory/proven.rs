@@ -1,12 +1,16 @@
 //! What this project has proven and ships, answered at once (the plan's
 //! step 1, [`crate::answer::plan`]): the start value of every strong
-//! solution in `data/strong-manifest.csv`, and the exact proof of
-//! Kalah(6,6) under empty capture in `data/kalah-6-6/start-empty.json`
-//! (+2, and the bounds its journal holds on each of South's opening
-//! turns: the value of the opening move that gives an extra move, and an
-//! upper bound on every other move). Both are built into the library
-//! (through links in the crate's `data/`, so that the packaged crate holds
-//! them) and read once a process.
+//! solution in `data/strong-manifest.csv`; the exact proof of Kalah(6,6)
+//! under empty capture in `data/kalah-6-6/start-empty.json` (+2, and the
+//! bounds its journal holds on each of South's opening turns: the value
+//! of the opening move that gives an extra move, and an upper bound on
+//! every other move); and the bounds the running proof of Kalah(6,6)
+//! under standard capture has proven, from its journal's summary in
+//! `data/kalah-6-6/bounds-standard.json` (`tools/kalah66_bounds.sh`,
+//! committed as they move: +4..+6 since 2026-12-07, opening 1-3 exactly
+//! +4). All are built into the library (through links in the crate's
+//! `data/`, so that the packaged crate holds them) and read once a
+//! process.
 //!
 //! What is proven of a position is bounds: on its value, and on some of
 //! its moves' values ([`Proven`]). A request that asks no more than they
@@ -26,6 +30,10 @@ const MANIFEST: &str = include_str!("../../data/strong-manifest.csv");
 
 /// `data/kalah-6-6/start-empty.json`: the proof of Kalah(6,6), empty capture.
 const KALAH_66_EMPTY: &str = include_str!("../../data/kalah-6-6-start-empty.json");
+
+/// `data/kalah-6-6/bounds-standard.json`: what the proof of Kalah(6,6)
+/// under standard capture has proven so far.
+const KALAH_66_STANDARD: &str = include_str!("../../data/kalah-6-6-bounds-standard.json");
 
 /// A position and the rules it is played under: what a proven answer is of.
 type Question = (Position, Rules);
@@ -114,10 +122,12 @@ fn read() -> HashMap<Question, Proven> {
     for (position, rules, value) in manifest_starts(MANIFEST) {
         all.insert((position, rules), Proven { value: Bounded { lower: value, upper: value }, moves: Vec::new() });
     }
-    // (The file is the project's own, checked by its tests: one that does
-    // not read adds nothing, and the test says why.)
-    if let Ok(proof) = openings(KALAH_66_EMPTY) {
-        all.extend(proof);
+    // (The files are the project's own, checked by its tests: one that
+    // does not read adds nothing, and the test says why.)
+    for proof in [KALAH_66_EMPTY, KALAH_66_STANDARD] {
+        if let Ok(proof) = openings(proof) {
+            all.extend(proof);
+        }
     }
     all
 }
@@ -143,13 +153,16 @@ fn manifest_starts(text: &str) -> Vec<(Position, Rules, i32)> {
         .collect()
 }
 
-/// The positions a proof of a start (the object of
-/// `tools/kalah66_result.py`: `position`, `rules`, an exact `value`, and
-/// `openings`, each a `turn` of South's with `lower` and `upper`, `null`
-/// where unknown) proves something of: the start, its value and each
-/// opening move's bounds; and after a move that gives South another, that
-/// position, its value and each of its moves' bounds. A move's upper
-/// bound is known where every turn it begins is listed.
+/// The positions a proof of a start proves something of: the start, its
+/// value's bounds and each opening move's; and after a move that gives
+/// South another, that position, its value's bounds and each of its
+/// moves'. A move's upper bound is known where every turn it begins is
+/// listed. The proof is a finished one (the object of
+/// `tools/kalah66_result.py`: `position`, `rules`, `"exact": true`, the
+/// `value`, and `openings`, each a `turn` of South's with `lower` and
+/// `upper`, `null` where unknown) or a running one's summary (`kalah
+/// journal show --json`: the start's `lower` and `upper` bounds, `null`
+/// where none is proven, and `turns` in the same form).
 fn openings(text: &str) -> Result<Vec<(Question, Proven)>, String> {
     let proof: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
     let position: Position = proof["position"].as_str().ok_or("no position")?.parse().map_err(|e| format!("position: {e}"))?;
@@ -161,19 +174,25 @@ fn openings(text: &str) -> Result<Vec<(Question, Proven)>, String> {
         sowing: rule("sowing")?.parse().map_err(|e| format!("{e}"))?,
         relay: rule("relay")?.parse().map_err(|e| format!("{e}"))?,
     };
-    if proof["exact"] != true {
-        return Err("the proof is not finished".into());
-    }
-    let value = proof["value"].as_i64().ok_or("no value")? as i32;
-    let engine = Engine::shared(position.houses(), rules);
     let nothing = Proven::nothing(&position);
+    let bound = |v: &serde_json::Value, otherwise: i32| v.as_i64().map_or(otherwise, |v| v as i32);
+    let (start, listed) = if proof["exact"] == true {
+        let value = proof["value"].as_i64().ok_or("no value")? as i32;
+        (Bounded { lower: value, upper: value }, &proof["openings"])
+    } else if proof["turns"].is_array() {
+        (Bounded { lower: bound(&proof["lower"], nothing.lower), upper: bound(&proof["upper"], nothing.upper) }, &proof["turns"])
+    } else {
+        return Err("neither a finished proof nor a running one's summary".into());
+    };
+    if start.lower > start.upper {
+        return Err(format!("the start's bounds {}..{} cross", start.lower, start.upper));
+    }
+    let engine = Engine::shared(position.houses(), rules);
     // Each turn's bounds, South's (the mover's at the start and in every turn).
     let mut turns: Vec<(Vec<usize>, Bounded)> = Vec::new();
-    for opening in proof["openings"].as_array().ok_or("no openings")? {
+    for opening in listed.as_array().ok_or("no openings")? {
         let turn: Vec<usize> = opening["turn"].as_array().ok_or("a turn")?.iter().filter_map(|h| h.as_u64().map(|h| h as usize)).collect();
-        let lower = opening["lower"].as_i64().map_or(nothing.lower, |v| v as i32);
-        let upper = opening["upper"].as_i64().map_or(nothing.upper, |v| v as i32);
-        turns.push((turn, Bounded { lower, upper }));
+        turns.push((turn, Bounded { lower: bound(&opening["lower"], nothing.lower), upper: bound(&opening["upper"], nothing.upper) }));
     }
     // The bounds of the position `prefix` leads to (South to move): the
     // best of its moves', each the turn's it begins, known where every
@@ -202,7 +221,7 @@ fn openings(text: &str) -> Result<Vec<(Question, Proven)>, String> {
         start_moves.push((house, after));
         out.push(((next, rules), Proven { value: after, moves }));
     }
-    out.push(((position, rules), Proven { value: Bounded { lower: value, upper: value }, moves: start_moves }));
+    out.push(((position, rules), Proven { value: start, moves: start_moves }));
     Ok(out)
 }
 
@@ -231,7 +250,24 @@ mod tests {
         let (after, _) = start.play(&engine, 1).unwrap();
         let then = lookup(&after, empty()).expect("after move 1");
         assert_eq!((then.value, then.of_move(2)), (Bounded { lower: 2, upper: 2 }, Some(Bounded { lower: 2, upper: 2 })));
-        assert!(lookup(&start, Rules::default()).is_none(), "standard capture is not proven");
+    }
+
+    /// Kalah(6,6) under standard capture, as far as its proof has come
+    /// (bounds-standard.json): +4 or +6 (as it stands since 2026-12-07;
+    /// exact later, within them), opening 1-3 exactly +4, 1-5 and 1-6 at
+    /// most +2, and so move 1 at least +4.
+    #[test]
+    fn what_the_proof_of_kalah_6_6_under_standard_capture_has_proven_is_read() {
+        let start = Position::start(6, 6).unwrap();
+        let standard = Rules::default();
+        openings(KALAH_66_STANDARD).expect("bounds-standard.json reads");
+        let proven = lookup(&start, standard).expect("Kalah(6,6), standard capture");
+        assert!(proven.value.lower >= 4 && proven.value.upper <= 6, "{:?}", proven.value);
+        assert!(proven.of_move(1).is_some_and(|b| b.lower >= 4), "{proven:?}");
+        let (after, _) = start.play(&Engine::new(6, standard), 1).unwrap();
+        let then = lookup(&after, standard).expect("after move 1");
+        assert_eq!(then.of_move(3), Some(Bounded { lower: 4, upper: 4 }));
+        assert!([5, 6].iter().all(|&h| then.of_move(h).is_some_and(|b| b.upper <= 2)), "{then:?}");
     }
 
     /// Every row of the manifest is read, with the start value it gives.
