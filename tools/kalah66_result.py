@@ -11,13 +11,10 @@ on each of South's opening turns beside Rawlings' values where published
 value is not exact, and writes nothing if a bound of the sample is wrong.
 
     tools/kalah66_result.py empty|standard [SAMPLE [SEED]]   (defaults 200, 20261206)
-    tools/kalah66_result.py --bounds empty|standard [SAMPLE [SEED]]
 
-With --bounds, a proof still running is summed up as far as it has come
-(issue 51, item 5: each bound committed as soon as it is proven, "at
-least +4" first): the root's bounds, audited the same way, go to
-data/kalah-6-6/bounds-CAPTURE.json with "exact": false; it refuses a
-journal with no bound on the root yet.
+A proof still running is summed up as far as it has come by
+tools/kalah66_bounds.sh (data/kalah-6-6/bounds-CAPTURE.json, the
+journal's summary; `kalah journal verify` audits its journal).
 
 With AUDIT=FILE, the `kalah journal verify --json` report of that sample
 and seed, run before (the same journal), is taken instead of running it.
@@ -36,11 +33,8 @@ import sys
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 os.chdir(root)
-bounds_only = "--bounds" in sys.argv[1:2]
-if bounds_only:
-    del sys.argv[1]
 if len(sys.argv) < 2 or sys.argv[1] not in ("empty", "standard"):
-    sys.exit("usage: tools/kalah66_result.py [--bounds] empty|standard [SAMPLE [SEED]]")
+    sys.exit("usage: tools/kalah66_result.py empty|standard [SAMPLE [SEED]]")
 capture = sys.argv[1]
 sample = int(sys.argv[2]) if len(sys.argv) > 2 else 200
 seed = int(sys.argv[3]) if len(sys.argv) > 3 else 20261206
@@ -62,12 +56,8 @@ def run_json(args):
 
 summary = run_json(["journal", "show", journal])
 exact = summary["value"] is not None
-if not exact and not bounds_only:
-    sys.exit(f"{journal}: the value is not exact yet ({summary['lower']}..{summary['upper']}); the proof goes on (--bounds sums up the bounds proven)")
-if exact and bounds_only:
-    sys.exit(f"{journal}: the value is exact ({summary['value']:+}): run without --bounds")
-if summary["lower"] is None and summary["upper"] is None:
-    sys.exit(f"{journal}: no bound on the root yet (testing >= {summary['testing']}); the proof goes on")
+if not exact:
+    sys.exit(f"{journal}: the value is not exact yet ({summary['lower']}..{summary['upper']}); the proof goes on (tools/kalah66_bounds.sh sums up the bounds proven)")
 
 
 def text(v):
@@ -133,14 +123,14 @@ result = {
         for t in summary["turns"]
     ],
 }
-target = f"data/kalah-6-6/{'start' if exact else 'bounds'}-{capture}.json"
+target = f"data/kalah-6-6/start-{capture}.json"
 with open(target + ".partial", "w") as f:
     json.dump(result, f, indent=1)
     f.write("\n")
     f.flush()
     os.fsync(f.fileno())
 os.replace(target + ".partial", target)
-print(f"{target}: value {text(result['lower'])}..{text(result['upper'])} ({'exact' if exact else 'bounds'}), audit {audit['sampled']} entries, {len(audit['checked'])} bounds, "
+print(f"{target}: value {text(result['lower'])}..{text(result['upper'])} (exact), audit {audit['sampled']} entries, {len(audit['checked'])} bounds, "
       f"{audit['disagreements']} wrong, {audit['unchecked']} not decided in time")
 for o in result["openings"]:
     bounds = text(o["value"]) if o["value"] is not None else f"{text(o['lower'])}..{text(o['upper'])}"
