@@ -4,8 +4,9 @@
 # every few minutes, if data/kalah-6-6/journal-CAPTURE/journal.kj changed
 # (the search rewrites it whole, under a temporary name then renamed),
 # a commit of that file alone, "Kalah(6,6) CAPTURE: journal of HH:MM"
-# (UTC); and when the root's proven bounds moved, bounds-CAPTURE.json
-# written again (tools/kalah66_bounds.sh) and committed with it. Nothing
+# (UTC); and when the proven bounds moved (the root's, the test's, an
+# opening turn's), bounds-CAPTURE.json written again
+# (tools/kalah66_bounds.sh) and committed with it. Nothing
 # else of the checkout is committed, whatever is staged. It ends after
 # the proof's process does, with a last commit of what it wrote at its
 # stop.
@@ -23,18 +24,18 @@ case $every in '' | *[!0-9]*) echo "seconds: a whole number, not $every" >&2; ex
 journal=data/kalah-6-6/journal-$capture/journal.kj
 bounds=data/kalah-6-6/bounds-$capture.json
 
-# The root's proven bounds, as "lower upper value", from a journal-show
-# object (the journal) or the bounds file.
-root_of() {
-  python3 -c 'import json, sys; b = json.load(sys.stdin); print(b["lower"], b["upper"], b["value"])'
+# What is proven, from a journal-show object (the journal) or the bounds
+# file: the root's bounds and test, each opening turn's bounds.
+proven_of() {
+  python3 -c 'import json, sys; b = json.load(sys.stdin); print(json.dumps([b["lower"], b["upper"], b["value"], b["testing"], [[t["turn"], t["lower"], t["upper"]] for t in b["turns"]]]))'
 }
 
 commit_once() {
   git diff --quiet -- "$journal" && return 0
   local paths=("$journal")
   local now was
-  now=$("$kalah" journal show "data/kalah-6-6/journal-$capture" --json | root_of)
-  was=$(root_of <"$bounds" 2>/dev/null || echo none)
+  now=$("$kalah" journal show "data/kalah-6-6/journal-$capture" --json | proven_of)
+  was=$(proven_of <"$bounds" 2>/dev/null || echo none)
   if [ "$now" != "$was" ]; then
     tools/kalah66_bounds.sh "$capture" >/dev/null
     paths+=("$bounds")
@@ -42,7 +43,7 @@ commit_once() {
   # Another commit in the checkout at the same moment holds the index
   # lock: try again next round.
   if git commit -q -m "Kalah(6,6) $capture: journal of $(date -u +%H:%M)" -- "${paths[@]}"; then
-    echo "$(date -u +%H:%M:%S) committed ${paths[*]} (root: $now)"
+    echo "$(date -u +%H:%M:%S) committed ${paths[*]} (proven: $now)"
   fi
 }
 
