@@ -68,12 +68,14 @@ def test_what_this_project_has_proven_is_answered_at_once(engine):
     bounds = {m.house: (m.lower, m.upper) for m in a.moves}
     assert bounds[1] == (2, 2)
     assert all(upper <= 2 for _, upper in bounds.values())
-    # Standard capture: the bounds its running proof has proven so far
-    # (data/kalah-6-6/bounds-standard.json: +4 or +6, 1-3 exactly +4)
-    # narrow those a search proves in its time.
+    # Standard capture: +4 (data/kalah-6-6/start-standard.json), its move
+    # 1 (the turn 1-3) +4, every other move at most +4.
+    assert engine.value(start) == 4
     b = engine.analyze(start, time_limit=0.2)
-    assert b.source == "proven" and 4 <= b.lower <= b.upper <= 6, b
-    assert {m.house: m.lower for m in b.moves}[1] >= 4, b
+    assert (b.value, b.exact, b.source) == (4, True, "proven"), b
+    bounds = {m.house: (m.lower, m.upper) for m in b.moves}
+    assert bounds[1] == (4, 4)
+    assert all(upper <= 4 for _, upper in bounds.values())
 
 
 def query_free_value(h, s):

@@ -105,8 +105,8 @@ pub enum Source {
     /// One search shared by the ranks of an MPI job ([`crate::distributed`]).
     Distributed,
     /// What this project has proven and ships (a strong solution's start
-    /// value, the proof of Kalah(6,6) under empty capture, the bounds the
-    /// proof under standard capture has proven so far): at once, or
+    /// value, the proofs of Kalah(6,6) under empty and standard capture):
+    /// at once, or
     /// narrowing the bounds a search proved in its time.
     Proven,
 }

@@ -1,16 +1,15 @@
 //! What this project has proven and ships, answered at once (the plan's
 //! step 1, [`crate::answer::plan`]): the start value of every strong
-//! solution in `data/strong-manifest.csv`; the exact proof of Kalah(6,6)
-//! under empty capture in `data/kalah-6-6/start-empty.json` (+2, and the
-//! bounds its journal holds on each of South's opening turns: the value
-//! of the opening move that gives an extra move, and an upper bound on
-//! every other move); and the bounds the running proof of Kalah(6,6)
-//! under standard capture has proven, from its journal's summary in
-//! `data/kalah-6-6/bounds-standard.json` (`tools/kalah66_bounds.sh`,
-//! committed as they move: +4..+6 since 2026-12-07, opening 1-3 exactly
-//! +4). All are built into the library (through links in the crate's
-//! `data/`, so that the packaged crate holds them) and read once a
-//! process.
+//! solution in `data/strong-manifest.csv`; and the exact proofs of
+//! Kalah(6,6) under empty capture in `data/kalah-6-6/start-empty.json`
+//! (+2) and under standard capture in `data/kalah-6-6/start-standard.json`
+//! (+4), each with the bounds its journal holds on each of South's
+//! opening turns: the value of the opening move that gives an extra
+//! move, and an upper bound on every other move. (A proof still running
+//! can be shipped the same way, from its journal's summary,
+//! `data/kalah-6-6/bounds-CAPTURE.json`: the bounds proven so far.) All
+//! are built into the library (through links in the crate's `data/`, so
+//! that the packaged crate holds them) and read once a process.
 //!
 //! What is proven of a position is bounds: on its value, and on some of
 //! its moves' values ([`Proven`]). A request that asks no more than they
@@ -31,9 +30,8 @@ const MANIFEST: &str = include_str!("../../data/strong-manifest.csv");
 /// `data/kalah-6-6/start-empty.json`: the proof of Kalah(6,6), empty capture.
 const KALAH_66_EMPTY: &str = include_str!("../../data/kalah-6-6-start-empty.json");
 
-/// `data/kalah-6-6/bounds-standard.json`: what the proof of Kalah(6,6)
-/// under standard capture has proven so far.
-const KALAH_66_STANDARD: &str = include_str!("../../data/kalah-6-6-bounds-standard.json");
+/// `data/kalah-6-6/start-standard.json`: the proof of Kalah(6,6), standard capture.
+const KALAH_66_STANDARD: &str = include_str!("../../data/kalah-6-6-start-standard.json");
 
 /// A position and the rules it is played under: what a proven answer is of.
 type Question = (Position, Rules);
@@ -252,22 +250,33 @@ mod tests {
         assert_eq!((then.value, then.of_move(2)), (Bounded { lower: 2, upper: 2 }, Some(Bounded { lower: 2, upper: 2 })));
     }
 
-    /// Kalah(6,6) under standard capture, as far as its proof has come
-    /// (bounds-standard.json): +4 or +6 (as it stands since 2026-12-07;
-    /// exact later, within them), opening 1-3 exactly +4, 1-5 and 1-6 at
-    /// most +2, and so move 1 at least +4.
+    /// Kalah(6,6) under standard capture is +4, its move 1 +4 (the turn
+    /// 1-3), every other move at most +4; after move 1, 1-3 exactly +4,
+    /// 1-5 and 1-6 at most +2. A running proof's summary (the journal's,
+    /// as bounds-CAPTURE.json holds it) reads as its bounds.
     #[test]
-    fn what_the_proof_of_kalah_6_6_under_standard_capture_has_proven_is_read() {
+    fn the_proof_of_kalah_6_6_under_standard_capture_is_read() {
         let start = Position::start(6, 6).unwrap();
         let standard = Rules::default();
-        openings(KALAH_66_STANDARD).expect("bounds-standard.json reads");
+        openings(KALAH_66_STANDARD).expect("start-standard.json reads");
         let proven = lookup(&start, standard).expect("Kalah(6,6), standard capture");
-        assert!(proven.value.lower >= 4 && proven.value.upper <= 6, "{:?}", proven.value);
-        assert!(proven.of_move(1).is_some_and(|b| b.lower >= 4), "{proven:?}");
+        assert_eq!(proven.value, Bounded { lower: 4, upper: 4 });
+        assert_eq!(proven.of_move(1), Some(Bounded { lower: 4, upper: 4 }));
+        assert_eq!(proven.best_move(), Some(1));
+        for house in 2..=6 {
+            assert_eq!(proven.of_move(house).map(|b| b.upper), Some(4), "move {house}");
+        }
         let (after, _) = start.play(&Engine::new(6, standard), 1).unwrap();
         let then = lookup(&after, standard).expect("after move 1");
-        assert_eq!(then.of_move(3), Some(Bounded { lower: 4, upper: 4 }));
+        assert_eq!((then.value, then.of_move(3)), (Bounded { lower: 4, upper: 4 }, Some(Bounded { lower: 4, upper: 4 })));
         assert!([5, 6].iter().all(|&h| then.of_move(h).is_some_and(|b| b.upper <= 2)), "{then:?}");
+
+        let running = r#"{"position":"6,6,6,6,6,6,0,6,6,6,6,6,6,0 S","rules":{"capture":"standard","end":"instant","leftovers":"owner","relay":"off","sowing":"ccw"},
+            "lower":4,"upper":null,"value":null,"turns":[{"turn":[1,3],"lower":4,"upper":null},{"turn":[6],"lower":null,"upper":-2}]}"#;
+        let read: HashMap<Question, Proven> = openings(running).unwrap().into_iter().collect();
+        let proven = &read[&(start, standard)];
+        assert_eq!(proven.value, Bounded { lower: 4, upper: 72 });
+        assert_eq!((proven.of_move(1).map(|b| b.lower), proven.of_move(6)), (Some(4), Some(Bounded { lower: -72, upper: -2 })));
     }
 
     /// Every row of the manifest is read, with the start value it gives.
