@@ -110,7 +110,8 @@ def test_huge_numbers_are_value_errors_naming_them():
 
 
 def _interrupt_after(seconds):
-    """Ctrl-C, as the terminal sends it, `seconds` from now."""
+    """Ctrl-C, as the terminal sends it, `seconds` from now (Python's
+    handler must be in place: `_python_handles_ctrl_c`)."""
     import _thread
     import threading
 
@@ -119,7 +120,23 @@ def _interrupt_after(seconds):
     return timer
 
 
-def test_ctrl_c_stops_a_search_and_a_build_within_moments(tmp_path):
+@pytest.fixture
+def _python_handles_ctrl_c():
+    """Python's own Ctrl-C handler (KeyboardInterrupt) for the test. A
+    process started in the background by a shell that has no job
+    control (`cmd &` in a script, as a CI run may be) inherits SIGINT
+    ignored, and Python then keeps it ignored: `_thread.interrupt_main`
+    does nothing, and the searches the test interrupts ran on for
+    minutes (seen twice, 2026-12-07: gdb showed Python's SIGINT handler
+    was SIG_IGN)."""
+    import signal
+
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
+def test_ctrl_c_stops_a_search_and_a_build_within_moments(tmp_path, _python_handles_ctrl_c):
     """Issue 52's notes: Ctrl-C could not stop a Python analysis or build."""
     import time
 
