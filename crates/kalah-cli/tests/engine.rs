@@ -104,7 +104,8 @@ this is not json
 fn a_search_is_held_to_the_time_limit_and_gives_bounds() {
     // Kalah(6,6) is not proven in half a second: bounds come back (not
     // from what this project has proven and ships: no book).
-    let (answers, stderr, code) = engine(&["--threads", "2", "--time-limit", "0.5"], "{\"houses\": 6, \"seeds\": 6, \"time_limit\": 100, \"book\": false}\n");
+    let (answers, stderr, code) =
+        engine(&["--threads", "2", "--time-limit", "0.5"], "{\"houses\": 6, \"seeds\": 6, \"time_limit\": 100, \"book\": false}\n");
     assert_eq!(code, Some(0), "{stderr}");
     let a = &answers[0];
     assert_eq!(a["exact"], false, "{a}");
