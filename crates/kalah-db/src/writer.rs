@@ -357,7 +357,7 @@ fn resume(file: &mut File, path: &Path, header: &mut Header, builder: &mut Build
                 let len = encoding.value_bytes(n, piece.len() as u64).min(e.offset + value_bytes - at);
                 let mut packed = vec![0u8; len as usize];
                 read_at(file, path, at, &mut packed)?;
-                decode_level(encoding, n, &packed, piece);
+                crate::format::read_values(encoding, n, &packed, 0, piece);
                 sums.extend(level_block_sums(encoding, n, &packed));
                 at += len;
             }
@@ -517,12 +517,6 @@ fn encode_level(codes: &LevelCodes, encoding: Encoding, first: u64, values: &[u8
         },
     )?;
     Ok(Some(out))
-}
-
-/// Decodes the packed values of boards of level `n` from a whole block on
-/// into `out`, a signed byte a board.
-fn decode_level(encoding: Encoding, n: u32, packed: &[u8], out: &mut [u8]) {
-    crate::format::read_values(encoding, n, packed, 0, out);
 }
 
 pub(crate) fn write_at(file: &mut File, path: &Path, offset: u64, bytes: &[u8]) -> Result<(), DbError> {

@@ -106,8 +106,7 @@ pub enum Source {
     Distributed,
     /// What this project has proven and ships (a strong solution's start
     /// value, the proofs of Kalah(6,6) under empty and standard capture):
-    /// at once, or
-    /// narrowing the bounds a search proved in its time.
+    /// at once, or narrowing the bounds a search proved in its time.
     Proven,
 }
 
